@@ -1,0 +1,24 @@
+"""Errors that a user can understand and fix.
+
+A :class:`UserError` carries three parts that the GUI shows as a dialog and the CLI prints:
+what happened (``message``), what to do next (``hint``) and technical ``details`` folded away.
+"""
+
+from __future__ import annotations
+
+
+class UserError(Exception):
+    """A problem caused by the input or the environment, explained in plain words."""
+
+    def __init__(self, message: str, hint: str = "", details: str = "") -> None:
+        super().__init__(message)
+        self.message = message
+        self.hint = hint
+        self.details = details
+
+    def __str__(self) -> str:
+        return f"{self.message} {self.hint}".strip()
+
+
+class DataError(UserError):
+    """The table cannot be read or does not fit what TextLab needs."""

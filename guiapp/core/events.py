@@ -1,0 +1,56 @@
+"""Progress and log events that long-running core functions report through a callback.
+
+Core functions that take more than a moment accept ``on_event: EventCallback`` and call it
+often. To cancel, the callback raises :class:`Cancelled` — a ``BaseException`` subclass, so no
+``except Exception`` in the core swallows it; the core cleans up in ``finally``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Literal
+
+
+class Cancelled(BaseException):
+    """Raised (usually from an event callback) to stop a running job at the next checkpoint."""
+
+
+@dataclass(frozen=True, slots=True)
+class Progress:
+    """How far a job has come. ``fraction`` is in [0, 1] or None when unknown."""
+
+    fraction: float | None
+    message: str = ""
+    done: int | None = None
+    total: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Log:
+    """A line for the job's log, in plain words."""
+
+    message: str
+    level: Literal["info", "warning", "error"] = "info"
+
+
+Event = Progress | Log
+EventCallback = Callable[[Event], None]
+
+
+def ignore_events(event: Event) -> None:
+    """The default callback: report nothing, never cancel."""
+
+
+def sub_progress(on_event: EventCallback, start: float, end: float) -> EventCallback:
+    """Map the fractions of a sub-task onto ``[start, end]`` of the parent's progress."""
+
+    span = end - start
+
+    def forward(event: Event) -> None:
+        if isinstance(event, Progress) and event.fraction is not None:
+            fraction = start + span * min(max(event.fraction, 0.0), 1.0)
+            event = Progress(fraction, event.message, event.done, event.total)
+        on_event(event)
+
+    return forward

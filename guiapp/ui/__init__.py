@@ -1,0 +1,1 @@
+"""The Qt user interface: main window, pages and reusable widgets (layout and wiring only)."""

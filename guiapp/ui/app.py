@@ -1,0 +1,58 @@
+"""Starting the desktop app: QApplication, look, error hook, main window."""
+
+from __future__ import annotations
+
+import os
+import sys
+from pathlib import Path
+
+from guiapp import APP_NAME, __version__
+
+
+def create_application(argv: list[str] | None = None):
+    from PySide6.QtCore import QCoreApplication, Qt
+    from PySide6.QtGui import QGuiApplication
+    from PySide6.QtWidgets import QApplication
+
+    os.environ.setdefault("HF_HUB_OFFLINE", "1")  # texts never leave the machine
+    os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
+    app = QApplication.instance()
+    if app is None:
+        QGuiApplication.setHighDpiScaleFactorRoundingPolicy(Qt.HighDpiScaleFactorRoundingPolicy.PassThrough)
+        app = QApplication(argv if argv is not None else sys.argv[:1])
+    QCoreApplication.setOrganizationName("TextLab")
+    QCoreApplication.setApplicationName(APP_NAME)
+    QCoreApplication.setApplicationVersion(__version__)
+    app.setStyle("Fusion")
+    return app
+
+
+def run_app(file: str | Path | None = None, example: bool = False) -> int:
+    """Start the GUI; optionally open ``file`` (or the example) right away. Returns the exit code."""
+    from guiapp.ui.main_window import MainWindow
+
+    app = create_application()
+    window = MainWindow()
+    _install_excepthook(window)
+    window.show()
+    if file:
+        window.open_path(Path(file))
+    elif example:
+        window.open_example()
+    return app.exec()
+
+
+def _install_excepthook(window) -> None:
+    """Unexpected errors in GUI code go to the error sink: a dialog, not a closed window."""
+    previous = sys.excepthook
+
+    def hook(kind, error, trace):
+        if issubclass(kind, KeyboardInterrupt):
+            previous(kind, error, trace)
+            return
+        try:
+            window.errors.report(error.with_traceback(trace))
+        except Exception:  # never let the hook itself crash the app
+            previous(kind, error, trace)
+
+    sys.excepthook = hook

@@ -1,0 +1,1 @@
+"""The steps of a study, one page each."""

@@ -1,0 +1,313 @@
+"""Step 1, Data: open a table, map its columns, read the data-health report."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtWidgets import (
+    QComboBox,
+    QHBoxLayout,
+    QLabel,
+    QPushButton,
+    QScrollArea,
+    QSplitter,
+    QStackedWidget,
+    QTableView,
+    QTabWidget,
+    QVBoxLayout,
+    QWidget,
+)
+
+from guiapp.core.data import LoadedTable, read_table
+from guiapp.core.errors import DataError
+from guiapp.core.health import HealthReport, compute_health
+from guiapp.core.mapping import ColumnMapping, check_mapping, suggest_mapping
+from guiapp.core.spec import DataSpec
+from guiapp.ui.widgets.frame_model import DataFrameModel
+from guiapp.ui.widgets.health_view import HealthReportView
+from guiapp.ui.widgets.job_progress import JobProgress
+from guiapp.ui.widgets.mapping_panel import MappingPanel
+from guiapp.ui.widgets.row_subset import RowSubsetModel
+from guiapp.ui.widgets.welcome import WelcomePanel
+from guiapp.workers import ErrorSink, Worker, WorkerSlot
+
+FORMAT_NAMES = {
+    "xlsx": "Excel workbook", "xlsm": "Excel workbook with macros", "xls": "Excel 97–2003 workbook",
+    "xlsb": "Excel binary workbook", "ods": "OpenDocument spreadsheet", "csv": "CSV file",
+    "tsv": "tab-separated file", "txt": "text file", "parquet": "Parquet file",
+}
+DELIMITER_NAMES = {",": "commas", ";": "semicolons", "\t": "tabs", "|": "vertical bars"}
+
+
+class DataPage(QWidget):
+    """Welcome → loading → workspace (mapping, health report, table)."""
+
+    tableLoaded = Signal(object)  # LoadedTable
+    reportReady = Signal(object)  # HealthReport
+    statusMessage = Signal(str)
+
+    def __init__(self, errors: ErrorSink, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.errors = errors
+        self.table: LoadedTable | None = None
+        self.report: HealthReport | None = None
+        self._load_slot = WorkerSlot()
+        self._health_slot = WorkerSlot()
+
+        self.welcome = WelcomePanel()
+        self.loading = self._build_loading()
+        self.workspace = self._build_workspace()
+        self.stack = QStackedWidget()
+        for panel in (self.welcome, self.loading, self.workspace):
+            self.stack.addWidget(panel)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.addWidget(self.stack)
+
+    # -- building ----------------------------------------------------------------------------
+    def _build_loading(self) -> QWidget:
+        panel = QWidget()
+        self.load_title = QLabel("", objectName="loadTitle")
+        self.load_title.setStyleSheet("font-size: 16px; font-weight: 600;")
+        self.load_progress = JobProgress()
+        self.load_progress.setObjectName("loadProgress")
+        column = QVBoxLayout()
+        column.addStretch(1)
+        column.addWidget(self.load_title)
+        column.addWidget(self.load_progress)
+        column.addStretch(2)
+        outer = QHBoxLayout(panel)
+        outer.addStretch(1)
+        outer.addLayout(column, 3)
+        outer.addStretch(1)
+        return panel
+
+    def _build_workspace(self) -> QWidget:
+        panel = QWidget()
+        self.file_label = QLabel("", objectName="fileLabel")
+        self.file_label.setStyleSheet("font-size: 15px; font-weight: 600;")
+        self.file_details = QLabel("", objectName="fileDetails")
+        self.file_details.setStyleSheet("color: #555;")
+        self.sheet_label = QLabel("Sheet:")
+        self.sheet_combo = QComboBox(objectName="sheetCombo")
+        self.sheet_combo.setToolTip("This workbook has several sheets: choose the one with your coded texts.")
+        self.sheet_combo.activated.connect(self._sheet_chosen)
+        self.other_button = QPushButton("Open another file…", objectName="openAnother")
+        header = QHBoxLayout()
+        titles = QVBoxLayout()
+        titles.addWidget(self.file_label)
+        titles.addWidget(self.file_details)
+        header.addLayout(titles, 1)
+        header.addWidget(self.sheet_label)
+        header.addWidget(self.sheet_combo)
+        header.addWidget(self.other_button)
+        self.notices = QLabel("", objectName="fileNotices")
+        self.notices.setWordWrap(True)
+        self.notices.setStyleSheet("background: #fff8e1; border: 1px solid #ffe082; padding: 6px; border-radius: 4px;")
+
+        self.mapping_panel = MappingPanel()
+        self.mapping_panel.mappingChanged.connect(self._mapping_changed)
+        mapping_scroll = QScrollArea()
+        mapping_scroll.setWidgetResizable(True)
+        mapping_scroll.setWidget(self.mapping_panel)
+        mapping_scroll.setMinimumWidth(300)
+
+        # Health tab
+        health_tab = QWidget()
+        self.health_progress = JobProgress()
+        self.health_progress.setObjectName("healthProgress")
+        self.health_progress.cancelRequested.connect(self._health_cancelled_by_user)
+        self.mapping_message = QLabel("", objectName="mappingMessage")
+        self.mapping_message.setWordWrap(True)
+        self.mapping_message.setStyleSheet("background: #fdecea; border: 1px solid #f5c6cb; padding: 8px; border-radius: 4px;")
+        self.health_view = HealthReportView()
+        self.health_view.rowsRequested.connect(self.show_rows)
+        column = QVBoxLayout(health_tab)
+        column.setContentsMargins(0, 0, 0, 0)
+        column.addWidget(self.health_progress)
+        column.addWidget(self.mapping_message)
+        column.addWidget(self.health_view, 1)
+
+        # Table tab
+        table_tab = QWidget()
+        self.frame_model = DataFrameModel()
+        self.rows_model = RowSubsetModel()
+        self.rows_model.setSourceModel(self.frame_model)
+        self.table_view = QTableView(objectName="tableView")
+        self.table_view.setModel(self.rows_model)
+        self.table_view.setWordWrap(False)
+        self.table_view.verticalHeader().setDefaultSectionSize(24)
+        self.table_view.horizontalHeader().setDefaultSectionSize(160)
+        self.subset_label = QLabel("", objectName="subsetLabel")
+        self.show_all_button = QPushButton("Show all rows", objectName="showAllRows")
+        self.show_all_button.clicked.connect(lambda: self.show_rows(None))
+        banner = QHBoxLayout()
+        banner.addWidget(self.subset_label, 1)
+        banner.addWidget(self.show_all_button)
+        self.subset_banner = QWidget()
+        self.subset_banner.setLayout(banner)
+        self.subset_banner.setStyleSheet("background: #e3f2fd;")
+        table_column = QVBoxLayout(table_tab)
+        table_column.setContentsMargins(0, 0, 0, 0)
+        table_column.addWidget(self.subset_banner)
+        table_column.addWidget(self.table_view, 1)
+
+        self.tabs = QTabWidget(objectName="dataTabs")
+        self.tabs.addTab(health_tab, "Data health")
+        self.tabs.addTab(table_tab, "Table")
+        self.tabs.setTabToolTip(0, "Is your coded data ready for comparing models? What should you fix?")
+        self.tabs.setTabToolTip(1, "The rows of your table as TextLab read them.")
+
+        splitter = QSplitter(Qt.Orientation.Horizontal)
+        splitter.addWidget(mapping_scroll)
+        splitter.addWidget(self.tabs)
+        splitter.setStretchFactor(1, 1)
+        splitter.setSizes([330, 900])
+
+        layout = QVBoxLayout(panel)
+        layout.addLayout(header)
+        layout.addWidget(self.notices)
+        layout.addWidget(splitter, 1)
+        return panel
+
+    # -- opening -------------------------------------------------------------------------------
+    def open_path(self, path: str | Path, sheet: str | None = None) -> None:
+        """Read ``path`` in the background; the current table stays until the new one is read."""
+        path = Path(path)
+        worker = Worker(read_table, path, sheet=sheet, name=f"read {path.name}")
+        self._health_slot.cancel()
+        self.load_title.setText(f"Reading {path.name}" + (f", sheet “{sheet}”" if sheet else ""))
+        self.load_progress.attach(worker, "Opening the file…")
+        worker.signals.finished.connect(self._table_loaded)
+        worker.signals.failed.connect(lambda error: self._load_ended(error))
+        worker.signals.cancelled.connect(lambda: self._load_ended(None))
+        self.stack.setCurrentWidget(self.loading)
+        self._load_slot.start(worker)
+
+    def is_busy(self) -> bool:
+        return self._load_slot.is_busy() or self._health_slot.is_busy()
+
+    def cancel_jobs(self) -> None:
+        self._load_slot.cancel()
+        self._health_slot.cancel()
+
+    def _load_ended(self, error: BaseException | None) -> None:
+        self.stack.setCurrentWidget(self.workspace if self.table is not None else self.welcome)
+        if error is not None:
+            self.errors.report(error, "Opening the file")
+        else:
+            self.statusMessage.emit("Opening the file was cancelled.")
+        if self.table is not None and self.report is None:
+            self._mapping_changed(self.mapping_panel.mapping())
+
+    def _table_loaded(self, table: LoadedTable) -> None:
+        self.table = table
+        self.report = None
+        frame = table.frame
+        self.file_label.setText(table.path.name + (f"  ·  sheet “{table.sheet}”" if table.sheet and len(table.sheets) > 1 else ""))
+        self.file_label.setToolTip(str(table.path))
+        self.file_details.setText(self._details_text(table))
+        self.sheet_combo.blockSignals(True)
+        self.sheet_combo.clear()
+        self.sheet_combo.addItems(table.sheets)
+        if table.sheet:
+            self.sheet_combo.setCurrentText(table.sheet)
+        self.sheet_combo.blockSignals(False)
+        several = len(table.sheets) > 1
+        self.sheet_label.setVisible(several)
+        self.sheet_combo.setVisible(several)
+        self.notices.setText("\n".join(table.notices))
+        self.notices.setVisible(bool(table.notices))
+        self.frame_model.set_frame(frame)
+        self.show_rows(None)
+        mapping = suggest_mapping(frame)
+        self.mapping_panel.set_table(frame, mapping)
+        self.stack.setCurrentWidget(self.workspace)
+        self.tabs.setCurrentIndex(0)
+        self.tableLoaded.emit(table)
+        self.statusMessage.emit(f"Read {len(frame):,} rows from {table.path.name}.")
+        self._mapping_changed(mapping)
+
+    def _details_text(self, table: LoadedTable) -> str:
+        rows, columns = table.frame.shape
+        parts = [f"{rows:,} rows", f"{columns} columns", FORMAT_NAMES.get(table.file_format, table.file_format)]
+        if table.delimiter:
+            parts.append(f"values separated by {DELIMITER_NAMES.get(table.delimiter, repr(table.delimiter))}")
+        if table.encoding:
+            parts.append(f"encoding {table.encoding}")
+        return "  ·  ".join(parts)
+
+    def _sheet_chosen(self, index: int) -> None:
+        if self.table is not None and self.sheet_combo.itemText(index) != self.table.sheet:
+            self.open_path(self.table.path, self.sheet_combo.itemText(index))
+
+    # -- mapping and health -----------------------------------------------------------------------
+    def mapping(self) -> ColumnMapping:
+        return self.mapping_panel.mapping()
+
+    def data_spec(self) -> DataSpec | None:
+        if self.table is None:
+            return None
+        return DataSpec(str(self.table.path), self.table.sheet, self.table.sha256, self.mapping())
+
+    def _mapping_changed(self, mapping: ColumnMapping) -> None:
+        if self.table is None:
+            return
+        self.frame_model.set_column_roles(_roles(mapping))
+        try:
+            check_mapping(self.table.frame, mapping)
+        except DataError as problem:
+            self._health_slot.cancel()
+            self.health_progress.hide()
+            self.mapping_message.setText(f"<b>{problem.message}</b><br>{problem.hint}")
+            self.mapping_message.show()
+            self.health_view.set_report(None)
+            self.report = None
+            return
+        self.mapping_message.hide()
+        worker = Worker(compute_health, self.table.frame, mapping, n_folds=5, name="health report")
+        worker.signals.finished.connect(lambda report, w=worker: self._report_ready(w, report))
+        worker.signals.failed.connect(lambda error, w=worker: self._health_failed(w, error))
+        worker.signals.done.connect(lambda w=worker: self._health_done(w))
+        self.health_progress.attach(worker, "Checking your data…")
+        self.health_progress.show()
+        self._health_slot.start(worker)
+
+    def _report_ready(self, worker: Worker, report: HealthReport) -> None:
+        if worker is not self._health_slot.current:
+            return  # a newer mapping has replaced this job
+        self.report = report
+        self.health_view.set_report(report)
+        self.reportReady.emit(report)
+        self.statusMessage.emit(report.verdict_text)
+
+    def _health_failed(self, worker: Worker, error: BaseException) -> None:
+        if worker is self._health_slot.current:
+            self.errors.report(error, "Checking the data")
+
+    def _health_done(self, worker: Worker) -> None:
+        if self._health_slot.current is None or worker is self._health_slot.current:
+            self.health_progress.hide()
+
+    def _health_cancelled_by_user(self) -> None:
+        self.statusMessage.emit("The data check was stopped. Change the mapping to check again.")
+
+    # -- rows ---------------------------------------------------------------------------------------
+    def show_rows(self, rows: list[int] | None) -> None:
+        """Show only ``rows`` (table positions) in the Table tab, or every row for None."""
+        self.rows_model.set_rows(rows)
+        self.subset_banner.setVisible(rows is not None)
+        if rows is not None:
+            self.subset_label.setText(f"Showing {len(rows):,} rows picked in the data-health report.")
+            self.tabs.setCurrentIndex(1)
+            self.table_view.scrollToTop()
+
+
+def _roles(mapping: ColumnMapping) -> dict[str, str]:
+    roles = {column: "text" for column in mapping.text_columns}
+    roles.update({column: "metadata" for column in mapping.metadata_columns})
+    for column, role in ((mapping.category_column, "category"), (mapping.id_column, "ID"), (mapping.split_column, "split")):
+        if column:
+            roles[column] = role
+    return roles

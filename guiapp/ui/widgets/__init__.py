@@ -1,0 +1,1 @@
+"""Reusable widgets: table model for the loaded spreadsheet, charts, the data-health view."""

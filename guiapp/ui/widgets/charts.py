@@ -1,0 +1,429 @@
+"""Small, readable pyqtgraph charts for the Data step: category sizes and text-length histograms.
+
+The charts only draw numbers computed by the core. They are static pictures (no panning or
+zooming, which only confuses), scroll with the page, and can be saved as PNG or SVG through the
+right-click entry "Save chart as image…" or :meth:`ChartWidget.export`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from pathlib import Path
+
+import numpy as np
+import pyqtgraph as pg
+import pyqtgraph.exporters as pg_exporters
+from PySide6.QtCore import QPointF, Qt, Signal
+from PySide6.QtGui import QColor, QFont, QFontMetrics
+from PySide6.QtWidgets import QFileDialog, QMenu, QToolTip
+
+BAR_COLOR = "#4a7fb5"  # calm blue
+FLAG_COLOR = "#d9822b"  # amber: "look at this"
+LIMIT_COLOR = "#b03a2e"  # dark red dashed line
+OVER_LIMIT_COLOR = "#e3a063"
+TEXT_COLOR = "#222222"
+AXIS_COLOR = "#666666"
+GRID_ALPHA = 0.18
+SAVE_ACTION_TEXT = "Save chart as image…"
+EXPORT_SCALE = 2  # PNG exports at twice the screen size, crisp in reports
+
+
+def format_count(value: float) -> str:
+    """1234567 -> "1,234,567"."""
+    return f"{int(round(value)):,}"
+
+
+def format_share(share: float) -> str:
+    """0.234 -> "23.4 %"; tiny non-zero shares are not rounded to zero."""
+    percent = share * 100
+    if 0 < percent < 0.1:
+        return "< 0.1 %"
+    return f"{percent:.1f} %"
+
+
+def _font(point_size: float, bold: bool = False) -> QFont:
+    font = QFont()
+    font.setPointSizeF(point_size)
+    font.setBold(bold)
+    return font
+
+
+class _CountAxis(pg.AxisItem):
+    """An axis for counts: whole numbers only, with thousands separators."""
+
+    def tickValues(self, minVal, maxVal, size):  # noqa: N802, N803 (pyqtgraph's names)
+        levels = super().tickValues(minVal, maxVal, size)
+        result = []
+        for spacing, values in levels:
+            if spacing < 1:
+                continue
+            whole = [v for v in values if abs(v - round(v)) < 1e-9 and v >= 0]
+            result.append((spacing, whole))
+        return result or [(1.0, [v for v in range(int(np.ceil(minVal)), int(maxVal) + 1)])]
+
+    def tickStrings(self, values, scale, spacing):  # noqa: N802
+        return [format_count(v * scale) for v in values]
+
+
+class ChartWidget(pg.PlotWidget):
+    """Common look and behaviour: white background, dark readable axes, no mouse navigation,
+    a right-click menu with "Save chart as image…", and :meth:`export`."""
+
+    exported = Signal(str)  # path of a saved image
+    _ready = False  # pyqtgraph calls resizeEvent while constructing, before our state exists
+
+    def __init__(self, parent=None, *, left_axis: pg.AxisItem | None = None,
+                 bottom_axis: pg.AxisItem | None = None) -> None:
+        axis_items = {}
+        if left_axis is not None:
+            axis_items["left"] = left_axis
+        if bottom_axis is not None:
+            axis_items["bottom"] = bottom_axis
+        super().__init__(parent, background="w", axisItems=axis_items or None)
+        item = self.getPlotItem()
+        item.setMenuEnabled(False)
+        item.hideButtons()
+        item.setMouseEnabled(x=False, y=False)
+        item.getViewBox().setMouseEnabled(x=False, y=False)
+        item.layout.setContentsMargins(6, 10, 16, 6)
+        for name in ("left", "bottom"):
+            axis = item.getAxis(name)
+            axis.setPen(pg.mkPen(AXIS_COLOR))
+            axis.setTextPen(pg.mkPen(TEXT_COLOR))
+            axis.setTickFont(_font(9))
+            axis.enableAutoSIPrefix(False)
+        self.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
+        self.customContextMenuRequested.connect(self._show_context_menu)
+        self.setToolTip("Right-click to save this chart as an image.")
+        self._default_name = "chart"
+
+    # ----- saving -----------------------------------------------------------------------------
+    def context_menu(self) -> QMenu:
+        """The right-click menu (built fresh each time)."""
+        menu = QMenu(self)
+        action = menu.addAction(SAVE_ACTION_TEXT)
+        action.setToolTip("Save this chart as a PNG picture or an SVG drawing, e.g. for a paper.")
+        action.triggered.connect(self.save_with_dialog)
+        return menu
+
+    def _show_context_menu(self, pos) -> None:
+        menu = self.context_menu()
+        menu.exec(self.mapToGlobal(pos))
+        menu.deleteLater()
+
+    def save_with_dialog(self) -> Path | None:
+        """Ask where to save (PNG or SVG) and save; returns the path, or None if cancelled."""
+        path, chosen = QFileDialog.getSaveFileName(
+            self,
+            "Save chart as image",
+            f"{self._default_name}.png",
+            "PNG image (*.png);;SVG drawing (*.svg)",
+        )
+        if not path:
+            return None
+        if not Path(path).suffix:
+            path += ".svg" if "svg" in (chosen or "").lower() else ".png"
+        return self.export(path)
+
+    def export(self, path: str | Path) -> Path:
+        """Save the chart as ``.svg`` (vector drawing) or ``.png`` (picture; also for any
+        other or missing extension). Returns the path written."""
+        target = Path(path)
+        if target.suffix.lower() not in (".svg", ".png"):
+            target = target.with_name(target.name + ".png")
+        self._prepare_export()
+        plot_item = self.getPlotItem()
+        if target.suffix.lower() == ".svg":
+            exporter = pg_exporters.SVGExporter(plot_item)
+        else:
+            exporter = pg_exporters.ImageExporter(plot_item)
+            exporter.parameters()["width"] = int(max(1, plot_item.sceneBoundingRect().width()) * EXPORT_SCALE)
+            exporter.parameters()["background"] = QColor("white")
+        exporter.export(str(target))
+        self.exported.emit(str(target))
+        return target
+
+    def _prepare_export(self) -> None:
+        """Lay out the chart for a widget that has never been shown (e.g. in tests)."""
+        if not self.isVisible():
+            self.resize(self.size().expandedTo(self.sizeHint()))
+            self._refit()
+
+    def _refit(self) -> None:  # overridden: recompute ranges that depend on pixel sizes
+        pass
+
+    def resizeEvent(self, event) -> None:  # noqa: N802
+        super().resizeEvent(event)
+        if self._ready:
+            self._refit()
+
+    def wheelEvent(self, event) -> None:  # noqa: N802
+        # Static chart: let the page scroll instead of zooming.
+        event.ignore()
+
+    # ----- helpers ----------------------------------------------------------------------------
+    def _set_axis_label(self, name: str, text: str) -> None:
+        self.getPlotItem().setLabel(name, text, **{"color": TEXT_COLOR, "font-size": "10pt"})
+
+    def _message(self, text: str) -> pg.TextItem:
+        """A grey message in the middle of an empty chart."""
+        item = pg.TextItem(text, color="#777777", anchor=(0.5, 0.5))
+        item.setFont(_font(10))
+        item.setPos(0.5, 0.5)
+        self.getPlotItem().addItem(item)
+        self.getPlotItem().getViewBox().setRange(xRange=(0, 1), yRange=(0, 1), padding=0)
+        return item
+
+
+class CategoryBarChart(ChartWidget):
+    """Horizontal bars, one per category, largest at the top, labelled "count (share %)".
+
+    Categories flagged as too small are drawn in amber and their label says so. The widget's
+    height follows the number of categories so that each label stays readable.
+    """
+
+    ROW_PIXELS = 22
+    MAX_LABEL_PIXELS = 240
+    EMPTY_TEXT = "No coded texts yet"
+
+    def __init__(self, parent=None) -> None:
+        super().__init__(parent, bottom_axis=_CountAxis("bottom"))
+        self._default_name = "categories"
+        item = self.getPlotItem()
+        item.getViewBox().invertY(True)
+        item.showGrid(x=True, y=False, alpha=GRID_ALPHA)
+        left = item.getAxis("left")
+        left.setStyle(tickLength=0, autoExpandTextSpace=False)
+        left.setTickFont(_font(9))
+        self._set_axis_label("bottom", "Number of coded texts")
+        self._labels: list[str] = []
+        self._counts: list[int] = []
+        self._shares: list[float] = []
+        self._flagged: list[bool] = []
+        self._shown_labels: list[str] = []
+        self._bars: pg.BarGraphItem | None = None
+        self._value_items: list[pg.TextItem] = []
+        self._message_item: pg.TextItem | None = None
+        self.scene().sigMouseMoved.connect(self._hover)
+        self._ready = True
+        self.set_categories([], [], [], [])
+
+    # ----- public API -------------------------------------------------------------------------
+    def set_categories(self, labels: Sequence[str], counts: Sequence[int],
+                       shares: Sequence[float], flagged: Sequence[bool]) -> None:
+        """Show one bar per category, in the given order (largest first, from the top)."""
+        if not (len(labels) == len(counts) == len(shares) == len(flagged)):
+            raise ValueError("labels, counts, shares and flagged must have the same length")
+        self._labels = [str(label) for label in labels]
+        self._counts = [int(c) for c in counts]
+        self._shares = [float(s) for s in shares]
+        self._flagged = [bool(f) for f in flagged]
+        item = self.getPlotItem()
+        item.clear()
+        self._bars = None
+        self._value_items = []
+        self._message_item = None
+        self._shown_labels = []
+        n = len(self._labels)
+        self.setFixedHeight(max(150, 64 + n * self.ROW_PIXELS))
+        left = item.getAxis("left")
+        if n == 0:
+            left.setTicks([[]])
+            left.setWidth(20)
+            self._message_item = self._message(self.EMPTY_TEXT)
+            return
+        positions = np.arange(n, dtype=float)
+        brushes = [pg.mkBrush(FLAG_COLOR if f else BAR_COLOR) for f in self._flagged]
+        self._bars = pg.BarGraphItem(
+            x0=np.zeros(n), y=positions, height=0.68, width=np.asarray(self._counts, dtype=float),
+            brushes=brushes, pens=[pg.mkPen(None)] * n,
+        )
+        item.addItem(self._bars)
+        for i in range(n):
+            text = self.value_label(i)
+            label = pg.TextItem(text, color=FLAG_COLOR if self._flagged[i] else TEXT_COLOR, anchor=(0, 0.5))
+            label.setFont(_font(8.5, bold=self._flagged[i]))
+            label.setPos(self._counts[i], i)
+            item.addItem(label)
+            self._value_items.append(label)
+        metrics = QFontMetrics(_font(9))
+        shown = [metrics.elidedText(lbl, Qt.TextElideMode.ElideRight, self.MAX_LABEL_PIXELS) for lbl in self._labels]
+        self._shown_labels = shown
+        left.setTicks([[(float(i), shown[i]) for i in range(n)]])
+        left.setWidth(min(self.MAX_LABEL_PIXELS, max(metrics.horizontalAdvance(s) for s in shown)) + 14)
+        self._refit()
+
+    def categories(self) -> list[str]:
+        return list(self._labels)
+
+    def counts(self) -> list[int]:
+        return list(self._counts)
+
+    def flagged(self) -> list[bool]:
+        return list(self._flagged)
+
+    def value_label(self, index: int) -> str:
+        """The text written at the end of a bar: "1,234 (12.3 %)" (plus "too few" if flagged)."""
+        text = f"{format_count(self._counts[index])} ({format_share(self._shares[index])})"
+        return text + " – too few" if self._flagged[index] else text
+
+    def bar_item(self) -> pg.BarGraphItem | None:
+        """The pyqtgraph bars (their ``opts['width']`` are the counts)."""
+        return self._bars
+
+    def value_labels(self) -> list[str]:
+        """The texts drawn next to the bars, top to bottom."""
+        return [item.toPlainText() for item in self._value_items]
+
+    def axis_labels(self) -> list[str]:
+        """The category names on the left axis, top to bottom (long names elided)."""
+        return list(self._shown_labels)
+
+    def message(self) -> str | None:
+        """The message shown instead of bars (no data), if any."""
+        return self._message_item.toPlainText() if self._message_item else None
+
+    # ----- layout -----------------------------------------------------------------------------
+    def _refit(self) -> None:
+        """Leave room right of every bar for its label, whatever the widget's width."""
+        if not self._counts:
+            return
+        view = self.getPlotItem().getViewBox()
+        width_px = view.width()
+        if width_px <= 0:
+            width_px = max(200.0, self.width() - self.getPlotItem().getAxis("left").width() - 30)
+        metrics = QFontMetrics(_font(8.5, bold=True))
+        top = max(max(self._counts), 1)
+        x_max = top * 1.05
+        for count, text in zip(self._counts, self.value_labels(), strict=True):
+            room = width_px - metrics.horizontalAdvance(text) - 12
+            if room > 20:
+                x_max = max(x_max, count * width_px / room)
+            else:
+                x_max = max(x_max, top * 3)
+        view.setRange(xRange=(0, x_max), yRange=(-0.6, len(self._counts) - 0.4), padding=0)
+
+    def _hover(self, scene_pos: QPointF) -> None:
+        if not self._counts:
+            return
+        view = self.getPlotItem().getViewBox()
+        if not view.sceneBoundingRect().contains(scene_pos) and not self.getPlotItem().getAxis(
+            "left"
+        ).sceneBoundingRect().contains(scene_pos):
+            return
+        index = int(round(view.mapSceneToView(scene_pos).y()))
+        if 0 <= index < len(self._labels):
+            tip = f"{self._labels[index]}: {self.value_label(index)} of the coded texts"
+            if self._flagged[index]:
+                tip += "\nToo few examples for a fair test of the models."
+            QToolTip.showText(self.mapToGlobal(self.mapFromScene(scene_pos)), tip, self)
+
+
+class HistogramChart(ChartWidget):
+    """How many texts have which length, with an optional dashed line at a length limit."""
+
+    EMPTY_TEXT = "No texts to measure"
+
+    def __init__(self, parent=None) -> None:
+        super().__init__(parent, left_axis=_CountAxis("left"))
+        self._default_name = "text-lengths"
+        item = self.getPlotItem()
+        item.showGrid(x=False, y=True, alpha=GRID_ALPHA)
+        self.setFixedHeight(230)
+        self._edges: list[float] = []
+        self._counts: list[int] = []
+        self._limit: float | None = None
+        self._unit = "words"
+        self._bars: pg.BarGraphItem | None = None
+        self._limit_line: pg.InfiniteLine | None = None
+        self._message_item: pg.TextItem | None = None
+        self._ready = True
+        self.set_histogram([], [])
+
+    def set_histogram(self, edges: Sequence[float], counts: Sequence[int], limit: float | None = None,
+                      unit_label: str = "words", limit_label: str | None = None) -> None:
+        """Draw bars between consecutive ``edges`` (len(counts) + 1 of them). With ``limit``, a
+        dashed line marks it, labelled e.g. "512-token limit"; bars beyond it are amber."""
+        if counts and len(edges) != len(counts) + 1:
+            raise ValueError("edges must have one more entry than counts")
+        self._edges = [float(e) for e in edges]
+        self._counts = [int(c) for c in counts]
+        self._limit = float(limit) if limit is not None else None
+        self._unit = unit_label
+        item = self.getPlotItem()
+        item.clear()
+        self._bars = None
+        self._limit_line = None
+        self._message_item = None
+        self._set_axis_label("bottom", f"Length of the text ({unit_label})")
+        self._set_axis_label("left", "Number of texts")
+        if not self._counts:
+            self._message_item = self._message(self.EMPTY_TEXT)
+            return
+        x0 = np.asarray(self._edges[:-1])
+        x1 = np.asarray(self._edges[1:])
+        over = [self._limit is not None and left >= self._limit for left in x0]
+        self._bars = pg.BarGraphItem(
+            x0=x0, x1=x1, y0=np.zeros(len(x0)), height=np.asarray(self._counts, dtype=float),
+            brushes=[pg.mkBrush(OVER_LIMIT_COLOR if o else BAR_COLOR) for o in over],
+            pen=pg.mkPen("w", width=0.5),
+        )
+        item.addItem(self._bars)
+        if self._limit is not None:
+            text = limit_label or self.default_limit_label(self._limit, unit_label)
+            self._limit_line = pg.InfiniteLine(
+                pos=self._limit, angle=90,
+                pen=pg.mkPen(LIMIT_COLOR, width=2, style=Qt.PenStyle.DashLine),
+                label=text,
+                labelOpts={"position": 0.9, "color": LIMIT_COLOR, "fill": pg.mkBrush(255, 255, 255, 220),
+                           "anchors": [(0, 0.5), (0, 0.5)]},
+            )
+            self._limit_line.label.setFont(_font(9, bold=True))
+            item.addItem(self._limit_line)
+        self._refit()
+
+    @staticmethod
+    def default_limit_label(limit: float, unit_label: str) -> str:
+        unit = "token" if "token" in unit_label else unit_label.rstrip("s")
+        return f"{int(limit):,}-{unit} limit"
+
+    def bar_item(self) -> pg.BarGraphItem | None:
+        """The pyqtgraph bars (their ``opts['height']`` are the counts)."""
+        return self._bars
+
+    def counts(self) -> list[int]:
+        return list(self._counts)
+
+    def edges(self) -> list[float]:
+        return list(self._edges)
+
+    def limit(self) -> float | None:
+        return self._limit
+
+    def limit_line(self) -> pg.InfiniteLine | None:
+        return self._limit_line
+
+    def limit_text(self) -> str | None:
+        """The label written at the limit line, e.g. "512-token limit"."""
+        return self._limit_line.label.toPlainText() if self._limit_line is not None else None
+
+    def message(self) -> str | None:
+        return self._message_item.toPlainText() if self._message_item else None
+
+    def _refit(self) -> None:
+        if not self._counts:
+            return
+        lo, hi = self._edges[0], self._edges[-1]
+        if self._limit is not None:
+            hi = max(hi, self._limit * 1.04)
+            lo = min(lo, self._limit)
+        span = max(hi - lo, 1.0)
+        view = self.getPlotItem().getViewBox()
+        view.setRange(xRange=(lo - span * 0.01, hi + span * 0.01),
+                      yRange=(0, max(max(self._counts), 1) * 1.12), padding=0)
+        if self._limit_line is not None:
+            # Put the label on the side of the line with more room.
+            right_side = (self._limit - lo) / span < 0.6
+            anchor = (0, 0.5) if right_side else (1, 0.5)
+            self._limit_line.label.anchors = [anchor, anchor]
+            self._limit_line.label.updatePosition()

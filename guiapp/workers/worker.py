@@ -1,0 +1,143 @@
+"""A QThread-based worker that runs one core call and reports through Qt signals.
+
+The core call has the shape ``fn(*args, on_event=callback, **kwargs)``. The worker's callback
+turns core events into signals — progress throttled to about ten per second, log lines as they
+come — and raises :class:`~guiapp.core.events.Cancelled` once :meth:`Worker.cancel` was called,
+so the core stops at its next checkpoint. The result or the error arrives on the GUI thread.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Callable
+from typing import Any
+
+from PySide6.QtCore import QObject, QThread, Signal
+
+from guiapp.core.events import Cancelled, Event, Log, Progress
+from guiapp.workers import registry
+
+PROGRESS_INTERVAL_S = 0.1
+
+
+class WorkerSignals(QObject):
+    """Signals of a :class:`Worker`, composed rather than inherited (they live on the GUI thread)."""
+
+    started = Signal()
+    progress = Signal(object)  # Progress
+    log = Signal(object)  # Log
+    finished = Signal(object)  # the core call's return value
+    failed = Signal(object)  # the exception (an Exception instance)
+    cancelled = Signal()
+    done = Signal()  # always last, after finished/failed/cancelled
+
+
+class _Thread(QThread):
+    def __init__(self, body: Callable[[], None]) -> None:
+        super().__init__()
+        self._body = body
+
+    def run(self) -> None:  # runs in the worker thread
+        self._body()
+
+
+class Worker:
+    """Runs ``fn(*args, on_event=..., **kwargs)`` in its own thread."""
+
+    def __init__(self, fn: Callable[..., Any], *args: Any, name: str = "", **kwargs: Any) -> None:
+        self.name = name or getattr(fn, "__name__", "job")
+        self.signals = WorkerSignals()
+        self._fn, self._args, self._kwargs = fn, args, kwargs
+        self._cancel = threading.Event()
+        self._last_emit = 0.0
+        self._pending: Progress | None = None
+        self._thread = _Thread(self._run)
+        self._thread.finished.connect(self._on_thread_finished)
+        self.started_at: float | None = None
+
+    # -- control, from the GUI thread -------------------------------------------------------
+    def start(self) -> None:
+        registry.register(self)
+        self.started_at = time.monotonic()
+        self._thread.start()
+        self.signals.started.emit()
+
+    def cancel(self) -> None:
+        """Ask the job to stop; it raises Cancelled at its next progress report."""
+        self._cancel.set()
+
+    @property
+    def cancel_requested(self) -> bool:
+        return self._cancel.is_set()
+
+    def is_running(self) -> bool:
+        return self._thread.isRunning()
+
+    def wait(self, ms: int = -1) -> bool:
+        """Block until the thread ends (or ``ms`` passed); True when it has ended."""
+        if not self._thread.isRunning():
+            return True
+        return self._thread.wait(ms) if ms >= 0 else self._thread.wait()
+
+    # -- in the worker thread ---------------------------------------------------------------
+    def _on_event(self, event: Event) -> None:
+        if self._cancel.is_set():
+            raise Cancelled()
+        if isinstance(event, Log):
+            self.signals.log.emit(event)
+            return
+        now = time.monotonic()
+        finished = event.fraction is not None and event.fraction >= 1.0
+        if finished or now - self._last_emit >= PROGRESS_INTERVAL_S:
+            self._last_emit = now
+            self._pending = None
+            self.signals.progress.emit(event)
+        else:
+            self._pending = event
+
+    def _run(self) -> None:
+        try:
+            if self._cancel.is_set():
+                raise Cancelled()
+            result = self._fn(*self._args, on_event=self._on_event, **self._kwargs)
+        except Cancelled:
+            self.signals.cancelled.emit()
+        except Exception as error:  # every error goes to the GUI's one error sink
+            self.signals.failed.emit(error)
+        else:
+            if self._cancel.is_set():
+                self.signals.cancelled.emit()
+            else:
+                if self._pending is not None:
+                    self.signals.progress.emit(self._pending)
+                self.signals.finished.emit(result)
+
+    def _on_thread_finished(self) -> None:
+        registry.unregister(self)
+        self.signals.done.emit()
+
+
+class WorkerSlot:
+    """Holds at most one running job (one per page): starting a new one cancels the old."""
+
+    def __init__(self) -> None:
+        self.current: Worker | None = None
+
+    def start(self, worker: Worker) -> Worker:
+        self.cancel()
+        self.current = worker
+        worker.signals.done.connect(lambda w=worker: self._forget(w))
+        worker.start()
+        return worker
+
+    def cancel(self) -> None:
+        if self.current is not None:
+            self.current.cancel()
+
+    def is_busy(self) -> bool:
+        return self.current is not None and self.current.is_running()
+
+    def _forget(self, worker: Worker) -> None:
+        if self.current is worker:
+            self.current = None

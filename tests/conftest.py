@@ -1,0 +1,54 @@
+"""Test setup shared by the whole suite: headless Qt, leaked-thread check, shared data paths."""
+
+from __future__ import annotations
+
+import os
+import threading
+from pathlib import Path
+
+import pytest
+
+os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+os.environ.setdefault("HF_HUB_OFFLINE", "1")
+os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
+os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
+
+ROOT = Path(__file__).resolve().parents[1]
+SHARED_DATA = ROOT.parent / "shared" / "data"
+FIXTURES = Path(__file__).resolve().parent / "fixtures"
+
+
+@pytest.fixture
+def shared_data() -> Path:
+    """The real corpora in ../shared/data; the test is skipped on a clone without them."""
+    if not SHARED_DATA.is_dir():
+        pytest.skip("../shared/data is not present (fresh clone outside the workplace)")
+    return SHARED_DATA
+
+
+@pytest.fixture
+def fixtures_dir() -> Path:
+    return FIXTURES
+
+
+def _live_threads() -> set[threading.Thread]:
+    return {t for t in threading.enumerate() if t.is_alive() and not t.daemon}
+
+
+@pytest.fixture(autouse=True)
+def no_leaked_threads():
+    """Fail a test that leaves a Python thread or a TextLab worker thread running."""
+    before = _live_threads()
+    yield
+    try:
+        from guiapp.workers.registry import running_workers
+    except ImportError:  # workers not importable in a pure-core environment
+        running = []
+    else:
+        running = running_workers(wait_ms=3000)
+    leaked = [t for t in _live_threads() - before if t.is_alive()]
+    for thread in leaked:
+        thread.join(timeout=3)
+    leaked = [t.name for t in leaked if t.is_alive()]
+    assert not running, f"test leaked running worker threads: {running}"
+    assert not leaked, f"test leaked running threads: {leaked}"
