@@ -7,14 +7,16 @@ right-click entry "Save chart as image…" or :meth:`ChartWidget.export`.
 
 from __future__ import annotations
 
+import os
 from collections.abc import Sequence
 from pathlib import Path
 
 import numpy as np
 import pyqtgraph as pg
 import pyqtgraph.exporters as pg_exporters
-from PySide6.QtCore import QPointF, Qt, Signal
-from PySide6.QtGui import QColor, QFont, QFontMetrics
+from PySide6.QtCore import QPointF, QRect, QRectF, QSize, Qt, Signal
+from PySide6.QtGui import QColor, QFont, QFontMetrics, QPainter
+from PySide6.QtSvg import QSvgGenerator
 from PySide6.QtWidgets import QFileDialog, QMenu, QToolTip
 
 BAR_COLOR = "#4a7fb5"  # calm blue
@@ -25,6 +27,7 @@ TEXT_COLOR = "#222222"
 AXIS_COLOR = "#666666"
 GRID_ALPHA = 0.18
 SAVE_ACTION_TEXT = "Save chart as image…"
+PLOT_MARGINS = (6, 10, 16, 6)  # left, top, right, bottom (pixels around the axes)
 EXPORT_SCALE = 2  # PNG exports at twice the screen size, crisp in reports
 
 
@@ -85,7 +88,7 @@ class ChartWidget(pg.PlotWidget):
         item.hideButtons()
         item.setMouseEnabled(x=False, y=False)
         item.getViewBox().setMouseEnabled(x=False, y=False)
-        item.layout.setContentsMargins(6, 10, 16, 6)
+        item.layout.setContentsMargins(*PLOT_MARGINS)
         for name in ("left", "bottom"):
             axis = item.getAxis(name)
             axis.setPen(pg.mkPen(AXIS_COLOR))
@@ -127,21 +130,51 @@ class ChartWidget(pg.PlotWidget):
 
     def export(self, path: str | Path) -> Path:
         """Save the chart as ``.svg`` (vector drawing) or ``.png`` (picture; also for any
-        other or missing extension). Returns the path written."""
+        other or missing extension). Returns the path written. The file appears complete or
+        not at all (written to a temporary name, then renamed)."""
         target = Path(path)
         if target.suffix.lower() not in (".svg", ".png"):
             target = target.with_name(target.name + ".png")
         self._prepare_export()
-        plot_item = self.getPlotItem()
-        if target.suffix.lower() == ".svg":
-            exporter = pg_exporters.SVGExporter(plot_item)
-        else:
-            exporter = pg_exporters.ImageExporter(plot_item)
-            exporter.parameters()["width"] = int(max(1, plot_item.sceneBoundingRect().width()) * EXPORT_SCALE)
-            exporter.parameters()["background"] = QColor("white")
-        exporter.export(str(target))
+        partial = target.with_name(f".{target.stem}.partial{target.suffix}")
+        try:
+            if target.suffix.lower() == ".svg":
+                self._export_svg(partial)
+            else:
+                exporter = pg_exporters.ImageExporter(self.getPlotItem())
+                width = self.getPlotItem().sceneBoundingRect().width()
+                exporter.parameters()["width"] = int(max(1, width) * EXPORT_SCALE)
+                exporter.parameters()["background"] = QColor("white")
+                exporter.export(str(partial))
+            os.replace(partial, target)
+        finally:
+            partial.unlink(missing_ok=True)
         self.exported.emit(str(target))
         return target
+
+    def _export_svg(self, path: Path) -> None:
+        try:
+            pg_exporters.SVGExporter(self.getPlotItem()).export(str(path))
+        except ValueError:
+            # pyqtgraph 0.14's SVG exporter cannot parse the closed paths ("... Z") that newer
+            # Qt versions write (pyqtgraph issue #3495); draw through Qt's SVG generator instead.
+            self._export_svg_with_qt(path)
+
+    def _export_svg_with_qt(self, path: Path) -> None:
+        source = self.getPlotItem().sceneBoundingRect()
+        size = QSize(int(source.width()), int(source.height()))
+        generator = QSvgGenerator()
+        generator.setFileName(str(path))
+        generator.setSize(size)
+        generator.setViewBox(QRect(0, 0, size.width(), size.height()))
+        generator.setTitle(self._default_name)
+        generator.setDescription("Chart made with TextLab")
+        painter = QPainter(generator)
+        try:
+            painter.fillRect(QRectF(0, 0, size.width(), size.height()), QColor("white"))
+            self.scene().render(painter, QRectF(0, 0, size.width(), size.height()), source)
+        finally:
+            painter.end()
 
     def _prepare_export(self) -> None:
         """Lay out the chart for a widget that has never been shown (e.g. in tests)."""
@@ -154,7 +187,7 @@ class ChartWidget(pg.PlotWidget):
 
     def resizeEvent(self, event) -> None:  # noqa: N802
         super().resizeEvent(event)
-        if self._ready:
+        if self._ready and self.getPlotItem() is not None:  # None once pyqtgraph closed it
             self._refit()
 
     def wheelEvent(self, event) -> None:  # noqa: N802
@@ -183,7 +216,8 @@ class CategoryBarChart(ChartWidget):
     """
 
     ROW_PIXELS = 22
-    MAX_LABEL_PIXELS = 240
+    MAX_LABEL_PIXELS = 260
+    MIN_LABEL_PIXELS = 110
     EMPTY_TEXT = "No coded texts yet"
 
     def __init__(self, parent=None) -> None:
@@ -192,6 +226,7 @@ class CategoryBarChart(ChartWidget):
         item = self.getPlotItem()
         item.getViewBox().invertY(True)
         item.showGrid(x=True, y=False, alpha=GRID_ALPHA)
+        item.getAxis("bottom").setStyle(maxTickLevel=0)  # no faint minor grid lines
         left = item.getAxis("left")
         left.setStyle(tickLength=0, autoExpandTextSpace=False)
         left.setTickFont(_font(9))
@@ -201,6 +236,7 @@ class CategoryBarChart(ChartWidget):
         self._shares: list[float] = []
         self._flagged: list[bool] = []
         self._shown_labels: list[str] = []
+        self._label_pixels = 0
         self._bars: pg.BarGraphItem | None = None
         self._value_items: list[pg.TextItem] = []
         self._message_item: pg.TextItem | None = None
@@ -225,12 +261,12 @@ class CategoryBarChart(ChartWidget):
         self._message_item = None
         self._shown_labels = []
         n = len(self._labels)
-        self.setFixedHeight(max(150, 64 + n * self.ROW_PIXELS))
         left = item.getAxis("left")
         if n == 0:
             left.setTicks([[]])
             left.setWidth(20)
             self._message_item = self._message(self.EMPTY_TEXT)
+            self.setFixedHeight(150)
             return
         positions = np.arange(n, dtype=float)
         brushes = [pg.mkBrush(FLAG_COLOR if f else BAR_COLOR) for f in self._flagged]
@@ -246,11 +282,8 @@ class CategoryBarChart(ChartWidget):
             label.setPos(self._counts[i], i)
             item.addItem(label)
             self._value_items.append(label)
-        metrics = QFontMetrics(_font(9))
-        shown = [metrics.elidedText(lbl, Qt.TextElideMode.ElideRight, self.MAX_LABEL_PIXELS) for lbl in self._labels]
-        self._shown_labels = shown
-        left.setTicks([[(float(i), shown[i]) for i in range(n)]])
-        left.setWidth(min(self.MAX_LABEL_PIXELS, max(metrics.horizontalAdvance(s) for s in shown)) + 14)
+        self._label_pixels = 0
+        self.setFixedHeight(64 + max(n, 4) * self.ROW_PIXELS)  # room for every name; resizes -> _refit
         self._refit()
 
     def categories(self) -> list[str]:
@@ -284,18 +317,36 @@ class CategoryBarChart(ChartWidget):
         return self._message_item.toPlainText() if self._message_item else None
 
     # ----- layout -----------------------------------------------------------------------------
+    def _label_width(self) -> int:
+        """Room for category names: about a third of the chart, within sensible bounds."""
+        return int(min(self.MAX_LABEL_PIXELS, max(self.MIN_LABEL_PIXELS, self.width() * 0.34)))
+
+    def _place_labels(self) -> None:
+        room = self._label_width()
+        if room == self._label_pixels:
+            return
+        self._label_pixels = room
+        metrics = QFontMetrics(_font(9))
+        shown = [metrics.elidedText(lbl, Qt.TextElideMode.ElideRight, room) for lbl in self._labels]
+        self._shown_labels = shown
+        left = self.getPlotItem().getAxis("left")
+        left.setTicks([[(float(i), text) for i, text in enumerate(shown)]])
+        left.setWidth(min(room, max(metrics.horizontalAdvance(s) for s in shown)) + 14)
+
     def _refit(self) -> None:
         """Leave room right of every bar for its label, whatever the widget's width."""
         if not self._counts:
             return
+        self._place_labels()
         view = self.getPlotItem().getViewBox()
-        width_px = view.width()
-        if width_px <= 0:
-            width_px = max(200.0, self.width() - self.getPlotItem().getAxis("left").width() - 30)
+        # The view's own width lags behind while Qt lays out; derive it from the widget's.
+        left_margin, _, right_margin, _ = PLOT_MARGINS
+        width_px = max(120.0, self.width() - self.getPlotItem().getAxis("left").width()
+                       - left_margin - right_margin - 6)
         metrics = QFontMetrics(_font(8.5, bold=True))
         top = max(max(self._counts), 1)
         x_max = top * 1.05
-        for count, text in zip(self._counts, self.value_labels(), strict=True):
+        for count, text in zip(self._counts, (self.value_label(i) for i in range(len(self._counts))), strict=True):
             room = width_px - metrics.horizontalAdvance(text) - 12
             if room > 20:
                 x_max = max(x_max, count * width_px / room)
@@ -313,7 +364,8 @@ class CategoryBarChart(ChartWidget):
             return
         index = int(round(view.mapSceneToView(scene_pos).y()))
         if 0 <= index < len(self._labels):
-            tip = f"{self._labels[index]}: {self.value_label(index)} of the coded texts"
+            tip = (f"{self._labels[index]}: {format_count(self._counts[index])} coded texts "
+                   f"({format_share(self._shares[index])} of all coded texts)")
             if self._flagged[index]:
                 tip += "\nToo few examples for a fair test of the models."
             QToolTip.showText(self.mapToGlobal(self.mapFromScene(scene_pos)), tip, self)
@@ -329,6 +381,7 @@ class HistogramChart(ChartWidget):
         self._default_name = "text-lengths"
         item = self.getPlotItem()
         item.showGrid(x=False, y=True, alpha=GRID_ALPHA)
+        item.getAxis("left").setStyle(maxTickLevel=0)
         self.setFixedHeight(230)
         self._edges: list[float] = []
         self._counts: list[int] = []

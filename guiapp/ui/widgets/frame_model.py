@@ -12,6 +12,7 @@ again after changing the frame.
 from __future__ import annotations
 
 import datetime as _dt
+import html
 import math
 import numbers
 import textwrap
@@ -21,6 +22,7 @@ import numpy as np
 import pandas as pd
 from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, Qt, Signal
 from PySide6.QtGui import QBrush, QColor, QFont
+from PySide6.QtGui import Qt as QtGuiQt  # Qt namespace functions that live in QtGui
 
 from guiapp.core.health import spreadsheet_row
 
@@ -35,7 +37,7 @@ RAW_VALUE_ROLE = Qt.ItemDataRole.UserRole + 1  # the cell's value as stored (Non
 ROLE_TINTS: dict[str, tuple[str, str]] = {
     "text": ("#eef4fb", "#d6e6f7"),
     "category": ("#fdf3e6", "#f9dfb9"),
-    "id": ("#f1f1f1", "#dedede"),
+    "id": ("#eef6f6", "#d3e8e8"),
     "split": ("#eef7ee", "#d3ebd3"),
     "metadata": ("#f5f0fa", "#e4d8f0"),
 }
@@ -83,8 +85,6 @@ def is_missing(value: object) -> bool:
 def format_number(value: float | int) -> str:
     """Integers as they are, other numbers with up to 6 significant digits (no scientific
     notation for ordinary magnitudes)."""
-    if isinstance(value, bool):
-        return "TRUE" if value else "FALSE"
     if isinstance(value, numbers.Integral):
         return str(int(value))
     number = float(value)
@@ -102,7 +102,9 @@ def format_value(value: object) -> str:
     """How a cell value is written in the table (one line, not elided)."""
     if is_missing(value):
         return MISSING_TEXT
-    if isinstance(value, bool | numbers.Number) and not isinstance(value, complex):
+    if isinstance(value, bool | np.bool_):
+        return "TRUE" if value else "FALSE"  # as a spreadsheet writes them
+    if isinstance(value, numbers.Number) and not isinstance(value, complex):
         return format_number(value)  # type: ignore[arg-type]
     if isinstance(value, pd.Timestamp | _dt.datetime):
         stamp = pd.Timestamp(value)
@@ -137,8 +139,8 @@ def tooltip_text(text: str) -> str:
     if len(text) > TOOLTIP_CHARS:
         wrapped += f"\n\n(text shortened: {len(text):,} characters in total)"
     # Qt would render text that looks like HTML as rich text; keep it plain.
-    if Qt.mightBeRichText(wrapped):
-        return Qt.convertFromPlainText(wrapped, Qt.WhiteSpaceMode.WhiteSpacePre)
+    if QtGuiQt.mightBeRichText(wrapped):
+        return f"<p style='white-space:pre-wrap'>{html.escape(wrapped)}</p>"
     return wrapped
 
 
@@ -281,6 +283,8 @@ class DataFrameModel(QAbstractTableModel):
         tag = self._roles.get(name)
         if role == Qt.ItemDataRole.DisplayRole:
             return f"{name}\n({tag})" if tag else name
+        if role == Qt.ItemDataRole.UserRole:  # the bare column name, without the role tag
+            return name
         if role == Qt.ItemDataRole.ToolTipRole:
             if tag:
                 return f"{name}: {ROLE_DESCRIPTIONS.get(tag.lower(), f'used as {tag}.')}"

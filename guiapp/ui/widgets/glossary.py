@@ -28,10 +28,6 @@ TERMS: dict[str, str] = {
         "The pieces a Transformer cuts text into: common words are one piece, rarer words are "
         "split into several pieces, so a text has more tokens than words."
     ),
-    "token": (
-        "The pieces a Transformer cuts text into: common words are one piece, rarer words are "
-        "split into several pieces, so a text has more tokens than words."
-    ),
     "tokenizer": "The part of a Transformer model that cuts text into subword tokens.",
     "Transformer": (
         "A modern kind of language model (like BERT) that reads a text as a whole; it can only "
@@ -40,6 +36,8 @@ TERMS: dict[str, str] = {
     "duplicate": "A text that appears in more than one row, word for word.",
     "category": "One of the codes you gave the texts, such as a topic or a sentiment.",
 }
+# other words for the same thing: word -> term in TERMS
+ALIASES: dict[str, str] = {"token": "subword token"}
 TERM_LINK_COLOR = "#1f4e79"
 
 
@@ -51,7 +49,7 @@ def _pattern(terms: list[str]) -> re.Pattern[str]:
 
 def terms_in(text: str, terms: list[str] | None = None) -> list[str]:
     """The glossary terms a text uses, in order of first appearance (each once)."""
-    pattern = _pattern(terms or list(TERMS))
+    pattern = _pattern(terms or [*TERMS, *ALIASES])
     found: list[str] = []
     for match in pattern.finditer(text):
         key = _key(match.group(1))
@@ -61,6 +59,10 @@ def terms_in(text: str, terms: list[str] | None = None) -> list[str]:
 
 
 def _key(word: str) -> str | None:
+    """The glossary term a matched word stands for (aliases resolved)."""
+    for alias, term in ALIASES.items():
+        if alias.lower() == word.lower():
+            return term
     for term in TERMS:
         if term.lower() == word.lower():
             return term
@@ -70,13 +72,8 @@ def _key(word: str) -> str | None:
 def explain(terms: list[str]) -> str:
     """A tooltip that explains the given terms, one line each."""
     lines = []
-    seen_texts = set()
-    for term in terms:
-        sentence = TERMS[term]
-        if sentence in seen_texts:  # "token" and "subword token" share an explanation
-            continue
-        seen_texts.add(sentence)
-        lines.append(f"{term[0].upper()}{term[1:]}: {sentence}")
+    for term in dict.fromkeys(ALIASES.get(t, t) for t in terms):
+        lines.append(f"{term[0].upper()}{term[1:]}: {TERMS[term]}")
     return "\n".join(lines)
 
 

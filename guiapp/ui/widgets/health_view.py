@@ -1,0 +1,487 @@
+"""The data-health report on screen: can these coded texts be used to compare models, and if not,
+what exactly to fix.
+
+:class:`HealthReportView` only lays out a :class:`guiapp.core.health.HealthReport`; every number
+comes from the core. Top to bottom: a verdict banner, key figures, the issues (each with "What to
+do" and a button that shows the affected rows), category sizes, text lengths and identical texts.
+Clicking "Show rows" or a line of identical texts emits :attr:`HealthReportView.rowsRequested`
+with table positions (0-based), which the page passes to the table
+(:meth:`guiapp.ui.widgets.frame_model.DataFrameModel.highlight_rows`).
+
+Widgets tests (and the page) can find by objectName: ``verdict_banner`` (property ``verdict``),
+``verdict_text``, ``figure_<key>`` / ``caption_<key>`` for key in :data:`FIGURE_KEYS`,
+``issues_summary``, ``issue_card`` (property ``severity``, ``code``), ``issue_title``,
+``issue_explanation``, ``issue_fix``, ``show_rows_button``, ``category_caption``,
+``category_chart``, ``words_summary``, ``words_chart``, ``tokens_summary``, ``tokens_chart``,
+``tokens_note``, ``duplicates_caption``, ``duplicates_table``, ``health_placeholder``.
+"""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QEvent, Qt, Signal
+from PySide6.QtGui import QColor, QFont
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QFrame,
+    QGridLayout,
+    QHBoxLayout,
+    QHeaderView,
+    QLabel,
+    QPushButton,
+    QScrollArea,
+    QSizePolicy,
+    QTableWidget,
+    QTableWidgetItem,
+    QVBoxLayout,
+    QWidget,
+)
+
+from guiapp.core.health import HealthReport, spreadsheet_row
+from guiapp.ui.widgets.charts import CategoryBarChart, HistogramChart
+from guiapp.ui.widgets.glossary import GlossaryLabel
+from guiapp.ui.widgets.health_parts import (
+    CARD_BORDER,
+    COLORS,
+    FIGURE_KEYS,
+    MUTED_TEXT,
+    PAGE_BACKGROUND,
+    FigureTile,
+    IssueCard,
+    make_font,
+    length_summary,
+    over_limit_summary,
+    plural,
+    sample_note,
+    severity_pixmap,
+)
+
+DUPLICATE_ROWS_SHOWN = 4  # row numbers listed per identical-text group before "… +N more"
+DUPLICATE_TABLE_MAX_LINES = 10
+
+
+class HealthReportView(QWidget):
+    """Scrollable view of a data-health report. Emits ``rowsRequested(list[int])`` with table
+    positions when the user asks to see the rows behind an issue or a group of identical texts."""
+
+    rowsRequested = Signal(list)
+
+    def __init__(self, parent=None) -> None:
+        super().__init__(parent)
+        self._report: HealthReport | None = None
+        outer = QVBoxLayout(self)
+        outer.setContentsMargins(0, 0, 0, 0)
+        self._scroll = QScrollArea(self)
+        self._scroll.setObjectName("health_scroll")
+        self._scroll.setWidgetResizable(True)
+        self._scroll.setFrameShape(QFrame.Shape.NoFrame)
+        self._scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        outer.addWidget(self._scroll)
+
+        self._content = QWidget()
+        self._content.setObjectName("health_content")
+        self._content.setStyleSheet(self._style_sheet())
+        self._scroll.setWidget(self._content)
+        self._content.installEventFilter(self)
+        layout = QVBoxLayout(self._content)
+        layout.setContentsMargins(18, 16, 18, 24)
+        layout.setSpacing(14)
+        self._layout = layout
+
+        self._placeholder = QLabel(
+            "No check yet. Open a spreadsheet and choose the columns that hold your texts and your "
+            "categories; the check of your data appears here.",
+            self._content,
+        )
+        self._placeholder.setObjectName("health_placeholder")
+        self._placeholder.setWordWrap(True)
+        self._placeholder.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        self._placeholder.setStyleSheet(f"color: {MUTED_TEXT}; padding: 40px;")
+        layout.addWidget(self._placeholder)
+
+        self._sections: list[QWidget] = []
+        self._build_banner()
+        self._build_figures()
+        self._build_issues()
+        self._build_categories()
+        self._build_lengths()
+        self._build_duplicates()
+        layout.addStretch(1)
+        self.set_report(None)
+
+    # ----- public API -------------------------------------------------------------------------
+    def report(self) -> HealthReport | None:
+        return self._report
+
+    def set_report(self, report: HealthReport | None) -> None:
+        """Show a report (None: the "no check yet" placeholder)."""
+        self._report = report
+        self._placeholder.setVisible(report is None)
+        for section in self._sections:
+            section.setVisible(report is not None)
+        if report is None:
+            self._category_chart.set_categories([], [], [], [])
+            self._words_chart.set_histogram([], [])
+            self._tokens_chart.set_histogram([], [])
+            self._duplicates_table.setRowCount(0)
+            self._set_issues(())
+            return
+        self._show_verdict(report)
+        self._show_figures(report)
+        self._set_issues(report.issues)
+        self._show_categories(report)
+        self._show_lengths(report)
+        self._show_duplicates(report)
+
+    def figures(self) -> dict[str, str]:
+        """The key figures as shown, e.g. {"rows": "1,204", "coded": "1,180", …}."""
+        return {key: fig.number.text() for key, fig in self._figures.items()}
+
+    def issue_titles(self) -> list[str]:
+        return [card.issue.title for card in self._issue_cards]
+
+    def issue_cards(self) -> list[QFrame]:
+        return list(self._issue_cards)
+
+    def show_rows_buttons(self) -> list[QPushButton]:
+        return [card.button for card in self._issue_cards if card.issue.rows]
+
+    def category_chart(self) -> CategoryBarChart:
+        return self._category_chart
+
+    def words_chart(self) -> HistogramChart:
+        return self._words_chart
+
+    def tokens_chart(self) -> HistogramChart:
+        return self._tokens_chart
+
+    def duplicates_table(self) -> QTableWidget:
+        return self._duplicates_table
+
+    def content_widget(self) -> QWidget:
+        """The whole report as one widget (e.g. to grab it as a picture)."""
+        return self._content
+
+    def request_duplicate_rows(self, line: int) -> None:
+        """Emit the rows of the identical-text group on ``line`` of the table (as a click does)."""
+        if self._report is None or not 0 <= line < len(self._report.duplicate_groups):
+            return
+        self.rowsRequested.emit(list(self._report.duplicate_groups[line].rows))
+
+    # ----- building ---------------------------------------------------------------------------
+    def _section(self, heading: str | None = None, card: bool = True) -> tuple[QFrame, QVBoxLayout]:
+        frame = QFrame(self._content)
+        frame.setObjectName("section_card" if card else "section_plain")
+        layout = QVBoxLayout(frame)
+        margin = 16 if card else 0
+        layout.setContentsMargins(margin, 14 if card else 0, margin, 16 if card else 0)
+        layout.setSpacing(8)
+        if heading:
+            title = QLabel(heading, frame)
+            title.setObjectName("section_heading")
+            title.setFont(make_font(13, QFont.Weight.DemiBold))
+            layout.addWidget(title)
+        self._layout.addWidget(frame)
+        self._sections.append(frame)
+        return frame, layout
+
+    def _muted(self, text: str, parent: QWidget, name: str) -> GlossaryLabel:
+        label = GlossaryLabel(text, parent)
+        label.setObjectName(name)
+        label.setStyleSheet(f"color: {MUTED_TEXT};")
+        return label
+
+    def _build_banner(self) -> None:
+        self._banner = QFrame(self._content)
+        self._banner.setObjectName("verdict_banner")
+        layout = QHBoxLayout(self._banner)
+        layout.setContentsMargins(16, 14, 16, 14)
+        layout.setSpacing(12)
+        self._verdict_icon = QLabel(self._banner)
+        self._verdict_icon.setObjectName("verdict_icon")
+        self._verdict_icon.setFixedSize(28, 28)
+        layout.addWidget(self._verdict_icon, 0, Qt.AlignmentFlag.AlignVCenter)
+        self._verdict_text = QLabel(self._banner)
+        self._verdict_text.setObjectName("verdict_text")
+        self._verdict_text.setWordWrap(True)
+        self._verdict_text.setFont(make_font(12.5, QFont.Weight.DemiBold))
+        layout.addWidget(self._verdict_text, 1)
+        self._layout.addWidget(self._banner)
+        self._sections.append(self._banner)
+
+    def _build_figures(self) -> None:
+        frame, layout = self._section(card=False)
+        frame.setObjectName("figures")
+        self._figures_grid = QGridLayout()
+        self._figures_grid.setHorizontalSpacing(10)
+        self._figures_grid.setVerticalSpacing(10)
+        layout.addLayout(self._figures_grid)
+        self._figures = {key: FigureTile(key, frame) for key in FIGURE_KEYS}
+        self._figure_columns = 0
+        self._arrange_figures(3)
+
+    def _build_issues(self) -> None:
+        frame, layout = self._section("What the check found")
+        self._issues_summary = QLabel(frame)
+        self._issues_summary.setObjectName("issues_summary")
+        self._issues_summary.setWordWrap(True)
+        self._issues_summary.setStyleSheet(f"color: {MUTED_TEXT};")
+        layout.addWidget(self._issues_summary)
+        self._issues_box = QVBoxLayout()
+        self._issues_box.setSpacing(10)
+        layout.addLayout(self._issues_box)
+        self._issue_cards: list[IssueCard] = []
+
+    def _build_categories(self) -> None:
+        frame, layout = self._section("Categories")
+        self._category_caption = self._muted("", frame, "category_caption")
+        layout.addWidget(self._category_caption)
+        self._category_chart = CategoryBarChart(frame)
+        self._category_chart.setObjectName("category_chart")
+        layout.addWidget(self._category_chart)
+
+    def _build_lengths(self) -> None:
+        frame, layout = self._section("Text lengths")
+        intro = self._muted(
+            "Very short texts give a model little to go on; very long ones are cut off by a Transformer.",
+            frame, "lengths_intro",
+        )
+        layout.addWidget(intro)
+        self._words_heading = QLabel("Words per text", frame)
+        self._words_heading.setObjectName("words_heading")
+        self._words_heading.setFont(make_font(10.5, QFont.Weight.DemiBold))
+        layout.addSpacing(4)
+        layout.addWidget(self._words_heading)
+        self._words_summary = GlossaryLabel("", frame)
+        self._words_summary.setObjectName("words_summary")
+        layout.addWidget(self._words_summary)
+        self._words_chart = HistogramChart(frame)
+        self._words_chart.setObjectName("words_chart")
+        layout.addWidget(self._words_chart)
+
+        self._tokens_heading = GlossaryLabel("Subword tokens per text", frame)
+        self._tokens_heading.setObjectName("tokens_heading")
+        self._tokens_heading.setFont(make_font(10.5, QFont.Weight.DemiBold))
+        layout.addSpacing(8)
+        layout.addWidget(self._tokens_heading)
+        self._tokens_summary = GlossaryLabel("", frame)
+        self._tokens_summary.setObjectName("tokens_summary")
+        layout.addWidget(self._tokens_summary)
+        self._tokens_chart = HistogramChart(frame)
+        self._tokens_chart.setObjectName("tokens_chart")
+        layout.addWidget(self._tokens_chart)
+        self._tokens_note = self._muted("", frame, "tokens_note")
+        layout.addWidget(self._tokens_note)
+
+    def _build_duplicates(self) -> None:
+        frame, layout = self._section("Identical texts")
+        self._duplicates_caption = self._muted("", frame, "duplicates_caption")
+        layout.addWidget(self._duplicates_caption)
+        table = QTableWidget(0, 4, frame)
+        table.setObjectName("duplicates_table")
+        table.setHorizontalHeaderLabels(["Text", "Rows", "Categories", "Coded differently"])
+        for column, tip in enumerate([
+            "The beginning of the text that appears more than once.",
+            "Where the text appears: row numbers as in your spreadsheet.",
+            "The categories these rows were coded with.",
+            "Marked when the same text was given different categories: decide which one is right.",
+        ]):
+            table.horizontalHeaderItem(column).setToolTip(tip)
+        table.verticalHeader().setVisible(False)
+        table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+        table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+        table.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
+        table.setWordWrap(False)
+        table.setAlternatingRowColors(True)
+        table.setCursor(Qt.CursorShape.PointingHandCursor)
+        table.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        header = table.horizontalHeader()
+        for column, mode in enumerate([QHeaderView.ResizeMode.Stretch, QHeaderView.ResizeMode.ResizeToContents,
+                                       QHeaderView.ResizeMode.Stretch, QHeaderView.ResizeMode.ResizeToContents]):
+            header.setSectionResizeMode(column, mode)
+        header.setMinimumSectionSize(60)
+        header.setDefaultAlignment(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter)
+        table.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Fixed)
+        table.cellClicked.connect(lambda line, _column: self.request_duplicate_rows(line))
+        table.activated.connect(lambda index: self.request_duplicate_rows(index.row()))
+        layout.addWidget(table)
+        self._duplicates_table = table
+
+    # ----- filling ----------------------------------------------------------------------------
+    def _show_verdict(self, report: HealthReport) -> None:
+        verdict = report.verdict
+        accent, background, text = COLORS[verdict]
+        self._banner.setProperty("verdict", verdict)
+        self._banner.setStyleSheet(
+            f"QFrame#verdict_banner {{ background: {background}; border: 1px solid {accent};"
+            f" border-left: 6px solid {accent}; border-radius: 3px; }}"
+            f" QLabel#verdict_text {{ color: {text}; }}"
+        )
+        self._verdict_icon.setPixmap(severity_pixmap(verdict, 28))
+        self._verdict_text.setText(report.verdict_text)
+
+    def _show_figures(self, report: HealthReport) -> None:
+        values = {
+            "rows": report.n_rows,
+            "coded": report.n_coded,
+            "uncoded": report.n_uncoded,
+            "categories": len(report.categories),
+            "empty": report.n_empty_texts,
+            "duplicates": len(report.duplicate_groups),
+        }
+        for key, value in values.items():
+            self._figures[key].number.setText(f"{value:,}")
+        self._figures["categories"].caption.setText("category" if values["categories"] == 1 else "categories")
+
+    def _set_issues(self, issues) -> None:
+        for card in self._issue_cards:
+            self._issues_box.removeWidget(card)
+            card.hide()
+            card.setParent(None)  # gone from the view at once, not only after deleteLater
+            card.deleteLater()
+        self._issue_cards = []
+        for issue in issues:
+            card = IssueCard(issue, self.rowsRequested.emit, self._issues_box.parentWidget())
+            self._issues_box.addWidget(card)
+            self._issue_cards.append(card)
+        counts = {s: sum(1 for i in issues if i.severity == s) for s in ("error", "warning", "info")}
+        parts = []
+        if counts["error"]:
+            parts.append(plural(counts["error"], "problem") + " to fix")
+        if counts["warning"]:
+            parts.append(plural(counts["warning"], "warning"))
+        if counts["info"]:
+            parts.append(plural(counts["info"], "note"))
+        if not parts:
+            self._issues_summary.setText("Nothing to fix: the check found no problems.")
+        else:
+            self._issues_summary.setText(", ".join(parts) + ".")
+
+    def _show_categories(self, report: HealthReport) -> None:
+        cats = report.categories
+        self._category_chart.set_categories(
+            [c.label for c in cats], [c.count for c in cats], [c.share for c in cats], [c.too_small for c in cats]
+        )
+        k = report.n_folds
+        if not cats:
+            text = "No coded texts yet: choose the column that holds your categories."
+        else:
+            text = "How many coded texts each category has, largest first."
+            n_small = sum(c.too_small for c in cats)
+            if n_small:
+                text += (
+                    f" {plural(n_small, 'category', 'categories')} in orange "
+                    f"{'has' if n_small == 1 else 'have'} too few examples for {k}-fold cross-validation."
+                )
+            else:
+                text += f" Every category has enough examples for {k}-fold cross-validation."
+        self._category_caption.set_plain_text(text)
+
+    def _show_lengths(self, report: HealthReport) -> None:
+        words = report.words
+        self._words_chart.setVisible(words is not None)
+        if words is None:
+            self._words_summary.set_plain_text("No texts to measure.")
+            self._words_chart.set_histogram([], [])
+        else:
+            self._words_summary.set_plain_text(length_summary(words, "words") + sample_note(words))
+            self._words_chart.set_histogram(words.histogram_edges, words.histogram_counts, words.limit,
+                                            unit_label="words")
+        tokens = report.tokens
+        name = report.tokenizer_name
+        self._tokens_heading.set_plain_text(
+            f"Subword tokens per text (as the {name} Transformer reads them)" if name else "Subword tokens per text"
+        )
+        for widget in (self._tokens_summary, self._tokens_chart):
+            widget.setVisible(tokens is not None)
+        self._tokens_note.setVisible(tokens is None)
+        if tokens is None:
+            self._tokens_chart.set_histogram([], [])
+            self._tokens_summary.set_plain_text("")
+            self._tokens_note.set_plain_text(
+                "Lengths in subword tokens could not be measured because the Transformer's tokenizer "
+                "is not available on this computer. The word counts above are not affected."
+            )
+            return
+        lines = [length_summary(tokens, "tokens")]
+        over = over_limit_summary(tokens)
+        if over:
+            lines.append(over)
+        self._tokens_summary.set_plain_text("\n".join(lines) + sample_note(tokens))
+        self._tokens_chart.set_histogram(tokens.histogram_edges, tokens.histogram_counts, tokens.limit,
+                                         unit_label="subword tokens")
+
+    def _show_duplicates(self, report: HealthReport) -> None:
+        groups = report.duplicate_groups
+        table = self._duplicates_table
+        table.setVisible(bool(groups))
+        table.clearContents()
+        table.setRowCount(len(groups))
+        warn_brush = QColor(COLORS["warning"][1])
+        for line, group in enumerate(groups):
+            numbers = [str(spreadsheet_row(p)) for p in group.rows[:DUPLICATE_ROWS_SHOWN]]
+            rows_text = ", ".join(numbers)
+            if len(group.rows) > DUPLICATE_ROWS_SHOWN:
+                rows_text += f" … +{len(group.rows) - DUPLICATE_ROWS_SHOWN:,} more"
+            cells = [
+                " ".join(group.text_preview.split()) or "(empty)",
+                rows_text,
+                ", ".join(group.categories) if group.categories else "not coded",
+                "Yes" if group.conflicting else "",
+            ]
+            for column, value in enumerate(cells):
+                item = QTableWidgetItem(value)
+                full = group.text_preview if column == 0 else (
+                    ", ".join(str(spreadsheet_row(p)) for p in group.rows[:200]) if column == 1 else value
+                )
+                item.setToolTip(f"{full}\n\nClick to show these {len(group.rows):,} rows in the table.".lstrip())
+                if group.conflicting:
+                    item.setBackground(warn_brush)
+                    if column == 3:
+                        bold = item.font()
+                        bold.setBold(True)
+                        item.setFont(bold)
+                        item.setForeground(QColor(COLORS["warning"][2]))
+                table.setItem(line, column, item)
+        lines = min(len(groups), DUPLICATE_TABLE_MAX_LINES)
+        height = table.horizontalHeader().sizeHint().height() + sum(
+            table.verticalHeader().sectionSize(i) for i in range(lines)
+        ) + 2 * table.frameWidth() + 2
+        table.setFixedHeight(height)
+        table.setVerticalScrollBarPolicy(
+            Qt.ScrollBarPolicy.ScrollBarAsNeeded if len(groups) > lines else Qt.ScrollBarPolicy.ScrollBarAlwaysOff
+        )
+        if not groups:
+            self._duplicates_caption.set_plain_text("No text appears more than once.")
+            return
+        n_conflicting = sum(g.conflicting for g in groups)
+        text = f"{plural(len(groups), 'text')} {'appears' if len(groups) == 1 else 'appear'} in more than one row"
+        if n_conflicting:
+            text += f"; {n_conflicting:,} of them {'was' if n_conflicting == 1 else 'were'} coded differently (marked)"
+        self._duplicates_caption.set_plain_text(text + ". Click a line to see its rows in the table.")
+
+    # ----- layout -----------------------------------------------------------------------------
+    def _arrange_figures(self, columns: int) -> None:
+        if columns == self._figure_columns:
+            return
+        self._figure_columns = columns
+        for key in FIGURE_KEYS:
+            self._figures_grid.removeWidget(self._figures[key])
+        for i, key in enumerate(FIGURE_KEYS):
+            self._figures_grid.addWidget(self._figures[key], i // columns, i % columns)
+        for column in range(6):
+            self._figures_grid.setColumnStretch(column, 1 if column < columns else 0)
+
+    def eventFilter(self, watched, event) -> bool:  # noqa: N802
+        if watched is self._content and event.type() == QEvent.Type.Resize:
+            self._arrange_figures(6 if self._content.width() >= 900 else 3)
+        return super().eventFilter(watched, event)
+
+    @staticmethod
+    def _style_sheet() -> str:
+        return (
+            f"QWidget#health_content {{ background: {PAGE_BACKGROUND}; }}"
+            f" QFrame#section_card {{ background: white; border: 1px solid {CARD_BORDER}; border-radius: 8px; }}"
+            f" QFrame#figure_card {{ background: white; border: 1px solid {CARD_BORDER}; border-radius: 8px; }}"
+            f" QLabel#section_heading {{ color: #1f2933; }}"
+            f" QLabel {{ background: transparent; }}"
+        )

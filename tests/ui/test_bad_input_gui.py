@@ -1,0 +1,80 @@
+"""Bad input in the real window: a readable message, no traceback, and the app stays usable."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import pytest
+from PySide6.QtCore import Qt
+
+from tests.ui.helpers import wait_for_report
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "benchmarks"))
+from _common import make_csv  # noqa: E402
+
+
+def _wait_for_error(qtbot, window):
+    qtbot.waitUntil(lambda: window.errors.last_dialog is not None and window.errors.last_dialog.isVisible(), timeout=15_000)
+    return window.errors.last_dialog
+
+
+def test_png_renamed_xlsx_gives_message_and_app_stays_usable(qtbot, window, tmp_path):
+    fake = tmp_path / "results.xlsx"
+    fake.write_bytes(b"\x89PNG\r\n\x1a\n" + b"\0" * 200)
+    window.open_path(fake)
+    dialog = _wait_for_error(qtbot, window)
+    assert "PNG" in dialog.text()
+    assert "Traceback" not in dialog.text() + dialog.informativeText()
+    assert dialog.informativeText()  # says what to do
+    dialog.close()
+    page = window.data_page
+    assert page.stack.currentWidget() is page.welcome
+    window.open_example()
+    assert wait_for_report(qtbot, window).n_rows == 4449
+
+
+def test_failed_open_keeps_the_current_table(qtbot, window, tmp_path):
+    window.open_example()
+    wait_for_report(qtbot, window)
+    empty = tmp_path / "empty.csv"
+    empty.write_bytes(b"")
+    window.open_path(empty)
+    dialog = _wait_for_error(qtbot, window)
+    assert "empty" in dialog.text().lower()
+    dialog.close()
+    page = window.data_page
+    assert page.stack.currentWidget() is page.workspace
+    assert page.table.path.name == "us_congress_bills.xlsx"
+    assert page.table_view.model().rowCount() == 4449
+
+
+def test_missing_file_is_explained(qtbot, window, tmp_path):
+    window.open_path(tmp_path / "gone.csv")
+    dialog = _wait_for_error(qtbot, window)
+    assert "gone.csv" in dialog.text() + dialog.informativeText()
+    dialog.close()
+
+
+def test_single_category_is_reported_not_crashed(qtbot, window, tmp_path):
+    path = tmp_path / "one.csv"
+    path.write_text("text,label\n" + "\n".join(f"some text {i},yes" for i in range(20)), encoding="utf-8")
+    window.open_path(path)
+    report = wait_for_report(qtbot, window)
+    assert report.verdict == "not_ready"
+    assert window.errors.history == []
+
+
+@pytest.mark.slow
+def test_million_rows_load_shows_progress_and_cancels(qtbot, window, tmp_path):
+    path = make_csv(tmp_path / "big.csv", 1_000_000)
+    page = window.data_page
+    window.open_path(path)
+    assert page.stack.currentWidget() is page.loading
+    progress = page.load_progress
+    qtbot.waitUntil(lambda: progress.bar.maximum() > 0 and progress.bar.value() > 0, timeout=30_000)
+    qtbot.mouseClick(progress.cancel_button, Qt.MouseButton.LeftButton)
+    qtbot.waitUntil(lambda: not page.is_busy(), timeout=2_000)  # cancel takes effect within 2 s
+    assert page.stack.currentWidget() is page.welcome
+    assert page.table is None
+    assert window.errors.history == []
