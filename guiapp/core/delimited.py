@@ -111,7 +111,7 @@ def read_delimited(path: Path, suffix: str, on_event: EventCallback) -> Delimite
             details=str(error),
         ) from error
     layout = sniff_layout(decode_sample(sample, encoding, at_eof), suffix, at_eof)
-    quoting = layout.delimiter is not None or suffix == ".csv"
+    quoting = layout.quoting
     block_size = BLOCK_SIZE
     while block_size < 4 * layout.longest_record_chars and block_size < MAX_BLOCK_SIZE:
         block_size *= 4

@@ -65,6 +65,7 @@ class TextLayout:
     has_header: bool
     header_doubt: str = ""  # why the first line was taken as data, in plain words
     longest_record_chars: int = 0
+    quoting: bool = True  # '"' starts a quoted cell (which may span lines)
 
 
 def detect_encoding(sample: bytes, at_eof: bool) -> str:
@@ -150,13 +151,34 @@ def _records(text: str, delimiter: str, at_eof: bool, quoting: bool = True) -> l
     return records
 
 
+def quoting_is_used(text: str, delimiter: str, at_eof: bool) -> bool:
+    """Whether '"' marks quoted cells the CSV way. Files whose texts merely start with a
+    quotation (``"Yes we can" - he said<TAB>label``) are read with quotes as plain characters;
+    otherwise such a line would swallow the lines after it."""
+    reader = csv.reader(
+        io.StringIO(text, newline=""), delimiter=delimiter, quotechar='"', strict=True
+    )
+    try:
+        for _ in reader:
+            pass
+    except csv.Error as error:
+        message = str(error)
+        if "expected after" in message:  # text right after a closing quote
+            return False
+        if "unexpected end of data" in message:  # a quote still open where the text ends:
+            return not at_eof  # a stray quote, unless the sample merely cut a quoted cell
+        return True  # e.g. a cell longer than the csv module's limit: nothing wrong with quotes
+    return True
+
+
 def sniff_layout(text: str, suffix: str, at_eof: bool) -> TextLayout:
     """Find the delimiter (the candidate that splits the header and the records below it into
     the same number of fields), the number of columns and whether line 1 is a header."""
     preferred = "\t" if suffix in (".tsv", ".tab") else ("," if suffix == ".csv" else None)
     best: tuple | None = None
     for delimiter in DELIMITERS:
-        records = _records(text, delimiter, at_eof)
+        quoting = quoting_is_used(text, delimiter, at_eof)
+        records = _records(text, delimiter, at_eof, quoting)
         if not records or len(records[0]) < 2:
             continue
         n_fields = len(records[0])
@@ -165,14 +187,18 @@ def sniff_layout(text: str, suffix: str, at_eof: bool) -> TextLayout:
             continue
         score = (consistency >= 0.9, delimiter == preferred, n_fields, consistency)
         if best is None or score > best[0]:
-            best = (score, delimiter, records)
+            best = (score, delimiter, records, quoting)
     if best is not None:
-        _, delimiter, records = best
+        _, delimiter, records, quoting = best
         doubt = _header_doubt(records)
-        return TextLayout(delimiter, len(records[0]), not doubt, doubt, _longest(records))
+        longest = _longest(records)
+        return TextLayout(delimiter, len(records[0]), not doubt, doubt, longest, quoting)
     lines = [line for line in text.splitlines() if line.strip()][:MAX_SAMPLE_RECORDS]
     doubt = _single_column_header_doubt(lines)
-    return TextLayout(None, 1, not doubt, doubt, max((len(x) for x in lines), default=0))
+    longest = max((len(x) for x in lines), default=0)
+    # One text per line: quotes are part of the texts, except in a .csv of one quoted column.
+    quoting = suffix == ".csv" and quoting_is_used(text, "\x1f", at_eof)
+    return TextLayout(None, 1, not doubt, doubt, longest, quoting)
 
 
 def _longest(records: list[list[str]]) -> int:

@@ -447,3 +447,30 @@ def test_davidson_tweets(shared_data):
     assert table.notices == [
         'Column 1 has no name in the header row; it is shown as "Column 1".'
     ]
+
+
+def test_texts_that_start_with_a_quotation_are_not_csv_quoting(tmp_path):
+    # Like GermEval's tweets: a line starting with a quotation must not swallow the next lines.
+    path = tmp_path / "tweets.txt"
+    path.write_text(
+        'text\tlabel\n"Yes we can" - said he, quoting\tOTHER\n"unclosed quote here\tOFFENSE\n'
+        "plain tweet\tOTHER\n",
+        encoding="utf-8",
+    )
+    frame = read_table(path).frame
+    assert frame["text"].tolist() == [
+        '"Yes we can" - said he, quoting', '"unclosed quote here', "plain tweet"
+    ]
+    assert frame["label"].tolist() == ["OTHER", "OFFENSE", "OTHER"]
+
+
+@pytest.mark.shared_data
+def test_germeval_tab_separated_without_header(shared_data):
+    folder = shared_data / "germeval2018_offensive_de"
+    train = read_table(folder / "germeval2018.training.txt").frame
+    test = read_table(folder / "germeval2018.test.txt").frame
+    assert (len(train), len(test)) == (5009, 3532)  # one row per line, none swallowed
+    assert list(train.columns) == ["Column 1", "Column 2", "Column 3"]
+    assert set(train["Column 2"]) == {"OTHER", "OFFENSE"}
+    assert set(test["Column 3"]) == {"OTHER", "ABUSE", "INSULT", "PROFANITY"}
+    assert test["Column 1"].iloc[8].startswith('"Wenn man Mädchen bildet')
