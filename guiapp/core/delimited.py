@@ -16,6 +16,7 @@ from pathlib import Path
 
 import pandas as pd
 import pyarrow as pa
+import pyarrow.compute as pc
 import pyarrow.csv as pacsv
 
 from guiapp.core.errors import DataError
@@ -127,6 +128,13 @@ def read_delimited(path: Path, suffix: str, on_event: EventCallback) -> Delimite
         tried.append(encoding)
         try:
             table = _parse(path, layout, encoding, quoting, block_size, report)
+            if quoting and layout.delimiter == "\t" and _swallowed_lines(table):
+                quoting = False
+                notices.append(
+                    "Quotation marks are read as part of the texts: some texts begin with a "
+                    "quotation that does not enclose the whole cell."
+                )
+                continue
             break
         except _RetryWith as retry:
             kind = str(retry)
@@ -164,6 +172,17 @@ def read_delimited(path: Path, suffix: str, on_event: EventCallback) -> Delimite
     frame = table.rename_columns([str(i) for i in range(table.num_columns)]).to_pandas()
     frame.columns = pd.RangeIndex(table.num_columns)
     return DelimitedTable(frame, header, encoding, layout.delimiter, notices)
+
+
+def _swallowed_lines(table: pa.Table) -> bool:
+    """Whether a quoted cell of a tab-separated file holds line breaks *and* tabs: the sign of
+    a text that starts with a quotation mark and swallowed the lines after it (tabs inside
+    genuinely quoted texts are very rare)."""
+    for column in table.columns:
+        lines = pc.match_substring(column, "\n")
+        if pc.any(pc.and_kleene(lines, pc.match_substring(column, "\t"))).as_py():
+            return True
+    return False
 
 
 def _arrow_encoding(encoding: str) -> str:

@@ -125,7 +125,9 @@ def _suggest_category(profiles: list[_Profile]) -> str | None:
     ]
     if not candidates:
         return None
-    best = max(candidates, key=lambda p: (_name_like(p.name, _CATEGORY_NAMES), -p.position))
+    # Named like a category first; between two such columns (e.g. "Topic code" and "Topic"),
+    # the one with words reads better than the one with numeric codes; then the leftmost.
+    best = max(candidates, key=lambda p: (_name_like(p.name, _CATEGORY_NAMES), not p.numeric, -p.position))
     return best.name
 
 

@@ -464,6 +464,18 @@ def test_texts_that_start_with_a_quotation_are_not_csv_quoting(tmp_path):
     assert frame["label"].tolist() == ["OTHER", "OFFENSE", "OTHER"]
 
 
+def test_stray_quotation_after_the_sample_is_noticed(tmp_path):
+    path = tmp_path / "late_quote.tsv"
+    lines = ["text\tlabel"] + [f"tweet number {i}\tOTHER" for i in range(20_000)]
+    lines += ['"unclosed quotation\tOFFENSE', "after it\tOTHER", 'and "more\tOTHER']
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    assert path.stat().st_size > 300_000  # the stray quote is beyond the sniffed sample
+    table = read_table(path)
+    assert len(table.frame) == 20_003
+    assert table.frame["text"].tolist()[-3:] == ['"unclosed quotation', "after it", 'and "more']
+    assert any("Quotation marks are read as part of the texts" in n for n in table.notices)
+
+
 @pytest.mark.shared_data
 def test_germeval_tab_separated_without_header(shared_data):
     folder = shared_data / "germeval2018_offensive_de"

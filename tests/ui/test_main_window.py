@@ -45,7 +45,7 @@ def test_open_example_through_the_welcome_button(qtbot, window):
     # The suggested mapping: titles as text, a topic column as category, the bill ID as ID.
     mapping = page.mapping()
     assert mapping.text_columns == ["Title"]
-    assert mapping.category_column in ("Topic", "Topic code")
+    assert mapping.category_column == "Topic"  # the words, not the numeric codes
     assert mapping.id_column == "Bill ID"
     # The report: 4,449 coded bills in 20 topics, the largest is Health with 617.
     assert report.n_rows == 4449 and report.n_coded == 4449 and report.n_uncoded == 0

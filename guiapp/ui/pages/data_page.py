@@ -24,6 +24,7 @@ from guiapp.core.errors import DataError
 from guiapp.core.health import HealthReport, compute_health
 from guiapp.core.mapping import ColumnMapping, check_mapping, suggest_mapping
 from guiapp.core.spec import DataSpec
+from guiapp.core.text_sniffing import describe_encoding
 from guiapp.ui.widgets.frame_model import DataFrameModel
 from guiapp.ui.widgets.health_view import HealthReportView
 from guiapp.ui.widgets.job_progress import JobProgress
@@ -235,7 +236,7 @@ class DataPage(QWidget):
         if table.delimiter:
             parts.append(f"values separated by {DELIMITER_NAMES.get(table.delimiter, repr(table.delimiter))}")
         if table.encoding:
-            parts.append(f"encoding {table.encoding}")
+            parts.append(f"encoding {describe_encoding(table.encoding)}")
         return "  ·  ".join(parts)
 
     def _sheet_chosen(self, index: int) -> None:
@@ -254,7 +255,10 @@ class DataPage(QWidget):
     def _mapping_changed(self, mapping: ColumnMapping) -> None:
         if self.table is None:
             return
-        self.frame_model.set_column_roles(_roles(mapping))
+        roles = _roles(mapping)
+        self.frame_model.set_column_roles(roles)
+        for position, column in enumerate(self.table.frame.columns):
+            self.table_view.setColumnWidth(position, 520 if roles.get(str(column)) == "text" else 140)
         try:
             check_mapping(self.table.frame, mapping)
         except DataError as problem:

@@ -30,9 +30,20 @@ def column_preview(series: pd.Series) -> str:
     values = head.astype(str).str.strip()
     values = values[values != ""]
     distinct = values.unique()
-    examples = ", ".join(_short(v) for v in distinct[:3])
+    examples = ", ".join(f"“{_short(v)}”" for v in distinct[:3])
     where = f" in the first {_PREVIEW_ROWS:,} rows" if len(series) > _PREVIEW_ROWS else ""
     return f"e.g. {examples}  ({len(distinct):,} different values{where})"
+
+
+def text_column_preview(series: pd.Series) -> str:
+    """How the texts of a column look: typical length and an example opening."""
+    head = series.iloc[:_PREVIEW_ROWS].dropna().astype(str)
+    head = head[head.str.strip() != ""]
+    if head.empty:
+        return "empty in the first rows"
+    words = head.str.count(r"\S+")
+    where = f" (first {_PREVIEW_ROWS:,} rows)" if len(series) > _PREVIEW_ROWS else ""
+    return f"Typically {words.median():,.0f} words per text{where}, e.g. “{_short(head.iloc[0], 60)}”"
 
 
 def _short(value: str, limit: int = 28) -> str:
@@ -182,7 +193,7 @@ class MappingPanel(QWidget):
             return
         texts = mapping.text_columns
         self.hints["text"].setText(
-            "Tick at least one column." if not texts else (column_preview(frame[texts[0]]) if len(texts) == 1 else f"{len(texts)} columns will be joined into one text.")
+            "Tick at least one column." if not texts else (text_column_preview(frame[texts[0]]) if len(texts) == 1 else f"{len(texts)} columns will be joined into one text.")
         )
         for key, column in (("category", mapping.category_column), ("id", mapping.id_column), ("split", mapping.split_column)):
             self.hints[key].setText(column_preview(frame[column]) if column else "")
