@@ -177,10 +177,31 @@ def split_issues(column: str, labels: pd.Series, unknown: np.ndarray, source: pd
     return issues
 
 
+def repeated_values(values: pd.Series, chunk: int = 100_000) -> np.ndarray:
+    """Mask of values that occur more than once (missing values excluded).
+
+    Values are hashed in slices so that no single call holds the GIL for long (the window stays
+    responsive on a million IDs); candidates are then confirmed by exact comparison, so a hash
+    collision can never report a false duplicate.
+    """
+    array = values.to_numpy(dtype=object)
+    missing = values.isna().to_numpy()
+    hashes = np.empty(len(array), dtype=np.uint64)
+    for start in range(0, len(array), chunk):
+        hashes[start:start + chunk] = pd.util.hash_array(array[start:start + chunk])
+    _, inverse, counts = np.unique(hashes, return_inverse=True, return_counts=True)
+    candidates = (counts[inverse] > 1) & ~missing
+    repeated = np.zeros(len(array), dtype=bool)
+    if candidates.any():
+        rows = np.flatnonzero(candidates)
+        repeated[rows] = pd.Series(array[rows]).duplicated(keep=False).to_numpy()
+    return repeated
+
+
 def id_issues(column: str, ids: pd.Series) -> list[HealthIssue]:
     issues: list[HealthIssue] = []
     missing = ids.isna().to_numpy()
-    repeated = ids.duplicated(keep=False).to_numpy() & ~missing
+    repeated = repeated_values(ids)
     if repeated.any():
         n = int(repeated.sum())
         issues.append(make_issue(

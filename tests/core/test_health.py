@@ -573,3 +573,10 @@ def test_million_rows_progress_and_cancel():
     with pytest.raises(Cancelled):
         check(frame, on_event=cancel)
     assert time.perf_counter() - started < elapsed / 2
+
+
+def test_repeated_values_is_exact_with_mixed_types_and_gaps():
+    from guiapp.core.health_checks import repeated_values
+
+    values = pd.Series(["a", None, 7, "7", "b", "a", None, 7.5, 7], dtype=object)
+    assert repeated_values(values, chunk=2).tolist() == [True, False, True, False, False, True, False, False, True]
