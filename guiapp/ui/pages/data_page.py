@@ -21,6 +21,7 @@ from PySide6.QtWidgets import (
 
 from guiapp.core.data import LoadedTable, read_table
 from guiapp.core.errors import DataError
+from guiapp.core.events import EventCallback, ignore_events
 from guiapp.core.health import HealthReport, compute_health
 from guiapp.core.mapping import ColumnMapping, check_mapping, suggest_mapping
 from guiapp.core.spec import DataSpec
@@ -39,6 +40,12 @@ FORMAT_NAMES = {
     "tsv": "tab-separated file", "txt": "text file", "parquet": "Parquet file",
 }
 DELIMITER_NAMES = {",": "commas", ";": "semicolons", "\t": "tabs", "|": "vertical bars"}
+
+
+def read_and_suggest(path: Path, sheet: str | None = None, on_event: EventCallback = ignore_events) -> tuple[LoadedTable, ColumnMapping]:
+    """Read a table and guess its column roles, both off the GUI thread."""
+    table = read_table(path, sheet=sheet, on_event=on_event)
+    return table, suggest_mapping(table.frame)
 
 
 class DataPage(QWidget):
@@ -176,7 +183,7 @@ class DataPage(QWidget):
     def open_path(self, path: str | Path, sheet: str | None = None) -> None:
         """Read ``path`` in the background; the current table stays until the new one is read."""
         path = Path(path)
-        worker = Worker(read_table, path, sheet=sheet, name=f"read {path.name}")
+        worker = Worker(read_and_suggest, path, sheet=sheet, name=f"read {path.name}")
         self._health_slot.cancel()
         self.load_title.setText(f"Reading {path.name}" + (f", sheet “{sheet}”" if sheet else ""))
         self.load_progress.attach(worker, "Opening the file…")
@@ -202,7 +209,8 @@ class DataPage(QWidget):
         if self.table is not None and self.report is None:
             self._mapping_changed(self.mapping_panel.mapping())
 
-    def _table_loaded(self, table: LoadedTable) -> None:
+    def _table_loaded(self, loaded: tuple[LoadedTable, ColumnMapping]) -> None:
+        table, mapping = loaded
         self.table = table
         self.report = None
         frame = table.frame
@@ -222,7 +230,6 @@ class DataPage(QWidget):
         self.notices.setVisible(bool(table.notices))
         self.frame_model.set_frame(frame)
         self.show_rows(None)
-        mapping = suggest_mapping(frame)
         self.mapping_panel.set_table(frame, mapping)
         self.stack.setCurrentWidget(self.workspace)
         self.tabs.setCurrentIndex(0)
