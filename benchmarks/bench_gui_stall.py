@@ -66,12 +66,12 @@ def main() -> None:
     parser.add_argument("--no-health", action="store_true", help="skip the health-report measurement")
     args = parser.parse_args()
 
-    from PySide6.QtWidgets import QApplication
-
     from guiapp.core.data import read_table
     from guiapp.workers import Worker
 
-    app = QApplication.instance() or QApplication([])
+    from guiapp.ui.app import create_application
+
+    app = create_application()  # the app's own start-up (environment, style), as a user gets it
     with tempfile.TemporaryDirectory() as folder:
         path = make_csv(Path(folder) / "big.csv", args.rows)
         size_mb = path.stat().st_size / 1e6

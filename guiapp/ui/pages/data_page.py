@@ -48,6 +48,12 @@ def read_and_suggest(path: Path, sheet: str | None = None, on_event: EventCallba
     return table, suggest_mapping(table.frame)
 
 
+def check_and_report(frame, mapping: ColumnMapping, n_folds: int = 5, on_event: EventCallback = ignore_events) -> HealthReport:
+    """Check the mapping (a DataError explains what to change) and compute the health report."""
+    check_mapping(frame, mapping)
+    return compute_health(frame, mapping, n_folds=n_folds, on_event=on_event)
+
+
 class DataPage(QWidget):
     """Welcome → loading → workspace (mapping, health report, table)."""
 
@@ -266,18 +272,9 @@ class DataPage(QWidget):
         self.frame_model.set_column_roles(roles)
         for position, column in enumerate(self.table.frame.columns):
             self.table_view.setColumnWidth(position, 520 if roles.get(str(column)) == "text" else 140)
-        try:
-            check_mapping(self.table.frame, mapping)
-        except DataError as problem:
-            self._health_slot.cancel()
-            self.health_progress.hide()
-            self.mapping_message.setText(f"<b>{problem.message}</b><br>{problem.hint}")
-            self.mapping_message.show()
-            self.health_view.set_report(None)
-            self.report = None
-            return
         self.mapping_message.hide()
-        worker = Worker(compute_health, self.table.frame, mapping, n_folds=5, name="health report")
+        self.report = None  # the report on screen stays until the new one is ready
+        worker = Worker(check_and_report, self.table.frame, mapping, n_folds=5, name="health report")
         worker.signals.finished.connect(lambda report, w=worker: self._report_ready(w, report))
         worker.signals.failed.connect(lambda error, w=worker: self._health_failed(w, error))
         worker.signals.done.connect(lambda w=worker: self._health_done(w))
@@ -294,7 +291,14 @@ class DataPage(QWidget):
         self.statusMessage.emit(report.verdict_text)
 
     def _health_failed(self, worker: Worker, error: BaseException) -> None:
-        if worker is self._health_slot.current:
+        if worker is not self._health_slot.current:
+            return
+        self.report = None
+        self.health_view.set_report(None)
+        if isinstance(error, DataError):  # the mapping cannot be used: say what to change, inline
+            self.mapping_message.setText(f"<b>{error.message}</b><br>{error.hint}")
+            self.mapping_message.show()
+        else:
             self.errors.report(error, "Checking the data")
 
     def _health_done(self, worker: Worker) -> None:
