@@ -2,9 +2,23 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 
 def wait_for_report(qtbot, window, timeout=60_000):
     """Wait until the Data page shows a health report for the current table."""
     page = window.data_page
     qtbot.waitUntil(lambda: page.report is not None and not page.is_busy(), timeout=timeout)
     return page.report
+
+
+SCREENSHOTS = Path(__file__).resolve().parents[2] / "screenshots"
+
+
+def save_screenshot(widget, name: str) -> Path:
+    """Render ``widget`` to screenshots/NAME.png (gitignored) and check it is a real picture."""
+    SCREENSHOTS.mkdir(exist_ok=True)
+    path = SCREENSHOTS / f"{name}.png"
+    assert widget.grab().save(str(path)), f"could not write {path}"
+    assert path.stat().st_size > 10_000  # a real picture, not an empty one
+    return path

@@ -2,24 +2,14 @@
 
 from __future__ import annotations
 
-from pathlib import Path
 
-from tests.ui.helpers import wait_for_report
+from tests.ui.helpers import save_screenshot, wait_for_report
 
-SCREENSHOTS = Path(__file__).resolve().parents[2] / "screenshots"
-
-
-def _save(widget, name: str) -> Path:
-    SCREENSHOTS.mkdir(exist_ok=True)
-    path = SCREENSHOTS / f"{name}.png"
-    assert widget.grab().save(str(path)), f"could not write {path}"
-    assert path.stat().st_size > 10_000  # a real picture, not an empty one
-    return path
 
 
 def test_screenshots_of_the_data_step(qtbot, window, tmp_path):
     window.resize(1360, 900)
-    _save(window, "01_welcome")
+    save_screenshot(window, "01_welcome")
 
     window.open_example()
     report = wait_for_report(qtbot, window)
@@ -27,15 +17,15 @@ def test_screenshots_of_the_data_step(qtbot, window, tmp_path):
     page = window.data_page
     page.tabs.setCurrentIndex(0)
     qtbot.wait(100)
-    _save(window, "02_example_health")
+    save_screenshot(window, "02_example_health")
 
     page.tabs.setCurrentIndex(1)
     qtbot.wait(50)
-    _save(window, "03_example_table")
+    save_screenshot(window, "03_example_table")
 
     broken = tmp_path / "broken.xlsx"
     broken.write_bytes(b"\x89PNG\r\n\x1a\n" + b"\0" * 64)
     window.open_path(broken)
     qtbot.waitUntil(lambda: window.errors.last_dialog is not None and window.errors.last_dialog.isVisible(), timeout=15_000)
-    _save(window.errors.last_dialog, "04_error_dialog")
+    save_screenshot(window.errors.last_dialog, "04_error_dialog")
     window.errors.last_dialog.close()

@@ -3,7 +3,6 @@
 
 from __future__ import annotations
 
-from pathlib import Path
 
 import numpy as np
 import pandas as pd
@@ -11,17 +10,8 @@ from PySide6.QtWidgets import QTableView
 
 from guiapp.ui.widgets.frame_model import DataFrameModel
 from guiapp.ui.widgets.health_view import HealthReportView
+from tests.ui.helpers import save_screenshot
 from tests.ui.sample_reports import policy_report, ready_report
-
-SCREENSHOTS = Path(__file__).resolve().parents[2] / "screenshots"
-
-
-def _save(widget, name: str) -> Path:
-    SCREENSHOTS.mkdir(exist_ok=True)
-    path = SCREENSHOTS / f"{name}.png"
-    assert widget.grab().save(str(path)), f"could not write {path}"
-    assert path.stat().st_size > 10_000  # a real picture, not an empty one
-    return path
 
 
 def test_health_report_screenshots(qtbot):
@@ -32,18 +22,18 @@ def test_health_report_screenshots(qtbot):
     view.show()
     qtbot.waitExposed(view)
     qtbot.wait(50)
-    _save(view, "widget_health_report_1100")
-    _save(view.content_widget(), "widget_health_report_full_1100")
+    save_screenshot(view, "widget_health_report_1100")
+    save_screenshot(view.content_widget(), "widget_health_report_full_1100")
 
     view.resize(700, 1400)  # as a panel next to the column mapping
     qtbot.wait(50)
-    _save(view.content_widget(), "widget_health_report_full_700")
+    save_screenshot(view.content_widget(), "widget_health_report_full_700")
     assert view.figures()["rows"] == "4,449"
 
     # A clean data set measured without the Transformer's tokenizer.
     view.set_report(ready_report(tokens=None, tokenizer_name=None))
     qtbot.wait(50)
-    _save(view.content_widget(), "widget_health_report_ready_700")
+    save_screenshot(view.content_widget(), "widget_health_report_ready_700")
     assert view.figures()["rows"] == "600"
 
 
@@ -73,4 +63,4 @@ def test_table_screenshot(qtbot):
     table.resize(1100, 500)
     table.show()
     qtbot.waitExposed(table)
-    _save(table, "widget_table")
+    save_screenshot(table, "widget_table")
