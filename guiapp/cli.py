@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 from pathlib import Path
 
@@ -47,7 +48,11 @@ def main(argv: list[str] | None = None) -> int:
 
         return run_app(getattr(args, "file", None), example=getattr(args, "example", False))
     if args.command == "health":
-        return _health(args)
+        try:
+            return _health(args)
+        except BrokenPipeError:  # output piped into `head` and the like: stop quietly
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+            return 0
     return 2
 
 
