@@ -86,3 +86,12 @@ def test_million_rows_load_shows_progress_and_cancels(qtbot, window, tmp_path):
     assert page.stack.currentWidget() is page.welcome
     assert page.table is None
     assert window.errors.history == []
+
+
+def test_password_protected_workbook_says_how_to_fix(qtbot, window, fixtures_dir):
+    window.open_path(fixtures_dir / "password_protected.xlsx")
+    dialog = _wait_for_error(qtbot, window)
+    assert "password" in dialog.text().lower()
+    assert "save" in dialog.informativeText().lower()
+    dialog.close()
+    assert window.data_page.stack.currentWidget() is window.data_page.welcome

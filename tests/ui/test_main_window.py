@@ -149,3 +149,22 @@ def test_recent_files_are_remembered(qtbot, window, tmp_path):
     wait_for_report(qtbot, window)
     assert window.recent_menu.actions()[0].toolTip() == str(path)
     assert window.data_page.welcome.recent.count() == 1
+
+
+def test_save_data_settings_writes_a_spec_the_cli_can_use(qtbot, window, tmp_path, monkeypatch):
+    from PySide6.QtWidgets import QFileDialog
+
+    from guiapp.core.spec import ExperimentSpec
+
+    assert not window.save_spec_action.isEnabled()  # nothing to save before a table is open
+    window.open_example()
+    wait_for_report(qtbot, window)
+    target = tmp_path / "bills.textlab.toml"
+    monkeypatch.setattr(QFileDialog, "getSaveFileName", lambda *args, **kwargs: (str(target), ""))
+    assert window.save_spec_action.isEnabled()
+    window.save_spec_action.trigger()
+    spec = ExperimentSpec.load(target)
+    assert spec.data.sheet == "Bills"
+    assert spec.data.mapping.text_columns == ["Title"] and spec.data.mapping.category_column == "Topic"
+    assert spec.data.sha256 == window.data_page.table.sha256 and len(spec.data.sha256) == 64
+    assert spec.source_path(target).name == "us_congress_bills.xlsx"
