@@ -68,7 +68,7 @@ def _health(args: argparse.Namespace) -> int:
     from guiapp.core.events import Cancelled
     from guiapp.core.health import compute_health
     from guiapp.core.health_text import format_health_text
-    from guiapp.core.mapping import ColumnMapping, check_mapping, suggest_mapping
+    from guiapp.core.mapping import check_mapping, suggest_mapping
     from guiapp.core.spec import DataSpec, ExperimentSpec
 
     progress = _ProgressPrinter()

@@ -7,14 +7,8 @@ from PySide6.QtCore import QPointF
 from PySide6.QtGui import QImage
 from PySide6.QtWidgets import QFileDialog, QToolTip
 
-from guiapp.ui.widgets.charts import (
-    BAR_COLOR,
-    FLAG_COLOR,
-    SAVE_ACTION_TEXT,
-    CategoryBarChart,
-    HistogramChart,
-    format_share,
-)
+from guiapp.ui.widgets.chart_base import BAR_COLOR, FLAG_COLOR, SAVE_ACTION_TEXT, format_share
+from guiapp.ui.widgets.charts import CategoryBarChart, HistogramChart
 
 LABELS = ["Health", "Civil Rights, Minority Issues, and Civil Liberties", "Energy", "Foreign Trade"]
 COUNTS = [1520, 830, 45, 3]

@@ -7,205 +7,28 @@ right-click entry "Save chart as image…" or :meth:`ChartWidget.export`.
 
 from __future__ import annotations
 
-import os
 from collections.abc import Sequence
-from pathlib import Path
 
 import numpy as np
 import pyqtgraph as pg
-import pyqtgraph.exporters as pg_exporters
-from PySide6.QtCore import QPointF, QRect, QRectF, QSize, Qt, Signal
-from PySide6.QtGui import QColor, QFont, QFontMetrics, QPainter
-from PySide6.QtSvg import QSvgGenerator
-from PySide6.QtWidgets import QFileDialog, QMenu, QToolTip
+from PySide6.QtCore import QPointF, Qt
+from PySide6.QtGui import QFontMetrics
+from PySide6.QtWidgets import QToolTip
 
-BAR_COLOR = "#4a7fb5"  # calm blue
-FLAG_COLOR = "#d9822b"  # amber: "look at this"
-LIMIT_COLOR = "#b03a2e"  # dark red dashed line
-OVER_LIMIT_COLOR = "#e3a063"
-TEXT_COLOR = "#222222"
-AXIS_COLOR = "#666666"
-GRID_ALPHA = 0.18
-SAVE_ACTION_TEXT = "Save chart as image…"
-PLOT_MARGINS = (6, 10, 16, 6)  # left, top, right, bottom (pixels around the axes)
-EXPORT_SCALE = 2  # PNG exports at twice the screen size, crisp in reports
-
-
-def format_count(value: float) -> str:
-    """1234567 -> "1,234,567"."""
-    return f"{int(round(value)):,}"
-
-
-def format_share(share: float) -> str:
-    """0.234 -> "23.4 %"; tiny non-zero shares are not rounded to zero."""
-    percent = share * 100
-    if 0 < percent < 0.1:
-        return "< 0.1 %"
-    return f"{percent:.1f} %"
-
-
-def _font(point_size: float, bold: bool = False) -> QFont:
-    font = QFont()
-    font.setPointSizeF(point_size)
-    font.setBold(bold)
-    return font
-
-
-class _CountAxis(pg.AxisItem):
-    """An axis for counts: whole numbers only, with thousands separators."""
-
-    def tickValues(self, minVal, maxVal, size):  # noqa: N802, N803 (pyqtgraph's names)
-        levels = super().tickValues(minVal, maxVal, size)
-        result = []
-        for spacing, values in levels:
-            if spacing < 1:
-                continue
-            whole = [v for v in values if abs(v - round(v)) < 1e-9 and v >= 0]
-            result.append((spacing, whole))
-        return result or [(1.0, [v for v in range(int(np.ceil(minVal)), int(maxVal) + 1)])]
-
-    def tickStrings(self, values, scale, spacing):  # noqa: N802
-        return [format_count(v * scale) for v in values]
-
-
-class ChartWidget(pg.PlotWidget):
-    """Common look and behaviour: white background, dark readable axes, no mouse navigation,
-    a right-click menu with "Save chart as image…", and :meth:`export`."""
-
-    exported = Signal(str)  # path of a saved image
-    _ready = False  # pyqtgraph calls resizeEvent while constructing, before our state exists
-
-    def __init__(self, parent=None, *, left_axis: pg.AxisItem | None = None,
-                 bottom_axis: pg.AxisItem | None = None) -> None:
-        axis_items = {}
-        if left_axis is not None:
-            axis_items["left"] = left_axis
-        if bottom_axis is not None:
-            axis_items["bottom"] = bottom_axis
-        super().__init__(parent, background="w", axisItems=axis_items or None)
-        item = self.getPlotItem()
-        item.setMenuEnabled(False)
-        item.hideButtons()
-        item.setMouseEnabled(x=False, y=False)
-        item.getViewBox().setMouseEnabled(x=False, y=False)
-        item.layout.setContentsMargins(*PLOT_MARGINS)
-        for name in ("left", "bottom"):
-            axis = item.getAxis(name)
-            axis.setPen(pg.mkPen(AXIS_COLOR))
-            axis.setTextPen(pg.mkPen(TEXT_COLOR))
-            axis.setTickFont(_font(9))
-            axis.enableAutoSIPrefix(False)
-        self.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
-        self.customContextMenuRequested.connect(self._show_context_menu)
-        self.setToolTip("Right-click to save this chart as an image.")
-        self._default_name = "chart"
-
-    # ----- saving -----------------------------------------------------------------------------
-    def context_menu(self) -> QMenu:
-        """The right-click menu (built fresh each time)."""
-        menu = QMenu(self)
-        action = menu.addAction(SAVE_ACTION_TEXT)
-        action.setToolTip("Save this chart as a PNG picture or an SVG drawing, e.g. for a paper.")
-        action.triggered.connect(self.save_with_dialog)
-        return menu
-
-    def _show_context_menu(self, pos) -> None:
-        menu = self.context_menu()
-        menu.exec(self.mapToGlobal(pos))
-        menu.deleteLater()
-
-    def save_with_dialog(self) -> Path | None:
-        """Ask where to save (PNG or SVG) and save; returns the path, or None if cancelled."""
-        path, chosen = QFileDialog.getSaveFileName(
-            self,
-            "Save chart as image",
-            f"{self._default_name}.png",
-            "PNG image (*.png);;SVG drawing (*.svg)",
-        )
-        if not path:
-            return None
-        if not Path(path).suffix:
-            path += ".svg" if "svg" in (chosen or "").lower() else ".png"
-        return self.export(path)
-
-    def export(self, path: str | Path) -> Path:
-        """Save the chart as ``.svg`` (vector drawing) or ``.png`` (picture; also for any
-        other or missing extension). Returns the path written. The file appears complete or
-        not at all (written to a temporary name, then renamed)."""
-        target = Path(path)
-        if target.suffix.lower() not in (".svg", ".png"):
-            target = target.with_name(target.name + ".png")
-        self._prepare_export()
-        partial = target.with_name(f".{target.stem}.partial{target.suffix}")
-        try:
-            if target.suffix.lower() == ".svg":
-                self._export_svg(partial)
-            else:
-                exporter = pg_exporters.ImageExporter(self.getPlotItem())
-                width = self.getPlotItem().sceneBoundingRect().width()
-                exporter.parameters()["width"] = int(max(1, width) * EXPORT_SCALE)
-                exporter.parameters()["background"] = QColor("white")
-                exporter.export(str(partial))
-            os.replace(partial, target)
-        finally:
-            partial.unlink(missing_ok=True)
-        self.exported.emit(str(target))
-        return target
-
-    def _export_svg(self, path: Path) -> None:
-        try:
-            pg_exporters.SVGExporter(self.getPlotItem()).export(str(path))
-        except ValueError:
-            # pyqtgraph 0.14's SVG exporter cannot parse the closed paths ("... Z") that newer
-            # Qt versions write (pyqtgraph issue #3495); draw through Qt's SVG generator instead.
-            self._export_svg_with_qt(path)
-
-    def _export_svg_with_qt(self, path: Path) -> None:
-        source = self.getPlotItem().sceneBoundingRect()
-        size = QSize(int(source.width()), int(source.height()))
-        generator = QSvgGenerator()
-        generator.setFileName(str(path))
-        generator.setSize(size)
-        generator.setViewBox(QRect(0, 0, size.width(), size.height()))
-        generator.setTitle(self._default_name)
-        generator.setDescription("Chart made with TextLab")
-        painter = QPainter(generator)
-        try:
-            painter.fillRect(QRectF(0, 0, size.width(), size.height()), QColor("white"))
-            self.scene().render(painter, QRectF(0, 0, size.width(), size.height()), source)
-        finally:
-            painter.end()
-
-    def _prepare_export(self) -> None:
-        """Lay out the chart for a widget that has never been shown (e.g. in tests)."""
-        if not self.isVisible():
-            self.resize(self.size().expandedTo(self.sizeHint()))
-            self._refit()
-
-    def _refit(self) -> None:  # overridden: recompute ranges that depend on pixel sizes
-        pass
-
-    def resizeEvent(self, event) -> None:  # noqa: N802
-        super().resizeEvent(event)
-        if self._ready and self.getPlotItem() is not None:  # None once pyqtgraph closed it
-            self._refit()
-
-    def wheelEvent(self, event) -> None:  # noqa: N802
-        # Static chart: let the page scroll instead of zooming.
-        event.ignore()
-
-    # ----- helpers ----------------------------------------------------------------------------
-    def _set_axis_label(self, name: str, text: str) -> None:
-        self.getPlotItem().setLabel(name, text, **{"color": TEXT_COLOR, "font-size": "10pt"})
-
-    def _message(self, text: str) -> pg.TextItem:
-        """A grey message in the middle of an empty chart."""
-        item = pg.TextItem(text, color="#777777", anchor=(0.5, 0.5))
-        item.setFont(_font(10))
-        item.setPos(0.5, 0.5)
-        self.getPlotItem().addItem(item)
-        self.getPlotItem().getViewBox().setRange(xRange=(0, 1), yRange=(0, 1), padding=0)
-        return item
+from guiapp.ui.widgets.chart_base import (
+    BAR_COLOR,
+    FLAG_COLOR,
+    GRID_ALPHA,
+    LIMIT_COLOR,
+    OVER_LIMIT_COLOR,
+    PLOT_MARGINS,
+    TEXT_COLOR,
+    ChartWidget,
+    CountAxis,
+    chart_font,
+    format_count,
+    format_share,
+)
 
 
 class CategoryBarChart(ChartWidget):
@@ -221,7 +44,7 @@ class CategoryBarChart(ChartWidget):
     EMPTY_TEXT = "No coded texts yet"
 
     def __init__(self, parent=None) -> None:
-        super().__init__(parent, bottom_axis=_CountAxis("bottom"))
+        super().__init__(parent, bottom_axis=CountAxis("bottom"))
         self._default_name = "categories"
         item = self.getPlotItem()
         item.getViewBox().invertY(True)
@@ -229,7 +52,7 @@ class CategoryBarChart(ChartWidget):
         item.getAxis("bottom").setStyle(maxTickLevel=0)  # no faint minor grid lines
         left = item.getAxis("left")
         left.setStyle(tickLength=0, autoExpandTextSpace=False)
-        left.setTickFont(_font(9))
+        left.setTickFont(chart_font(9))
         self._set_axis_label("bottom", "Number of coded texts")
         self._labels: list[str] = []
         self._counts: list[int] = []
@@ -278,7 +101,7 @@ class CategoryBarChart(ChartWidget):
         for i in range(n):
             text = self.value_label(i)
             label = pg.TextItem(text, color=FLAG_COLOR if self._flagged[i] else TEXT_COLOR, anchor=(0, 0.5))
-            label.setFont(_font(8.5, bold=self._flagged[i]))
+            label.setFont(chart_font(8.5, bold=self._flagged[i]))
             label.setPos(self._counts[i], i)
             item.addItem(label)
             self._value_items.append(label)
@@ -326,7 +149,7 @@ class CategoryBarChart(ChartWidget):
         if room == self._label_pixels:
             return
         self._label_pixels = room
-        metrics = QFontMetrics(_font(9))
+        metrics = QFontMetrics(chart_font(9))
         shown = [metrics.elidedText(lbl, Qt.TextElideMode.ElideRight, room) for lbl in self._labels]
         self._shown_labels = shown
         left = self.getPlotItem().getAxis("left")
@@ -343,7 +166,7 @@ class CategoryBarChart(ChartWidget):
         left_margin, _, right_margin, _ = PLOT_MARGINS
         width_px = max(120.0, self.width() - self.getPlotItem().getAxis("left").width()
                        - left_margin - right_margin - 6)
-        metrics = QFontMetrics(_font(8.5, bold=True))
+        metrics = QFontMetrics(chart_font(8.5, bold=True))
         top = max(max(self._counts), 1)
         x_max = top * 1.05
         for count, text in zip(self._counts, (self.value_label(i) for i in range(len(self._counts))), strict=True):
@@ -377,7 +200,7 @@ class HistogramChart(ChartWidget):
     EMPTY_TEXT = "No texts to measure"
 
     def __init__(self, parent=None) -> None:
-        super().__init__(parent, left_axis=_CountAxis("left"))
+        super().__init__(parent, left_axis=CountAxis("left"))
         self._default_name = "text-lengths"
         item = self.getPlotItem()
         item.showGrid(x=False, y=True, alpha=GRID_ALPHA)
@@ -431,7 +254,7 @@ class HistogramChart(ChartWidget):
                 labelOpts={"position": 0.9, "color": LIMIT_COLOR, "fill": pg.mkBrush(255, 255, 255, 220),
                            "anchors": [(0, 0.5), (0, 0.5)]},
             )
-            self._limit_line.label.setFont(_font(9, bold=True))
+            self._limit_line.label.setFont(chart_font(9, bold=True))
             item.addItem(self._limit_line)
         self._refit()
 
