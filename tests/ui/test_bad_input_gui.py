@@ -95,3 +95,17 @@ def test_password_protected_workbook_says_how_to_fix(qtbot, window, fixtures_dir
     assert "save" in dialog.informativeText().lower()
     dialog.close()
     assert window.data_page.stack.currentWidget() is window.data_page.welcome
+
+
+def test_opening_a_second_file_while_the_first_loads_shows_the_second(qtbot, window, tmp_path):
+    first = make_csv(tmp_path / "first.csv", 300_000)
+    second = tmp_path / "second.csv"
+    second.write_text("text,label\n" + "\n".join(f"text {i},{'a' if i % 2 else 'b'}" for i in range(50)), encoding="utf-8")
+    window.open_path(first)
+    window.open_path(second)  # replaces the first job, which is cancelled
+    report = wait_for_report(qtbot, window)
+    page = window.data_page
+    assert page.table.path == second
+    assert report.n_rows == 50
+    assert page.stack.currentWidget() is page.workspace
+    assert window.errors.history == []

@@ -193,9 +193,9 @@ class DataPage(QWidget):
         self._health_slot.cancel()
         self.load_title.setText(f"Reading {path.name}" + (f", sheet “{sheet}”" if sheet else ""))
         self.load_progress.attach(worker, "Opening the file…")
-        worker.signals.finished.connect(self._table_loaded)
-        worker.signals.failed.connect(lambda error: self._load_ended(error))
-        worker.signals.cancelled.connect(lambda: self._load_ended(None))
+        worker.signals.finished.connect(lambda loaded, w=worker: self._table_loaded(w, loaded))
+        worker.signals.failed.connect(lambda error, w=worker: self._load_ended(w, error))
+        worker.signals.cancelled.connect(lambda w=worker: self._load_ended(w, None))
         self.stack.setCurrentWidget(self.loading)
         self._load_slot.start(worker)
 
@@ -206,7 +206,9 @@ class DataPage(QWidget):
         self._load_slot.cancel()
         self._health_slot.cancel()
 
-    def _load_ended(self, error: BaseException | None) -> None:
+    def _load_ended(self, worker: Worker, error: BaseException | None) -> None:
+        if worker is not self._load_slot.current:
+            return  # replaced by a newer file: that one decides what is shown
         self.stack.setCurrentWidget(self.workspace if self.table is not None else self.welcome)
         if error is not None:
             self.errors.report(error, "Opening the file")
@@ -215,7 +217,9 @@ class DataPage(QWidget):
         if self.table is not None and self.report is None:
             self._mapping_changed(self.mapping_panel.mapping())
 
-    def _table_loaded(self, loaded: tuple[LoadedTable, ColumnMapping]) -> None:
+    def _table_loaded(self, worker: Worker, loaded: tuple[LoadedTable, ColumnMapping]) -> None:
+        if worker is not self._load_slot.current:
+            return
         table, mapping = loaded
         self.table = table
         self.report = None
