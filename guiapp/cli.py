@@ -68,7 +68,7 @@ def _health(args: argparse.Namespace) -> int:
     from guiapp.core.events import Cancelled
     from guiapp.core.health import compute_health
     from guiapp.core.health_text import format_health_text
-    from guiapp.core.mapping import check_mapping, suggest_mapping
+    from guiapp.core.mapping import suggest_mapping
     from guiapp.core.spec import DataSpec, ExperimentSpec
 
     progress = _ProgressPrinter()
@@ -92,7 +92,6 @@ def _health(args: argparse.Namespace) -> int:
                 mapping.id_column = args.id_column
             if args.split:
                 mapping.split_column = args.split
-        check_mapping(table.frame, mapping)
         report = compute_health(table.frame, mapping, n_folds=args.folds, on_event=progress)
         progress.clear()
         if args.save_spec:

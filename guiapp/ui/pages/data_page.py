@@ -23,7 +23,7 @@ from guiapp.core.data import LoadedTable, read_table
 from guiapp.core.errors import DataError
 from guiapp.core.events import EventCallback, ignore_events
 from guiapp.core.health import HealthReport, compute_health
-from guiapp.core.mapping import ColumnMapping, check_mapping, suggest_mapping
+from guiapp.core.mapping import ColumnMapping, suggest_mapping
 from guiapp.core.spec import DataSpec
 from guiapp.core.text_sniffing import describe_encoding
 from guiapp.ui.widgets.frame_model import DataFrameModel
@@ -46,12 +46,6 @@ def read_and_suggest(path: Path, sheet: str | None = None, on_event: EventCallba
     """Read a table and guess its column roles, both off the GUI thread."""
     table = read_table(path, sheet=sheet, on_event=on_event)
     return table, suggest_mapping(table.frame)
-
-
-def check_and_report(frame, mapping: ColumnMapping, n_folds: int = 5, on_event: EventCallback = ignore_events) -> HealthReport:
-    """Check the mapping (a DataError explains what to change) and compute the health report."""
-    check_mapping(frame, mapping)
-    return compute_health(frame, mapping, n_folds=n_folds, on_event=on_event)
 
 
 class DataPage(QWidget):
@@ -278,7 +272,7 @@ class DataPage(QWidget):
             self.table_view.setColumnWidth(position, 520 if roles.get(str(column)) == "text" else 140)
         self.mapping_message.hide()
         self.report = None  # the report on screen stays until the new one is ready
-        worker = Worker(check_and_report, self.table.frame, mapping, n_folds=5, name="health report")
+        worker = Worker(compute_health, self.table.frame, mapping, n_folds=5, name="health report")
         worker.signals.finished.connect(lambda report, w=worker: self._report_ready(w, report))
         worker.signals.failed.connect(lambda error, w=worker: self._health_failed(w, error))
         worker.signals.done.connect(lambda w=worker: self._health_done(w))
@@ -299,7 +293,9 @@ class DataPage(QWidget):
             return
         self.report = None
         self.health_view.set_report(None)
-        if isinstance(error, DataError):  # the mapping cannot be used: say what to change, inline
+        # The mapping cannot be applied (no text column, a column in two roles): say what to
+        # change, inline. Everything else about the data is an issue inside the report.
+        if isinstance(error, DataError):
             self.mapping_message.setText(f"<b>{error.message}</b><br>{error.hint}")
             self.mapping_message.show()
         else:

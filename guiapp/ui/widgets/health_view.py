@@ -246,31 +246,27 @@ class HealthReportView(QWidget):
             frame, "lengths_intro",
         )
         layout.addWidget(intro)
-        self._words_heading = QLabel("Words per text", frame)
-        self._words_heading.setObjectName("words_heading")
-        self._words_heading.setFont(make_font(10.5, QFont.Weight.DemiBold))
-        layout.addSpacing(4)
-        layout.addWidget(self._words_heading)
-        self._words_summary = GlossaryLabel("", frame)
-        self._words_summary.setObjectName("words_summary")
-        layout.addWidget(self._words_summary)
-        self._words_chart = HistogramChart(frame)
-        self._words_chart.setObjectName("words_chart")
-        layout.addWidget(self._words_chart)
-
-        self._tokens_heading = GlossaryLabel("Subword tokens per text", frame)
-        self._tokens_heading.setObjectName("tokens_heading")
-        self._tokens_heading.setFont(make_font(10.5, QFont.Weight.DemiBold))
-        layout.addSpacing(8)
-        layout.addWidget(self._tokens_heading)
-        self._tokens_summary = GlossaryLabel("", frame)
-        self._tokens_summary.setObjectName("tokens_summary")
-        layout.addWidget(self._tokens_summary)
-        self._tokens_chart = HistogramChart(frame)
-        self._tokens_chart.setObjectName("tokens_chart")
-        layout.addWidget(self._tokens_chart)
+        self._words_heading, self._words_summary, self._words_chart = self._length_block(
+            QLabel("Words per text", frame), "words", frame, layout, spacing=4)
+        self._tokens_heading, self._tokens_summary, self._tokens_chart = self._length_block(
+            GlossaryLabel("Subword tokens per text", frame), "tokens", frame, layout, spacing=8)
         self._tokens_note = self._muted("", frame, "tokens_note")
         layout.addWidget(self._tokens_note)
+
+    @staticmethod
+    def _length_block(heading: QLabel, name: str, frame: QWidget, layout, spacing: int):
+        """Heading, one-line summary and histogram for one unit of text length."""
+        heading.setObjectName(f"{name}_heading")
+        heading.setFont(make_font(10.5, QFont.Weight.DemiBold))
+        layout.addSpacing(spacing)
+        layout.addWidget(heading)
+        summary = GlossaryLabel("", frame)
+        summary.setObjectName(f"{name}_summary")
+        layout.addWidget(summary)
+        chart = HistogramChart(frame)
+        chart.setObjectName(f"{name}_chart")
+        layout.addWidget(chart)
+        return heading, summary, chart
 
     def _build_duplicates(self) -> None:
         frame, layout = self._section("Identical texts")
