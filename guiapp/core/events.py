@@ -24,6 +24,8 @@ class Progress:
     message: str = ""
     done: int | None = None
     total: int | None = None
+    task: int | None = None  # which part of the job (e.g. the model's position in the study)
+    task_fraction: float | None = None  # how far that part has come, in [0, 1]
 
 
 @dataclass(frozen=True, slots=True)
@@ -34,7 +36,21 @@ class Log:
     level: Literal["info", "warning", "error"] = "info"
 
 
-Event = Progress | Log
+@dataclass(frozen=True, slots=True)
+class TaskUpdate:
+    """A part of a job changed state: e.g. one model of a study started, finished or failed.
+
+    Never throttled or dropped, unlike :class:`Progress`. ``payload`` carries the part's result
+    when it is done (for a study: the model's ``ModelResult``).
+    """
+
+    task: int
+    state: Literal["running", "done", "failed", "cancelled"]
+    message: str = ""
+    payload: object = None
+
+
+Event = Progress | Log | TaskUpdate
 EventCallback = Callable[[Event], None]
 
 
@@ -50,7 +66,9 @@ def sub_progress(on_event: EventCallback, start: float, end: float) -> EventCall
     def forward(event: Event) -> None:
         if isinstance(event, Progress) and event.fraction is not None:
             fraction = start + span * min(max(event.fraction, 0.0), 1.0)
-            event = Progress(fraction, event.message, event.done, event.total)
+            event = Progress(
+                fraction, event.message, event.done, event.total, event.task, event.task_fraction
+            )
         on_event(event)
 
     return forward

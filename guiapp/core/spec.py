@@ -1,9 +1,9 @@
 """``ExperimentSpec``: everything needed to run a study, as plain data with a JSON/TOML round trip.
 
-The GUI only ever builds a spec; the command line runs the same spec. This version holds the
-data part (source file, sheet, its SHA-256 and the column mapping); model settings join it as
-the engine grows. Unknown keys are refused with a clear message, so a typo in a hand-written
-spec does not go unnoticed.
+The GUI only ever builds a spec; the command line runs the same spec. A spec holds the data
+part (source file, sheet, its SHA-256, the column mapping and an optional separate test file),
+the evaluation protocol and the list of models to compare (``spec_sections.py``). Unknown keys
+are refused with a clear message, so a typo in a hand-written spec does not go unnoticed.
 """
 
 from __future__ import annotations
@@ -17,14 +17,11 @@ from typing import Any
 import tomli_w
 
 from guiapp.core.atomic import write_text_atomic
-from guiapp.core.errors import UserError
 from guiapp.core.mapping import ColumnMapping
+from guiapp.core.spec_sections import EvaluationSpec, ModelSpec, SpecError, refuse_unknown
 
 SCHEMA_VERSION = 1
-
-
-class SpecError(UserError):
-    """A spec file that cannot be read or does not make sense."""
+_DATA_KEYS = {"source", "sheet", "sha256", "mapping", "test_source", "test_sheet"}
 
 
 @dataclass
@@ -35,28 +32,42 @@ class DataSpec:
     sheet: str | None = None
     sha256: str = ""  # of the source file when the spec was made ("" = not checked)
     mapping: ColumnMapping = field(default_factory=ColumnMapping)
+    test_source: str = ""  # optional separate table of test texts with the same columns
+    test_sheet: str | None = None
 
     def to_dict(self) -> dict[str, Any]:
         return {
             "source": self.source,
             "sheet": self.sheet,
             "sha256": self.sha256,
+            "test_source": self.test_source,
+            "test_sheet": self.test_sheet,
             "mapping": self.mapping.to_dict(),
         }
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> "DataSpec":
-        _refuse_unknown(data, {"source", "sheet", "sha256", "mapping"}, "[data]")
+        if not isinstance(data, dict):
+            raise SpecError("The [data] part of the spec is not a table of settings.")
+        refuse_unknown(data, _DATA_KEYS, "[data]")
         mapping = data.get("mapping", {})
         if not isinstance(mapping, dict):
             raise SpecError("The [data.mapping] part of the spec is not a table of settings.")
-        _refuse_unknown(mapping, set(ColumnMapping().to_dict()), "[data.mapping]")
-        return cls(
+        refuse_unknown(mapping, set(ColumnMapping().to_dict()), "[data.mapping]")
+        spec = cls(
             source=str(data.get("source", "")),
             sheet=data.get("sheet"),
             sha256=str(data.get("sha256", "")),
             mapping=ColumnMapping.from_dict(mapping),
+            test_source=str(data.get("test_source", "") or ""),
+            test_sheet=data.get("test_sheet"),
         )
+        if spec.test_source and spec.mapping.split_column:
+            raise SpecError(
+                "The spec names both a test file and a split column.",
+                "Use one of them to say which texts are for testing: remove test_source or split_column.",
+            )
+        return spec
 
 
 @dataclass
@@ -66,6 +77,8 @@ class ExperimentSpec:
     data: DataSpec = field(default_factory=DataSpec)
     name: str = ""
     seed: int = 20210401
+    evaluation: EvaluationSpec = field(default_factory=EvaluationSpec)
+    models: list[ModelSpec] = field(default_factory=list)
     schema_version: int = SCHEMA_VERSION
 
     # -- dictionaries ------------------------------------------------------------------------
@@ -75,13 +88,15 @@ class ExperimentSpec:
             "name": self.name,
             "seed": self.seed,
             "data": self.data.to_dict(),
+            "evaluation": self.evaluation.to_dict(),
+            "models": [model.to_dict() for model in self.models],
         }
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> "ExperimentSpec":
         if not isinstance(data, dict):
             raise SpecError("A spec must be a table of settings.")
-        _refuse_unknown(data, {"schema_version", "name", "seed", "data"}, "the spec")
+        refuse_unknown(data, {"schema_version", "name", "seed", "data", "evaluation", "models"}, "the spec")
         version = int(data.get("schema_version", SCHEMA_VERSION))
         if version > SCHEMA_VERSION:
             raise SpecError(
@@ -92,10 +107,15 @@ class ExperimentSpec:
             seed = int(data.get("seed", 20210401))
         except (TypeError, ValueError):
             raise SpecError(f"The seed must be a whole number, not {data.get('seed')!r}.") from None
+        models = data.get("models", [])
+        if not isinstance(models, list):
+            raise SpecError("'models' must be a list of model tables ([[models]] in TOML).")
         return cls(
             data=DataSpec.from_dict(data.get("data", {})),
             name=str(data.get("name", "")),
             seed=seed,
+            evaluation=EvaluationSpec.from_dict(data.get("evaluation", {})),
+            models=[ModelSpec.from_dict(model, position) for position, model in enumerate(models, 1)],
             schema_version=version,
         )
 
@@ -144,19 +164,18 @@ class ExperimentSpec:
 
     def source_path(self, spec_file: str | Path | None = None) -> Path:
         """The data file, with a relative ``source`` resolved against the spec file's folder."""
-        source = Path(self.data.source).expanduser()
-        if not source.is_absolute() and spec_file is not None:
-            source = Path(spec_file).resolve().parent / source
-        return source
+        return _resolve(self.data.source, spec_file)
+
+    def test_source_path(self, spec_file: str | Path | None = None) -> Path | None:
+        """The separate test file, if any, resolved like :meth:`source_path`."""
+        return _resolve(self.data.test_source, spec_file) if self.data.test_source else None
 
 
-def _refuse_unknown(data: dict[str, Any], known: set[str], where: str) -> None:
-    unknown = sorted(set(data) - known)
-    if unknown:
-        raise SpecError(
-            f"Unknown setting(s) in {where}: {', '.join(unknown)}.",
-            f"Allowed here: {', '.join(sorted(known))}. Check the spelling.",
-        )
+def _resolve(name: str, spec_file: str | Path | None) -> Path:
+    path = Path(name).expanduser()
+    if not path.is_absolute() and spec_file is not None:
+        path = Path(spec_file).resolve().parent / path
+    return path
 
 
 def _without_none(value: Any) -> Any:

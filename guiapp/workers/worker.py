@@ -15,7 +15,7 @@ from typing import Any
 
 from PySide6.QtCore import QObject, QThread, Signal
 
-from guiapp.core.events import Cancelled, Event, Log, Progress
+from guiapp.core.events import Cancelled, Event, Log, Progress, TaskUpdate
 from guiapp.workers import registry
 
 PROGRESS_INTERVAL_S = 0.1
@@ -27,6 +27,7 @@ class WorkerSignals(QObject):
     started = Signal()
     progress = Signal(object)  # Progress
     log = Signal(object)  # Log
+    update = Signal(object)  # TaskUpdate (a part of the job started, finished or failed)
     finished = Signal(object)  # the core call's return value
     failed = Signal(object)  # the exception (an Exception instance)
     cancelled = Signal()
@@ -87,8 +88,14 @@ class Worker:
         if isinstance(event, Log):
             self.signals.log.emit(event)
             return
+        if isinstance(event, TaskUpdate):
+            self.signals.update.emit(event)
+            return
         now = time.monotonic()
         finished = event.fraction is not None and event.fraction >= 1.0
+        if event.task is not None and self._pending is not None and self._pending.task != event.task:
+            # a new part began: the last word on the previous part is not dropped
+            self.signals.progress.emit(self._pending)
         if finished or now - self._last_emit >= PROGRESS_INTERVAL_S:
             self._last_emit = now
             self._pending = None

@@ -1,0 +1,81 @@
+"""How well predictions agree with the human coding: macro-F1, per-category scores, confusion
+matrix, and a bootstrap confidence interval for the test macro-F1."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+from sklearn.metrics import accuracy_score, confusion_matrix, f1_score, precision_recall_fscore_support
+
+
+def macro_f1(y_true: np.ndarray, y_pred: np.ndarray) -> float:
+    """Macro-averaged F1 over the categories that occur in the coding or the predictions.
+
+    The same as scikit-learn's ``f1_macro`` scorer, which GridSearchCV uses.
+    """
+    return float(f1_score(y_true, y_pred, average="macro", zero_division=0))
+
+
+@dataclass
+class CategoryScores:
+    category: str
+    precision: float
+    recall: float
+    f1: float
+    support: int
+
+    def to_dict(self) -> dict:
+        return dict(self.__dict__)
+
+
+def category_scores(y_true: np.ndarray, y_pred: np.ndarray, categories: list[str]) -> list[CategoryScores]:
+    precision, recall, f1, support = precision_recall_fscore_support(
+        y_true, y_pred, labels=np.arange(len(categories)), zero_division=0
+    )
+    return [
+        CategoryScores(name, float(p), float(r), float(f), int(s))
+        for name, p, r, f, s in zip(categories, precision, recall, f1, support, strict=True)
+    ]
+
+
+def accuracy(y_true: np.ndarray, y_pred: np.ndarray) -> float:
+    return float(accuracy_score(y_true, y_pred))
+
+
+def confusion(y_true: np.ndarray, y_pred: np.ndarray, n_classes: int) -> list[list[int]]:
+    """Rows: the human coding; columns: the model's prediction."""
+    return confusion_matrix(y_true, y_pred, labels=np.arange(n_classes)).astype(int).tolist()
+
+
+def bootstrap_macro_f1(
+    y_true: np.ndarray, y_pred: np.ndarray, n_classes: int, samples: int, seed: int, level: float = 0.95
+) -> tuple[float, float] | None:
+    """Percentile bootstrap interval for the test macro-F1 (resampling test texts with replacement).
+
+    Vectorised: each resample's confusion counts come from one ``bincount``, so 1,000 resamples
+    of 10,000 test texts take well under a second. ``None`` when ``samples`` is 0.
+    """
+    if samples <= 0 or len(y_true) == 0:
+        return None
+    rng = np.random.default_rng(seed)
+    n = len(y_true)
+    pair = np.asarray(y_true) * n_classes + np.asarray(y_pred)
+    scores = np.empty(samples)
+    chunk = max(1, 2_000_000 // max(n, 1))
+    for start in range(0, samples, chunk):
+        stop = min(samples, start + chunk)
+        draws = rng.integers(0, n, size=(stop - start, n))
+        offsets = (np.arange(stop - start) * n_classes * n_classes)[:, None]
+        counts = np.bincount((pair[draws] + offsets).ravel(), minlength=(stop - start) * n_classes**2)
+        matrices = counts.reshape(stop - start, n_classes, n_classes)
+        tp = np.diagonal(matrices, axis1=1, axis2=2).astype(float)
+        predicted = matrices.sum(axis=1)
+        actual = matrices.sum(axis=2)
+        denominator = predicted + actual
+        present = denominator > 0
+        f1 = np.divide(2 * tp, denominator, out=np.zeros_like(tp), where=present)
+        scores[start:stop] = f1.sum(axis=1) / np.maximum(present.sum(axis=1), 1)
+    alpha = (1 - level) / 2
+    low, high = np.quantile(scores, [alpha, 1 - alpha])
+    return float(low), float(high)

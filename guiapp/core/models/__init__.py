@@ -1,0 +1,1 @@
+"""Model families: conventional classifiers (this issue) and, later, fine-tuned Transformers."""

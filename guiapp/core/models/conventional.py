@@ -1,0 +1,223 @@
+"""The conventional classifiers: what they are called, their default grids, and how to build one.
+
+The default grids are the reference paper's (PROTOCOL.md): SVM kernel × C × γ (γ only for the
+RBF kernel) and XGBoost trees × depth × learning rate. Logistic regression and naive Bayes get
+small grids over their one regularisation setting. Every grid is editable in the spec.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+from dataclasses import dataclass
+from typing import Any
+
+from sklearn.base import ClassifierMixin
+from sklearn.linear_model import LogisticRegression
+from sklearn.naive_bayes import MultinomialNB
+from sklearn.svm import SVC
+from xgboost import XGBClassifier
+
+from guiapp.core.errors import UserError
+
+Params = dict[str, Any]
+
+
+@dataclass(frozen=True)
+class ParameterInfo:
+    """One tunable setting: its plain name, what it does, and which values it may take."""
+
+    label: str
+    help: str
+    kind: type  # int, float or str
+    choices: tuple[str, ...] = ()
+    minimum: float | None = None  # exclusive lower bound for numbers
+    maximum: float | None = None  # inclusive upper bound for numbers
+
+
+@dataclass(frozen=True)
+class ClassifierInfo:
+    key: str
+    label: str
+    description: str
+    default_grid: dict[str, list[Any]]
+    parameters: dict[str, ParameterInfo]
+    needs_nonnegative: bool = False  # naive Bayes counts words: no negative feature values
+
+
+CLASSIFIERS: dict[str, ClassifierInfo] = {
+    "svm": ClassifierInfo(
+        key="svm",
+        label="SVM",
+        description=(
+            "Support vector machine: draws the boundary between categories with the widest "
+            "margin. Strong and fast on bag-of-words features."
+        ),
+        default_grid={"kernel": ["linear", "rbf"], "C": [0.1, 1.0, 10.0], "gamma": [0.001, 0.01, 0.1]},
+        parameters={
+            "kernel": ParameterInfo(
+                "Kernel", "Linear draws straight boundaries; RBF can draw curved ones.", str, ("linear", "rbf")
+            ),
+            "C": ParameterInfo(
+                "C (strictness)",
+                "How hard the model tries to classify every training text correctly; "
+                "high values fit the training texts more closely.",
+                float,
+                minimum=0.0,
+            ),
+            "gamma": ParameterInfo(
+                "γ (reach, RBF only)",
+                "How far the influence of one training text reaches with the RBF kernel; "
+                "small values give smoother boundaries.",
+                float,
+                minimum=0.0,
+            ),
+        },
+    ),
+    "xgboost": ClassifierInfo(
+        key="xgboost",
+        label="XGBoost",
+        description=(
+            "Gradient-boosted decision trees: many small trees, each correcting the last. "
+            "Good with word-vector features; slower to tune."
+        ),
+        default_grid={"n_estimators": [50, 250], "max_depth": [5, 8], "learning_rate": [0.001, 0.01, 0.1]},
+        parameters={
+            "n_estimators": ParameterInfo("Trees", "How many trees are built one after another.", int, minimum=0),
+            "max_depth": ParameterInfo("Tree depth", "How many questions each tree may ask in a row.", int, minimum=0),
+            "learning_rate": ParameterInfo(
+                "Learning rate", "How much each new tree may change the prediction.", float, minimum=0.0, maximum=1.0
+            ),
+        },
+    ),
+    "logistic_regression": ClassifierInfo(
+        key="logistic_regression",
+        label="Logistic regression",
+        description=(
+            "A linear model that weighs each feature; easy to interpret and quick to train."
+        ),
+        default_grid={"C": [0.01, 0.1, 1.0, 10.0, 100.0]},
+        parameters={
+            "C": ParameterInfo(
+                "C (strictness)",
+                "Inverse strength of the penalty on large weights; high values fit the "
+                "training texts more closely.",
+                float,
+                minimum=0.0,
+            ),
+        },
+    ),
+    "naive_bayes": ClassifierInfo(
+        key="naive_bayes",
+        label="Naive Bayes",
+        description=(
+            "Multinomial naive Bayes: counts how often each word occurs per category. A classic, "
+            "very fast baseline for bag-of-words features."
+        ),
+        default_grid={"alpha": [0.01, 0.1, 1.0]},
+        parameters={
+            "alpha": ParameterInfo(
+                "Smoothing (α)", "How much unseen words are smoothed over; larger is smoother.", float, minimum=0.0
+            ),
+        },
+        needs_nonnegative=True,
+    ),
+}
+
+
+def classifier_info(key: str) -> ClassifierInfo:
+    try:
+        return CLASSIFIERS[key]
+    except KeyError:
+        raise UserError(
+            f"Unknown classifier '{key}'.",
+            f"Use one of: {', '.join(CLASSIFIERS)}.",
+        ) from None
+
+
+def normalise_grid(key: str, grid: dict[str, Any] | None) -> dict[str, list[Any]]:
+    """The grid with defaults filled in and every value checked and converted to its type."""
+    info = classifier_info(key)
+    grid = dict(grid or {})
+    unknown = sorted(set(grid) - set(info.parameters))
+    if unknown:
+        raise UserError(
+            f"The {info.label} grid has unknown setting(s): {', '.join(unknown)}.",
+            f"Allowed: {', '.join(info.parameters)}.",
+        )
+    result: dict[str, list[Any]] = {}
+    for name, parameter in info.parameters.items():
+        values = grid.get(name, info.default_grid[name])
+        if not isinstance(values, list | tuple):
+            values = [values]
+        if not values:
+            raise UserError(
+                f"The {info.label} grid has no value for '{parameter.label}'.",
+                "Give at least one value.",
+            )
+        converted = [_convert(info, name, parameter, value) for value in values]
+        result[name] = list(dict.fromkeys(converted))  # drop repeats, keep order
+    return result
+
+
+def _convert(info: ClassifierInfo, name: str, parameter: ParameterInfo, value: Any) -> Any:
+    where = f"'{parameter.label}' in the {info.label} grid"
+    if parameter.kind is str:
+        text = str(value).strip().lower()
+        if text not in parameter.choices:
+            raise UserError(f"{where} cannot be '{value}'.", f"Choose from: {', '.join(parameter.choices)}.")
+        return text
+    try:
+        if isinstance(value, bool):
+            raise ValueError
+        number = parameter.kind(value)
+        if parameter.kind is int and number != float(value):
+            raise ValueError
+    except (TypeError, ValueError):
+        kind = "a whole number" if parameter.kind is int else "a number"
+        raise UserError(f"{where} must be {kind}, not '{value}'.") from None
+    if not math.isfinite(number) or (parameter.minimum is not None and number <= parameter.minimum):
+        raise UserError(f"{where} must be larger than {parameter.minimum:g}, not {value}.")
+    if parameter.maximum is not None and number > parameter.maximum:
+        raise UserError(f"{where} must be at most {parameter.maximum:g}, not {value}.")
+    return number
+
+
+def expand_grid(key: str, grid: dict[str, list[Any]] | None) -> list[Params]:
+    """Every combination of the grid, in a fixed order; γ is only combined with the RBF kernel."""
+    grid = normalise_grid(key, grid)
+    names = list(grid)
+    points: list[Params] = []
+    for values in itertools.product(*(grid[name] for name in names)):
+        point = dict(zip(names, values, strict=True))
+        if key == "svm" and point["kernel"] != "rbf":
+            point.pop("gamma")
+        if point not in points:
+            points.append(point)
+    return points
+
+
+def make_classifier(key: str, params: Params, seed: int, n_threads: int = 1) -> ClassifierMixin:
+    """A fresh scikit-learn-compatible classifier with these settings."""
+    params = dict(params)
+    if key == "svm":
+        return SVC(random_state=seed, **params)
+    if key == "xgboost":
+        return XGBClassifier(tree_method="hist", random_state=seed, n_jobs=n_threads, **params)
+    if key == "logistic_regression":
+        return LogisticRegression(max_iter=2000, random_state=seed, **params)
+    if key == "naive_bayes":
+        return MultinomialNB(**params)
+    classifier_info(key)  # raises the readable error
+    raise AssertionError(key)
+
+
+def describe_params(key: str, params: Params) -> str:
+    """``C = 10, kernel = RBF`` in the words of the GUI."""
+    info = classifier_info(key)
+    parts = []
+    for name, value in params.items():
+        label = info.parameters[name].label if name in info.parameters else name
+        shown = value.upper() if name == "kernel" and value == "rbf" else value
+        parts.append(f"{label} = {shown:g}" if isinstance(shown, float) else f"{label} = {shown}")
+    return ", ".join(parts)
