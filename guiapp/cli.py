@@ -1,4 +1,5 @@
-"""Command line: ``textlab`` starts the app; ``textlab health FILE`` prints the data-health report.
+"""Command line: ``textlab`` starts the app; ``textlab health FILE`` prints the data-health report;
+``textlab run SPEC --out DIR`` runs a saved study headless (``cli_run.py``).
 
 The command line and the GUI share one engine (``guiapp.core``): whatever the GUI shows about a
 table, ``textlab health`` prints from the same functions.
@@ -38,6 +39,10 @@ def _parser() -> argparse.ArgumentParser:
     health.add_argument("--folds", type=int, default=5, help="cross-validation folds (default 5)")
     health.add_argument("--json", action="store_true", help="print the report as JSON")
     health.add_argument("--save-spec", help="write the data part of a spec to this .toml/.json file")
+
+    from guiapp.cli_run import add_run_command
+
+    add_run_command(commands)
     return parser
 
 
@@ -47,8 +52,12 @@ def main(argv: list[str] | None = None) -> int:
         from guiapp.ui.app import run_app
 
         return run_app(getattr(args, "file", None), example=getattr(args, "example", False))
-    if args.command == "health":
+    if args.command in ("health", "run"):
         try:
+            if args.command == "run":
+                from guiapp.cli_run import run_command
+
+                return run_command(args, _ProgressPrinter())
             return _health(args)
         except BrokenPipeError:  # output piped into `head` and the like: stop quietly
             os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())

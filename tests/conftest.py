@@ -31,8 +31,15 @@ def fixtures_dir() -> Path:
     return FIXTURES
 
 
+# The engine's process pool (loky's reusable executor) keeps a manager thread while its worker
+# processes idle, so the next grid search starts without spawning; it is not a leaked job.
+_POOL_THREADS = ("ExecutorManagerThread", "QueueFeederThread")
+
+
 def _live_threads() -> set[threading.Thread]:
-    return {t for t in threading.enumerate() if t.is_alive() and not t.daemon}
+    return {
+        t for t in threading.enumerate() if t.is_alive() and not t.daemon and not t.name.startswith(_POOL_THREADS)
+    }
 
 
 @pytest.fixture(autouse=True)

@@ -146,8 +146,11 @@ class ModelSpec:
                 f"Naive Bayes only works with bag-of-words features ({where}).",
                 "Choose Basic BOW for naive Bayes, or another classifier for vector features.",
             )
+        from guiapp.core.features.registry import validate_options
+
         try:
             normalise_grid(self.classifier, self.grid)
+            validate_options(self.representation, self.representation_options)
         except UserError as error:
             raise SpecError(f"{error.message} ({where})", error.hint) from None
 
@@ -156,7 +159,10 @@ class ModelSpec:
             "name": self.name,
             "representation": self.representation,
             "classifier": self.classifier,
-            "representation_options": dict(self.representation_options),
+            # TOML has no "nothing": an option switched off (None) is written as "none"
+            "representation_options": {
+                key: "none" if value is None else value for key, value in self.representation_options.items()
+            },
             "grid": {key: list(values) for key, values in self.grid.items()},
         }
 
@@ -174,7 +180,10 @@ class ModelSpec:
         spec = cls(
             representation=str(data.get("representation", "bow")).strip().lower(),
             classifier=str(data.get("classifier", "svm")).strip().lower(),
-            representation_options=dict(options),
+            representation_options={
+                key: None if isinstance(value, str) and value.strip().lower() == "none" else value
+                for key, value in options.items()
+            },
             grid=grid,
             name=str(data.get("name", "")),
         )

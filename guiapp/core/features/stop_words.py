@@ -113,4 +113,9 @@ def stop_word_set(stop_words: str | Iterable[str] | None) -> frozenset[str]:
             f"There is no built-in stop word list for “{stop_words}”.",
             f"Choose one of: {', '.join(STOP_WORD_LANGUAGES)}, or give your own list of words.",
         )
+    if not isinstance(stop_words, list | tuple | set | frozenset):
+        raise UserError(
+            f"“Stop words” must be a language name or a list of words, not {stop_words!r}.",
+            f"Choose one of: {', '.join(STOP_WORD_LANGUAGES)}, or give your own list of words.",
+        )
     return frozenset(str(word).strip().lower() for word in stop_words if str(word).strip())

@@ -11,13 +11,14 @@ A token is one of:
 - ``SYMBOL``: one symbol character (Unicode category S*: emoji, currency, math signs).
 
 Other characters (spaces, control and formatting characters, stray combining marks) are dropped.
-The module also turns lists of per-document terms into a CSR count matrix over a sorted
-vocabulary, which every bag-of-words style representation builds on.
+The module also forms word n-grams and character n-grams, and turns lists of per-document
+terms into a CSR count matrix over a sorted vocabulary (what a bag of words builds on).
 """
 
 from __future__ import annotations
 
 import functools
+import math
 import re
 import sys
 import unicodedata
@@ -30,6 +31,7 @@ WORD, NUMBER, PUNCT, SYMBOL, URL, TAG = range(6)
 KIND_NAMES = ("word", "number", "punctuation", "symbol", "url", "tag")
 
 _NUMBER = re.compile(r"\d+(?:[.,]\d+)*")
+_WHITE_SPACES = re.compile(r"\s\s+")
 
 
 def _ranges_class(codepoints: Iterable[int]) -> str:
@@ -118,11 +120,46 @@ def as_text_list(texts: object) -> list[str]:
     for value in values:
         if isinstance(value, str):
             out.append(value)
-        elif value is None or (isinstance(value, float) and value != value):
+        elif value is None or _is_missing(value):
             out.append("")
         else:
             out.append(str(value))
     return out
+
+
+def _is_missing(value: object) -> bool:
+    """NaN, pandas' NA and NaT: the empty cells of a table."""
+    if isinstance(value, float):
+        return math.isnan(value)
+    return type(value).__name__ in {"NAType", "NaTType"}
+
+
+def word_ngrams(tokens: list[str], ngram_max: int) -> list[str]:
+    """Unigrams up to ``ngram_max``-grams joined by a space (like ``CountVectorizer``)."""
+    if ngram_max == 1:
+        return tokens
+    grams = list(tokens)
+    for n in range(2, ngram_max + 1):
+        grams.extend(" ".join(tokens[i : i + n]) for i in range(len(tokens) - n + 1))
+    return grams
+
+
+def char_wb_ngrams(text: str, low: int, high: int) -> list[str]:
+    """Character n-grams inside word boundaries, exactly as scikit-learn's ``char_wb``."""
+    grams: list[str] = []
+    append = grams.append
+    for word in _WHITE_SPACES.sub(" ", text).split():
+        word = f" {word} "
+        length = len(word)
+        for n in range(low, high + 1):
+            offset = 0
+            append(word[offset : offset + n])
+            while offset + n < length:
+                offset += 1
+                append(word[offset : offset + n])
+            if offset == 0:  # a short word counts only once
+                break
+    return grams
 
 
 def count_matrix(docs: Sequence[Sequence[str]]) -> tuple[sp.csr_matrix, list[str]]:

