@@ -131,29 +131,37 @@ def grid_search(
 def _run_parallel(classifier, points, folds, tasks, seed, n_jobs, record, on_event, current) -> None:  # noqa: ANN001
     from joblib.externals.loky import get_reusable_executor
 
-    executor = get_reusable_executor(max_workers=min(n_jobs, len(tasks)), timeout=120)
+    workers = min(n_jobs, len(tasks))
+    executor = get_reusable_executor(max_workers=workers, timeout=120)
     # larger fits first, so the last worker isn't left with the longest one
-    order = sorted(tasks, key=lambda task: -_task_weight(classifier, [points[i] for i in task[1]]))
+    queue = sorted(tasks, key=lambda task: -_task_weight(classifier, [points[i] for i in task[1]]))
+    queue.reverse()  # pop() from the end
     pending: dict[Future, tuple[int, list[int]]] = {}
     finished = False
-    try:
-        for fold_index, group in order:
+
+    def submit() -> None:
+        # at most one task per worker in flight: nothing waits in the executor's queue, so a
+        # Cancel has only running fits to stop
+        while queue and len(pending) < workers:
+            fold_index, group = queue.pop()
             fold = folds[fold_index]
             args = (classifier, [points[i] for i in group], seed, 1, fold.X_train, fold.y_train, fold.X_valid, fold.y_valid)
             pending[executor.submit(task_result, args)] = (fold_index, group)
+
+    try:
+        submit()
         while pending:
             done, _ = wait(list(pending), timeout=POLL_SECONDS, return_when=FIRST_COMPLETED)
             on_event(current())  # lets Cancel in at least every POLL_SECONDS
             for future in done:
                 fold_index, group = pending.pop(future)
                 record(fold_index, group, future.result())
+            submit()
         finished = True
     finally:
         if not finished:
-            for future in pending:
-                future.cancel()
             # Cancel or an error: stop the worker processes now rather than after their fits
-            executor.shutdown(wait=False, kill_workers=True)
+            executor.shutdown(wait=True, kill_workers=True)
 
 
 def _task_weight(classifier: str, points: list[Params]) -> float:

@@ -5,7 +5,13 @@ from __future__ import annotations
 from pathlib import Path
 
 from PySide6.QtCore import QSettings, QSize, Qt
-from PySide6.QtGui import QAction, QCloseEvent, QDragEnterEvent, QDropEvent, QKeySequence
+from PySide6.QtGui import (
+    QAction,
+    QCloseEvent,
+    QDragEnterEvent,
+    QDropEvent,
+    QKeySequence,
+)
 from PySide6.QtWidgets import (
     QFileDialog,
     QHBoxLayout,
@@ -26,6 +32,9 @@ from guiapp.core.data import SUPPORTED_SUFFIXES
 from guiapp.core.spec import ExperimentSpec
 from guiapp.paths import example_path
 from guiapp.ui.pages.data_page import DataPage
+from guiapp.ui.pages.models_page import ModelsPage
+from guiapp.ui.pages.results_page import ResultsPage
+from guiapp.ui.pages.run_page import RunPage
 from guiapp.workers import ErrorSink, registry
 
 OPEN_FILTER = (
@@ -34,6 +43,14 @@ OPEN_FILTER = (
     "Parquet (*.parquet *.pq);;All files (*)"
 )
 MAX_RECENT = 8
+# Step number (0-based row) -> (title, what the step is for)
+STEPS = (
+    ("Data", "Open your coded texts, tell TextLab which column is which, and check the data."),
+    ("Models", "Choose the models to compare and how they are tested."),
+    ("Run", "Watch the models being tuned and tested."),
+    ("Results", "See which model agrees best with your coding, and why."),
+)
+DATA_STEP, MODELS_STEP, RUN_STEP, RESULTS_STEP = range(4)
 
 
 def is_supported(path: Path) -> bool:
@@ -54,10 +71,26 @@ class StepList(QListWidget):
             "QListWidget::item:selected { background: #dbe7f7; color: #0b3d91; }"
         )
 
-    def add_step(self, number: int, title: str, tip: str) -> None:
+    def add_step(self, number: int, title: str, tip: str) -> QListWidgetItem:
         item = QListWidgetItem(f"{number}   {title}")
         item.setToolTip(tip)
+        item.setData(Qt.ItemDataRole.UserRole, tip)
         self.addItem(item)
+        return item
+
+    def set_step_enabled(self, row: int, enabled: bool, why: str = "") -> None:
+        """Enable a step, or grey it out with ``why`` added to its tooltip (never hidden)."""
+        item = self.item(row)
+        flags = item.flags()
+        if enabled:
+            item.setFlags(flags | Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsSelectable)
+        else:
+            item.setFlags(flags & ~Qt.ItemFlag.ItemIsEnabled & ~Qt.ItemFlag.ItemIsSelectable)
+        tip = item.data(Qt.ItemDataRole.UserRole)
+        item.setToolTip(tip if enabled or not why else f"{tip}\nNot available yet: {why}")
+
+    def is_step_enabled(self, row: int) -> bool:
+        return bool(self.item(row).flags() & Qt.ItemFlag.ItemIsEnabled)
 
 
 class MainWindow(QMainWindow):
@@ -71,18 +104,34 @@ class MainWindow(QMainWindow):
         self.settings = QSettings()
 
         self.data_page = DataPage(self.errors)
-        self.data_page.statusMessage.connect(lambda text: self.statusBar().showMessage(text, 8000))
+        self.data_page.statusMessage.connect(self._show_status)
         self.data_page.tableLoaded.connect(self._table_loaded)
         self.data_page.welcome.openRequested.connect(self.choose_file)
         self.data_page.welcome.exampleRequested.connect(self.open_example)
         self.data_page.welcome.recentRequested.connect(lambda path: self.open_path(Path(path)))
         self.data_page.other_button.clicked.connect(self.choose_file)
+        self.data_page.reportReady.connect(lambda _report: self._data_changed())
+        self.data_page.mapping_panel.mappingChanged.connect(lambda _mapping: self._data_changed())
+
+        self.models_page = ModelsPage()
+        self.models_page.statusMessage.connect(self._show_status)
+        self.models_page.runRequested.connect(self.start_run)
+        self.models_page.saveRequested.connect(self.save_spec)
+        self.run_page = RunPage(self.errors)
+        self.run_page.statusMessage.connect(self._show_status)
+        self.run_page.resultReady.connect(self._result_ready)
+        self.run_page.runningChanged.connect(lambda _running: self._update_steps())
+        self.results_page = ResultsPage()
+        self.results_page.statusMessage.connect(self._show_status)
+        self._has_result = False
 
         self.steps = StepList()
         self.pages = QStackedWidget()
-        self._add_step("Data", "Open your coded texts, tell TextLab which column is which, and check the data.", self.data_page)
+        for (title, tip), page in zip(STEPS, (self.data_page, self.models_page, self.run_page, self.results_page), strict=True):
+            self._add_step(title, tip, page)
         self.steps.currentRowChanged.connect(self.pages.setCurrentIndex)
-        self.steps.setCurrentRow(0)
+        self.steps.setCurrentRow(DATA_STEP)
+        self._update_steps()
 
         central = QWidget()
         layout = QHBoxLayout(central)
@@ -116,8 +165,11 @@ class MainWindow(QMainWindow):
         self.example_action = QAction(style.standardIcon(QStyle.StandardPixmap.SP_FileDialogInfoView), "Open &example", self)
         self.example_action.setToolTip("Open the example study: US Congress bills coded by policy topic")
         self.example_action.triggered.connect(self.open_example)
-        self.save_spec_action = QAction("Save data settings as…", self)
-        self.save_spec_action.setToolTip("Save the file, sheet and column roles as a study file the command line can use")
+        self.save_spec_action = QAction("&Save study as…", self)
+        self.save_spec_action.setShortcut(QKeySequence.StandardKey.SaveAs)
+        self.save_spec_action.setToolTip(
+            "Save the data settings, the ticked models and their settings as a study file the command line can run"
+        )
         self.save_spec_action.setEnabled(False)
         self.save_spec_action.triggered.connect(self.save_spec)
         quit_action = QAction("&Quit", self)
@@ -168,23 +220,83 @@ class MainWindow(QMainWindow):
     def _table_loaded(self, table) -> None:
         self.setWindowTitle(f"{table.path.name} — {APP_NAME}")
         self.save_spec_action.setEnabled(True)
+        self._data_changed()
         if table.path.resolve() != example_path().resolve():
             self.settings.setValue("last_folder", str(table.path.parent))
             self._remember(str(table.path))
 
+    def _show_status(self, text: str) -> None:
+        self.statusBar().showMessage(text, 8000)
+
+    def study_spec(self) -> ExperimentSpec | None:
+        """The study as set up now: the data step's choices plus the Models step's models."""
+        spec = self.models_page.build_spec()
+        if spec is None:
+            data = self.data_page.data_spec()
+            return None if data is None else ExperimentSpec(data=data, name=Path(data.source).stem)
+        return spec
+
     def save_spec(self) -> None:
-        data = self.data_page.data_spec()
-        if data is None:
+        spec = self.study_spec()
+        if spec is None:
             return
-        suggested = str(data_path_stem(data.source)) + ".textlab.toml"
-        path, _ = QFileDialog.getSaveFileName(self, "Save data settings", suggested, "Study settings (*.toml *.json)")
+        suggested = str(data_path_stem(spec.data.source)) + ".textlab.toml"
+        path, _ = QFileDialog.getSaveFileName(self, "Save study", suggested, "Study files (*.toml *.json)")
         if path:
             try:
-                ExperimentSpec(data=data, name=Path(data.source).stem).save(path)
+                spec.save(path)
             except OSError as error:
-                self.errors.report(error, "Saving the settings")
+                self.errors.report(error, "Saving the study")
             else:
                 self.statusBar().showMessage(f"Saved {path}", 8000)
+
+    # -- steps ------------------------------------------------------------------------------------------
+    def _data_changed(self) -> None:
+        """The table, its mapping or its health report changed: tell the Models step."""
+        page = self.data_page
+        self.models_page.set_data(page.data_spec(), page.health_report(), page.table_frame())
+        self._update_steps()
+
+    def _update_steps(self) -> None:
+        reason = self.models_page.not_ready_reason()
+        self.steps.set_step_enabled(MODELS_STEP, not reason, reason)
+        ran = self.run_page.is_busy() or self.run_page.state() != "idle"
+        self.steps.set_step_enabled(RUN_STEP, ran, "start a run with the Run button on the Models step.")
+        self.steps.set_step_enabled(
+            RESULTS_STEP, self._has_result, "the results appear here when a run has finished."
+        )
+
+    def go_to_step(self, row: int) -> None:
+        """Show a step; it is enabled first if needed (the page has something to show)."""
+        if not self.steps.is_step_enabled(row):
+            self.steps.set_step_enabled(row, True)
+        self.steps.setCurrentRow(row)
+
+    # -- running -----------------------------------------------------------------------------------------
+    def start_run(self, spec: ExperimentSpec) -> None:
+        """Start ``spec`` on the Run step (asks first when another run is still going)."""
+        if self.run_page.is_busy() and not self._confirm_replace_run():
+            return
+        self.go_to_step(RUN_STEP)
+        self.run_page.start(spec, table=self.data_page.table_frame())
+        self._update_steps()
+
+    def _confirm_replace_run(self) -> bool:
+        answer = QMessageBox.question(
+            self,
+            "A run is still going",
+            "The models of the previous run are still being compared.\n\n"
+            "Stop that run and start the new one? The unfinished run is not saved.",
+            QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No,
+            QMessageBox.StandardButton.No,
+        )
+        return answer == QMessageBox.StandardButton.Yes
+
+    def _result_ready(self, result) -> None:
+        self.results_page.show_result(result)
+        self._has_result = True
+        self.go_to_step(RESULTS_STEP)
+        self._update_steps()
 
     # -- recent files -----------------------------------------------------------------------------
     def _recent(self) -> list[str]:
@@ -208,12 +320,12 @@ class MainWindow(QMainWindow):
         self.data_page.welcome.set_recent(paths)
 
     # -- drag and drop ------------------------------------------------------------------------------
-    def dragEnterEvent(self, event: QDragEnterEvent) -> None:  # noqa: N802
+    def dragEnterEvent(self, event: QDragEnterEvent) -> None:
         urls = event.mimeData().urls()
         if urls and urls[0].isLocalFile():
             event.acceptProposedAction()
 
-    def dropEvent(self, event: QDropEvent) -> None:  # noqa: N802
+    def dropEvent(self, event: QDropEvent) -> None:
         urls = [url for url in event.mimeData().urls() if url.isLocalFile()]
         if not urls:
             return
@@ -245,7 +357,8 @@ class MainWindow(QMainWindow):
         )
 
     # -- closing --------------------------------------------------------------------------------------
-    def closeEvent(self, event: QCloseEvent) -> None:  # noqa: N802
+    def closeEvent(self, event: QCloseEvent) -> None:
+        self.run_page.cancel_jobs()
         self.data_page.cancel_jobs()
         registry.cancel_all(wait_ms=5000)
         super().closeEvent(event)

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-
 import pytest
 from PySide6.QtCore import QMimeData, QPoint, Qt, QUrl
 from PySide6.QtGui import QDropEvent
@@ -21,9 +20,11 @@ def _shown_column(page, name):
     raise AssertionError(f"column {name} not shown")
 
 
-def test_only_existing_steps_are_listed(window):
+def test_the_four_steps_are_listed_and_only_data_is_usable_at_first(window):
     steps = [window.steps.item(i).text() for i in range(window.steps.count())]
-    assert steps == ["1   Data"]
+    assert steps == ["1   Data", "2   Models", "3   Run", "4   Results"]
+    assert [window.steps.is_step_enabled(i) for i in range(4)] == [True, False, False, False]
+    assert "Open your coded texts" in window.steps.item(1).toolTip()
     assert window.data_page.stack.currentWidget() is window.data_page.welcome
 
 

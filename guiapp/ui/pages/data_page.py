@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pandas as pd
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import (
     QComboBox,
@@ -257,6 +258,14 @@ class DataPage(QWidget):
     # -- mapping and health -----------------------------------------------------------------------
     def mapping(self) -> ColumnMapping:
         return self.mapping_panel.mapping()
+
+    def table_frame(self) -> pd.DataFrame | None:
+        """The loaded table as read (never modified), or None before one is open."""
+        return self.table.frame if self.table is not None else None
+
+    def health_report(self) -> HealthReport | None:
+        """The report for the current mapping, or None while it is being made (or failed)."""
+        return self.report
 
     def data_spec(self) -> DataSpec | None:
         if self.table is None:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import html
 import re
+from typing import ClassVar
 
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QLabel
@@ -35,9 +36,64 @@ TERMS: dict[str, str] = {
     ),
     "duplicate": "A text that appears in more than one row, word for word.",
     "category": "One of the codes you gave the texts, such as a topic or a sentiment.",
+    "macro-F1": (
+        "How well a model agrees with your coding, from 0 (never) to 1 (always): the F1 score of "
+        "every category, averaged so that small categories count as much as large ones."
+    ),
+    "F1": (
+        "A score from 0 to 1 for one category that is high only when the model finds most of its "
+        "texts (recall) and is rarely wrong when it chooses it (precision)."
+    ),
+    "precision": "Of the texts the model put in a category, the share that you coded that way too.",
+    "recall": "Of the texts you coded in a category, the share that the model put there too.",
+    "support": "How many of the test texts you coded in the category.",
+    "accuracy": (
+        "The share of test texts where the model chose the category you coded; it can look good "
+        "even when small categories are missed, so macro-F1 is the main score."
+    ),
+    "confusion matrix": (
+        "A table that counts, for each category you coded (rows), which category the model "
+        "chose (columns); the diagonal holds the texts where both agree."
+    ),
+    "confidence interval": (
+        "The range the score would most likely fall in with another sample of test texts; a "
+        "95 % interval covers the true score in 95 of 100 such samples. Wide means uncertain."
+    ),
+    "test text": (
+        "A coded text kept aside and never used for training or tuning, so that the final score "
+        "is a fair check of how the model does on texts it has not seen."
+    ),
+    "grid": (
+        "The list of settings TextLab tries for a model; every combination is checked with "
+        "cross-validation and the best one is chosen."
+    ),
+    "setting": (
+        "One combination of values for a model's tuning knobs (such as C = 10 with a linear "
+        "kernel); TextLab tries several and keeps the one that did best in cross-validation."
+    ),
+    "standard deviation": (
+        "How much the scores differ between the folds; a small value means the setting did about "
+        "equally well on every part of the training texts."
+    ),
+    "oversampling": (
+        "Repeating randomly chosen texts of the smaller categories while a model learns, so that "
+        "it does not simply ignore rare categories; the test texts are never repeated."
+    ),
+    "stemming": "Cutting words down to their stem, so that 'taxes', 'taxed' and 'taxing' count as one word.",
+    "stop word": "A very common word such as 'the' or 'and' that says little about a text's category.",
+    "random seed": (
+        "A number that fixes every random choice (the test texts, the folds, oversampling), so "
+        "the same study gives the same result when it is run again."
+    ),
 }
 # other words for the same thing: word -> term in TERMS
-ALIASES: dict[str, str] = {"token": "subword token"}
+ALIASES: dict[str, str] = {
+    "token": "subword token",
+    "interval": "confidence interval",
+    "95 % interval": "confidence interval",
+    "std": "standard deviation",
+    "oversampled": "oversampling",
+}
 TERM_LINK_COLOR = "#1f4e79"
 
 
@@ -84,7 +140,7 @@ class GlossaryLabel(QLabel):
     everyday words like "category"). The shown text is available as :meth:`plain_text`.
     """
 
-    TECHNICAL = ["cross-validation", "fold", "subword token", "token", "tokenizer", "Transformer"]
+    TECHNICAL: ClassVar[list[str]] = ["cross-validation", "fold", "subword token", "token", "tokenizer", "Transformer"]
 
     def __init__(self, text: str = "", parent=None, *, terms: list[str] | None = None) -> None:
         super().__init__(parent)

@@ -1,0 +1,397 @@
+"""Step 2, Models: tick the models to compare, see how long they take, and start the run.
+
+The page only builds an :class:`~guiapp.core.spec.ExperimentSpec` (the data part comes from the
+Data step); the Run step runs it. Top to bottom: the representation × classifier grid with the
+expected time of each model, the total, how the models are tested (with "Advanced…"), and the
+Run button, which says why it is disabled when it is.
+"""
+
+from __future__ import annotations
+
+import copy
+import math
+from pathlib import Path
+
+import pandas as pd
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtWidgets import (
+    QFrame,
+    QHBoxLayout,
+    QLabel,
+    QPushButton,
+    QScrollArea,
+    QVBoxLayout,
+    QWidget,
+)
+
+from guiapp.core.estimates import describe_duration, estimate_seconds
+from guiapp.core.features.registry import default_options
+from guiapp.core.health import HealthReport
+from guiapp.core.mapping import ColumnMapping, category_labels, split_labels
+from guiapp.core.models.conventional import CLASSIFIERS
+from guiapp.core.spec import DataSpec, ExperimentSpec
+from guiapp.core.spec_sections import REPRESENTATION_LABELS, EvaluationSpec, ModelSpec
+from guiapp.ui.widgets.advanced_preprocessing import LABELS as OPTION_LABELS
+from guiapp.ui.widgets.advanced_settings import (
+    AdvancedSettingsDialog,
+    StudySettings,
+    changed_grid,
+)
+from guiapp.ui.widgets.glossary import GlossaryLabel
+from guiapp.ui.widgets.model_choice import ModelChoiceGrid, Pair
+
+MUTED = "#5a6270"
+RUN_STYLE = (
+    "QPushButton#runButton { background: #1f6fb2; color: white; font-size: 15px; font-weight: 600;"
+    " padding: 10px 26px; border-radius: 6px; border: none; }"
+    "QPushButton#runButton:hover { background: #185a91; }"
+    "QPushButton#runButton:disabled { background: #c3ccd7; color: #f4f6f9; }"
+)
+SECTION_STYLE = "QFrame#evaluationBox { background: #f5f6f8; border: 1px solid #dde1e6; border-radius: 6px; }"
+GLOSSARY_TERMS = ["cross-validation", "fold", "oversampling", "oversampled"]
+ESTIMATE_TIP = (
+    "A rough guess from the number of coded texts, categories and settings to try; "
+    "the Run step shows the real time left once the run starts."
+)
+
+
+def split_counts(frame: pd.DataFrame | None, mapping: ColumnMapping) -> tuple[int, int] | None:
+    """Coded training and test texts according to the split column (None without one)."""
+    if frame is None or not mapping.split_column or not mapping.category_column:
+        return None
+    if mapping.split_column not in frame.columns or mapping.category_column not in frame.columns:
+        return None
+    coded = category_labels(frame[mapping.category_column]).notna().to_numpy()
+    split = split_labels(frame[mapping.split_column])[0].to_numpy()
+    return int((coded & (split == "train")).sum()), int((coded & (split == "test")).sum())
+
+
+class ModelsPage(QWidget):
+    """Choose models and the protocol; emits ``runRequested(ExperimentSpec)``."""
+
+    runRequested = Signal(object)  # ExperimentSpec
+    saveRequested = Signal()
+    statusMessage = Signal(str)
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self._data: DataSpec | None = None
+        self._report: HealthReport | None = None
+        self._split: tuple[int, int] | None = None
+        self.settings = StudySettings()
+        self.name = ""
+        self.advanced_dialog: AdvancedSettingsDialog | None = None
+
+        title = QLabel("Choose the models to compare", objectName="modelsTitle")
+        title.setStyleSheet("font-size: 18px; font-weight: 600;")
+        intro = QLabel(
+            "A model is a way of turning texts into numbers (rows) combined with a method that "
+            "learns your categories from those numbers (columns). Tick the models to compare: "
+            "TextLab tunes each one on your coded texts and tests how often it agrees with your "
+            "coding on texts it has not seen."
+        )
+        intro.setWordWrap(True)
+        self.data_label = QLabel("", objectName="modelsDataSummary")
+        self.data_label.setWordWrap(True)
+        self.data_label.setStyleSheet(f"color: {MUTED};")
+
+        self.choice = ModelChoiceGrid()
+        self.choice.changed.connect(self._refresh)
+        self.estimate_label = QLabel("", objectName="estimateSummary")
+        self.estimate_label.setWordWrap(True)
+        self.estimate_label.setStyleSheet("font-size: 14px; font-weight: 600;")
+        self.estimate_label.setToolTip(ESTIMATE_TIP)
+
+        box = QFrame(objectName="evaluationBox")
+        box.setStyleSheet(SECTION_STYLE)
+        heading = QLabel("<b>How the models are tested</b>")
+        self.evaluation_label = GlossaryLabel("", terms=GLOSSARY_TERMS)
+        self.evaluation_label.setObjectName("evaluationSummary")
+        self.changes_label = QLabel("", objectName="changedSettings")
+        self.changes_label.setWordWrap(True)
+        self.changes_label.setStyleSheet(f"color: {MUTED};")
+        self.advanced_button = QPushButton("Advanced…", objectName="advancedButton")
+        self.advanced_button.setToolTip(
+            "Change the test share, the folds, oversampling, the seed, how texts are prepared "
+            "and which settings of each method are tried."
+        )
+        self.advanced_button.clicked.connect(self.open_advanced)
+        text_column = QVBoxLayout()
+        text_column.addWidget(heading)
+        text_column.addWidget(self.evaluation_label)
+        text_column.addWidget(self.changes_label)
+        box_row = QHBoxLayout(box)
+        box_row.setContentsMargins(14, 10, 14, 10)
+        box_row.addLayout(text_column, 1)
+        box_row.addWidget(self.advanced_button, 0, Qt.AlignmentFlag.AlignTop)
+
+        content = QWidget()
+        column = QVBoxLayout(content)
+        column.setContentsMargins(24, 18, 24, 12)
+        column.setSpacing(10)
+        column.addWidget(title)
+        column.addWidget(intro)
+        column.addWidget(self.data_label)
+        column.addSpacing(6)
+        column.addWidget(self.choice)
+        column.addWidget(self.estimate_label)
+        column.addSpacing(4)
+        column.addWidget(box)
+        column.addStretch(1)
+        scroll = QScrollArea()
+        scroll.setWidgetResizable(True)
+        scroll.setFrameShape(QFrame.Shape.NoFrame)
+        scroll.setWidget(content)
+
+        self.save_button = QPushButton("Save study as…", objectName="saveStudyButton")
+        self.save_button.setToolTip(
+            "Save the data settings, the ticked models and every setting as a study file, "
+            "to run it again later or from the command line."
+        )
+        self.save_button.clicked.connect(self.saveRequested)
+        self.reason_label = QLabel("", objectName="runReason")
+        self.reason_label.setStyleSheet("color: #8a4b00;")
+        self.reason_label.setWordWrap(True)
+        self.reason_label.setAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+        self.run_button = QPushButton("Run models", objectName="runButton")
+        self.run_button.setStyleSheet(RUN_STYLE)
+        self.run_button.setCursor(Qt.CursorShape.PointingHandCursor)
+        self.run_button.clicked.connect(self._run_clicked)
+        bar = QFrame(objectName="modelsActionBar")
+        bar.setStyleSheet("QFrame#modelsActionBar { border-top: 1px solid #dde1e6; }")
+        bar_row = QHBoxLayout(bar)
+        bar_row.setContentsMargins(24, 10, 24, 12)
+        bar_row.addWidget(self.save_button)
+        bar_row.addWidget(self.reason_label, 1)
+        bar_row.addWidget(self.run_button)
+
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.setSpacing(0)
+        layout.addWidget(scroll, 1)
+        layout.addWidget(bar)
+        self._refresh()
+
+    # -- data ----------------------------------------------------------------------------------
+    def set_data(self, data_spec: DataSpec | None, report: HealthReport | None,
+                 frame: pd.DataFrame | None = None) -> None:
+        """The Data step's current choice; ``frame`` (the loaded table) is only used to count the
+        texts of a split column."""
+        self._data = data_spec
+        self._report = report
+        self._split = split_counts(frame, data_spec.mapping) if data_spec is not None else None
+        self._refresh()
+
+    def not_ready_reason(self) -> str:
+        """Why the data cannot be used yet ("" when it can)."""
+        if self._data is None:
+            return "Open your coded texts on the Data step first."
+        if not self._data.mapping.category_column:
+            return "Choose a category column on the Data step first."
+        if self._report is None:
+            return "Wait until the check of your data on the Data step has finished."
+        if self._report.verdict == "not_ready":
+            return "Fix the problems marked in red on the Data step first."
+        return ""
+
+    def data_ready(self) -> bool:
+        return not self.not_ready_reason()
+
+    def checked_models(self) -> list[Pair]:
+        return self.choice.checked()
+
+    def _sizes(self) -> tuple[int, int, int] | None:
+        """(training texts, test texts, categories), or None before the data is checked."""
+        report = self._report
+        if report is None or self._data is None or not self._data.mapping.category_column or report.n_coded == 0:
+            return None
+        if self._split is not None:
+            n_train, n_test = self._split
+        else:
+            n_test = math.ceil(self.settings.evaluation.test_share * report.n_coded)
+            n_train = report.n_coded - n_test
+        return n_train, n_test, len(report.categories)
+
+    def _training_size(self, n_train: int) -> int:
+        """Training texts after oversampling (grows the smaller categories)."""
+        evaluation = self.settings.evaluation
+        report = self._report
+        if evaluation.oversampling != "random" or report is None or not report.categories or report.n_coded == 0:
+            return n_train
+        largest = max(c.count for c in report.categories)
+        target = math.ceil(evaluation.oversampling_ratio * largest)
+        grown = sum(max(c.count, target) for c in report.categories)
+        return round(grown * n_train / report.n_coded)
+
+    # -- spec ------------------------------------------------------------------------------------
+    def model_specs(self) -> list[ModelSpec]:
+        return [self._model_spec(pair) for pair in self.choice.checked()]
+
+    def _model_spec(self, pair: Pair) -> ModelSpec:
+        representation, classifier = pair
+        return ModelSpec(
+            representation=representation,
+            classifier=classifier,
+            representation_options=self.settings.options_for(representation),
+            grid=self.settings.grid_for(classifier),
+        )
+
+    def build_spec(self) -> ExperimentSpec | None:
+        """The whole study as it is set up now; None before a table is open."""
+        if self._data is None:
+            return None
+        return ExperimentSpec(
+            data=copy.deepcopy(self._data),
+            name=self.name or Path(self._data.source).name.split(".")[0],
+            seed=self.settings.seed,
+            evaluation=copy.deepcopy(self.settings.evaluation),
+            models=self.model_specs(),
+        )
+
+    def load_spec(self, spec: ExperimentSpec) -> None:
+        """Tick the spec's models and take over its evaluation, seed, options and grids.
+
+        The data part stays with the Data step. A representation's options (a classifier's grid)
+        are taken from the first model that uses it.
+        """
+        options: dict[str, dict] = {}
+        grids: dict[str, dict] = {}
+        pairs: list[Pair] = []
+        skipped = 0
+        available = set(self.choice.available())
+        for model in spec.models:
+            pair = (model.representation, model.classifier)
+            if pair not in available:
+                skipped += 1
+                continue
+            pairs.append(pair)
+            if model.representation not in options:
+                defaults = default_options(model.representation)
+                options[model.representation] = {
+                    key: value for key, value in model.representation_options.items() if defaults.get(key, object()) != value
+                }
+            if model.classifier not in grids:
+                grids[model.classifier] = changed_grid(model.classifier, model.grid)
+        self.settings = StudySettings(
+            evaluation=copy.deepcopy(spec.evaluation),
+            seed=spec.seed,
+            options={key: value for key, value in options.items() if value},
+            grids={key: value for key, value in grids.items() if value},
+        )
+        self.name = spec.name
+        self.choice.set_checked(pairs)  # refreshes the page
+        if skipped:
+            self.statusMessage.emit(f"{skipped} model(s) in the study cannot be shown on this step and were left out.")
+
+    # -- advanced ----------------------------------------------------------------------------------
+    def open_advanced(self) -> AdvancedSettingsDialog:
+        """Open the Advanced dialog (window-modal); OK applies its settings."""
+        split = self._data.mapping.split_column if self._data is not None else None
+        dialog = AdvancedSettingsDialog(self.settings, split, self)
+        dialog.accepted.connect(lambda d=dialog: self.apply_settings(d.settings()))
+        dialog.finished.connect(dialog.deleteLater)
+        self.advanced_dialog = dialog
+        dialog.open()
+        return dialog
+
+    def apply_settings(self, settings: StudySettings) -> None:
+        self.settings = settings
+        self._refresh()
+        self.statusMessage.emit("The advanced settings were changed.")
+
+    # -- showing ---------------------------------------------------------------------------------------
+    def _refresh(self) -> None:
+        self._update_data_label()
+        self._update_estimates()
+        self.evaluation_label.set_plain_text(self.evaluation_text())
+        changes = self.changes_text()
+        self.changes_label.setText(changes)
+        self.changes_label.setVisible(bool(changes))
+        count = len(self.choice.checked())
+        self.run_button.setText(f"Run {count} model{'s' if count != 1 else ''}" if count else "Run models")
+        reason = self.not_ready_reason() or ("" if count else "Tick at least one model above.")
+        self.run_button.setEnabled(not reason)
+        self.run_button.setToolTip(reason or "Tune and test the ticked models on your coded texts.")
+        self.reason_label.setText(reason)
+        self.save_button.setEnabled(self._data is not None)
+
+    def _update_data_label(self) -> None:
+        sizes = self._sizes()
+        if sizes is None:
+            self.data_label.setText(self.not_ready_reason() or "")
+            return
+        n_train, n_test, n_categories = sizes
+        where = "in your split column" if self._split is not None else "at random"
+        self.data_label.setText(
+            f"{n_train + n_test:,} coded texts in {n_categories} categories: {n_train:,} to train and tune "
+            f"the models, {n_test:,} kept aside {where} for the final test."
+        )
+
+    def _update_estimates(self) -> None:
+        sizes = self._sizes()
+        checked = self.choice.checked()
+        if sizes is None:
+            for pair in self.choice.available():
+                self.choice.set_estimate(pair, "")
+            self.estimate_label.setText(
+                f"{len(checked)} model{'s' if len(checked) != 1 else ''} ticked. The expected time "
+                "appears once your data is checked on the Data step."
+            )
+            return
+        n_train, n_test, n_categories = sizes
+        fitted = self._training_size(n_train)
+        folds = self.settings.evaluation.folds
+        total = 0.0
+        for pair in self.choice.available():
+            seconds = estimate_seconds(self._model_spec(pair), fitted, n_test, n_categories, folds)
+            self.choice.set_estimate(pair, describe_duration(seconds), f"Expected time: {describe_duration(seconds)}.")
+            if pair in checked:
+                total += seconds
+        if not checked:
+            self.estimate_label.setText("No model is ticked yet.")
+        elif len(checked) == 1:
+            self.estimate_label.setText(f"1 model: {describe_duration(total)} on this computer.")
+        else:
+            self.estimate_label.setText(f"All {len(checked)} models: {describe_duration(total)} on this computer.")
+
+    def evaluation_text(self) -> str:
+        """How the models are tested, in one plain sentence."""
+        evaluation = self.settings.evaluation
+        split = self._data.mapping.split_column if self._data is not None else None
+        if split:
+            first = f"The texts marked as test in your split column “{split}” are kept aside for the final test"
+        else:
+            first = f"{evaluation.test_share * 100:g} % of the coded texts are kept aside for the final test"
+        tuning = f"settings are tuned by {evaluation.folds}-fold cross-validation on the rest"
+        if evaluation.oversampling == "random":
+            ratio = evaluation.oversampling_ratio
+            share = "a quarter" if math.isclose(ratio, 0.25) else f"{ratio * 100:g} %"
+            imbalance = (f"smaller categories are oversampled at random to {share} of the largest one "
+                         "(training texts only)")
+        else:
+            imbalance = "smaller categories are not oversampled"
+        return f"{first}; {tuning}; {imbalance}."
+
+    def changes_text(self) -> str:
+        """The settings that differ from the paper's defaults, named as on screen."""
+        parts = []
+        if self.settings.seed != StudySettings().seed:
+            parts.append(f"random seed {self.settings.seed}")
+        default_evaluation = EvaluationSpec()
+        if self.settings.evaluation.bootstrap_samples != default_evaluation.bootstrap_samples:
+            parts.append(f"{self.settings.evaluation.bootstrap_samples} resamples for the interval")
+        for representation, options in self.settings.options.items():
+            names = ", ".join(OPTION_LABELS.get(name, name).lower() for name in options)
+            parts.append(f"{REPRESENTATION_LABELS[representation]}: {names}")
+        for classifier, grid in self.settings.grids.items():
+            info = CLASSIFIERS[classifier]
+            names = ", ".join(info.parameters[name].label for name in grid)
+            parts.append(f"{info.label} settings to try: {names}")
+        return ("Changed from the paper's defaults: " + "; ".join(parts) + ".") if parts else ""
+
+    def _run_clicked(self) -> None:
+        spec = self.build_spec()
+        if spec is None or not spec.models or not self.data_ready():
+            return
+        self.runRequested.emit(spec)
+

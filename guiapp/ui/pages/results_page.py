@@ -1,0 +1,442 @@
+"""The Results step: which model agrees best with the user's coding, and the details of each.
+
+Top: a headline sentence and a bar chart of the test macro-F1 per model with its interval.
+Bottom: a picker (best first) and, for the chosen model, tabs with the scores per category,
+the confusion matrix, the tuning and the time taken. The page only shows numbers the engine
+computed (``ExperimentResult``); it computes none itself.
+"""
+
+from __future__ import annotations
+
+import html
+
+from PySide6.QtCore import QEvent, Qt, Signal
+from PySide6.QtWidgets import (
+    QComboBox,
+    QFrame,
+    QHBoxLayout,
+    QLabel,
+    QPushButton,
+    QScrollArea,
+    QSplitter,
+    QStackedWidget,
+    QTabWidget,
+    QVBoxLayout,
+    QWidget,
+)
+
+from guiapp.core.results import ExperimentResult, ModelResult
+from guiapp.ui.widgets.chart_base import ChartWidget
+from guiapp.ui.widgets.glossary import GlossaryLabel, explain
+from guiapp.ui.widgets.results_charts import ConfusionHeatmap, F1BarChart, TimeBarChart
+from guiapp.ui.widgets.results_tables import (
+    CategoryScoresTable,
+    GridTable,
+    TimesTable,
+    describe_setting,
+)
+
+EMPTY_TITLE = "No results yet"
+EMPTY_TEXT = "Run a study on the Run step: the comparison of your models appears here."
+OVERLAP_TEXT = "The top models' intervals overlap: the difference between them may be chance."
+RESULT_TERMS = ["macro-F1", "F1", "precision", "recall", "support", "confusion matrix", "confidence interval",
+                "interval", "cross-validation", "fold", "grid", "setting", "test text", "accuracy",
+                "standard deviation"]
+TAB_NAMES = ("Per category", "Confusion matrix", "Tuning", "Time")
+
+
+def _test_count(result: ExperimentResult) -> int:
+    return len(result.test_true) or int(result.split.get("n_test", 0) or 0)
+
+
+def headline(result: ExperimentResult) -> tuple[str, str]:
+    """The headline as (rich text, plain text)."""
+    best = result.best()
+    if best is None:
+        text = "No model finished, so there is nothing to compare yet. See below for what went wrong."
+        return html.escape(text), text
+    test = best.test
+    interval = ""
+    if test.macro_f1_ci:
+        low, high = test.macro_f1_ci
+        interval = f" ({test.ci_level * 100:.0f} % interval {low:.2f}–{high:.2f})"
+    n_test = _test_count(result)
+    on = f" on {n_test:,} test texts" if n_test else ""
+    lead = "Best agreement with your coding: " if len(result.finished_models()) > 1 else "Agreement with your coding: "
+    rest = f", macro-F1 {test.macro_f1:.2f}{interval}{on}."
+    return (f"{html.escape(lead)}<b>{html.escape(best.name)}</b>{html.escape(rest)}",
+            f"{lead}{best.name}{rest}")
+
+
+def intervals_overlap(result: ExperimentResult) -> bool:
+    """True when the two best models' intervals overlap (their difference may be chance)."""
+    ranked = result.ranked()
+    if len(ranked) < 2 or not ranked[0].test.macro_f1_ci or not ranked[1].test.macro_f1_ci:
+        return False
+    return ranked[0].test.macro_f1_ci[0] <= ranked[1].test.macro_f1_ci[1]
+
+
+def _save_button(chart: ChartWidget, name: str) -> QPushButton:
+    button = QPushButton("Save chart…", objectName=name)
+    button.setToolTip("Save this chart as a PNG picture or an SVG drawing, e.g. for a paper.")
+    button.clicked.connect(chart.save_with_dialog)
+    return button
+
+
+class ResultsPage(QWidget):
+    """Shows an :class:`ExperimentResult`; empty until :meth:`show_result` is called."""
+
+    statusMessage = Signal(str)
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.result: ExperimentResult | None = None
+        self._ranked: list[ModelResult] = []
+        self.empty = self._build_empty()
+        self.content = self._build_content()
+        self.stack = QStackedWidget()
+        self.stack.addWidget(self.empty)
+        self.stack.addWidget(self.content)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.addWidget(self.stack)
+
+    # -- building ---------------------------------------------------------------------------------
+    def _build_empty(self) -> QWidget:
+        panel = QWidget()
+        title = QLabel(EMPTY_TITLE, objectName="resultsEmptyTitle")
+        title.setStyleSheet("font-size: 18px; font-weight: 600; color: #333;")
+        title.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        self.empty_label = QLabel(EMPTY_TEXT, objectName="resultsEmptyText")
+        self.empty_label.setWordWrap(True)
+        self.empty_label.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        self.empty_label.setStyleSheet("font-size: 14px; color: #555;")
+        column = QVBoxLayout(panel)
+        column.addStretch(1)
+        column.addWidget(title)
+        column.addWidget(self.empty_label)
+        column.addStretch(2)
+        return panel
+
+    def _build_content(self) -> QWidget:
+        panel = QWidget()
+        self.headline_label = QLabel("", objectName="headline")
+        self.headline_label.setWordWrap(True)
+        self.headline_label.setTextFormat(Qt.TextFormat.RichText)
+        self.headline_label.setStyleSheet("font-size: 16px;")
+        self.headline_label.setToolTip(explain(["macro-F1", "confidence interval", "test text"]))
+        self.caution_label = QLabel(OVERLAP_TEXT, objectName="caution")
+        self.caution_label.setWordWrap(True)
+        self.caution_label.setStyleSheet(
+            "background: #fff8e1; border: 1px solid #ffe082; padding: 4px 8px; border-radius: 4px;")
+        self.caution_label.setToolTip(explain(["confidence interval"]))
+        self.notes_label = QLabel("", objectName="resultNotes")
+        self.notes_label.setWordWrap(True)
+        self.notes_label.setStyleSheet("color: #555;")
+
+        # overview: bars per model and the models that failed
+        self.f1_chart = F1BarChart()
+        self.f1_chart.setObjectName("f1Chart")
+        self.f1_chart.modelClicked.connect(self.choose_model)
+        self.failed_label = QLabel("", objectName="failedModels")
+        self.failed_label.setWordWrap(True)
+        self.failed_label.setTextFormat(Qt.TextFormat.RichText)
+        self.failed_label.setStyleSheet(
+            "background: #fdecea; border: 1px solid #f5c6cb; padding: 6px 8px; border-radius: 4px;")
+        overview_title = QLabel("Agreement with your coding on the test texts, per model", objectName="chartTitle")
+        overview_title.setStyleSheet("font-weight: 600;")
+        overview_title.setToolTip(explain(["macro-F1", "confidence interval"]))
+        title_row = QHBoxLayout()
+        title_row.addWidget(overview_title, 1)
+        title_row.addWidget(_save_button(self.f1_chart, "saveF1Chart"))
+        overview = QWidget()
+        overview_column = QVBoxLayout(overview)
+        overview_column.setContentsMargins(0, 0, 6, 0)
+        overview_column.addLayout(title_row)
+        overview_column.addWidget(self.f1_chart)
+        overview_column.addWidget(self.failed_label)
+        overview_column.addStretch(1)
+        overview_scroll = QScrollArea()
+        overview_scroll.setWidgetResizable(True)
+        overview_scroll.setFrameShape(QFrame.Shape.NoFrame)
+        overview_scroll.setWidget(overview)
+
+        # details of one model
+        self.picker = QComboBox(objectName="modelPicker")
+        self.picker.setMinimumWidth(260)
+        self.picker.setToolTip("Choose a model to see its details; the best model comes first.")
+        self.picker.currentIndexChanged.connect(self._model_chosen)
+        self.summary_label = QLabel("", objectName="modelSummary")
+        self.summary_label.setStyleSheet("color: #444;")
+        self.summary_label.setWordWrap(True)
+        self.summary_label.setToolTip(explain(["macro-F1", "accuracy"]))
+        picker_row = QHBoxLayout()
+        picker_label = QLabel("Details for")
+        picker_label.setStyleSheet("font-weight: 600;")
+        picker_row.addWidget(picker_label)
+        picker_row.addWidget(self.picker)
+        picker_row.addWidget(self.summary_label, 1)
+        self.tabs = QTabWidget(objectName="modelTabs")
+        self.tabs.addTab(self._build_category_tab(), TAB_NAMES[0])
+        self.tabs.addTab(self._build_confusion_tab(), TAB_NAMES[1])
+        self.tabs.addTab(self._build_tuning_tab(), TAB_NAMES[2])
+        self.tabs.addTab(self._build_time_tab(), TAB_NAMES[3])
+        self.tabs.setTabToolTip(0, "How well the model does on each of your categories.")
+        self.tabs.setTabToolTip(1, "Confusion matrix: " + explain(["confusion matrix"]).split(": ", 1)[1])
+        self.tabs.setTabToolTip(2, "Which settings were tried and which one was chosen.")
+        self.tabs.setTabToolTip(3, "How long each stage took.")
+        details = QWidget()
+        details_column = QVBoxLayout(details)
+        details_column.setContentsMargins(0, 6, 0, 0)
+        details_column.addLayout(picker_row)
+        details_column.addWidget(self.tabs, 1)
+
+        self.splitter = QSplitter(Qt.Orientation.Vertical, objectName="resultsSplitter")
+        self.splitter.addWidget(overview_scroll)
+        self.splitter.addWidget(details)
+        self.splitter.setChildrenCollapsible(False)
+        self.splitter.setStretchFactor(0, 2)
+        self.splitter.setStretchFactor(1, 3)
+        self.splitter.splitterMoved.connect(self._splitter_moved)
+        self.splitter.installEventFilter(self)
+        self._overview = overview
+        self._user_sized = False
+
+        layout = QVBoxLayout(panel)
+        layout.setContentsMargins(16, 12, 16, 10)
+        layout.setSpacing(6)
+        layout.addWidget(self.headline_label)
+        layout.addWidget(self.caution_label)
+        layout.addWidget(self.notes_label)
+        layout.addWidget(self.splitter, 1)
+        return panel
+
+    def _build_category_tab(self) -> QWidget:
+        tab = QWidget()
+        self.category_caption = GlossaryLabel("", terms=RESULT_TERMS)
+        self.category_caption.setObjectName("categoryCaption")
+        self.category_table = CategoryScoresTable()
+        column = QVBoxLayout(tab)
+        column.addWidget(self.category_caption)
+        column.addWidget(self.category_table, 1)
+        return tab
+
+    def _build_confusion_tab(self) -> QWidget:
+        tab = QWidget()
+        self.confusion_caption = GlossaryLabel("", terms=RESULT_TERMS)
+        self.confusion_caption.setObjectName("confusionCaption")
+        self.heatmap = ConfusionHeatmap()
+        self.heatmap.setObjectName("confusionHeatmap")
+        scroll = QScrollArea()
+        scroll.setWidgetResizable(True)
+        scroll.setFrameShape(QFrame.Shape.NoFrame)
+        scroll.setWidget(self.heatmap)
+        self.heatmap_scroll = scroll
+        top = QHBoxLayout()
+        top.addWidget(self.confusion_caption, 1)
+        top.addWidget(_save_button(self.heatmap, "saveHeatmap"), 0, Qt.AlignmentFlag.AlignTop)
+        column = QVBoxLayout(tab)
+        column.addLayout(top)
+        column.addWidget(scroll, 1)
+        return tab
+
+    def _build_tuning_tab(self) -> QWidget:
+        tab = QWidget()
+        self.chosen_label = GlossaryLabel("", terms=RESULT_TERMS)
+        self.chosen_label.setObjectName("chosenSetting")
+        self.folds_label = GlossaryLabel("", terms=RESULT_TERMS)
+        self.folds_label.setObjectName("foldScores")
+        self.grid_caption = GlossaryLabel("", terms=RESULT_TERMS)
+        self.grid_caption.setObjectName("gridCaption")
+        self.grid_caption.setStyleSheet("color: #555;")
+        self.grid_table = GridTable()
+        column = QVBoxLayout(tab)
+        column.addWidget(self.chosen_label)
+        column.addWidget(self.folds_label)
+        column.addWidget(self.grid_caption)
+        column.addWidget(self.grid_table, 1)
+        return tab
+
+    def _build_time_tab(self) -> QWidget:
+        self.times_table = TimesTable()
+        self.time_chart = TimeBarChart()
+        self.time_chart.setObjectName("timeChart")
+        self.time_chart.modelClicked.connect(self.choose_model)
+        chart_title = QLabel("Total time per model", objectName="timeChartTitle")
+        chart_title.setStyleSheet("font-weight: 600;")
+        title_row = QHBoxLayout()
+        title_row.addWidget(chart_title, 1)
+        title_row.addWidget(_save_button(self.time_chart, "saveTimeChart"))
+        inner = QWidget()
+        column = QVBoxLayout(inner)
+        column.addWidget(self.times_table)
+        column.addSpacing(6)
+        column.addLayout(title_row)
+        column.addWidget(self.time_chart)
+        column.addStretch(1)
+        scroll = QScrollArea()
+        scroll.setWidgetResizable(True)
+        scroll.setFrameShape(QFrame.Shape.NoFrame)
+        scroll.setWidget(inner)
+        return scroll
+
+    # -- public API -------------------------------------------------------------------------------
+    def show_result(self, result: ExperimentResult) -> None:
+        self.result = result
+        self._ranked = result.ranked()
+        rich, _ = headline(result)
+        self.headline_label.setText(rich)
+        self.caution_label.setVisible(intervals_overlap(result))
+        notes = list(result.notes)
+        if result.status == "cancelled":
+            notes.insert(0, "This run was cancelled before every model finished; only the finished ones are shown.")
+        self.notes_label.setText("\n".join(notes))
+        self.notes_label.setVisible(bool(notes))
+
+        self.f1_chart.set_scores([
+            (model.name, model.test.macro_f1, *(model.test.macro_f1_ci or (None, None)))
+            for model in self._ranked
+        ])
+        failed = [model for model in result.models if not model.ok]
+        self.failed_label.setText(self._failed_html(failed))
+        self.failed_label.setVisible(bool(failed))
+        self.time_chart.set_times([(model.name, model.seconds.get("total", 0.0)) for model in self._ranked])
+
+        self.picker.blockSignals(True)
+        self.picker.clear()
+        for rank, model in enumerate(self._ranked, 1):
+            self.picker.addItem(f"{rank}. {model.name}  ({model.test.macro_f1:.2f})", model.name)
+        self.picker.blockSignals(False)
+        has_details = bool(self._ranked)
+        self.picker.setEnabled(has_details)
+        self.tabs.setEnabled(has_details)
+        if has_details:
+            self.picker.setCurrentIndex(0)
+            self._model_chosen(0)
+        self.stack.setCurrentWidget(self.content)
+        self._user_sized = False
+        self._fit_splitter()
+        self.statusMessage.emit(
+            f"Showing the results of {len(self._ranked)} model{'s' if len(self._ranked) != 1 else ''}"
+            + (f"; {len(failed)} did not finish." if failed else ".")
+        )
+
+    def clear(self) -> None:
+        self.result = None
+        self._ranked = []
+        self.picker.clear()
+        self.stack.setCurrentWidget(self.empty)
+
+    def choose_model(self, name: str) -> None:
+        """Show the details of the model called ``name``."""
+        index = self.picker.findData(name)
+        if index >= 0:
+            self.picker.setCurrentIndex(index)
+
+    def chosen_model(self) -> ModelResult | None:
+        index = self.picker.currentIndex()
+        return self._ranked[index] if 0 <= index < len(self._ranked) else None
+
+    def model_names(self) -> list[str]:
+        """The models in the picker, best first."""
+        return [self.picker.itemData(i) for i in range(self.picker.count())]
+
+    def headline_text(self) -> str:
+        return headline(self.result)[1] if self.result is not None else ""
+
+    def caution_text(self) -> str:
+        return self.caution_label.text() if self.caution_label.isVisibleTo(self) else ""
+
+    def failed_texts(self) -> list[str]:
+        """"name: message" for every model that did not finish."""
+        if self.result is None:
+            return []
+        return [f"{model.name}: {model.message or 'did not finish'}" for model in self.result.models if not model.ok]
+
+    def show_tab(self, name: str) -> None:
+        self.tabs.setCurrentIndex(TAB_NAMES.index(name))
+
+    # -- layout --------------------------------------------------------------------------------------
+    def _splitter_moved(self, *_args) -> None:
+        self._user_sized = True
+
+    def _fit_splitter(self) -> None:
+        """Give the chart of all models the room it needs (up to 55 %), the details the rest."""
+        total = sum(self.splitter.sizes())
+        if total <= 0:
+            return
+        self._overview.adjustSize()
+        need = self._overview.sizeHint().height() + 4
+        top = max(min(need, int(total * (0.55 if total > 560 else 0.5))), min(150, total // 2))
+        self.splitter.setSizes([top, total - top])
+
+    def eventFilter(self, watched, event) -> bool:
+        if watched is self.splitter and event.type() == QEvent.Type.Resize and not self._user_sized:
+            self._fit_splitter()
+        return super().eventFilter(watched, event)
+
+    # -- details ----------------------------------------------------------------------------------------
+    def _failed_html(self, failed: list[ModelResult]) -> str:
+        if not failed:
+            return ""
+        lines = [f"<b>Did not finish ({len(failed)}):</b>"]
+        for model in failed:
+            message = model.message or ("Cancelled." if model.status == "cancelled" else "No message.")
+            lines.append(f"<b>{html.escape(model.name)}</b> — "
+                         f"<span style='color:#b71c1c;'>{html.escape(message)}</span>")
+        return "<br>".join(lines)
+
+    def _model_chosen(self, index: int) -> None:
+        model = self.chosen_model()
+        if model is None or self.result is None:
+            return
+        test = model.test
+        rank = self._ranked.index(model) + 1
+        parts = [f"macro-F1 {test.macro_f1:.2f}"]
+        if test.macro_f1_ci:
+            parts[0] += f" ({test.macro_f1_ci[0]:.2f}–{test.macro_f1_ci[1]:.2f})"
+        parts.append(f"accuracy {test.accuracy:.2f}")
+        parts.append(f"rank {rank} of {len(self._ranked)}")
+        if model.n_features:
+            parts.append(f"{model.n_features:,} features")
+        self.summary_label.setText("  ·  ".join(parts))
+
+        n_test = _test_count(self.result)
+        self.category_caption.set_plain_text(
+            f"How {model.name} does on each category of the {n_test:,} test texts. Precision: how often it "
+            "is right when it picks the category; recall: how many of your texts in the category it finds. "
+            "Click a column title to sort."
+        )
+        self.category_table.set_scores(test.per_category)
+
+        self.confusion_caption.set_plain_text(
+            "Confusion matrix. Rows: your coding; columns: the model's choice. Each cell: number of test texts "
+            "and share of the row. Blue: agreement; orange: mistakes; the stronger, the larger the share."
+        )
+        self.heatmap.set_matrix(self.result.categories, test.confusion)
+
+        self._show_tuning(model)
+        self.times_table.set_seconds(model.seconds)
+        self.time_chart.set_times([(m.name, m.seconds.get("total", 0.0)) for m in self._ranked], highlight=model.name)
+
+    def _show_tuning(self, model: ModelResult) -> None:
+        setting = describe_setting(model.classifier, model.chosen_params)
+        self.chosen_label.set_plain_text(f"Chosen setting: {setting}", bold_prefix="")
+        scores = model.cv_scores
+        if scores:
+            folds = "  ·  ".join(f"{score:.2f}" for score in scores)
+            self.folds_label.set_plain_text(
+                f"Its macro-F1 on each of the {len(scores)} folds of cross-validation: {folds}  —  "
+                f"mean {sum(scores) / len(scores):.2f}"
+            )
+        else:
+            self.folds_label.set_plain_text("No cross-validation scores were recorded for this model.")
+        if len(model.grid) > 1:
+            self.grid_caption.set_plain_text(
+                f"All {len(model.grid)} settings of the grid, best mean first. The chosen one is highlighted."
+            )
+        elif model.grid:
+            self.grid_caption.set_plain_text("Only one setting was tried, so there was nothing to choose.")
+        else:
+            self.grid_caption.set_plain_text("No tuning results were recorded for this model.")
+        self.grid_table.set_grid(model.classifier, model.grid, model.chosen_params)

@@ -1,0 +1,481 @@
+"""The Run step: a study runs in the background while the page shows how far each model is.
+
+The page hands an :class:`ExperimentSpec` to the engine (``guiapp.core.runner.run_experiment``)
+in a :class:`Worker`, and shows what the engine reports: the overall progress with the time
+left, one row per model, and a readable log. It never trains anything itself.
+"""
+
+from __future__ import annotations
+
+import html
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from PySide6.QtCore import QEvent, Qt, QTimer, Signal
+from PySide6.QtWidgets import (
+    QApplication,
+    QFrame,
+    QHBoxLayout,
+    QLabel,
+    QPlainTextEdit,
+    QProgressBar,
+    QPushButton,
+    QSplitter,
+    QStackedWidget,
+    QVBoxLayout,
+    QWidget,
+)
+
+from guiapp.core.events import Log, Progress, TaskUpdate, ignore_events
+from guiapp.core.spec import ExperimentSpec
+from guiapp.ui.widgets.glossary import GlossaryLabel
+from guiapp.ui.widgets.job_progress import format_time_left
+from guiapp.ui.widgets.model_progress import ModelProgressList, ModelProgressRow
+from guiapp.ui.widgets.results_charts import format_seconds
+from guiapp.workers import ErrorSink, Worker, WorkerSlot
+
+CANCELLED_TEXT = (
+    "Cancelled — nothing was saved. The models that had finished keep their scores below; "
+    "press Run on the Models step to start again."
+)
+EMPTY_TITLE = "Nothing is running yet"
+EMPTY_TEXT = "Choose models on the Models step and press Run."
+LOG_COLORS = {"info": "#222222", "warning": "#a15c00", "error": "#c62828"}
+BANNER_STYLES = {
+    "finished": "background: #e8f5e9; border: 1px solid #a5d6a7;",
+    "cancelled": "background: #fff8e1; border: 1px solid #ffe082;",
+    "failed": "background: #fdecea; border: 1px solid #f5c6cb;",
+    "stopping": "background: #fff8e1; border: 1px solid #ffe082;",
+}
+RunFunction = Callable[..., Any]
+
+
+def run_engine(spec: ExperimentSpec, on_event=ignore_events, **kwargs: Any):
+    """The real engine, imported when a run starts (it pulls in scikit-learn and friends)."""
+    from guiapp.core.runner import run_experiment
+
+    return run_experiment(spec, on_event, **kwargs)
+
+
+def format_elapsed(seconds: float) -> str:
+    """75 -> "1:15", 3725 -> "1:02:05"."""
+    seconds = int(max(seconds, 0))
+    hours, rest = divmod(seconds, 3600)
+    minutes, secs = divmod(rest, 60)
+    return f"{hours}:{minutes:02d}:{secs:02d}" if hours else f"{minutes}:{secs:02d}"
+
+
+def describe_test_texts(spec: ExperimentSpec) -> str:
+    """Where the test texts come from, in the user's words."""
+    if spec.data.test_source:
+        return f"test texts from the file {Path(spec.data.test_source).name}"
+    if spec.data.mapping.split_column:
+        return f"test texts marked in the column “{spec.data.mapping.split_column}”"
+    return f"{spec.evaluation.test_share * 100:.0f} % of your coded texts kept aside as test texts"
+
+
+def study_name(spec: ExperimentSpec) -> str:
+    if spec.name:
+        return spec.name
+    if spec.data.source:
+        return Path(spec.data.source).name.split(".")[0]
+    return "your study"
+
+
+class RunPage(QWidget):
+    """Runs a study and shows its progress; emits ``resultReady`` with the ExperimentResult."""
+
+    resultReady = Signal(object)  # ExperimentResult
+    runningChanged = Signal(bool)
+    statusMessage = Signal(str)
+
+    def __init__(self, errors: ErrorSink, run_fn: RunFunction | None = None, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.errors = errors
+        self.run_fn: RunFunction = run_fn or run_engine
+        self.result = None
+        self.spec: ExperimentSpec | None = None
+        self._slot = WorkerSlot()
+        self._state = "idle"
+        self._started = 0.0
+        self._ended: float | None = None
+        self._fraction: float | None = None
+        self._timer = QTimer(self)
+        self._timer.setInterval(1000)
+        self._timer.timeout.connect(self._tick)
+
+        self.empty = self._build_empty()
+        self.running = self._build_running()
+        self.stack = QStackedWidget()
+        self.stack.addWidget(self.empty)
+        self.stack.addWidget(self.running)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.addWidget(self.stack)
+
+    # -- building ---------------------------------------------------------------------------------
+    def _build_empty(self) -> QWidget:
+        panel = QWidget()
+        title = QLabel(EMPTY_TITLE, objectName="runEmptyTitle")
+        title.setStyleSheet("font-size: 18px; font-weight: 600; color: #333;")
+        title.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        self.empty_label = QLabel(EMPTY_TEXT, objectName="runEmptyText")
+        self.empty_label.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        self.empty_label.setWordWrap(True)
+        self.empty_label.setStyleSheet("font-size: 14px; color: #555;")
+        column = QVBoxLayout(panel)
+        column.addStretch(1)
+        column.addWidget(title)
+        column.addWidget(self.empty_label)
+        column.addStretch(2)
+        return panel
+
+    def _build_running(self) -> QWidget:
+        panel = QWidget()
+        self.title_label = QLabel("", objectName="runTitle")
+        self.title_label.setStyleSheet("font-size: 17px; font-weight: 600;")
+        self.title_label.setWordWrap(True)
+        self.details_label = GlossaryLabel(
+            "", terms=["cross-validation", "fold", "test text"]
+        )
+        self.details_label.setObjectName("runDetails")
+        self.details_label.setStyleSheet("color: #555;")
+
+        self.overall_message = QLabel("", objectName="runMessage")
+        self.overall_message.setStyleSheet("color: #333;")
+        self.overall_message.setWordWrap(True)
+        self.overall_bar = QProgressBar(objectName="runBar")
+        self.overall_bar.setRange(0, 1000)
+        self.overall_bar.setTextVisible(False)
+        self.overall_bar.setFixedHeight(16)
+        self.time_label = QLabel("", objectName="runTime")
+        self.time_label.setMinimumWidth(230)
+        self.time_label.setAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+        self.cancel_button = QPushButton("Cancel", objectName="runCancel")
+        self.cancel_button.setToolTip(
+            "Stop the run. Nothing is saved; the scores of models that already finished stay on this page."
+        )
+        self.cancel_button.clicked.connect(self.cancel)
+        bar_row = QHBoxLayout()
+        bar_row.addWidget(self.overall_bar, 1)
+        bar_row.addWidget(self.time_label)
+        bar_row.addWidget(self.cancel_button)
+
+        self.banner = QFrame(objectName="runBanner")
+        self.banner_label = QLabel("", objectName="runBannerText")
+        self.banner_label.setWordWrap(True)
+        self.banner_label.setStyleSheet("font-size: 14px; background: transparent; border: none;")
+        self.results_button = QPushButton("See the results →", objectName="seeResults")
+        self.results_button.setStyleSheet(
+            "QPushButton { background: #1f5fa8; color: white; font-weight: 600; font-size: 14px;"
+            " padding: 7px 18px; border-radius: 5px; } QPushButton:hover { background: #174a85; }"
+        )
+        self.results_button.setToolTip("Compare the models: scores, mistakes per category, chosen settings.")
+        self.results_button.clicked.connect(self._show_results)
+        banner_row = QHBoxLayout(self.banner)
+        banner_row.setContentsMargins(12, 8, 12, 8)
+        banner_row.addWidget(self.banner_label, 1)
+        banner_row.addWidget(self.results_button)
+        self.banner.hide()
+
+        self.model_list = ModelProgressList()
+        models_title = QLabel("Models", objectName="runModelsTitle")
+        models_title.setStyleSheet("font-weight: 600; font-size: 14px;")
+        models_box = QWidget()
+        models_column = QVBoxLayout(models_box)
+        models_column.setContentsMargins(0, 0, 0, 0)
+        models_column.addWidget(models_title)
+        models_column.addWidget(self.model_list, 1)
+
+        self.log_view = QPlainTextEdit(objectName="runLog")
+        self.log_view.setReadOnly(True)
+        self.log_view.setMaximumBlockCount(5000)
+        self.log_view.setStyleSheet("QPlainTextEdit { font-family: monospace; font-size: 12px; }")
+        self.log_view.setLineWrapMode(QPlainTextEdit.LineWrapMode.WidgetWidth)
+        self.copy_button = QPushButton("Copy log", objectName="copyLog")
+        self.copy_button.setToolTip("Copy the whole log, e.g. to send it with a question.")
+        self.copy_button.clicked.connect(self.copy_log)
+        log_title = QLabel("What happened", objectName="runLogTitle")
+        log_title.setStyleSheet("font-weight: 600; font-size: 14px;")
+        log_header = QHBoxLayout()
+        log_header.addWidget(log_title, 1)
+        log_header.addWidget(self.copy_button)
+        log_box = QWidget()
+        log_column = QVBoxLayout(log_box)
+        log_column.setContentsMargins(0, 0, 0, 0)
+        log_column.addLayout(log_header)
+        log_column.addWidget(self.log_view, 1)
+
+        splitter = QSplitter(Qt.Orientation.Vertical, objectName="runSplitter")
+        splitter.addWidget(models_box)
+        splitter.addWidget(log_box)
+        splitter.setStretchFactor(0, 3)
+        splitter.setStretchFactor(1, 2)
+        splitter.setChildrenCollapsible(False)
+        splitter.splitterMoved.connect(self._splitter_moved)
+        splitter.installEventFilter(self)  # the banner coming and going resizes it
+        self.splitter = splitter
+        self.models_title = models_title
+        self._user_sized = False
+
+        layout = QVBoxLayout(panel)
+        layout.setContentsMargins(16, 12, 16, 12)
+        layout.setSpacing(8)
+        layout.addWidget(self.title_label)
+        layout.addWidget(self.details_label)
+        layout.addSpacing(4)
+        layout.addWidget(self.overall_message)
+        layout.addLayout(bar_row)
+        layout.addWidget(self.banner)
+        layout.addWidget(splitter, 1)
+        return panel
+
+    # -- public API -------------------------------------------------------------------------------
+    def start(self, spec: ExperimentSpec, table=None, spec_file=None) -> None:
+        """Run ``spec`` in the background (a run still going is cancelled first)."""
+        self.spec = spec
+        self.result = None
+        names = [model.display_name for model in spec.models]
+        count = len(names)
+        self.title_label.setText(f"Comparing {count} model{'s' if count != 1 else ''} on “{study_name(spec)}”")
+        folds = spec.evaluation.folds
+        self.details_label.set_plain_text(
+            f"{describe_test_texts(spec)}  ·  tuning with {folds}-fold cross-validation on the other coded texts"
+        )
+        self.model_list.set_models(names)
+        self.log_view.clear()
+        self._fraction = 0.0
+        self.overall_bar.setRange(0, 1000)
+        self.overall_bar.setValue(0)
+        self.overall_message.setText("Starting…")
+        self.banner.hide()
+        self.cancel_button.setEnabled(True)
+        self.cancel_button.setText("Cancel")
+        self.cancel_button.show()
+        self.stack.setCurrentWidget(self.running)
+        self._user_sized = False
+        self._fit_splitter()
+
+        worker = Worker(self.run_fn, spec, name=f"study {study_name(spec)}", table=table, spec_file=spec_file)
+        signals = worker.signals
+        signals.progress.connect(lambda event, w=worker: self._on_progress(w, event))
+        signals.update.connect(lambda event, w=worker: self._on_update(w, event))
+        signals.log.connect(lambda event, w=worker: self._on_log(w, event))
+        signals.finished.connect(lambda result, w=worker: self._on_finished(w, result))
+        signals.failed.connect(lambda error, w=worker: self._on_failed(w, error))
+        signals.cancelled.connect(lambda w=worker: self._on_cancelled(w))
+        signals.done.connect(lambda w=worker: self._on_done(w))
+        self._started = time.monotonic()
+        self._ended = None
+        self._set_state("running")
+        self.append_log(f"Started: {count} model{'s' if count != 1 else ''} to compare.")
+        self._tick()
+        self._timer.start()
+        self._slot.start(worker)
+        self.statusMessage.emit(f"Running {count} model{'s' if count != 1 else ''}…")
+
+    def cancel(self) -> None:
+        """Ask the engine to stop at its next checkpoint (within a second or two)."""
+        if not self._slot.is_busy() or self._state != "running":
+            return
+        self._slot.cancel()
+        self.cancel_button.setEnabled(False)
+        self.cancel_button.setText("Stopping…")
+        self._set_state("stopping")
+        self._show_banner("stopping", "Stopping after the current step…", results=False)
+        self.append_log("Cancel requested: stopping after the current step.")
+
+    def is_busy(self) -> bool:
+        """True from :meth:`start` until the run has ended and its thread has stopped."""
+        return self._slot.is_busy() or self._state in ("running", "stopping")
+
+    def cancel_jobs(self) -> None:
+        """Stop the run without asking (the window is closing)."""
+        self._slot.cancel()
+
+    def state(self) -> str:
+        """"idle", "running", "stopping", "finished", "cancelled" or "failed"."""
+        return self._state
+
+    def rows(self) -> list[ModelProgressRow]:
+        return self.model_list.rows()
+
+    def banner_text(self) -> str:
+        return self.banner_label.text() if self.banner.isVisibleTo(self) else ""
+
+    def time_text(self) -> str:
+        return self.time_label.text()
+
+    def log_text(self) -> str:
+        return self.log_view.toPlainText()
+
+    def copy_log(self) -> None:
+        QApplication.clipboard().setText(self.log_text())
+        self.statusMessage.emit("The log was copied; paste it wherever you need it.")
+
+    def append_log(self, message: str, level: str = "info") -> None:
+        stamp = time.strftime("%H:%M:%S")
+        prefix = {"warning": "Warning: ", "error": "Error: "}.get(level, "")
+        colour = LOG_COLORS.get(level, LOG_COLORS["info"])
+        weight = "600" if level != "info" else "400"
+        self.log_view.appendHtml(
+            f'<span style="color:#888888;">{stamp}</span> '
+            f'<span style="color:{colour}; font-weight:{weight};">{html.escape(prefix + message)}</span>'
+        )
+
+    # -- events from the worker ---------------------------------------------------------------------
+    def _current(self, worker: Worker) -> bool:
+        return worker is self._slot.current
+
+    def _on_progress(self, worker: Worker, event: Progress) -> None:
+        if not self._current(worker):
+            return
+        if event.fraction is not None:
+            self._fraction = min(max(event.fraction, 0.0), 1.0)
+            self.overall_bar.setRange(0, 1000)
+            self.overall_bar.setValue(round(self._fraction * 1000))
+        elif self._fraction in (None, 0.0):
+            self.overall_bar.setRange(0, 0)
+        if event.message and self._state == "running":
+            self.overall_message.setText(event.message)
+        self.model_list.show_progress(event)
+
+    def _on_update(self, worker: Worker, event: TaskUpdate) -> None:
+        if self._current(worker):
+            self.model_list.show_update(event)
+
+    def _on_log(self, worker: Worker, event: Log) -> None:
+        if self._current(worker):
+            self.append_log(event.message, event.level)
+
+    def _on_finished(self, worker: Worker, result) -> None:
+        if not self._current(worker):
+            return
+        self.result = result
+        self._reconcile(result)
+        self._stop_clock()
+        finished = result.finished_models()
+        failed = [model for model in result.models if model.status == "failed"]
+        took = format_seconds(self._elapsed())
+        if getattr(result, "status", "done") == "cancelled":
+            self.model_list.stop_unfinished()
+            self._set_state("cancelled")
+            self._show_banner("cancelled", CANCELLED_TEXT, results=bool(finished))
+            self.append_log("The run was cancelled.")
+            self.statusMessage.emit("The run was cancelled.")
+            return
+        self.overall_bar.setRange(0, 1000)
+        self.overall_bar.setValue(1000)
+        self.overall_message.setText("Finished.")
+        if not finished:
+            text = "No model finished: see the messages below for what went wrong."
+        elif failed:
+            text = (f"Finished in {took}: {len(finished)} of {len(result.models)} models compared; "
+                    f"{len(failed)} failed (see below).")
+        else:
+            text = f"Finished in {took}: all {len(finished)} model{'s' if len(finished) != 1 else ''} compared."
+        self._set_state("finished")
+        self._show_banner("finished" if finished else "failed", text, results=bool(finished))
+        self.append_log(text)
+        self.statusMessage.emit(text)
+        if finished:
+            self.resultReady.emit(result)
+
+    def _on_failed(self, worker: Worker, error: BaseException) -> None:
+        if not self._current(worker):
+            return
+        self._stop_clock()
+        self.model_list.stop_unfinished()
+        report = self.errors.report(error, "Running the study")
+        self._set_state("failed")
+        self._show_banner("failed", f"The run stopped: {report.message}", results=False)
+        self.append_log(f"The run stopped: {report.message}", "error")
+        self.statusMessage.emit("The run stopped because of a problem.")
+
+    def _on_cancelled(self, worker: Worker) -> None:
+        if not self._current(worker):
+            return
+        self._stop_clock()
+        self.model_list.stop_unfinished()
+        self._set_state("cancelled")
+        self._show_banner("cancelled", CANCELLED_TEXT, results=False)
+        self.overall_message.setText("Cancelled.")
+        self.append_log("The run was cancelled; nothing was saved.")
+        self.statusMessage.emit("The run was cancelled.")
+
+    def _on_done(self, worker: Worker) -> None:
+        if self._slot.current in (None, worker):
+            self.cancel_button.hide()
+
+    # -- layout ------------------------------------------------------------------------------------------
+    def _splitter_moved(self, *_args) -> None:
+        self._user_sized = True
+
+    def _fit_splitter(self) -> None:
+        """The model rows get the room they need; the log gets the rest (at least a few lines)."""
+        total = sum(self.splitter.sizes())
+        if total <= 0:
+            return
+        rows = self.model_list.widget()
+        rows.adjustSize()
+        need = rows.sizeHint().height() + self.models_title.sizeHint().height() + 12
+        top = max(min(need, total - min(170, total // 3)), min(total // 2, 120))
+        self.splitter.setSizes([top, total - top])
+
+    def eventFilter(self, watched, event) -> bool:
+        if watched is self.splitter and event.type() == QEvent.Type.Resize and not self._user_sized:
+            self._fit_splitter()
+        return super().eventFilter(watched, event)
+
+    # -- helpers ---------------------------------------------------------------------------------------
+    def _set_state(self, state: str) -> None:
+        was_running = self._state in ("running", "stopping")
+        self._state = state
+        if state == "running" and not was_running:
+            self.runningChanged.emit(True)
+        elif state not in ("running", "stopping") and was_running:
+            self.cancel_button.hide()
+            self.runningChanged.emit(False)
+
+    def _reconcile(self, result) -> None:
+        """The rows agree with the final result even if a task update was missed."""
+        rows = self.model_list.rows()
+        by_name = {row.name: row for row in rows}
+        same_order = len(result.models) == len(rows)
+        for position, model in enumerate(result.models):
+            row = rows[position] if same_order else by_name.get(model.name)
+            if row is not None:
+                row.set_result(model)
+
+    def _show_banner(self, kind: str, text: str, *, results: bool) -> None:
+        self.banner.setStyleSheet(f"QFrame#runBanner {{ {BANNER_STYLES[kind]} border-radius: 6px; }}")
+        self.banner_label.setText(text)
+        self.results_button.setVisible(results)
+        self.banner.show()
+
+    def _show_results(self) -> None:
+        if self.result is not None:
+            self.resultReady.emit(self.result)
+
+    def _elapsed(self) -> float:
+        end = self._ended if self._ended is not None else time.monotonic()
+        return end - self._started
+
+    def _stop_clock(self) -> None:
+        self._ended = time.monotonic()
+        self._timer.stop()
+        self.time_label.setText(f"Took {format_elapsed(self._elapsed())}")
+
+    def _tick(self) -> None:
+        elapsed = self._elapsed()
+        text = f"Elapsed {format_elapsed(elapsed)}"
+        fraction = self._fraction or 0.0
+        if self._state == "stopping":
+            text += "  ·  stopping…"
+        elif fraction >= 0.02 and elapsed >= 3.0:
+            text += "  ·  " + format_time_left(elapsed * (1 - fraction) / fraction)
+        else:
+            text += "  ·  estimating…"
+        self.time_label.setText(text)

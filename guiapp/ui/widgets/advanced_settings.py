@@ -1,0 +1,250 @@
+"""The Advanced dialog of the Models step, and the settings it edits.
+
+:class:`StudySettings` is everything about a study besides the data and the ticked models: the
+evaluation protocol, the seed, the options of each representation and the grid of each
+classifier. :class:`AdvancedSettingsDialog` edits a copy in three tabs — test and tuning,
+preparing the texts (``advanced_preprocessing``), settings to try (``advanced_grids``) — and
+keeps OK disabled while any value is wrong; every problem is explained in red next to its field.
+"""
+
+from __future__ import annotations
+
+import copy
+from dataclasses import dataclass, field
+from typing import Any
+
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import (
+    QComboBox,
+    QDialog,
+    QDialogButtonBox,
+    QFrame,
+    QGridLayout,
+    QLabel,
+    QPushButton,
+    QScrollArea,
+    QSpinBox,
+    QTabWidget,
+    QVBoxLayout,
+    QWidget,
+)
+
+from guiapp.core.models.conventional import normalise_grid
+from guiapp.core.spec import ExperimentSpec
+from guiapp.core.spec_sections import REPRESENTATION_LABELS, EvaluationSpec
+from guiapp.ui.widgets.advanced_grids import GridsTab
+from guiapp.ui.widgets.advanced_preprocessing import PreprocessingTab
+
+DEFAULT_SEED = ExperimentSpec().seed
+MUTED = "color: #5a6270;"
+TAB_TITLES = ("Test and tuning", "Preparing the texts", "Settings to try")
+
+
+@dataclass
+class StudySettings:
+    """Evaluation, seed, representation options and classifier grids of a study.
+
+    ``options`` and ``grids`` hold only what differs from the defaults (left out = default),
+    which is also how a spec stores them.
+    """
+
+    evaluation: EvaluationSpec = field(default_factory=EvaluationSpec)
+    seed: int = DEFAULT_SEED
+    options: dict[str, dict[str, Any]] = field(default_factory=dict)
+    grids: dict[str, dict[str, list[Any]]] = field(default_factory=dict)
+
+    def copy(self) -> StudySettings:
+        return copy.deepcopy(self)
+
+    def options_for(self, representation: str) -> dict[str, Any]:
+        return dict(self.options.get(representation, {}))
+
+    def grid_for(self, classifier: str) -> dict[str, list[Any]]:
+        return {name: list(values) for name, values in self.grids.get(classifier, {}).items()}
+
+
+def changed_grid(classifier: str, grid: dict[str, list[Any]]) -> dict[str, list[Any]]:
+    """The parameters of ``grid`` whose values differ from the paper's grid."""
+    full = normalise_grid(classifier, grid)
+    default = normalise_grid(classifier, None)
+    return {name: values for name, values in full.items() if values != default[name]}
+
+
+class TestTuningTab(QWidget):
+    """Test share, folds, oversampling, bootstrap resamples and the seed."""
+
+    def __init__(self, split_column: str | None, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.test_share = QSpinBox(objectName="testShare")
+        self.test_share.setRange(5, 90)
+        self.test_share.setSuffix(" % of the coded texts")
+        self.folds = QSpinBox(objectName="folds")
+        self.folds.setRange(2, 20)
+        self.folds.setSuffix(" folds")
+        self.oversampling = QComboBox(objectName="oversampling")
+        self.oversampling.addItem("Off: the categories keep their sizes", "off")
+        self.oversampling.addItem("Random oversampling of the smaller categories", "random")
+        self.ratio = QSpinBox(objectName="oversamplingRatio")
+        self.ratio.setRange(1, 100)
+        self.ratio.setSuffix(" % of the largest category")
+        self.bootstrap = QSpinBox(objectName="bootstrap")
+        self.bootstrap.setRange(0, 100_000)
+        self.bootstrap.setSingleStep(500)
+        self.bootstrap.setSuffix(" resamples")
+        self.seed = QSpinBox(objectName="seed")
+        self.seed.setRange(0, 2_147_483_647)
+        self.oversampling.currentIndexChanged.connect(self._oversampling_changed)
+
+        grid = QGridLayout(self)
+        grid.setHorizontalSpacing(14)
+        grid.setVerticalSpacing(14)
+        grid.setColumnStretch(2, 1)
+        share_help = (
+            f"Your split column “{split_column}” decides which texts are for the final test, so "
+            "this share is not used." if split_column else
+            "These texts are set aside at random (each category keeps its share) and used only "
+            "once, for the final test. The paper used about 30 %."
+        )
+        rows = (
+            ("Kept aside for the final test:", self.test_share, share_help),
+            ("Cross-validation:", self.folds, (
+                "The other texts are split into this many equal parts (folds) to pick each model's "
+                "best settings: train on all parts but one, check on the one left out, in turn. "
+                "The paper used 5.")),
+            ("Smaller categories:", self.oversampling, (
+                "Random oversampling repeats texts of the smaller categories, only while training, "
+                "so that rare categories are not ignored. The paper used it for unbalanced data.")),
+            ("Grow each smaller category to:", self.ratio, (
+                "How large a smaller category becomes, as a share of the largest one. The paper's "
+                "choice: 25 % (a quarter).")),
+            ("Confidence interval:", self.bootstrap, (
+                "How often the test texts are resampled to give the 95 % interval around each "
+                "model's score. 0 leaves the interval out.")),
+            ("Random seed:", self.seed, (
+                "The same number gives the same split, folds and oversampled texts every time. "
+                "Note it down to reproduce a study exactly.")),
+        )
+        self.notes: dict[str, QLabel] = {}
+        for row, (text, widget, help_text) in enumerate(rows):
+            label = QLabel(text)
+            label.setToolTip(help_text)
+            label.setBuddy(widget)
+            widget.setToolTip(help_text)
+            widget.setMinimumWidth(250)
+            note = QLabel(help_text, objectName=f"note_{widget.objectName()}")
+            note.setWordWrap(True)
+            note.setStyleSheet(MUTED)
+            note.setMinimumWidth(260)
+            self.notes[widget.objectName()] = note
+            grid.addWidget(label, row, 0, Qt.AlignmentFlag.AlignTop | Qt.AlignmentFlag.AlignRight)
+            grid.addWidget(widget, row, 1, Qt.AlignmentFlag.AlignTop)
+            grid.addWidget(note, row, 2, Qt.AlignmentFlag.AlignTop)
+        self.restore = QPushButton("Restore the defaults", objectName="evaluationRestore")
+        self.restore.setToolTip("30 % for the test, 5 folds, no oversampling, 1000 resamples, the standard seed.")
+        self.restore.clicked.connect(lambda: self.set_values(EvaluationSpec(), DEFAULT_SEED))
+        grid.addWidget(self.restore, len(rows), 1, Qt.AlignmentFlag.AlignLeft)
+        grid.setRowStretch(len(rows) + 1, 1)
+        self.test_share.setEnabled(split_column is None)
+
+    def set_values(self, evaluation: EvaluationSpec, seed: int) -> None:
+        self.test_share.setValue(round(evaluation.test_share * 100))
+        self.folds.setValue(evaluation.folds)
+        self.oversampling.setCurrentIndex(max(0, self.oversampling.findData(evaluation.oversampling)))
+        self.ratio.setValue(round(evaluation.oversampling_ratio * 100))
+        self.bootstrap.setValue(evaluation.bootstrap_samples)
+        self.seed.setValue(seed)
+        self._oversampling_changed()
+
+    def evaluation(self) -> EvaluationSpec:
+        return EvaluationSpec(
+            test_share=self.test_share.value() / 100.0,
+            folds=self.folds.value(),
+            oversampling=self.oversampling.currentData(),
+            oversampling_ratio=self.ratio.value() / 100.0,
+            bootstrap_samples=self.bootstrap.value(),
+        )
+
+    def _oversampling_changed(self) -> None:
+        self.ratio.setEnabled(self.oversampling.currentData() == "random")
+
+
+class AdvancedSettingsDialog(QDialog):
+    """Edits a copy of :class:`StudySettings`; read :meth:`settings` after ``exec()`` accepted."""
+
+    def __init__(self, settings: StudySettings, split_column: str | None = None, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setWindowTitle("Advanced settings")
+        self.setObjectName("advancedDialog")
+        self.setStyleSheet(
+            "QGroupBox { font-weight: 600; font-size: 14px; margin-top: 14px; padding-top: 10px;"
+            " border: 1px solid #dde1e6; border-radius: 6px; }"
+            " QGroupBox::title { subcontrol-origin: margin; left: 10px; padding: 0 4px; }"
+            " QGroupBox * { font-weight: normal; font-size: 13px; }"
+        )
+        self.resize(860, 700)
+        self.test_tab = TestTuningTab(split_column)
+        self.preprocessing_tab = PreprocessingTab(list(REPRESENTATION_LABELS))
+        self.grids_tab = GridsTab()
+        self.tabs = QTabWidget(objectName="advancedTabs")
+        for tab, title in zip((self.test_tab, self.preprocessing_tab, self.grids_tab), TAB_TITLES, strict=True):
+            self.tabs.addTab(_scrolled(tab), title)
+        self.tabs.setTabToolTip(0, "Which texts are kept for the final test, and how each model's settings are tuned.")
+        self.tabs.setTabToolTip(1, "How the texts are turned into numbers: words, stemming, word vectors.")
+        self.tabs.setTabToolTip(2, "The values of each learning method's settings that cross-validation tries.")
+        self.problem = QLabel("", objectName="advancedProblem")
+        self.problem.setStyleSheet("color: #c62828;")
+        self.problem.setWordWrap(True)
+        self.buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel)
+        self.buttons.accepted.connect(self.accept)
+        self.buttons.rejected.connect(self.reject)
+        layout = QVBoxLayout(self)
+        layout.addWidget(self.tabs, 1)
+        layout.addWidget(self.problem)
+        layout.addWidget(self.buttons)
+
+        self.test_tab.set_values(settings.evaluation, settings.seed)
+        self.preprocessing_tab.set_options(settings.options)
+        self.grids_tab.set_grids(settings.grids)
+        self.grids_tab.set_folds(self.test_tab.folds.value())
+        self.test_tab.folds.valueChanged.connect(self.grids_tab.set_folds)
+        self.preprocessing_tab.changed.connect(self._validate)
+        self.grids_tab.changed.connect(self._validate)
+        self._validate()
+
+    @property
+    def ok_button(self):
+        return self.buttons.button(QDialogButtonBox.StandardButton.Ok)
+
+    def _validate(self) -> None:
+        wrong = [title for valid, title in (
+            (self.preprocessing_tab.is_valid(), TAB_TITLES[1]),
+            (self.grids_tab.is_valid(), TAB_TITLES[2]),
+        ) if not valid]
+        self.ok_button.setEnabled(not wrong)
+        if wrong:
+            tabs = " and ".join(f"“{title}”" for title in wrong)
+            self.problem.setText(f"Correct the values marked in red on {tabs} to save these settings.")
+        self.problem.setVisible(bool(wrong))
+
+    def settings(self) -> StudySettings:
+        """The edited settings (only valid while OK is enabled)."""
+        return StudySettings(
+            evaluation=self.test_tab.evaluation(),
+            seed=self.test_tab.seed.value(),
+            options={kind: options for kind, options in self.preprocessing_tab.options().items() if options},
+            grids={
+                classifier: changed
+                for classifier, grid in self.grids_tab.grids().items()
+                if (changed := changed_grid(classifier, grid))
+            },
+        )
+
+
+def _scrolled(widget: QWidget) -> QScrollArea:
+    area = QScrollArea()
+    area.setWidgetResizable(True)
+    area.setFrameShape(QFrame.Shape.NoFrame)
+    area.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+    area.setWidget(widget)
+    return area
+

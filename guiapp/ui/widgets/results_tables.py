@@ -1,0 +1,246 @@
+"""Tables of one model's results: scores per category, every tuned setting, and stage times.
+
+Numbers are shown with two decimals and sort as numbers; every column title and cell has a
+tooltip that says in plain words what the number means.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QBrush, QColor, QFont
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QHeaderView,
+    QTableWidget,
+    QTableWidgetItem,
+    QWidget,
+)
+
+from guiapp.core.errors import UserError
+from guiapp.core.metrics import CategoryScores
+from guiapp.core.models.conventional import describe_params
+from guiapp.core.results import GridPointResult
+from guiapp.ui.widgets.glossary import TERMS
+from guiapp.ui.widgets.results_charts import format_seconds
+
+CHOSEN_BACKGROUND = "#e3f1e4"
+WEAK_COLOR = "#b05a00"  # categories the model mostly misses
+SORT_ROLE = Qt.ItemDataRole.UserRole + 1
+
+
+def describe_setting(classifier: str, params: dict[str, Any]) -> str:
+    """A setting in the GUI's words; falls back to "name = value" for unknown classifiers."""
+    if not params:
+        return "default setting"
+    try:
+        return describe_params(classifier, params)
+    except (UserError, TypeError, ValueError):  # a classifier this version does not know (e.g. a newer results file)
+        return ", ".join(f"{name} = {value}" for name, value in params.items())
+
+
+class SortItem(QTableWidgetItem):
+    """A cell that shows formatted text but sorts by its underlying value."""
+
+    def __init__(self, text: str, value: Any, tip: str = "") -> None:
+        super().__init__(text)
+        self.setData(SORT_ROLE, value)
+        self.setFlags(Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsSelectable)
+        if tip:
+            self.setToolTip(tip)
+
+    def __lt__(self, other: QTableWidgetItem) -> bool:
+        mine, theirs = self.data(SORT_ROLE), other.data(SORT_ROLE)
+        if isinstance(mine, int | float) and isinstance(theirs, int | float):
+            return mine < theirs
+        return str(mine).lower() < str(theirs).lower()
+
+
+class _Table(QTableWidget):
+    HEADERS: tuple[str, ...] = ()
+    TIPS: tuple[str, ...] = ()
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(0, len(self.HEADERS), parent)
+        self.setHorizontalHeaderLabels(list(self.HEADERS))
+        for column, tip in enumerate(self.TIPS):
+            self.horizontalHeaderItem(column).setToolTip(tip)
+        self.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+        self.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+        self.setAlternatingRowColors(True)
+        self.verticalHeader().hide()
+        self.verticalHeader().setDefaultSectionSize(26)
+        header = self.horizontalHeader()
+        header.setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
+        header.setStretchLastSection(False)
+        header.setDefaultAlignment(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter)
+
+    MIN_FIRST_COLUMN = 200
+    MIN_COLUMN = 90
+
+    def fit_columns(self) -> None:
+        """Columns as wide as their contents (the first at least MIN_FIRST_COLUMN pixels), so
+        the numbers stay close to the names they belong to."""
+        self.resizeColumnsToContents()
+        self.setColumnWidth(0, max(self.columnWidth(0) + 12, self.MIN_FIRST_COLUMN))
+        for column in range(1, self.columnCount()):
+            self.setColumnWidth(column, max(self.columnWidth(column) + 12, self.MIN_COLUMN))
+
+    def rows(self) -> list[list[str]]:
+        """The texts of every cell, in the order shown."""
+        return [[self.item(r, c).text() if self.item(r, c) else "" for c in range(self.columnCount())]
+                for r in range(self.rowCount())]
+
+    @staticmethod
+    def _number(value: float, tip: str = "") -> SortItem:
+        item = SortItem(f"{value:.2f}", float(value), tip)
+        item.setTextAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+        return item
+
+
+class CategoryScoresTable(_Table):
+    """Precision, recall, F1 and support of each category; click a column title to sort."""
+
+    HEADERS = ("Category", "Precision", "Recall", "F1", "Test texts (support)")
+    TIPS = (
+        "The categories you coded.",
+        "Precision: " + TERMS["precision"],
+        "Recall: " + TERMS["recall"],
+        "F1: " + TERMS["F1"],
+        "Support: " + TERMS["support"],
+    )
+    WEAK_F1 = 0.5
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("categoryTable")
+        self.setSortingEnabled(True)
+
+    def set_scores(self, scores: Sequence[CategoryScores]) -> None:
+        self.setSortingEnabled(False)
+        self.setRowCount(len(scores))
+        for row, score in enumerate(scores):
+            name = score.category
+            self.setItem(row, 0, SortItem(name, name.lower(), name))
+            self.setItem(row, 1, self._number(
+                score.precision,
+                f"Of the test texts the model put in “{name}”, {score.precision:.0%} were coded “{name}” by you."))
+            self.setItem(row, 2, self._number(
+                score.recall,
+                f"Of the {score.support:,} test texts you coded “{name}”, the model put {score.recall:.0%} there too."))
+            f1 = self._number(score.f1, f"F1 for “{name}”: {TERMS['F1']}")
+            if score.f1 < self.WEAK_F1:
+                f1.setForeground(QBrush(QColor(WEAK_COLOR)))
+                f1.setToolTip(f1.toolTip() + "\nBelow 0.5: the model often gets this category wrong.")
+            self.setItem(row, 3, f1)
+            support = SortItem(f"{score.support:,}", int(score.support),
+                               f"You coded {score.support:,} of the test texts “{name}”.")
+            support.setTextAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+            self.setItem(row, 4, support)
+        self.setSortingEnabled(True)
+        self.sortItems(3, Qt.SortOrder.DescendingOrder)
+        self.fit_columns()
+
+
+class GridTable(_Table):
+    """Every setting tried in tuning with its cross-validated macro-F1, best first; the chosen
+    setting is highlighted."""
+
+    HEADERS = ("Setting", "Mean macro-F1", "± std", "Per fold", "Fitting time")
+    TIPS = (
+        "Setting: " + TERMS["setting"],
+        "The macro-F1 of this setting, averaged over the folds of cross-validation on the training texts.",
+        "Standard deviation: " + TERMS["standard deviation"],
+        "The macro-F1 on each fold, in order.",
+        "How long fitting this setting took, summed over the folds.",
+    )
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("gridTable")
+        self.setSortingEnabled(True)
+        self._chosen_text = ""
+
+    def set_grid(self, classifier: str, grid: Sequence[GridPointResult], chosen: dict[str, Any]) -> None:
+        self.setSortingEnabled(False)
+        self.setRowCount(len(grid))
+        self._chosen_text = ""
+        bold = QFont()
+        bold.setBold(True)
+        for row, point in enumerate(grid):
+            setting = describe_setting(classifier, point.params)
+            is_chosen = point.params == chosen
+            shown = f"✔ {setting}  (chosen)" if is_chosen else setting
+            cells = [
+                SortItem(shown, setting, setting),
+                self._number(point.mean),
+                SortItem(f"± {point.std:.2f}", float(point.std)),
+                SortItem("  ".join(f"{s:.2f}" for s in point.fold_scores), float(point.mean)),
+                SortItem(format_seconds(point.fit_seconds), float(point.fit_seconds)),
+            ]
+            for column, cell in enumerate(cells):
+                if column >= 1:
+                    cell.setTextAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+                if is_chosen:
+                    cell.setBackground(QBrush(QColor(CHOSEN_BACKGROUND)))
+                    cell.setFont(bold)
+                    cell.setToolTip("The setting TextLab chose: it had the best mean macro-F1 in cross-validation.")
+                self.setItem(row, column, cell)
+            if is_chosen:
+                self._chosen_text = shown
+        self.setSortingEnabled(True)
+        self.sortItems(1, Qt.SortOrder.DescendingOrder)
+        self.fit_columns()
+
+    def fit_columns(self) -> None:
+        """The settings column takes what the numbers leave (long settings are shortened)."""
+        header = self.horizontalHeader()
+        header.setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
+        header.setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
+
+    def chosen_row(self) -> int | None:
+        """The row (as shown) of the chosen setting."""
+        for row in range(self.rowCount()):
+            if self.item(row, 0).text() == self._chosen_text and self._chosen_text:
+                return row
+        return None
+
+
+STAGES = (
+    ("features", "Turning the texts into features"),
+    ("tuning", "Tuning: trying every setting with cross-validation"),
+    ("final_fit", "Training the chosen setting on all training texts"),
+    ("predict", "Predicting the test texts"),
+    ("total", "Total"),
+)
+
+
+class TimesTable(_Table):
+    """How long each stage of one model took."""
+
+    HEADERS = ("Stage", "Time")
+    TIPS = ("What the model was doing.", "How long it took on this computer.")
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("timesTable")
+
+    def set_seconds(self, seconds: dict[str, float]) -> None:
+        stages = [(key, label) for key, label in STAGES if key in seconds]
+        stages += [(key, key.replace("_", " ").capitalize()) for key in seconds if key not in dict(STAGES)]
+        self.setRowCount(len(stages))
+        bold = QFont()
+        bold.setBold(True)
+        for row, (key, label) in enumerate(stages):
+            name = SortItem(label, row)
+            value = SortItem(format_seconds(seconds[key]), float(seconds[key]), f"{seconds[key]:.2f} seconds")
+            value.setTextAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+            if key == "total":
+                name.setFont(bold)
+                value.setFont(bold)
+            self.setItem(row, 0, name)
+            self.setItem(row, 1, value)
+        self.fit_columns()
+        self.setFixedHeight(self.horizontalHeader().height() + 26 * max(len(stages), 1) + 4)

@@ -1,0 +1,161 @@
+"""The whole study through the main window: Data → Models → Run → Results."""
+
+from __future__ import annotations
+
+import random
+import time
+
+import pytest
+from PySide6.QtCore import Qt
+
+from guiapp.core.events import Progress
+from guiapp.core.spec import ExperimentSpec
+from guiapp.ui.main_window import DATA_STEP, MODELS_STEP, RESULTS_STEP, RUN_STEP
+from guiapp.ui.widgets.mapping_panel import NONE_CHOICE
+from guiapp.workers import registry
+from tests.ui.helpers import wait_for_report
+
+
+def enabled_steps(window) -> list[bool]:
+    return [window.steps.is_step_enabled(row) for row in range(window.steps.count())]
+
+
+class EndlessRun:
+    """A stand-in for the engine that works until it is cancelled, remembering what it got."""
+
+    def __init__(self) -> None:
+        self.calls: list[tuple[ExperimentSpec, object]] = []
+
+    def __call__(self, spec, on_event, table=None, spec_file=None):
+        self.calls.append((spec, table))
+        while True:  # the worker's callback raises Cancelled once Cancel is pressed
+            on_event(Progress(0.1, "working"))
+            time.sleep(0.01)
+
+
+@pytest.fixture
+def ready_window(qtbot, window):
+    window.open_example()
+    wait_for_report(qtbot, window)
+    return window
+
+
+def test_models_step_opens_when_the_data_is_ready(qtbot, window):
+    assert enabled_steps(window) == [True, False, False, False]
+    assert window.models_page.reason_label.text() == "Open your coded texts on the Data step first."
+    window.open_example()
+    wait_for_report(qtbot, window)
+    qtbot.waitUntil(lambda: window.steps.is_step_enabled(MODELS_STEP))
+    assert enabled_steps(window) == [True, True, False, False]
+    assert "Not available" not in window.steps.item(MODELS_STEP).toolTip()
+    assert "Not available yet: start a run" in window.steps.item(RUN_STEP).toolTip()
+    window.steps.setCurrentRow(MODELS_STEP)
+    assert window.pages.currentWidget() is window.models_page
+    page = window.models_page
+    assert page.data_label.text().startswith("4,449 coded texts in 20 categories: 3,114 to train")
+    assert page.run_button.isEnabled() and page.run_button.text() == "Run 3 models"
+
+    # Without a category column there is nothing to compare: the step says so.
+    window.steps.setCurrentRow(DATA_STEP)
+    combo = window.data_page.mapping_panel.category
+    old = window.data_page.report
+    combo.setCurrentIndex(combo.findText(NONE_CHOICE))
+    qtbot.waitUntil(lambda: window.data_page.report not in (None, old) and not window.data_page.is_busy(), timeout=30_000)
+    assert not window.steps.is_step_enabled(MODELS_STEP)
+    assert "Choose a category column on the Data step first." in window.steps.item(MODELS_STEP).toolTip()
+    assert not page.run_button.isEnabled()
+
+
+def test_run_button_starts_the_run_step(qtbot, ready_window):
+    window = ready_window
+    engine = EndlessRun()
+    window.run_page.run_fn = engine
+    window.steps.setCurrentRow(MODELS_STEP)
+    qtbot.mouseClick(window.models_page.run_button, Qt.MouseButton.LeftButton)
+    qtbot.waitUntil(lambda: len(engine.calls) == 1)
+    assert window.steps.currentRow() == RUN_STEP and window.pages.currentWidget() is window.run_page
+    assert window.run_page.is_busy() and window.steps.is_step_enabled(RUN_STEP)
+    assert not window.steps.is_step_enabled(RESULTS_STEP)
+    spec, table = engine.calls[0]
+    assert [model.display_name for model in spec.models] == [
+        "SVM · Basic BOW", "SVM · Word vectors", "Logistic regression · Sentence embeddings"]
+    assert table is window.data_page.table_frame()  # the table as read, not read again
+
+    # A second run while the first is going asks first; "No" keeps the first one.
+    asked = []
+    window._confirm_replace_run = lambda: asked.append(True) or False
+    window.steps.setCurrentRow(MODELS_STEP)
+    window.models_page.run_button.click()
+    assert asked == [True] and window.run_page.spec is spec and window.steps.currentRow() == MODELS_STEP
+    window._confirm_replace_run = lambda: True
+    window.models_page.choice.none_button.click()
+    window.models_page.choice.checkbox("bow", "naive_bayes").click()
+    window.models_page.run_button.click()
+    qtbot.waitUntil(lambda: len(engine.calls) == 2)
+    assert [m.display_name for m in window.run_page.spec.models] == ["Naive Bayes · Basic BOW"]
+
+    window.run_page.cancel()
+    qtbot.waitUntil(lambda: not window.run_page.is_busy(), timeout=10_000)
+    assert window.steps.is_step_enabled(RUN_STEP)  # it still shows what happened
+
+
+def test_closing_the_window_stops_the_run(qtbot, ready_window):
+    window = ready_window
+    engine = EndlessRun()
+    window.run_page.run_fn = engine
+    window.models_page.run_button.click()
+    qtbot.waitUntil(lambda: len(engine.calls) == 1)
+    assert window.run_page.is_busy()
+    window.close()
+    assert registry.running_workers() == []  # stopped before the window went away
+
+
+def test_save_study_includes_the_models(qtbot, ready_window, tmp_path, monkeypatch):
+    from PySide6.QtWidgets import QFileDialog
+
+    window = ready_window
+    assert window.save_spec_action.text().replace("&", "") == "Save study as…"
+    window.models_page.choice.checkbox("bow", "xgboost").click()
+    target = tmp_path / "bills.textlab.json"
+    monkeypatch.setattr(QFileDialog, "getSaveFileName", lambda *args, **kwargs: (str(target), ""))
+    window.models_page.save_button.click()
+    spec = ExperimentSpec.load(target)
+    assert len(spec.models) == 4 and ("bow", "xgboost") in [(m.representation, m.classifier) for m in spec.models]
+    assert spec.data.mapping.category_column == "Topic"
+    assert spec.to_dict() == window.models_page.build_spec().to_dict()
+
+
+def _coded_csv(path, n=90):
+    words = {
+        "tax": ["tax", "budget", "revenue", "income", "spending", "deficit", "credit", "rate", "fiscal", "treasury"],
+        "health": ["health", "hospital", "medicare", "patients", "doctors", "insurance", "drugs", "care", "nurses", "clinic"],
+        "defense": ["defense", "army", "navy", "troops", "weapons", "military", "veterans", "security", "missile", "base"],
+    }
+    rng = random.Random(1)
+    lines = ["text,topic"]
+    for i in range(n):
+        topic = list(words)[i % 3]
+        lines.append(" ".join(rng.sample(words[topic], 5)) + f",{topic}")
+    path.write_text("\n".join(lines), encoding="utf-8")
+    return path
+
+
+def test_a_whole_study_from_data_to_results(qtbot, window, tmp_path):
+    from guiapp.core.runner import run_experiment
+
+    window.open_path(_coded_csv(tmp_path / "topics.csv"))
+    wait_for_report(qtbot, window)
+    qtbot.waitUntil(lambda: window.steps.is_step_enabled(MODELS_STEP))
+    window.run_page.run_fn = lambda spec, on_event, **kwargs: run_experiment(spec, on_event, n_jobs=1, **kwargs)
+    page = window.models_page
+    page.choice.none_button.click()
+    page.choice.checkbox("bow", "naive_bayes").click()
+    page.choice.checkbox("bow", "logistic_regression").click()
+    page.run_button.click()
+    qtbot.waitUntil(lambda: window.steps.currentRow() == RESULTS_STEP, timeout=60_000)
+    qtbot.waitUntil(lambda: not window.run_page.is_busy())
+    assert enabled_steps(window) == [True, True, True, True]
+    results = window.results_page
+    assert results.result is not None and len(results.result.finished_models()) == 2
+    assert results.picker.count() == 2
+    assert window.run_page.state() == "finished"
