@@ -3,7 +3,8 @@
 Runs in the engine's worker processes as well as in-process, so it imports only numpy,
 scikit-learn and XGBoost (never torch or Qt). For XGBoost, settings that differ only in the
 number of trees share one fit: the first 50 trees of a 250-tree model *are* the 50-tree model
-(no subsampling, fixed seed), so predictions are taken with ``iteration_range``.
+(no subsampling, fixed seed), so predictions are taken with ``iteration_range``. SVM settings
+with the same kernel share one kernel matrix (``svm_kernels.py``).
 """
 
 from __future__ import annotations
@@ -16,17 +17,22 @@ import numpy as np
 
 from guiapp.core.metrics import macro_f1
 from guiapp.core.models.conventional import Params, make_classifier
+from guiapp.core.svm_kernels import can_share_kernel, score_svm_settings
 
 Check = Callable[[], None]
 
 
 def group_points(classifier: str, points: list[Params]) -> list[list[int]]:
-    """Indices of grid points that can share one fit (XGBoost: all but the number of trees)."""
-    if classifier != "xgboost":
+    """Indices of grid points that share work: XGBoost settings that differ only in the number
+    of trees share a fit; SVM settings with the same kernel share its dot products."""
+    if classifier not in ("xgboost", "svm"):
         return [[index] for index in range(len(points))]
     groups: dict[tuple, list[int]] = {}
     for index, point in enumerate(points):
-        key = tuple(sorted((name, value) for name, value in point.items() if name != "n_estimators"))
+        if classifier == "svm":
+            key: tuple = (point["kernel"],)
+        else:
+            key = tuple(sorted((name, value) for name, value in point.items() if name != "n_estimators"))
         groups.setdefault(key, []).append(index)
     return list(groups.values())
 
@@ -157,6 +163,8 @@ def fit_and_score(
 
     Returns ``(macro-F1, fit seconds)`` per setting, in the order given.
     """
+    if classifier == "svm" and can_share_kernel(X_train):
+        return score_svm_settings(points, seed, X_train, y_train, X_valid, y_valid, check)
     if classifier == "xgboost" and len(points) > 1:
         largest = max(points, key=lambda point: point["n_estimators"])
         start = time.perf_counter()
@@ -170,6 +178,8 @@ def fit_and_score(
         return results
     results = []
     for point in points:
+        if check is not None:
+            check()
         start = time.perf_counter()
         model = fit_classifier(classifier, point, seed, n_threads, X_train, y_train, check)
         seconds = time.perf_counter() - start

@@ -167,7 +167,9 @@ def _run_parallel(classifier, points, folds, tasks, seed, n_jobs, record, on_eve
 def _task_weight(classifier: str, points: list[Params]) -> float:
     if classifier == "xgboost":
         return max(point["n_estimators"] * point["max_depth"] for point in points)
-    if classifier in {"svm", "logistic_regression"}:
+    if classifier == "svm":
+        return len(points) * (3.0 if points[0]["kernel"] == "rbf" else 1.0)
+    if classifier == "logistic_regression":
         return max(point["C"] for point in points)
     return 1.0
 
