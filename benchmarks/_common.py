@@ -5,11 +5,7 @@ from __future__ import annotations
 import random
 from pathlib import Path
 
-WORDS = (
-    "the a bill act to amend provide for health care tax credit energy water public lands trade "
-    "duty temporarily suspend education school defence veterans housing farm rural crime court "
-    "immigration labour wages security foreign aid transport highway science research"
-).split()
+WORDS = ["the", "a", "bill", "act", "to", "amend", "provide", "for", "health", "care", "tax", "credit", "energy", "water", "public", "lands", "trade", "duty", "temporarily", "suspend", "education", "school", "defence", "veterans", "housing", "farm", "rural", "crime", "court", "immigration", "labour", "wages", "security", "foreign", "aid", "transport", "highway", "science", "research"]
 LABELS = ["Health", "Defence", "Energy", "Foreign trade", "Education", "Public lands"]
 
 

@@ -19,7 +19,7 @@ from pathlib import Path
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from _common import make_csv, percentile  # noqa: E402
+from _common import make_csv, percentile
 
 TICK_MS = 10
 
@@ -67,9 +67,8 @@ def main() -> None:
     args = parser.parse_args()
 
     from guiapp.core.data import read_table
-    from guiapp.workers import Worker
-
     from guiapp.ui.app import create_application
+    from guiapp.workers import Worker
 
     app = create_application()  # the app's own start-up (environment, style), as a user gets it
     with tempfile.TemporaryDirectory() as folder:

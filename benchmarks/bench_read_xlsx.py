@@ -31,10 +31,7 @@ import threading
 import time
 from pathlib import Path
 
-WORDS = (
-    "the government policy health tax school vote bill law court police war trade money city "
-    "farm energy water budget reform citizens rights election defence transport housing"
-).split()
+WORDS = ["the", "government", "policy", "health", "tax", "school", "vote", "bill", "law", "court", "police", "war", "trade", "money", "city", "farm", "energy", "water", "budget", "reform", "citizens", "rights", "election", "defence", "transport", "housing"]
 CATEGORIES = ["economy", "health", "defence", "environment", "other"]
 
 

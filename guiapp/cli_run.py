@@ -12,7 +12,7 @@ import argparse
 import sys
 
 
-def add_run_command(commands) -> None:  # noqa: ANN001
+def add_run_command(commands) -> None:
     run = commands.add_parser("run", help="run a saved study (.toml/.json spec) and write its results")
     run.add_argument("spec", help="the study file, e.g. study.toml (see docs/spec-format.md)")
     run.add_argument("--out", required=True, help="folder for results.json and predictions.csv")
@@ -20,14 +20,14 @@ def add_run_command(commands) -> None:  # noqa: ANN001
     run.add_argument("--quiet", action="store_true", help="print only warnings, errors and the summary")
 
 
-def run_command(args: argparse.Namespace, progress) -> int:  # noqa: ANN001
+def run_command(args: argparse.Namespace, progress) -> int:
     from guiapp.core.errors import UserError
     from guiapp.core.events import Cancelled, Log
     from guiapp.core.result_files import write_results
     from guiapp.core.runner import run_experiment
     from guiapp.core.spec import ExperimentSpec
 
-    def on_event(event) -> None:  # noqa: ANN001
+    def on_event(event) -> None:
         if isinstance(event, Log) and event.level == "info" and not args.quiet:
             progress.clear()
             print(event.message, file=sys.stderr)
@@ -52,7 +52,7 @@ def run_command(args: argparse.Namespace, progress) -> int:  # noqa: ANN001
     return 0 if all(model.ok for model in result.models) else 1
 
 
-def summary_table(result) -> str:  # noqa: ANN001
+def summary_table(result) -> str:
     from guiapp.core.models.conventional import describe_params
 
     lines = [f"{result.split['description']}; {len(result.categories)} categories", ""]

@@ -276,9 +276,9 @@ def _plain_errors(path: Path) -> Iterator[None]:
 
 
 __all__ = [
+    "SUPPORTED_SUFFIXES",
     "DataError",
     "LoadedTable",
-    "SUPPORTED_SUFFIXES",
     "file_sha256",
     "list_sheets",
     "read_table",

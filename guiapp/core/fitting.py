@@ -44,7 +44,7 @@ class _CheckCallback:
         from xgboost.callback import TrainingCallback
 
         class CheckEachRound(TrainingCallback):
-            def after_iteration(self, model, epoch, evals_log) -> bool:  # noqa: ANN001
+            def after_iteration(self, model, epoch, evals_log) -> bool:
                 check()
                 return False
 
@@ -65,7 +65,7 @@ class CalibratedSVM:
     def __init__(self, params: Params, seed: int) -> None:
         self.params, self.seed = params, seed
 
-    def fit(self, X, y: np.ndarray) -> "CalibratedSVM":
+    def fit(self, X, y: np.ndarray) -> CalibratedSVM:
         from sklearn.calibration import CalibratedClassifierCV
         from sklearn.model_selection import StratifiedKFold
 

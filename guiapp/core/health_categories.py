@@ -13,7 +13,14 @@ import numpy as np
 import pandas as pd
 
 from guiapp.core.health import HealthIssue
-from guiapp.core.health_checks import CategoryData, listing, make_issue, plural, quoted, rows_of
+from guiapp.core.health_checks import (
+    CategoryData,
+    listing,
+    make_issue,
+    plural,
+    quoted,
+    rows_of,
+)
 from guiapp.core.mapping import cell_text
 
 RARE_SHARE = 0.02

@@ -72,7 +72,7 @@ def measure_texts(texts: pd.Series, on_event: EventCallback) -> TextMeasures:
 
 def _round_widths(unit: str) -> list[int]:
     if unit == "tokens":
-        return [2**k for k in range(0, 40)]
+        return [2**k for k in range(40)]
     steps = [1, 2, 3, 4, 5] + [int(m * 10**k) for k in range(1, 12)
                                for m in (1, 1.5, 2, 2.5, 3, 4, 5, 6, 8)]
     return steps

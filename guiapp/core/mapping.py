@@ -79,7 +79,7 @@ class ColumnMapping:
         }
 
     @classmethod
-    def from_dict(cls, data: dict) -> "ColumnMapping":
+    def from_dict(cls, data: dict) -> ColumnMapping:
         return cls(
             text_columns=list(data.get("text_columns", [])),
             category_column=data.get("category_column"),

@@ -13,7 +13,13 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from guiapp.core.cell_values import SPLIT_TEST, SPLIT_TRAIN, category_labels, map_unique, split_kind
+from guiapp.core.cell_values import (
+    SPLIT_TEST,
+    SPLIT_TRAIN,
+    category_labels,
+    map_unique,
+    split_kind,
+)
 
 SAMPLE_ROWS = 20_000
 MAX_CATEGORY_VALUES = 50

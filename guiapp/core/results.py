@@ -27,7 +27,7 @@ class GridPointResult:
     fit_seconds: float  # summed over the folds
 
     @classmethod
-    def from_dict(cls, data: dict[str, Any]) -> "GridPointResult":
+    def from_dict(cls, data: dict[str, Any]) -> GridPointResult:
         return cls(**data)
 
 
@@ -48,7 +48,7 @@ class TestResult:
         return data
 
     @classmethod
-    def from_dict(cls, data: dict[str, Any]) -> "TestResult":
+    def from_dict(cls, data: dict[str, Any]) -> TestResult:
         ci = data.get("macro_f1_ci")
         return cls(
             macro_f1=float(data["macro_f1"]),
@@ -94,7 +94,7 @@ class ModelResult:
         return data
 
     @classmethod
-    def from_dict(cls, data: dict[str, Any]) -> "ModelResult":
+    def from_dict(cls, data: dict[str, Any]) -> ModelResult:
         data = dict(data)
         data["grid"] = [GridPointResult.from_dict(point) for point in data.get("grid", [])]
         data["test"] = TestResult.from_dict(data["test"]) if data.get("test") else None
@@ -139,7 +139,7 @@ class ExperimentResult:
         return data
 
     @classmethod
-    def from_dict(cls, data: dict[str, Any]) -> "ExperimentResult":
+    def from_dict(cls, data: dict[str, Any]) -> ExperimentResult:
         data = dict(data)
         data["models"] = [ModelResult.from_dict(model) for model in data.get("models", [])]
         data.setdefault("test_texts", [])
@@ -149,5 +149,5 @@ class ExperimentResult:
         return json.dumps(self.to_dict(include_texts), indent=2, ensure_ascii=False, allow_nan=False) + "\n"
 
     @classmethod
-    def from_json(cls, text: str) -> "ExperimentResult":
+    def from_json(cls, text: str) -> ExperimentResult:
         return cls.from_dict(json.loads(text))

@@ -14,7 +14,7 @@ import os
 import platform
 import sys
 import time
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from importlib import metadata
 from pathlib import Path
 
@@ -23,10 +23,18 @@ import pandas as pd
 from sklearn.base import clone
 
 from guiapp import __version__
-from guiapp.core import metrics
+from guiapp.core import metrics, process_pool
 from guiapp.core.errors import UserError
 from guiapp.core.evaluation import cv_folds, oversampled_rows
-from guiapp.core.events import Cancelled, EventCallback, Log, Progress, TaskUpdate, ignore_events, sub_progress
+from guiapp.core.events import (
+    Cancelled,
+    EventCallback,
+    Log,
+    Progress,
+    TaskUpdate,
+    ignore_events,
+    sub_progress,
+)
 from guiapp.core.fitting import fit_classifier, predict, predict_proba
 from guiapp.core.models.conventional import describe_params, expand_grid, normalise_grid
 from guiapp.core.results import ExperimentResult, ModelResult, TestResult
@@ -74,7 +82,7 @@ def run_experiment(
     prepared_cache: dict[str, tuple[object, object]] = {}
     n_models = len(spec.models)
     for index, model in enumerate(spec.models):
-        def report(event, index=index, name=model.display_name):  # noqa: ANN001, ANN202
+        def report(event, index=index, name=model.display_name):
             if isinstance(event, Progress):
                 fraction = min(max(event.fraction or 0.0, 0.0), 1.0)
                 event = Progress(
@@ -165,9 +173,11 @@ def run_model(
     def check() -> None:
         on_event(Progress(0.95, "fitting the chosen setting on all training texts"))
 
-    classifier = fit_classifier(
-        model.classifier, chosen_params, spec.seed, os.cpu_count() or 1, X_train, y_train, check, probabilities=True
-    )
+    fit_args = (model.classifier, chosen_params, spec.seed, os.cpu_count() or 1, X_train, y_train)
+    if n_jobs > 1:  # in a worker process, so that Cancel can stop even a long final fit at once
+        classifier = process_pool.call(n_jobs, check, fit_classifier, *fit_args, None, True)
+    else:
+        classifier = fit_classifier(*fit_args, check, probabilities=True)
     seconds["final_fit"] = time.perf_counter() - start
 
     on_event(Progress(0.98, "predicting the test texts"))
@@ -206,7 +216,7 @@ def run_model(
     )
 
 
-def _full_spec(model: ModelSpec, representation) -> dict:  # noqa: ANN001
+def _full_spec(model: ModelSpec, representation) -> dict:
     """The model's settings with every default written out, as used."""
     data = model.to_dict()
     data["name"] = model.display_name
@@ -262,4 +272,4 @@ def environment(n_jobs: int) -> dict[str, object]:
 
 
 def _now() -> str:
-    return datetime.now(timezone.utc).isoformat(timespec="seconds")
+    return datetime.now(UTC).isoformat(timespec="seconds")

@@ -18,7 +18,12 @@ import tomli_w
 
 from guiapp.core.atomic import write_text_atomic
 from guiapp.core.mapping import ColumnMapping
-from guiapp.core.spec_sections import EvaluationSpec, ModelSpec, SpecError, refuse_unknown
+from guiapp.core.spec_sections import (
+    EvaluationSpec,
+    ModelSpec,
+    SpecError,
+    refuse_unknown,
+)
 
 SCHEMA_VERSION = 1
 _DATA_KEYS = {"source", "sheet", "sha256", "mapping", "test_source", "test_sheet"}
@@ -46,7 +51,7 @@ class DataSpec:
         }
 
     @classmethod
-    def from_dict(cls, data: dict[str, Any]) -> "DataSpec":
+    def from_dict(cls, data: dict[str, Any]) -> DataSpec:
         if not isinstance(data, dict):
             raise SpecError("The [data] part of the spec is not a table of settings.")
         refuse_unknown(data, _DATA_KEYS, "[data]")
@@ -93,7 +98,7 @@ class ExperimentSpec:
         }
 
     @classmethod
-    def from_dict(cls, data: dict[str, Any]) -> "ExperimentSpec":
+    def from_dict(cls, data: dict[str, Any]) -> ExperimentSpec:
         if not isinstance(data, dict):
             raise SpecError("A spec must be a table of settings.")
         refuse_unknown(data, {"schema_version", "name", "seed", "data", "evaluation", "models"}, "the spec")
@@ -124,7 +129,7 @@ class ExperimentSpec:
         return json.dumps(self.to_dict(), indent=2, ensure_ascii=False) + "\n"
 
     @classmethod
-    def from_json(cls, text: str) -> "ExperimentSpec":
+    def from_json(cls, text: str) -> ExperimentSpec:
         try:
             return cls.from_dict(json.loads(text))
         except json.JSONDecodeError as error:
@@ -138,7 +143,7 @@ class ExperimentSpec:
         return tomli_w.dumps(_without_none(self.to_dict()))
 
     @classmethod
-    def from_toml(cls, text: str) -> "ExperimentSpec":
+    def from_toml(cls, text: str) -> ExperimentSpec:
         try:
             return cls.from_dict(tomllib.loads(text))
         except tomllib.TOMLDecodeError as error:
@@ -151,7 +156,7 @@ class ExperimentSpec:
         write_text_atomic(path, self.to_toml() if path.suffix.lower() == ".toml" else self.to_json())
 
     @classmethod
-    def load(cls, path: str | Path) -> "ExperimentSpec":
+    def load(cls, path: str | Path) -> ExperimentSpec:
         path = Path(path)
         try:
             text = path.read_text(encoding="utf-8-sig")

@@ -90,7 +90,7 @@ class EvaluationSpec:
         }
 
     @classmethod
-    def from_dict(cls, data: dict[str, Any]) -> "EvaluationSpec":
+    def from_dict(cls, data: dict[str, Any]) -> EvaluationSpec:
         where = "[evaluation]"
         if not isinstance(data, dict):
             raise SpecError(f"The {where} part of the spec is not a table of settings.")
@@ -167,7 +167,7 @@ class ModelSpec:
         }
 
     @classmethod
-    def from_dict(cls, data: dict[str, Any], position: int = 1) -> "ModelSpec":
+    def from_dict(cls, data: dict[str, Any], position: int = 1) -> ModelSpec:
         where = f"model {position} of [[models]]"
         if not isinstance(data, dict):
             raise SpecError(f"{where.capitalize()} is not a table of settings.")

@@ -24,16 +24,16 @@ from guiapp.core.models.conventional import Params
 MAX_PRECOMPUTED_ROWS = 6000  # 6,000² doubles = 288 MB per kernel matrix
 
 
-def can_share_kernel(X_train) -> bool:  # noqa: ANN001
+def can_share_kernel(X_train) -> bool:
     return X_train.shape[0] <= MAX_PRECOMPUTED_ROWS
 
 
-def _dots(A, B) -> np.ndarray:  # noqa: ANN001
+def _dots(A, B) -> np.ndarray:
     product = A @ B.T
     return product.toarray() if sp.issparse(product) else np.asarray(product)
 
 
-def _squares(X) -> np.ndarray:  # noqa: ANN001
+def _squares(X) -> np.ndarray:
     if sp.issparse(X):
         return np.asarray(X.multiply(X).sum(axis=1)).ravel()
     return np.einsum("ij,ij->i", X, X)

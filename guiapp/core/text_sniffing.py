@@ -11,7 +11,6 @@ import csv
 import io
 from dataclasses import dataclass
 
-
 DELIMITERS = (",", ";", "\t", "|")
 DELIMITER_NAMES = {",": "comma", ";": "semicolon", "\t": "tab", "|": "vertical bar"}
 MAX_SAMPLE_RECORDS = 200

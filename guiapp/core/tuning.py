@@ -14,19 +14,18 @@ from __future__ import annotations
 
 import os
 import time
-from concurrent.futures import FIRST_COMPLETED, Future, wait
+from concurrent.futures import Future
 from dataclasses import dataclass
 
 import numpy as np
 from sklearn.base import clone
 
+from guiapp.core import process_pool
 from guiapp.core.evaluation import oversampled_rows
 from guiapp.core.events import EventCallback, Progress, ignore_events
 from guiapp.core.fitting import fit_and_score, group_points, task_result
 from guiapp.core.models.conventional import Params
 from guiapp.core.results import GridPointResult
-
-POLL_SECONDS = 0.2
 
 
 @dataclass
@@ -128,11 +127,8 @@ def grid_search(
     return results, int(np.flatnonzero(means == means.max())[0])
 
 
-def _run_parallel(classifier, points, folds, tasks, seed, n_jobs, record, on_event, current) -> None:  # noqa: ANN001
-    from joblib.externals.loky import get_reusable_executor
-
-    workers = min(n_jobs, len(tasks))
-    executor = get_reusable_executor(max_workers=workers, timeout=120)
+def _run_parallel(classifier, points, folds, tasks, seed, n_jobs, record, on_event, current) -> None:
+    executor = process_pool.pool(n_jobs)
     # larger fits first, so the last worker isn't left with the longest one
     queue = sorted(tasks, key=lambda task: -_task_weight(classifier, [points[i] for i in task[1]]))
     queue.reverse()  # pop() from the end
@@ -142,7 +138,7 @@ def _run_parallel(classifier, points, folds, tasks, seed, n_jobs, record, on_eve
     def submit() -> None:
         # at most one task per worker in flight: nothing waits in the executor's queue, so a
         # Cancel has only running fits to stop
-        while queue and len(pending) < workers:
+        while queue and len(pending) < n_jobs:
             fold_index, group = queue.pop()
             fold = folds[fold_index]
             args = (classifier, [points[i] for i in group], seed, 1, fold.X_train, fold.y_train, fold.X_valid, fold.y_valid)
@@ -151,17 +147,14 @@ def _run_parallel(classifier, points, folds, tasks, seed, n_jobs, record, on_eve
     try:
         submit()
         while pending:
-            done, _ = wait(list(pending), timeout=POLL_SECONDS, return_when=FIRST_COMPLETED)
-            on_event(current())  # lets Cancel in at least every POLL_SECONDS
-            for future in done:
+            for future in process_pool.wait_some(pending, lambda: on_event(current())):
                 fold_index, group = pending.pop(future)
                 record(fold_index, group, future.result())
             submit()
         finished = True
     finally:
-        if not finished:
-            # Cancel or an error: stop the worker processes now rather than after their fits
-            executor.shutdown(wait=True, kill_workers=True)
+        if not finished:  # Cancel or an error: stop the worker processes now
+            process_pool.kill(executor)
 
 
 def _task_weight(classifier: str, points: list[Params]) -> float:
@@ -174,7 +167,7 @@ def _task_weight(classifier: str, points: list[Params]) -> float:
     return 1.0
 
 
-def timed(fn, *args, **kwargs):  # noqa: ANN001, ANN201
+def timed(fn, *args, **kwargs):
     start = time.perf_counter()
     value = fn(*args, **kwargs)
     return value, time.perf_counter() - start

@@ -6,12 +6,12 @@ import numpy as np
 import pandas as pd
 
 TOPIC_WORDS = {
-    "health": "hospital doctors patients medicine insurance care nurses clinic vaccine disease".split(),
-    "defence": "army soldiers weapons navy military veterans troops war missile base".split(),
-    "energy": "oil gas solar power electricity coal wind fuel pipeline nuclear".split(),
-    "education": "schools teachers students college learning classroom tuition exams books reading".split(),
+    "health": ["hospital", "doctors", "patients", "medicine", "insurance", "care", "nurses", "clinic", "vaccine", "disease"],
+    "defence": ["army", "soldiers", "weapons", "navy", "military", "veterans", "troops", "war", "missile", "base"],
+    "energy": ["oil", "gas", "solar", "power", "electricity", "coal", "wind", "fuel", "pipeline", "nuclear"],
+    "education": ["schools", "teachers", "students", "college", "learning", "classroom", "tuition", "exams", "books", "reading"],
 }
-SHARED = "the act bill state federal program funding amend provide national public new law support".split()
+SHARED = ["the", "act", "bill", "state", "federal", "program", "funding", "amend", "provide", "national", "public", "new", "law", "support"]
 
 
 def coded_texts(n: int = 300, shares=(0.6, 0.25, 0.15), seed: int = 0, noise: float = 0.35) -> pd.DataFrame:

@@ -9,7 +9,13 @@ from sklearn.metrics import f1_score
 
 from guiapp.core import metrics
 from guiapp.core.errors import DataError
-from guiapp.core.evaluation import cv_folds, oversample, oversampled_rows, oversampling_targets, random_holdout
+from guiapp.core.evaluation import (
+    cv_folds,
+    oversample,
+    oversampled_rows,
+    oversampling_targets,
+    random_holdout,
+)
 
 
 def labels(counts: list[int]) -> np.ndarray:

@@ -16,7 +16,7 @@ from guiapp.core.health import HealthReport, compute_health, spreadsheet_row
 from guiapp.core.health_lengths import histogram
 from guiapp.core.mapping import ColumnMapping
 
-WORDS = "budget school health farm rail tax nurse house vote law road court".split()
+WORDS = ["budget", "school", "health", "farm", "rail", "tax", "nurse", "house", "vote", "law", "road", "court"]
 
 
 def fake_tokens(texts, on_event):

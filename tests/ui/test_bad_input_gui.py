@@ -11,7 +11,7 @@ from PySide6.QtCore import Qt
 from tests.ui.helpers import wait_for_report
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "benchmarks"))
-from _common import make_csv  # noqa: E402
+from _common import make_csv
 
 
 def _wait_for_error(qtbot, window):

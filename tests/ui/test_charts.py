@@ -7,7 +7,12 @@ from PySide6.QtCore import QPointF
 from PySide6.QtGui import QImage
 from PySide6.QtWidgets import QFileDialog, QToolTip
 
-from guiapp.ui.widgets.chart_base import BAR_COLOR, FLAG_COLOR, SAVE_ACTION_TEXT, format_share
+from guiapp.ui.widgets.chart_base import (
+    BAR_COLOR,
+    FLAG_COLOR,
+    SAVE_ACTION_TEXT,
+    format_share,
+)
 from guiapp.ui.widgets.charts import CategoryBarChart, HistogramChart
 
 LABELS = ["Health", "Civil Rights, Minority Issues, and Civil Liberties", "Energy", "Foreign Trade"]
@@ -63,7 +68,7 @@ def test_every_bar_label_fits_inside_the_chart(qtbot, bar_chart):
         bar_chart.resize(width, bar_chart.height())
         qtbot.wait(20)
         view_right = bar_chart.getPlotItem().getViewBox().sceneBoundingRect().right()
-        for item in bar_chart._value_items:  # noqa: SLF001 (geometry of what is drawn)
+        for item in bar_chart._value_items:
             assert item.sceneBoundingRect().right() <= view_right + 1, (width, item.toPlainText())
 
 

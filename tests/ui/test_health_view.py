@@ -12,7 +12,13 @@ from guiapp.core.health import spreadsheet_row
 from guiapp.ui.widgets.chart_base import FLAG_COLOR
 from guiapp.ui.widgets.glossary import GlossaryLabel
 from guiapp.ui.widgets.health_view import HealthReportView
-from tests.ui.sample_reports import lengths, not_ready_report, policy_report, ready_report, warnings_report
+from tests.ui.sample_reports import (
+    lengths,
+    not_ready_report,
+    policy_report,
+    ready_report,
+    warnings_report,
+)
 
 
 @pytest.fixture

@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-
 from tests.ui.helpers import save_screenshot, wait_for_report
-
 
 
 def test_screenshots_of_the_data_step(qtbot, window, tmp_path):

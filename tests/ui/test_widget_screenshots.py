@@ -3,7 +3,6 @@
 
 from __future__ import annotations
 
-
 import numpy as np
 import pandas as pd
 from PySide6.QtWidgets import QTableView

@@ -14,7 +14,7 @@ import numpy as np
 import pyqtgraph as pg
 import pyqtgraph.exporters as pg_exporters
 from PySide6.QtCore import QRect, QRectF, QSize, Qt, Signal
-from PySide6.QtGui import QColor, QFont, QPainter
+from PySide6.QtGui import QColor, QFont, QPainter, QResizeEvent
 from PySide6.QtSvg import QSvgGenerator
 from PySide6.QtWidgets import QFileDialog, QMenu
 
@@ -53,7 +53,7 @@ def chart_font(point_size: float, bold: bool = False) -> QFont:
 class CountAxis(pg.AxisItem):
     """An axis for counts: whole numbers only, with thousands separators."""
 
-    def tickValues(self, minVal, maxVal, size):  # noqa: N802, N803 (pyqtgraph's names)
+    def tickValues(self, minVal, maxVal, size):
         levels = super().tickValues(minVal, maxVal, size)
         result = []
         for spacing, values in levels:
@@ -63,7 +63,7 @@ class CountAxis(pg.AxisItem):
             result.append((spacing, whole))
         return result or [(1.0, [v for v in range(int(np.ceil(minVal)), int(maxVal) + 1)])]
 
-    def tickStrings(self, values, scale, spacing):  # noqa: N802
+    def tickStrings(self, values, scale, spacing):
         return [format_count(v * scale) for v in values]
 
 
@@ -176,20 +176,23 @@ class ChartWidget(pg.PlotWidget):
             painter.end()
 
     def _prepare_export(self) -> None:
-        """Lay out the chart for a widget that has never been shown (e.g. in tests)."""
+        """Lay out a chart that is not on screen: a hidden widget gets no resize events, so its
+        plot would keep pyqtgraph's default 640 × 480 layout."""
         if not self.isVisible():
-            self.resize(self.size().expandedTo(self.sizeHint()))
-            self._refit()
+            size = self.size().expandedTo(self.sizeHint()).expandedTo(self.minimumSize())
+            self.resize(size)
+            self.resizeEvent(QResizeEvent(size, size))  # lays out the plot, then _refit
+            self.getPlotItem().layout.activate()
 
     def _refit(self) -> None:  # overridden: recompute ranges that depend on pixel sizes
         pass
 
-    def resizeEvent(self, event) -> None:  # noqa: N802
+    def resizeEvent(self, event) -> None:
         super().resizeEvent(event)
         if self._ready and self.getPlotItem() is not None:  # None once pyqtgraph closed it
             self._refit()
 
-    def wheelEvent(self, event) -> None:  # noqa: N802
+    def wheelEvent(self, event) -> None:
         # Static chart: let the page scroll instead of zooming.
         event.ignore()
 

@@ -20,7 +20,13 @@ from collections.abc import Iterable, Mapping
 
 import numpy as np
 import pandas as pd
-from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, Qt, Signal
+from PySide6.QtCore import (
+    QAbstractTableModel,
+    QModelIndex,
+    QPersistentModelIndex,
+    Qt,
+    Signal,
+)
 from PySide6.QtGui import QBrush, QColor, QFont
 from PySide6.QtGui import Qt as QtGuiQt  # Qt namespace functions that live in QtGui
 
@@ -82,7 +88,7 @@ def is_missing(value: object) -> bool:
     return isinstance(result, bool | np.bool_) and bool(result)
 
 
-def format_number(value: float | int) -> str:
+def format_number(value: float) -> str:
     """Integers as they are, other numbers with up to 6 significant digits (no scientific
     notation for ordinary magnitudes)."""
     if isinstance(value, numbers.Integral):

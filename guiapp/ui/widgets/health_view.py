@@ -47,8 +47,8 @@ from guiapp.ui.widgets.health_parts import (
     PAGE_BACKGROUND,
     FigureTile,
     IssueCard,
-    make_font,
     length_summary,
+    make_font,
     over_limit_summary,
     plural,
     sample_note,
@@ -467,7 +467,7 @@ class HealthReportView(QWidget):
         for column in range(6):
             self._figures_grid.setColumnStretch(column, 1 if column < columns else 0)
 
-    def eventFilter(self, watched, event) -> bool:  # noqa: N802
+    def eventFilter(self, watched, event) -> bool:
         if watched is self._content and event.type() == QEvent.Type.Resize:
             self._arrange_figures(6 if self._content.width() >= 900 else 3)
         return super().eventFilter(watched, event)

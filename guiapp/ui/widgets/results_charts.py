@@ -12,7 +12,7 @@ from collections.abc import Sequence
 import numpy as np
 import pyqtgraph as pg
 from PySide6.QtCore import QPointF, QRectF, QSize, Qt, Signal
-from PySide6.QtGui import QColor, QFontMetrics, QResizeEvent, QTextOption
+from PySide6.QtGui import QColor, QFontMetrics, QTextOption
 from PySide6.QtWidgets import QToolTip
 
 from guiapp.ui.widgets.chart_base import (
@@ -55,17 +55,6 @@ def format_row_share(share: float) -> str:
     return f"{percent:.0f} %"
 
 
-def lay_out_hidden(chart: ChartWidget) -> None:
-    """Lay out a chart that is not on screen before it is exported: a hidden widget gets no
-    resize events, so its plot would keep pyqtgraph's default 640 × 480 layout."""
-    if chart.isVisible():
-        return
-    size = chart.size().expandedTo(chart.sizeHint()).expandedTo(chart.minimumSize())
-    chart.resize(size)
-    chart.resizeEvent(QResizeEvent(size, size))  # lays out the plot for this size, then _refit
-    chart.getPlotItem().layout.activate()
-
-
 class _NamedBars(ChartWidget):
     """Horizontal bars, one per model, first at the top, names on the left, a label at each end."""
 
@@ -97,9 +86,6 @@ class _NamedBars(ChartWidget):
 
     def sizeHint(self) -> QSize:
         return QSize(700, self.height())
-
-    def _prepare_export(self) -> None:
-        lay_out_hidden(self)
 
     # drawn by subclasses -----------------------------------------------------------------------
     def _ends(self) -> list[float]:
@@ -451,9 +437,6 @@ class ConfusionHeatmap(ChartWidget):
 
     def sizeHint(self) -> QSize:
         return self.minimumSize().expandedTo(QSize(640, 480))
-
-    def _prepare_export(self) -> None:
-        lay_out_hidden(self)
 
     # ----- public API -------------------------------------------------------------------------
     def set_matrix(self, categories: Sequence[str], matrix: Sequence[Sequence[int]]) -> None:

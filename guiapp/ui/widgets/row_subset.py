@@ -27,7 +27,7 @@ class RowSubsetModel(QAbstractProxyModel):
     def rows(self) -> list[int] | None:
         return None if self._rows is None else list(self._rows)
 
-    def setSourceModel(self, model) -> None:  # noqa: N802 (Qt naming)
+    def setSourceModel(self, model) -> None:
         self.beginResetModel()
         old = self.sourceModel()
         if old is not None:
@@ -48,13 +48,13 @@ class RowSubsetModel(QAbstractProxyModel):
             self.dataChanged.emit(self.index(0, 0), self.index(self.rowCount() - 1, self.columnCount() - 1))
 
     # -- QAbstractProxyModel ---------------------------------------------------------------
-    def rowCount(self, parent: Index = QModelIndex()) -> int:  # noqa: N802
+    def rowCount(self, parent: Index = QModelIndex()) -> int:
         source = self.sourceModel()
         if parent.isValid() or source is None:
             return 0
         return source.rowCount() if self._rows is None else len(self._rows)
 
-    def columnCount(self, parent: Index = QModelIndex()) -> int:  # noqa: N802
+    def columnCount(self, parent: Index = QModelIndex()) -> int:
         source = self.sourceModel()
         return 0 if parent.isValid() or source is None else source.columnCount()
 
@@ -66,19 +66,19 @@ class RowSubsetModel(QAbstractProxyModel):
     def parent(self, index: Index = QModelIndex()) -> QModelIndex:  # type: ignore[override]
         return QModelIndex()
 
-    def mapToSource(self, proxy: Index) -> QModelIndex:  # noqa: N802
+    def mapToSource(self, proxy: Index) -> QModelIndex:
         if not proxy.isValid() or self.sourceModel() is None:
             return QModelIndex()
         row = proxy.row() if self._rows is None else self._rows[proxy.row()]
         return self.sourceModel().index(row, proxy.column())
 
-    def mapFromSource(self, source: Index) -> QModelIndex:  # noqa: N802
+    def mapFromSource(self, source: Index) -> QModelIndex:
         if not source.isValid():
             return QModelIndex()
         row = source.row() if self._rows is None else self._lookup.get(source.row())
         return QModelIndex() if row is None else self.index(row, source.column())
 
-    def headerData(self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole):  # noqa: N802
+    def headerData(self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole):
         source = self.sourceModel()
         if source is None:
             return None
