@@ -29,7 +29,7 @@ from PySide6.QtWidgets import (
 
 from guiapp import APP_NAME, __version__
 from guiapp.core.data import SUPPORTED_SUFFIXES
-from guiapp.core.spec import ExperimentSpec
+from guiapp.core.spec import ExperimentSpec, SpecError
 from guiapp.paths import example_path
 from guiapp.ui.pages.data_page import DataPage
 from guiapp.ui.pages.models_page import ModelsPage
@@ -165,6 +165,9 @@ class MainWindow(QMainWindow):
         self.example_action = QAction(style.standardIcon(QStyle.StandardPixmap.SP_FileDialogInfoView), "Open &example", self)
         self.example_action.setToolTip("Open the example study: US Congress bills coded by policy topic")
         self.example_action.triggered.connect(self.open_example)
+        self.open_study_action = QAction("Open &study…", self)
+        self.open_study_action.setToolTip("Open a saved study file (.toml/.json): its table, column roles, models and settings")
+        self.open_study_action.triggered.connect(self.choose_study)
         self.save_spec_action = QAction("&Save study as…", self)
         self.save_spec_action.setShortcut(QKeySequence.StandardKey.SaveAs)
         self.save_spec_action.setToolTip(
@@ -181,6 +184,7 @@ class MainWindow(QMainWindow):
         file_menu.addAction(self.example_action)
         self.recent_menu = file_menu.addMenu("Open &recent")
         file_menu.addSeparator()
+        file_menu.addAction(self.open_study_action)
         file_menu.addAction(self.save_spec_action)
         file_menu.addSeparator()
         file_menu.addAction(quit_action)
@@ -235,6 +239,37 @@ class MainWindow(QMainWindow):
             data = self.data_page.data_spec()
             return None if data is None else ExperimentSpec(data=data, name=Path(data.source).stem)
         return spec
+
+    def choose_study(self) -> None:
+        path, _ = QFileDialog.getOpenFileName(self, "Open a study", str(Path.home()), "Study files (*.toml *.json)")
+        if path:
+            self.open_study(Path(path))
+
+    def open_study(self, path: Path) -> None:
+        """Open a study file: read its table with its column roles, then take over its models."""
+        try:
+            spec = ExperimentSpec.load(path)
+            source = spec.source_path(path)
+            if not source.is_file():
+                raise SpecError(
+                    f"The study's table {source} does not exist.",
+                    "Move the table back, or change 'source' in the study file to where it is now.",
+                )
+        except SpecError as error:
+            self.errors.report(error, "Opening the study")
+            return
+        test = spec.test_source_path(path)
+        self.steps.setCurrentRow(DATA_STEP)
+        self.data_page.open_path(
+            source, spec.data.sheet, spec.data.mapping, (str(test), spec.data.test_sheet) if test else None
+        )
+        self.models_page.load_spec(spec)
+        self._show_status(f"Opened the study {path.name}: {len(spec.models)} models.")
+        if self.models_page.load_notes:
+            box = QMessageBox(QMessageBox.Icon.Information, "Opening the study", self.models_page.load_notes, parent=self)
+            box.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+            self.study_notes_box = box
+            box.open()
 
     def save_spec(self) -> None:
         spec = self.study_spec()

@@ -159,3 +159,47 @@ def test_a_whole_study_from_data_to_results(qtbot, window, tmp_path):
     assert results.result is not None and len(results.result.finished_models()) == 2
     assert results.picker.count() == 2
     assert window.run_page.state() == "finished"
+
+
+def test_open_study_takes_over_table_roles_test_file_and_models(qtbot, window, tmp_path):
+    """The documented hand-written study opens in the app and runs there as it does on the CLI."""
+    import shutil
+    from pathlib import Path
+
+    from guiapp.core.runner import run_experiment
+
+    folder = tmp_path / "bills"
+    shutil.copytree(Path(__file__).resolve().parents[2] / "docs" / "examples" / "bills", folder)
+    window.open_study(folder / "study.toml")
+    wait_for_report(qtbot, window)
+    data = window.data_page.data_spec()
+    assert data.mapping.text_columns == ["text"] and data.mapping.category_column == "label"
+    assert data.test_source == str(folder / "test.csv")
+    assert "test texts from test.csv" in window.data_page.file_details.text()
+    qtbot.waitUntil(lambda: window.steps.is_step_enabled(MODELS_STEP))
+    assert sorted(window.models_page.checked_models()) == [("bow", "naive_bayes"), ("bow", "svm"), ("word_vectors", "svm")]
+    spec = window.models_page.build_spec()
+    assert spec.data.test_source == str(folder / "test.csv")
+    # the Models step keeps one set of preprocessing per representation, and says so
+    assert "different settings to models of the same kind (Basic BOW, SVM grid)" in window.study_notes_box.text()
+    window.study_notes_box.close()
+
+    window.run_page.run_fn = lambda spec, on_event, **kwargs: run_experiment(spec, on_event, n_jobs=1, **kwargs)
+    window.models_page.choice.checkbox("bow", "svm").click()  # keep the test quick: two models
+    window.models_page.run_button.click()
+    qtbot.waitUntil(lambda: window.steps.currentRow() == RESULTS_STEP, timeout=60_000)
+    qtbot.waitUntil(lambda: not window.run_page.is_busy())
+    result = window.results_page.result
+    assert result.split["how"] == "test file" and result.split["n_test"] == 200
+
+
+def test_a_broken_study_file_is_explained(qtbot, window, tmp_path):
+    study = tmp_path / "study.toml"
+    study.write_text('[data]\nsource = "missing.csv"\n', encoding="utf-8")
+    window.open_study(study)
+    qtbot.waitUntil(lambda: bool(window.errors.history))
+    assert "missing.csv" in str(window.errors.history[-1])
+    study.write_text("[data\n", encoding="utf-8")
+    window.open_study(study)
+    qtbot.waitUntil(lambda: len(window.errors.history) == 2)
+    assert "not valid TOML" in str(window.errors.history[-1])

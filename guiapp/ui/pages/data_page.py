@@ -24,7 +24,7 @@ from guiapp.core.data import LoadedTable, read_table
 from guiapp.core.errors import DataError
 from guiapp.core.events import EventCallback, ignore_events
 from guiapp.core.health import HealthReport, compute_health
-from guiapp.core.mapping import ColumnMapping, suggest_mapping
+from guiapp.core.mapping import ColumnMapping, check_mapping, suggest_mapping
 from guiapp.core.spec import DataSpec
 from guiapp.core.text_sniffing import describe_encoding
 from guiapp.ui.widgets.frame_model import DataFrameModel
@@ -43,9 +43,19 @@ FORMAT_NAMES = {
 DELIMITER_NAMES = {",": "commas", ";": "semicolons", "\t": "tabs", "|": "vertical bars"}
 
 
-def read_and_suggest(path: Path, sheet: str | None = None, on_event: EventCallback = ignore_events) -> tuple[LoadedTable, ColumnMapping]:
-    """Read a table and guess its column roles, both off the GUI thread."""
+def read_and_suggest(
+    path: Path, sheet: str | None = None, wanted: ColumnMapping | None = None, on_event: EventCallback = ignore_events
+) -> tuple[LoadedTable, ColumnMapping]:
+    """Read a table and guess its column roles, both off the GUI thread. ``wanted`` (the mapping
+    of an opened study) is used when its columns are in the table; otherwise the guess is."""
     table = read_table(path, sheet=sheet, on_event=on_event)
+    if wanted is not None:
+        try:
+            check_mapping(table.frame, wanted)
+        except DataError as error:
+            table.notices.append(f"The study's column roles do not fit this table ({error.message}); TextLab guessed them again.")
+        else:
+            return table, wanted
     return table, suggest_mapping(table.frame)
 
 
@@ -60,6 +70,7 @@ class DataPage(QWidget):
         super().__init__(parent)
         self.errors = errors
         self.table: LoadedTable | None = None
+        self.test_file: tuple[str, str | None] | None = None  # (path, sheet) from an opened study file
         self.report: HealthReport | None = None
         self._load_slot = WorkerSlot()
         self._health_slot = WorkerSlot()
@@ -181,10 +192,19 @@ class DataPage(QWidget):
         return panel
 
     # -- opening -------------------------------------------------------------------------------
-    def open_path(self, path: str | Path, sheet: str | None = None) -> None:
-        """Read ``path`` in the background; the current table stays until the new one is read."""
+    def open_path(
+        self,
+        path: str | Path,
+        sheet: str | None = None,
+        mapping: ColumnMapping | None = None,
+        test_file: tuple[str, str | None] | None = None,
+    ) -> None:
+        """Read ``path`` in the background; the current table stays until the new one is read.
+
+        ``mapping`` and ``test_file`` (path, sheet) come from an opened study file."""
         path = Path(path)
-        worker = Worker(read_and_suggest, path, sheet=sheet, name=f"read {path.name}")
+        self.test_file = test_file
+        worker = Worker(read_and_suggest, path, sheet=sheet, wanted=mapping, name=f"read {path.name}")
         self._health_slot.cancel()
         self.load_title.setText(f"Reading {path.name}" + (f", sheet “{sheet}”" if sheet else ""))
         self.load_progress.attach(worker, "Opening the file…")
@@ -245,6 +265,8 @@ class DataPage(QWidget):
     def _details_text(self, table: LoadedTable) -> str:
         rows, columns = table.frame.shape
         parts = [f"{rows:,} rows", f"{columns} columns", FORMAT_NAMES.get(table.file_format, table.file_format)]
+        if self.test_file is not None:
+            parts.append(f"test texts from {Path(self.test_file[0]).name} (set in the study file)")
         if table.delimiter:
             parts.append(f"values separated by {DELIMITER_NAMES.get(table.delimiter, repr(table.delimiter))}")
         if table.encoding:
@@ -253,7 +275,7 @@ class DataPage(QWidget):
 
     def _sheet_chosen(self, index: int) -> None:
         if self.table is not None and self.sheet_combo.itemText(index) != self.table.sheet:
-            self.open_path(self.table.path, self.sheet_combo.itemText(index))
+            self.open_path(self.table.path, self.sheet_combo.itemText(index), test_file=self.test_file)
 
     # -- mapping and health -----------------------------------------------------------------------
     def mapping(self) -> ColumnMapping:
@@ -270,7 +292,10 @@ class DataPage(QWidget):
     def data_spec(self) -> DataSpec | None:
         if self.table is None:
             return None
-        return DataSpec(str(self.table.path), self.table.sheet, self.table.sha256, self.mapping())
+        spec = DataSpec(str(self.table.path), self.table.sheet, self.table.sha256, self.mapping())
+        if self.test_file is not None and not spec.mapping.split_column:
+            spec.test_source, spec.test_sheet = self.test_file
+        return spec
 
     def _mapping_changed(self, mapping: ColumnMapping) -> None:
         if self.table is None:

@@ -80,6 +80,7 @@ class ModelsPage(QWidget):
         self._split: tuple[int, int] | None = None
         self.settings = StudySettings()
         self.name = ""
+        self.load_notes = ""  # what load_spec could not take over, in words
         self.advanced_dialog: AdvancedSettingsDialog | None = None
 
         title = QLabel("Choose the models to compare", objectName="modelsTitle")
@@ -258,6 +259,7 @@ class ModelsPage(QWidget):
         grids: dict[str, dict] = {}
         pairs: list[Pair] = []
         skipped = 0
+        differing: set[str] = set()
         available = set(self.choice.available())
         for model in spec.models:
             pair = (model.representation, model.classifier)
@@ -265,13 +267,19 @@ class ModelsPage(QWidget):
                 skipped += 1
                 continue
             pairs.append(pair)
+            defaults = default_options(model.representation)
+            changed = {
+                key: value for key, value in model.representation_options.items() if defaults.get(key, object()) != value
+            }
             if model.representation not in options:
-                defaults = default_options(model.representation)
-                options[model.representation] = {
-                    key: value for key, value in model.representation_options.items() if defaults.get(key, object()) != value
-                }
+                options[model.representation] = changed
+            elif options[model.representation] != changed:
+                differing.add(REPRESENTATION_LABELS.get(model.representation, model.representation))
+            grid = changed_grid(model.classifier, model.grid)
             if model.classifier not in grids:
-                grids[model.classifier] = changed_grid(model.classifier, model.grid)
+                grids[model.classifier] = grid
+            elif grids[model.classifier] != grid:
+                differing.add(f"{CLASSIFIERS[model.classifier].label} grid")
         self.settings = StudySettings(
             evaluation=copy.deepcopy(spec.evaluation),
             seed=spec.seed,
@@ -280,8 +288,19 @@ class ModelsPage(QWidget):
         )
         self.name = spec.name
         self.choice.set_checked(pairs)  # refreshes the page
+        notes = []
         if skipped:
-            self.statusMessage.emit(f"{skipped} model(s) in the study cannot be shown on this step and were left out.")
+            notes.append(f"{skipped} model(s) in the study cannot be shown on this step and were left out.")
+        if differing:
+            notes.append(
+                "The study gives different settings to models of the same kind ("
+                + ", ".join(sorted(differing))
+                + "); this step keeps one set per kind, the first model's. Run the study file with "
+                "'textlab run' to keep each model's own settings."
+            )
+        self.load_notes = " ".join(notes)
+        if notes:
+            self.statusMessage.emit(self.load_notes)
 
     # -- advanced ----------------------------------------------------------------------------------
     def open_advanced(self) -> AdvancedSettingsDialog:
