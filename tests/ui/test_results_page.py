@@ -15,12 +15,8 @@ from guiapp.ui.pages.results_page import (
     ResultsPage,
 )
 from guiapp.ui.widgets.chart_base import BAR_COLOR, SAVE_ACTION_TEXT
-from guiapp.ui.widgets.results_charts import (
-    BEST_COLOR,
-    ConfusionHeatmap,
-    F1BarChart,
-    format_seconds,
-)
+from guiapp.ui.widgets.confusion_heatmap import ConfusionHeatmap
+from guiapp.ui.widgets.results_charts import BEST_COLOR, F1BarChart, format_seconds
 from guiapp.ui.widgets.results_tables import CHOSEN_BACKGROUND
 from tests.ui.helpers import save_screenshot
 from tests.ui.sample_results import FAILED_MESSAGE, policy_result, sample_result

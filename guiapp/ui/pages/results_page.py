@@ -27,8 +27,9 @@ from PySide6.QtWidgets import (
 
 from guiapp.core.results import ExperimentResult, ModelResult
 from guiapp.ui.widgets.chart_base import ChartWidget
+from guiapp.ui.widgets.confusion_heatmap import ConfusionHeatmap
 from guiapp.ui.widgets.glossary import GlossaryLabel, explain
-from guiapp.ui.widgets.results_charts import ConfusionHeatmap, F1BarChart, TimeBarChart
+from guiapp.ui.widgets.results_charts import F1BarChart, TimeBarChart
 from guiapp.ui.widgets.results_tables import (
     CategoryScoresTable,
     GridTable,
