@@ -50,7 +50,18 @@ class TaskUpdate:
     payload: object = None
 
 
-Event = Progress | Log | TaskUpdate
+@dataclass(frozen=True, slots=True)
+class Metric:
+    """A measured value at a step of a job, e.g. the training loss after each optimizer step
+    (``Metric("loss", 37, 0.41, 164)``), for live charts. ``total`` is the number of steps."""
+
+    name: str
+    step: int
+    value: float
+    total: int | None = None
+
+
+Event = Progress | Log | TaskUpdate | Metric
 EventCallback = Callable[[Event], None]
 
 

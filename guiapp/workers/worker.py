@@ -15,7 +15,7 @@ from typing import Any
 
 from PySide6.QtCore import QObject, QThread, Signal
 
-from guiapp.core.events import Cancelled, Event, Log, Progress, TaskUpdate
+from guiapp.core.events import Cancelled, Event, Log, Metric, Progress, TaskUpdate
 from guiapp.workers import registry
 
 PROGRESS_INTERVAL_S = 0.1
@@ -28,6 +28,7 @@ class WorkerSignals(QObject):
     progress = Signal(object)  # Progress
     log = Signal(object)  # Log
     update = Signal(object)  # TaskUpdate (a part of the job started, finished or failed)
+    metric = Signal(object)  # Metric (e.g. the training loss per step), throttled; the last is kept
     finished = Signal(object)  # the core call's return value
     failed = Signal(object)  # the exception (an Exception instance)
     cancelled = Signal()
@@ -53,6 +54,8 @@ class Worker:
         self._cancel = threading.Event()
         self._last_emit = 0.0
         self._pending: Progress | None = None
+        self._metric_emits: dict[str, float] = {}
+        self._pending_metrics: dict[str, Metric] = {}
         self._thread = _Thread(self._run)
         self._thread.finished.connect(self._on_thread_finished)
         self.started_at: float | None = None
@@ -91,6 +94,9 @@ class Worker:
         if isinstance(event, TaskUpdate):
             self.signals.update.emit(event)
             return
+        if isinstance(event, Metric):
+            self._on_metric(event)
+            return
         now = time.monotonic()
         finished = event.fraction is not None and event.fraction >= 1.0
         if event.task is not None and self._pending is not None and self._pending.task != event.task:
@@ -103,11 +109,30 @@ class Worker:
         else:
             self._pending = event
 
+    def _on_metric(self, event: Metric) -> None:
+        """Throttled like progress, per metric name; the last value of each is never dropped."""
+        now = time.monotonic()
+        last = event.total is not None and event.step >= event.total
+        if last or now - self._metric_emits.get(event.name, 0.0) >= PROGRESS_INTERVAL_S:
+            self._metric_emits[event.name] = now
+            self._pending_metrics.pop(event.name, None)
+            self.signals.metric.emit(event)
+        else:
+            self._pending_metrics[event.name] = event
+
+    def _flush_metrics(self) -> None:
+        pending, self._pending_metrics = self._pending_metrics, {}
+        for event in pending.values():
+            self.signals.metric.emit(event)
+
     def _run(self) -> None:
         try:
             if self._cancel.is_set():
                 raise Cancelled()
-            result = self._fn(*self._args, on_event=self._on_event, **self._kwargs)
+            try:
+                result = self._fn(*self._args, on_event=self._on_event, **self._kwargs)
+            finally:
+                self._flush_metrics()
         except Cancelled:
             self.signals.cancelled.emit()
         except Exception as error:  # every error goes to the GUI's one error sink
