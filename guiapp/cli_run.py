@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+from pathlib import Path
 
 
 def add_run_command(commands) -> None:
@@ -36,7 +37,9 @@ def run_command(args: argparse.Namespace, progress) -> int:
 
     try:
         spec = ExperimentSpec.load(args.spec)
-        result = run_experiment(spec, on_event, spec_file=args.spec, n_jobs=args.jobs)
+        result = run_experiment(
+            spec, on_event, spec_file=args.spec, n_jobs=args.jobs, artefacts_dir=Path(args.out) / "models"
+        )
         paths = write_results(result, args.out)
     except UserError as error:
         progress.clear()

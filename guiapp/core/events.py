@@ -59,6 +59,8 @@ class Metric:
     step: int
     value: float
     total: int | None = None
+    task: int | None = None  # which part of the job (the model's position in the study)
+    run: str = ""  # which training run of that part, e.g. "fold 2, learning rate 1e-4, 3 epochs"
 
 
 Event = Progress | Log | TaskUpdate | Metric

@@ -77,7 +77,8 @@ class ModelResult:
     predictions: list[int] = field(default_factory=list)  # category index per test text
     probabilities: list[list[float]] | None = None  # per test text, per category
     seconds: dict[str, float] = field(default_factory=dict)  # features, tuning, final_fit, predict, total
-    n_features: int = 0
+    n_features: int = 0  # columns of the final model's input (Transformers: parameters)
+    artefact: str = ""  # folder of the saved final model, if one was saved
 
     @property
     def ok(self) -> bool:

@@ -9,6 +9,7 @@ model is recorded with its reason and the others still run; Cancel stops at the 
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import os
 import platform
@@ -30,6 +31,7 @@ from guiapp.core.events import (
     Cancelled,
     EventCallback,
     Log,
+    Metric,
     Progress,
     TaskUpdate,
     ignore_events,
@@ -53,8 +55,12 @@ def run_experiment(
     spec_file: str | Path | None = None,
     table: pd.DataFrame | None = None,
     n_jobs: int | None = None,
+    artefacts_dir: str | Path | None = None,
 ) -> ExperimentResult:
-    """Run every model of ``spec`` and return what was found (see the module docstring)."""
+    """Run every model of ``spec`` and return what was found (see the module docstring).
+
+    Fine-tuned Transformers are saved under ``artefacts_dir`` (default: a folder for this run in
+    TextLab's cache), so they can be applied to new texts later."""
     started = _now()
     if not spec.models:
         raise UserError("The study has no models to compare.", "Tick at least one model on the Models step.")
@@ -83,7 +89,9 @@ def run_experiment(
     n_models = len(spec.models)
     for index, model in enumerate(spec.models):
         def report(event, index=index, name=model.display_name):
-            if isinstance(event, Progress):
+            if isinstance(event, Metric):
+                event = dataclasses.replace(event, task=index)
+            elif isinstance(event, Progress):
                 fraction = min(max(event.fraction or 0.0, 0.0), 1.0)
                 event = Progress(
                     0.02 + 0.98 * (index + fraction) / n_models,
@@ -97,7 +105,12 @@ def run_experiment(
 
         on_event(TaskUpdate(index, "running", model.display_name))
         try:
-            model_result = run_model(model, data, folds, spec, prepared_cache, n_jobs, report)
+            if model.representation == "transformer":
+                from guiapp.core.transformer_runner import run_transformer_model
+
+                model_result = run_transformer_model(model, data, folds, spec, report, _artefacts(artefacts_dir, started))
+            else:
+                model_result = run_model(model, data, folds, spec, prepared_cache, n_jobs, report)
         except Cancelled:
             on_event(TaskUpdate(index, "cancelled", model.display_name))
             raise
@@ -118,6 +131,7 @@ def run_experiment(
             )
             on_event(TaskUpdate(index, "done", model.display_name, model_result))
         result.models.append(model_result)
+    result.environment = environment(n_jobs)  # after the models: records torch and the GPU when used
     result.finished_at = _now()
     on_event(Progress(1.0, "Finished"))
     return result
@@ -188,9 +202,6 @@ def run_model(
     seconds["predict"] = time.perf_counter() - start
 
     y_test = data.y[test]
-    interval = metrics.bootstrap_macro_f1(
-        y_test, predicted, len(data.categories), spec.evaluation.bootstrap_samples, spec.seed, CI_LEVEL
-    )
     seconds["total"] = time.perf_counter() - total_start
     on_event(Progress(1.0, "done"))
     return ModelResult(
@@ -201,19 +212,34 @@ def run_model(
         chosen_params=chosen_params,
         cv_scores=grid[chosen].fold_scores,
         grid=grid,
-        test=TestResult(
-            macro_f1=metrics.macro_f1(y_test, predicted),
-            macro_f1_ci=interval,
-            ci_level=CI_LEVEL,
-            accuracy=metrics.accuracy(y_test, predicted),
-            per_category=metrics.category_scores(y_test, predicted, data.categories),
-            confusion=metrics.confusion(y_test, predicted, len(data.categories)),
-        ),
+        test=evaluate_on_test(y_test, predicted, data, spec, CI_LEVEL),
         predictions=[int(value) for value in predicted],
         probabilities=None if probabilities is None else np.round(probabilities, 6).tolist(),
         seconds={name: round(value, 4) for name, value in seconds.items()},
         n_features=int(X_test.shape[1]),
     )
+
+
+def evaluate_on_test(y_test: np.ndarray, predicted: np.ndarray, data: StudyData, spec: ExperimentSpec, level: float) -> TestResult:
+    """The one evaluation on the test texts, the same for every model family."""
+    return TestResult(
+        macro_f1=metrics.macro_f1(y_test, predicted),
+        macro_f1_ci=metrics.bootstrap_macro_f1(
+            y_test, predicted, len(data.categories), spec.evaluation.bootstrap_samples, spec.seed, level
+        ),
+        ci_level=level,
+        accuracy=metrics.accuracy(y_test, predicted),
+        per_category=metrics.category_scores(y_test, predicted, data.categories),
+        confusion=metrics.confusion(y_test, predicted, len(data.categories)),
+    )
+
+
+def _artefacts(folder: str | Path | None, started: str) -> Path:
+    if folder is not None:
+        return Path(folder)
+    from guiapp.core.features.word_vector_files import cache_root
+
+    return cache_root() / "runs" / started.replace(":", "-")
 
 
 def _full_spec(model: ModelSpec, representation) -> dict:
@@ -255,13 +281,20 @@ def _plain_failure(error: BaseException) -> str:
 def environment(n_jobs: int) -> dict[str, object]:
     """What ran the study: versions and hardware, for the methods appendix."""
     packages = {}
-    for name in ("scikit-learn", "xgboost", "imbalanced-learn", "numpy", "pandas", "PyStemmer", "torch", "transformers"):
+    for name in ("scikit-learn", "xgboost", "imbalanced-learn", "numpy", "pandas", "PyStemmer", "torch", "transformers", "safetensors"):
         try:
             packages[name] = metadata.version(name)
         except metadata.PackageNotFoundError:
             continue
+    accelerator = None
+    if "torch" in sys.modules:  # only when a Transformer or sentence embeddings ran
+        import torch
+
+        accelerator = torch.cuda.get_device_name(0) if torch.cuda.is_available() else None
+        packages["cuda"] = torch.version.cuda or ""
     return {
         "textlab": __version__,
+        "gpu": accelerator,
         "python": sys.version.split()[0],
         "platform": platform.platform(),
         "processor": platform.processor() or platform.machine(),

@@ -17,7 +17,9 @@ REPRESENTATION_LABELS: dict[str, str] = {
     "bow": "Basic BOW",
     "word_vectors": "Word vectors",
     "sentence_embeddings": "Sentence embeddings",
+    "transformer": "Fine-tuned Transformer",
 }
+TRANSFORMER_TUNING_CHOICES = ("auto", "cross-validation", "validation split")
 OVERSAMPLING_CHOICES = ("off", "random")
 
 
@@ -57,6 +59,9 @@ class EvaluationSpec:
     oversampling: str = "off"  # "off" or "random" (minority categories, training parts only)
     oversampling_ratio: float = 0.25  # minority categories grow to this share of the largest
     bootstrap_samples: int = 1000  # resamples of the test set for the 95 % interval
+    # Transformers: "auto" = k-fold cross-validation on a GPU, one stratified validation split on a CPU
+    transformer_tuning: str = "auto"
+    validation_share: float = 0.2  # share of the training texts for that validation split
 
     def check(self) -> None:
         where = "[evaluation]"
@@ -79,6 +84,13 @@ class EvaluationSpec:
             )
         if not 0 <= self.bootstrap_samples <= 100_000:
             raise SpecError(f"bootstrap_samples in {where} must be between 0 and 100000.")
+        if self.transformer_tuning not in TRANSFORMER_TUNING_CHOICES:
+            raise SpecError(
+                f"transformer_tuning in {where} cannot be '{self.transformer_tuning}'.",
+                f"Choose one of: {', '.join(TRANSFORMER_TUNING_CHOICES)}.",
+            )
+        if not 0.05 <= self.validation_share <= 0.5:
+            raise SpecError(f"validation_share in {where} must be between 0.05 and 0.5, not {self.validation_share}.")
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -87,6 +99,8 @@ class EvaluationSpec:
             "oversampling": self.oversampling,
             "oversampling_ratio": self.oversampling_ratio,
             "bootstrap_samples": self.bootstrap_samples,
+            "transformer_tuning": self.transformer_tuning,
+            "validation_share": self.validation_share,
         }
 
     @classmethod
@@ -102,6 +116,8 @@ class EvaluationSpec:
             oversampling=str(data.get("oversampling", default.oversampling)).strip().lower(),
             oversampling_ratio=_number(data, "oversampling_ratio", default.oversampling_ratio, float, where),
             bootstrap_samples=_number(data, "bootstrap_samples", default.bootstrap_samples, int, where),
+            transformer_tuning=str(data.get("transformer_tuning", default.transformer_tuning)).strip().lower(),
+            validation_share=_number(data, "validation_share", default.validation_share, float, where),
         )
         spec.check()
         return spec
@@ -121,6 +137,11 @@ class ModelSpec:
     def display_name(self) -> str:
         if self.name:
             return self.name
+        if self.representation == "transformer":
+            from pathlib import Path
+
+            model = str(self.representation_options.get("model") or "all-MiniLM-L6-v2")
+            return f"Fine-tuned {Path(model).name or model}"
         from guiapp.core.models.conventional import CLASSIFIERS
 
         classifier = CLASSIFIERS[self.classifier].label if self.classifier in CLASSIFIERS else self.classifier
@@ -131,6 +152,9 @@ class ModelSpec:
         from guiapp.core.models.conventional import CLASSIFIERS, normalise_grid
 
         where = f"model '{self.display_name}'"
+        if self.representation == "transformer" or self.classifier == "fine_tune":
+            self._check_transformer(where)
+            return
         if self.representation not in REPRESENTATION_LABELS:
             raise SpecError(
                 f"Unknown representation '{self.representation}' in {where}.",
@@ -151,6 +175,19 @@ class ModelSpec:
         try:
             normalise_grid(self.classifier, self.grid)
             validate_options(self.representation, self.representation_options)
+        except UserError as error:
+            raise SpecError(f"{error.message} ({where})", error.hint) from None
+
+    def _check_transformer(self, where: str) -> None:
+        from guiapp.core.models.transformer_spec import check_options, normalise_transformer_grid
+
+        if (self.representation, self.classifier) != ("transformer", "fine_tune"):
+            raise SpecError(
+                f"A fine-tuned Transformer is written representation = \"transformer\", classifier = \"fine_tune\" ({where}).",
+            )
+        try:
+            check_options(self.representation_options)
+            normalise_transformer_grid(self.grid, str(self.representation_options.get("model") or "all-MiniLM-L6-v2"))
         except UserError as error:
             raise SpecError(f"{error.message} ({where})", error.hint) from None
 
@@ -207,6 +244,7 @@ def available_models() -> list[tuple[str, str]]:
     return [
         (representation, classifier)
         for representation in REPRESENTATION_LABELS
+        if representation != "transformer"
         for classifier, info in CLASSIFIERS.items()
         if not (info.needs_nonnegative and representation != "bow")
-    ]
+    ] + [("transformer", "fine_tune")]

