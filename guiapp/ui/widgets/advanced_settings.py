@@ -183,7 +183,7 @@ class AdvancedSettingsDialog(QDialog):
         )
         self.resize(860, 700)
         self.test_tab = TestTuningTab(split_column)
-        self.preprocessing_tab = PreprocessingTab(list(REPRESENTATION_LABELS))
+        self.preprocessing_tab = PreprocessingTab([kind for kind in REPRESENTATION_LABELS if kind != "transformer"])
         self.grids_tab = GridsTab()
         self.tabs = QTabWidget(objectName="advancedTabs")
         for tab, title in zip((self.test_tab, self.preprocessing_tab, self.grids_tab), TAB_TITLES, strict=True):

@@ -34,6 +34,31 @@ TERMS: dict[str, str] = {
         "A modern kind of language model (like BERT) that reads a text as a whole; it can only "
         "read a limited number of subword tokens at once, and cuts off the rest."
     ),
+    "fine-tuning": (
+        "Training a pre-trained language model a little further on your coded texts, so that it "
+        "learns your categories; all its weights are adjusted, not just a final layer."
+    ),
+    "learning rate": (
+        "How big each learning step of a fine-tuned model is: too small and it learns little, "
+        "too large and it forgets what it knew; small models need larger steps."
+    ),
+    "epoch": "One pass of the model over all its training texts; fine-tuning usually takes 2 to 6.",
+    "loss": (
+        "How wrong the model still is on the texts it is learning from, after each training step; "
+        "it should fall and then level off. Lower is better."
+    ),
+    "validation split": (
+        "A share of the training texts (e.g. 20 %) set aside once to compare a model's settings, "
+        "instead of cross-validation; much faster, a little less certain."
+    ),
+    "GPU": (
+        "A graphics card that computes many numbers at once; it fine-tunes a Transformer about "
+        "10 to 100 times faster than the computer's processor (CPU)."
+    ),
+    "weight": (
+        "One of the numbers inside a model that training adjusts; a Transformer has millions "
+        "(e.g. 22.7 M for MiniLM)."
+    ),
     "duplicate": "A text that appears in more than one row, word for word.",
     "category": "One of the codes you gave the texts, such as a topic or a sentiment.",
     "macro-F1": (
@@ -93,6 +118,9 @@ ALIASES: dict[str, str] = {
     "95 % interval": "confidence interval",
     "std": "standard deviation",
     "oversampled": "oversampling",
+    "fine-tuned": "fine-tuning",
+    "fine-tune": "fine-tuning",
+    "graphics card": "GPU",
 }
 TERM_LINK_COLOR = "#1f4e79"
 

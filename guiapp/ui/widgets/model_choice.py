@@ -77,7 +77,8 @@ class ModelChoiceGrid(QWidget):
         self._dashes: dict[Pair, QLabel] = {}
         self._estimates: dict[Pair, QLabel] = {}
         available = set(available_models())
-        representations = list(REPRESENTATION_LABELS)
+        # the fine-tuned Transformer has its own section below the grid (transformer_choice.py)
+        representations = [kind for kind in REPRESENTATION_LABELS if kind in REPRESENTATION_TITLES]
         classifiers = list(CLASSIFIERS)
 
         grid = QGridLayout()
