@@ -101,7 +101,10 @@ def estimate_transformer_seconds(
     the grid's most epochs and the prediction of the test texts.
     """
     from guiapp.core.models.transformer_registry import info_for
-    from guiapp.core.models.transformer_spec import expand_transformer_grid, full_options
+    from guiapp.core.models.transformer_spec import (
+        expand_transformer_grid,
+        full_options,
+    )
 
     options = full_options(model.representation_options)
     info = info_for(options["model"])

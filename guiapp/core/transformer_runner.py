@@ -185,7 +185,8 @@ def _forwarding(on_event: EventCallback, start: float, end: float, label: str) -
 
 
 def _describe(point: dict) -> str:
-    return f"learning rate {point['learning_rate']:g}, {point['epochs']} epochs"
+    epochs = point["epochs"]
+    return f"learning rate {point['learning_rate']:g}, {epochs} epoch{'s' if epochs != 1 else ''}"
 
 
 def _run_label(split: int, n_splits: int, point: dict, index: int, n_points: int) -> str:

@@ -395,6 +395,7 @@ class MainWindow(QMainWindow):
     def closeEvent(self, event: QCloseEvent) -> None:
         self.run_page.cancel_jobs()
         self.data_page.cancel_jobs()
+        self.models_page.cancel_jobs()
         registry.cancel_all(wait_ms=5000)
         super().closeEvent(event)
 

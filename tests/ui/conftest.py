@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from types import SimpleNamespace
+
 import pytest
 from PySide6.QtCore import QSettings
 
@@ -25,3 +27,16 @@ def window(qtbot, isolated_settings):
     yield win
     win.data_page.cancel_jobs()
     win.close()
+
+
+CPU_DEVICE = SimpleNamespace(kind="cpu", name="CPU, 2 threads", bf16=False)
+
+
+@pytest.fixture(autouse=True)
+def instant_device_check(monkeypatch):
+    """The Models step looks for a GPU by importing PyTorch (seconds); UI tests get an instant
+    answer ("no GPU") unless a test puts the real check back."""
+    from guiapp.ui.widgets import transformer_choice
+
+    monkeypatch.setattr(transformer_choice, "detect_device", lambda on_event=None: CPU_DEVICE)
+    yield

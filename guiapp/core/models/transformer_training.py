@@ -80,8 +80,12 @@ def make_optimizer(model: torch.nn.Module, settings: FineTuneSettings, device: t
         {"params": decay, "weight_decay": settings.weight_decay},
         {"params": no_decay, "weight_decay": 0.0},
     ]
-    fused = device.type == "cuda"
-    return torch.optim.AdamW(groups, lr=settings.learning_rate, fused=fused or None)
+    if device.type in ("cuda", "cpu"):  # one fused kernel: on 2 CPU cores 40 ms a step instead of 175
+        try:
+            return torch.optim.AdamW(groups, lr=settings.learning_rate, fused=True)
+        except (RuntimeError, ValueError):  # an older torch without the fused kernel here
+            pass
+    return torch.optim.AdamW(groups, lr=settings.learning_rate)
 
 
 def linear_schedule(optimizer: torch.optim.Optimizer, total: int, warmup: int) -> torch.optim.lr_scheduler.LambdaLR:

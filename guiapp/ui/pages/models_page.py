@@ -2,8 +2,9 @@
 
 The page only builds an :class:`~guiapp.core.spec.ExperimentSpec` (the data part comes from the
 Data step); the Run step runs it. Top to bottom: the representation × classifier grid with the
-expected time of each model, the total, how the models are tested (with "Advanced…"), and the
-Run button, which says why it is disabled when it is.
+expected time of each model, the fine-tuned Transformer (``transformer_choice``), the total, how
+the models are tested (with "Advanced…"), and the Run button, which says why it is disabled when
+it is.
 """
 
 from __future__ import annotations
@@ -24,21 +25,38 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from guiapp.core.estimates import describe_duration, estimate_seconds
+from guiapp.core.errors import UserError
+from guiapp.core.estimates import (
+    describe_duration,
+    estimate_seconds,
+    transformer_tuning_splits,
+)
 from guiapp.core.features.registry import default_options
 from guiapp.core.health import HealthReport
 from guiapp.core.mapping import ColumnMapping, category_labels, split_labels
 from guiapp.core.models.conventional import CLASSIFIERS
+from guiapp.core.models.transformer_spec import (
+    DEFAULT_MODEL,
+    DEFAULT_OPTIONS,
+    expand_transformer_grid,
+    normalise_transformer_grid,
+)
 from guiapp.core.spec import DataSpec, ExperimentSpec
 from guiapp.core.spec_sections import REPRESENTATION_LABELS, EvaluationSpec, ModelSpec
 from guiapp.ui.widgets.advanced_preprocessing import LABELS as OPTION_LABELS
 from guiapp.ui.widgets.advanced_settings import (
+    FINE_TUNE,
+    TRANSFORMER,
     AdvancedSettingsDialog,
     StudySettings,
     changed_grid,
 )
+from guiapp.ui.widgets.advanced_transformer import (
+    OPTION_NAMES as TRANSFORMER_OPTION_NAMES,
+)
 from guiapp.ui.widgets.glossary import GlossaryLabel
 from guiapp.ui.widgets.model_choice import ModelChoiceGrid, Pair
+from guiapp.ui.widgets.transformer_choice import TransformerChoice
 
 MUTED = "#5a6270"
 RUN_STYLE = (
@@ -48,11 +66,22 @@ RUN_STYLE = (
     "QPushButton#runButton:disabled { background: #c3ccd7; color: #f4f6f9; }"
 )
 SECTION_STYLE = "QFrame#evaluationBox { background: #f5f6f8; border: 1px solid #dde1e6; border-radius: 6px; }"
-GLOSSARY_TERMS = ["cross-validation", "fold", "oversampling", "oversampled"]
+GLOSSARY_TERMS = ["cross-validation", "fold", "oversampling", "oversampled", "validation split", "Transformer"]
+TRANSFORMER_PAIR = (TRANSFORMER, FINE_TUNE)
 ESTIMATE_TIP = (
     "A rough guess from the number of coded texts, categories and settings to try; "
     "the Run step shows the real time left once the run starts."
 )
+
+
+def transformer_changed_grid(grid: dict, model: str) -> dict:
+    """The Transformer grid settings that differ from the model's defaults (all of it if unreadable)."""
+    try:
+        full = normalise_transformer_grid(grid, model)
+        default = normalise_transformer_grid({}, model)
+    except (UserError, OSError):
+        return dict(grid)
+    return {name: values for name, values in full.items() if values != default[name]}
 
 
 def split_counts(frame: pd.DataFrame | None, mapping: ColumnMapping) -> tuple[int, int] | None:
@@ -98,6 +127,9 @@ class ModelsPage(QWidget):
 
         self.choice = ModelChoiceGrid()
         self.choice.changed.connect(self._refresh)
+        self.transformer = TransformerChoice()
+        self.transformer.changed.connect(self._refresh)
+        self.transformer.deviceChanged.connect(self._refresh)
         self.estimate_label = QLabel("", objectName="estimateSummary")
         self.estimate_label.setWordWrap(True)
         self.estimate_label.setStyleSheet("font-size: 14px; font-weight: 600;")
@@ -135,6 +167,9 @@ class ModelsPage(QWidget):
         column.addWidget(self.data_label)
         column.addSpacing(6)
         column.addWidget(self.choice)
+        column.addSpacing(8)
+        column.addWidget(self.transformer)
+        column.addSpacing(4)
         column.addWidget(self.estimate_label)
         column.addSpacing(4)
         column.addWidget(box)
@@ -143,6 +178,7 @@ class ModelsPage(QWidget):
         scroll.setWidgetResizable(True)
         scroll.setFrameShape(QFrame.Shape.NoFrame)
         scroll.setWidget(content)
+        self.scroll = scroll
 
         self.save_button = QPushButton("Save study as…", objectName="saveStudyButton")
         self.save_button.setToolTip(
@@ -199,7 +235,12 @@ class ModelsPage(QWidget):
         return not self.not_ready_reason()
 
     def checked_models(self) -> list[Pair]:
-        return self.choice.checked()
+        """The ticked models: the grid's pairs, then the Transformer when it is ticked."""
+        return self.choice.checked() + ([TRANSFORMER_PAIR] if self.transformer.is_checked() else [])
+
+    def cancel_jobs(self) -> None:
+        """Stop the check for a GPU (the window is closing)."""
+        self.transformer.cancel_jobs()
 
     def _sizes(self) -> tuple[int, int, int] | None:
         """(training texts, test texts, categories), or None before the data is checked."""
@@ -226,9 +267,20 @@ class ModelsPage(QWidget):
 
     # -- spec ------------------------------------------------------------------------------------
     def model_specs(self) -> list[ModelSpec]:
-        return [self._model_spec(pair) for pair in self.choice.checked()]
+        return [self._model_spec(pair) for pair in self.checked_models()]
+
+    def transformer_spec(self) -> ModelSpec:
+        """The Transformer as the section and the Advanced settings describe it."""
+        return ModelSpec(
+            representation=TRANSFORMER,
+            classifier=FINE_TUNE,
+            representation_options={"model": self.transformer.model(), **self.settings.options_for(TRANSFORMER)},
+            grid=self.settings.grid_for(FINE_TUNE),
+        )
 
     def _model_spec(self, pair: Pair) -> ModelSpec:
+        if pair == TRANSFORMER_PAIR:
+            return self.transformer_spec()
         representation, classifier = pair
         return ModelSpec(
             representation=representation,
@@ -261,8 +313,21 @@ class ModelsPage(QWidget):
         skipped = 0
         differing: set[str] = set()
         available = set(self.choice.available())
+        transformers = [model for model in spec.models if (model.representation, model.classifier) == TRANSFORMER_PAIR]
+        if transformers:
+            first = transformers[0]
+            model_name = str(first.representation_options.get("model") or DEFAULT_MODEL)
+            options[TRANSFORMER] = {
+                key: value for key, value in first.representation_options.items()
+                if key != "model" and DEFAULT_OPTIONS.get(key, object()) != value
+            }
+            grids[FINE_TUNE] = transformer_changed_grid(first.grid, model_name)
+            if len(transformers) > 1:
+                differing.add(f"{len(transformers)} fine-tuned Transformers: only the first is shown")
         for model in spec.models:
             pair = (model.representation, model.classifier)
+            if pair == TRANSFORMER_PAIR:
+                continue
             if pair not in available:
                 skipped += 1
                 continue
@@ -287,6 +352,9 @@ class ModelsPage(QWidget):
             grids={key: value for key, value in grids.items() if value},
         )
         self.name = spec.name
+        if transformers:
+            self.transformer.set_model(model_name)
+        self.transformer.set_checked(bool(transformers))
         self.choice.set_checked(pairs)  # refreshes the page
         notes = []
         if skipped:
@@ -306,7 +374,8 @@ class ModelsPage(QWidget):
     def open_advanced(self) -> AdvancedSettingsDialog:
         """Open the Advanced dialog (window-modal); OK applies its settings."""
         split = self._data.mapping.split_column if self._data is not None else None
-        dialog = AdvancedSettingsDialog(self.settings, split, self)
+        dialog = AdvancedSettingsDialog(self.settings, split, self, transformer_model=self.transformer.model(),
+                                        on_gpu=self.transformer.on_gpu())
         dialog.accepted.connect(lambda d=dialog: self.apply_settings(d.settings()))
         dialog.finished.connect(dialog.deleteLater)
         self.advanced_dialog = dialog
@@ -326,7 +395,7 @@ class ModelsPage(QWidget):
         changes = self.changes_text()
         self.changes_label.setText(changes)
         self.changes_label.setVisible(bool(changes))
-        count = len(self.choice.checked())
+        count = len(self.checked_models())
         self.run_button.setText(f"Run {count} model{'s' if count != 1 else ''}" if count else "Run models")
         reason = self.not_ready_reason() or ("" if count else "Tick at least one model above.")
         self.run_button.setEnabled(not reason)
@@ -348,8 +417,14 @@ class ModelsPage(QWidget):
 
     def _update_estimates(self) -> None:
         sizes = self._sizes()
-        checked = self.choice.checked()
+        checked = self.checked_models()
+        evaluation = self.settings.evaluation
+        self.transformer.set_protocol(
+            str(self.settings.options_for(TRANSFORMER).get("device", "auto")),
+            evaluation.transformer_tuning, evaluation.folds, evaluation.validation_share,
+        )
         if sizes is None:
+            self.transformer.set_estimate("")
             for pair in self.choice.available():
                 self.choice.set_estimate(pair, "")
             self.estimate_label.setText(
@@ -366,12 +441,43 @@ class ModelsPage(QWidget):
             self.choice.set_estimate(pair, describe_duration(seconds), f"Expected time: {describe_duration(seconds)}.")
             if pair in checked:
                 total += seconds
+        seconds = self._transformer_estimate(fitted, n_test, n_categories)
+        if seconds is not None and TRANSFORMER_PAIR in checked:
+            total += seconds
         if not checked:
             self.estimate_label.setText("No model is ticked yet.")
         elif len(checked) == 1:
             self.estimate_label.setText(f"1 model: {describe_duration(total)} on this computer.")
         else:
             self.estimate_label.setText(f"All {len(checked)} models: {describe_duration(total)} on this computer.")
+
+    def _transformer_estimate(self, n_train: int, n_test: int, n_categories: int) -> float | None:
+        """Show the Transformer's expected time; returns it (None when it cannot be estimated)."""
+        evaluation = self.settings.evaluation
+        on_gpu = self.transformer.on_gpu()
+        tokens = self._report.tokens if self._report is not None else None
+        spec = self.transformer_spec()
+        try:
+            seconds = estimate_seconds(
+                spec, n_train, n_test, n_categories, evaluation.folds, on_gpu=on_gpu,
+                tuning=evaluation.transformer_tuning, validation_share=evaluation.validation_share,
+                mean_tokens=tokens.mean if tokens is not None else None,
+            )
+            n_settings = len(expand_transformer_grid(spec.grid, self.transformer.model()))
+        except (UserError, ValueError, OSError):
+            self.transformer.set_estimate("", "")
+            return None
+        splits = transformer_tuning_splits(evaluation.transformer_tuning, on_gpu, evaluation.folds)
+        per = f"{splits} folds" if splits > 1 else "1 validation split"
+        where = "with the GPU" if on_gpu else "on the processor"
+        checking = " (assuming no GPU until the check has finished)" if self.transformer.is_checking() else ""
+        tip = (
+            f"Expected time {where}{checking}: {n_settings} setting{'s' if n_settings != 1 else ''} × {per} = "
+            f"{n_settings * splits} fine-tunings, then one final fine-tuning on all {n_train:,} training texts. "
+            f"{ESTIMATE_TIP}"
+        )
+        self.transformer.set_estimate(f"{describe_duration(seconds)} on this computer", tip)
+        return seconds
 
     def evaluation_text(self) -> str:
         """How the models are tested, in one plain sentence."""
@@ -389,7 +495,25 @@ class ModelsPage(QWidget):
                          "(training texts only)")
         else:
             imbalance = "smaller categories are not oversampled"
-        return f"{first}; {tuning}; {imbalance}."
+        text = f"{first}; {tuning}; {imbalance}."
+        if self.transformer.is_checked():
+            text += " " + self.transformer_tuning_text()
+        return text
+
+    def transformer_tuning_text(self) -> str:
+        """How the Transformer's setting is chosen, in one sentence."""
+        evaluation = self.settings.evaluation
+        split = f"one validation split ({evaluation.validation_share * 100:g} % of the training texts)"
+        folds = f"{evaluation.folds}-fold cross-validation"
+        if evaluation.transformer_tuning == "cross-validation":
+            return f"The Transformer's settings are chosen by {folds} as well."
+        if evaluation.transformer_tuning == "validation split":
+            return f"The Transformer's settings are chosen on {split}."
+        if self.transformer.device() is None:
+            return f"The Transformer's settings are chosen by {folds} with a GPU, else on {split}."
+        if self.transformer.on_gpu():
+            return f"The Transformer's settings are chosen by {folds} as well (it trains on a GPU)."
+        return f"The Transformer's settings are chosen on {split}, as it trains without a GPU."
 
     def changes_text(self) -> str:
         """The settings that differ from the paper's defaults, named as on screen."""
@@ -400,9 +524,16 @@ class ModelsPage(QWidget):
         if self.settings.evaluation.bootstrap_samples != default_evaluation.bootstrap_samples:
             parts.append(f"{self.settings.evaluation.bootstrap_samples} resamples for the interval")
         for representation, options in self.settings.options.items():
-            names = ", ".join(OPTION_LABELS.get(name, name).lower() for name in options)
+            if representation == TRANSFORMER:
+                names = ", ".join(TRANSFORMER_OPTION_NAMES.get(name, name) for name in options)
+            else:
+                names = ", ".join(OPTION_LABELS.get(name, name).lower() for name in options)
             parts.append(f"{REPRESENTATION_LABELS[representation]}: {names}")
         for classifier, grid in self.settings.grids.items():
+            if classifier == FINE_TUNE:
+                names = ", ".join({"learning_rate": "learning rates"}.get(name, name) for name in grid)
+                parts.append(f"Transformer settings to try: {names}")
+                continue
             info = CLASSIFIERS[classifier]
             names = ", ".join(info.parameters[name].label for name in grid)
             parts.append(f"{info.label} settings to try: {names}")

@@ -2,15 +2,21 @@
 
 Top: a headline sentence and a bar chart of the test macro-F1 per model with its interval.
 Bottom: a picker (best first) and, for the chosen model, tabs with the scores per category,
-the confusion matrix, the tuning and the time taken. The page only shows numbers the engine
+the confusion matrix, the tuning and the time taken. A fine-tuned Transformer sits in the same
+chart and tables; its details also say how its setting was chosen (cross-validation or one
+validation split, as a learning rate × epochs grid), where it trained (GPU or processor), what
+was cut from long texts, and where the model was saved. The page only shows numbers the engine
 computed (``ExperimentResult``); it computes none itself.
 """
 
 from __future__ import annotations
 
 import html
+from pathlib import Path
+from typing import Any
 
-from PySide6.QtCore import QEvent, Qt, Signal
+from PySide6.QtCore import QEvent, Qt, QUrl, Signal
+from PySide6.QtGui import QDesktopServices
 from PySide6.QtWidgets import (
     QComboBox,
     QFrame,
@@ -34,7 +40,9 @@ from guiapp.ui.widgets.results_tables import (
     CategoryScoresTable,
     GridTable,
     TimesTable,
+    TransformerGridTable,
     describe_setting,
+    transformer_stages,
 )
 
 EMPTY_TITLE = "No results yet"
@@ -42,7 +50,8 @@ EMPTY_TEXT = "Run a study on the Run step: the comparison of your models appears
 OVERLAP_TEXT = "The top models' intervals overlap: the difference between them may be chance."
 RESULT_TERMS = ["macro-F1", "F1", "precision", "recall", "support", "confusion matrix", "confidence interval",
                 "interval", "cross-validation", "fold", "grid", "setting", "test text", "accuracy",
-                "standard deviation"]
+                "standard deviation", "validation split", "learning rate", "epoch", "GPU", "Transformer",
+                "fine-tuning", "weight", "token"]
 TAB_NAMES = ("Per category", "Confusion matrix", "Tuning", "Time")
 
 
@@ -75,6 +84,41 @@ def intervals_overlap(result: ExperimentResult) -> bool:
     if len(ranked) < 2 or not ranked[0].test.macro_f1_ci or not ranked[1].test.macro_f1_ci:
         return False
     return ranked[0].test.macro_f1_ci[0] <= ranked[1].test.macro_f1_ci[1]
+
+
+def is_transformer(model: ModelResult) -> bool:
+    return model.representation == "transformer"
+
+
+def format_weights(n: int) -> str:
+    """22_713_219 -> "22.7 M weights"."""
+    if n >= 1_000_000:
+        return f"{n / 1_000_000:.1f} M weights"
+    return f"{n:,} weights"
+
+
+def device_text(device: Any) -> str:
+    """Where a Transformer trained, from ``ModelResult.spec["device"]``, in plain words."""
+    if not isinstance(device, dict) or not device.get("kind"):
+        return ""
+    kind, name = device.get("kind"), str(device.get("name") or "")
+    if kind == "cuda":
+        return f"{name or 'an NVIDIA graphics card'} (GPU)" + (", with 16-bit numbers (bf16)" if device.get("bf16") else "")
+    if kind == "mps":
+        return f"{name or 'the Apple GPU'} (Apple GPU)"
+    return f"the processor ({name})" if name else "the processor (CPU)"
+
+
+def tuning_sentence(model: ModelResult) -> str:
+    """How a Transformer's setting was chosen, with why, in plain words."""
+    how = str(model.spec.get("tuning") or "")
+    if not how:
+        return ""
+    if how.startswith("one validation split"):
+        return (f"How the setting was chosen: on {how}. Each setting was fine-tuned once on the other training "
+                "texts and compared on the texts set aside; cross-validation would fine-tune it once per fold, "
+                "which takes hours without a GPU.")
+    return f"How the setting was chosen: {how}, like the other models."
 
 
 def _save_button(chart: ChartWidget, name: str) -> QPushButton:
@@ -186,10 +230,27 @@ class ResultsPage(QWidget):
         self.tabs.setTabToolTip(1, "Confusion matrix: " + explain(["confusion matrix"]).split(": ", 1)[1])
         self.tabs.setTabToolTip(2, "Which settings were tried and which one was chosen.")
         self.tabs.setTabToolTip(3, "How long each stage took.")
+        self.model_notes_label = GlossaryLabel("", terms=RESULT_TERMS)
+        self.model_notes_label.setObjectName("modelNotes")
+        self.model_notes_label.setStyleSheet("color: #444;")
+        self.saved_label = QLabel("", objectName="savedModel")
+        self.saved_label.setStyleSheet("color: #444;")
+        self.saved_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.show_folder_button = QPushButton("Show folder", objectName="showModelFolder")
+        self.show_folder_button.setToolTip("Open the folder with the saved model in your file manager.")
+        self.show_folder_button.clicked.connect(self.show_model_folder)
+        saved_row = QHBoxLayout()
+        saved_row.setContentsMargins(0, 0, 0, 0)
+        saved_row.addWidget(self.saved_label, 1)
+        saved_row.addWidget(self.show_folder_button)
+        self.saved_box = QWidget(objectName="savedModelBox")
+        self.saved_box.setLayout(saved_row)
         details = QWidget()
         details_column = QVBoxLayout(details)
         details_column.setContentsMargins(0, 6, 0, 0)
         details_column.addLayout(picker_row)
+        details_column.addWidget(self.model_notes_label)
+        details_column.addWidget(self.saved_box)
         details_column.addWidget(self.tabs, 1)
 
         self.splitter = QSplitter(Qt.Orientation.Vertical, objectName="resultsSplitter")
@@ -243,6 +304,8 @@ class ResultsPage(QWidget):
 
     def _build_tuning_tab(self) -> QWidget:
         tab = QWidget()
+        self.tuning_label = GlossaryLabel("", terms=RESULT_TERMS)
+        self.tuning_label.setObjectName("tuningMethod")
         self.chosen_label = GlossaryLabel("", terms=RESULT_TERMS)
         self.chosen_label.setObjectName("chosenSetting")
         self.folds_label = GlossaryLabel("", terms=RESULT_TERMS)
@@ -251,14 +314,21 @@ class ResultsPage(QWidget):
         self.grid_caption.setObjectName("gridCaption")
         self.grid_caption.setStyleSheet("color: #555;")
         self.grid_table = GridTable()
+        self.transformer_grid = TransformerGridTable()
         column = QVBoxLayout(tab)
+        column.addWidget(self.tuning_label)
         column.addWidget(self.chosen_label)
         column.addWidget(self.folds_label)
         column.addWidget(self.grid_caption)
         column.addWidget(self.grid_table, 1)
+        column.addWidget(self.transformer_grid)
+        self.transformer_spacer = QWidget()
+        column.addWidget(self.transformer_spacer, 1)
         return tab
 
     def _build_time_tab(self) -> QWidget:
+        self.device_label = GlossaryLabel("", terms=RESULT_TERMS)
+        self.device_label.setObjectName("timeDevice")
         self.times_table = TimesTable()
         self.time_chart = TimeBarChart()
         self.time_chart.setObjectName("timeChart")
@@ -270,6 +340,7 @@ class ResultsPage(QWidget):
         title_row.addWidget(_save_button(self.time_chart, "saveTimeChart"))
         inner = QWidget()
         column = QVBoxLayout(inner)
+        column.addWidget(self.device_label)
         column.addWidget(self.times_table)
         column.addSpacing(6)
         column.addLayout(title_row)
@@ -357,6 +428,19 @@ class ResultsPage(QWidget):
     def show_tab(self, name: str) -> None:
         self.tabs.setCurrentIndex(TAB_NAMES.index(name))
 
+    def saved_folder(self) -> str:
+        """Where the chosen model was saved ("" when it was not)."""
+        model = self.chosen_model()
+        return model.artefact if model is not None else ""
+
+    def show_model_folder(self) -> bool:
+        """Open the chosen model's folder in the file manager; False when it does not exist."""
+        folder = self.saved_folder()
+        if not folder or not Path(folder).is_dir():
+            self.statusMessage.emit("The folder of the saved model no longer exists.")
+            return False
+        return QDesktopServices.openUrl(QUrl.fromLocalFile(folder))
+
     # -- layout --------------------------------------------------------------------------------------
     def _splitter_moved(self, *_args) -> None:
         self._user_sized = True
@@ -398,9 +482,14 @@ class ResultsPage(QWidget):
             parts[0] += f" ({test.macro_f1_ci[0]:.2f}–{test.macro_f1_ci[1]:.2f})"
         parts.append(f"accuracy {test.accuracy:.2f}")
         parts.append(f"rank {rank} of {len(self._ranked)}")
+        transformer = is_transformer(model)
         if model.n_features:
-            parts.append(f"{model.n_features:,} features")
+            parts.append(format_weights(model.n_features) if transformer else f"{model.n_features:,} features")
+        device = device_text(model.spec.get("device")) if transformer else ""
+        if device:
+            parts.append(f"trained on {device}")
         self.summary_label.setText("  ·  ".join(parts))
+        self._show_notes(model)
 
         n_test = _test_count(self.result)
         self.category_caption.set_plain_text(
@@ -417,12 +506,41 @@ class ResultsPage(QWidget):
         self.heatmap.set_matrix(self.result.categories, test.confusion)
 
         self._show_tuning(model)
-        self.times_table.set_seconds(model.seconds)
+        if transformer:
+            self.times_table.set_seconds(model.seconds, transformer_stages(str(model.spec.get("tuning") or "")))
+        else:
+            self.times_table.set_seconds(model.seconds)
+        self.device_label.set_plain_text(f"{model.name} was trained on {device}." if device else "")
+        self.device_label.setVisible(bool(device))
         self.time_chart.set_times([(m.name, m.seconds.get("total", 0.0)) for m in self._ranked], highlight=model.name)
+
+    def _show_notes(self, model: ModelResult) -> None:
+        notes = [str(note) for note in model.spec.get("notes", []) or [] if note] if isinstance(model.spec, dict) else []
+        self.model_notes_label.set_plain_text("Notes: " + " ".join(notes) if notes else "")
+        self.model_notes_label.setVisible(bool(notes))
+        folder = model.artefact
+        self.saved_box.setVisible(bool(folder))
+        if folder:
+            exists = Path(folder).is_dir()
+            self.saved_label.setText(f"The trained model was saved in: {folder}" + ("" if exists else " (no longer there)"))
+            self.saved_label.setToolTip(
+                "The fine-tuned model's files (safetensors weights, tokenizer, categories), to apply it to new "
+                "texts later." if is_transformer(model) else "The saved model's files.")
+            self.show_folder_button.setEnabled(exists)
 
     def _show_tuning(self, model: ModelResult) -> None:
         setting = describe_setting(model.classifier, model.chosen_params)
         self.chosen_label.set_plain_text(f"Chosen setting: {setting}", bold_prefix="")
+        transformer = is_transformer(model)
+        tuning = tuning_sentence(model) if transformer else ""
+        self.tuning_label.set_plain_text(tuning)
+        self.tuning_label.setVisible(bool(tuning))
+        self.grid_table.setVisible(not transformer)
+        self.transformer_grid.setVisible(transformer)
+        self.transformer_spacer.setVisible(transformer)
+        if transformer:
+            self._show_transformer_tuning(model)
+            return
         scores = model.cv_scores
         if scores:
             folds = "  ·  ".join(f"{score:.2f}" for score in scores)
@@ -441,3 +559,28 @@ class ResultsPage(QWidget):
         else:
             self.grid_caption.set_plain_text("No tuning results were recorded for this model.")
         self.grid_table.set_grid(model.classifier, model.grid, model.chosen_params)
+
+    def _show_transformer_tuning(self, model: ModelResult) -> None:
+        how = str(model.spec.get("tuning") or "")
+        split = how.startswith("one validation split")
+        held_out = "the validation texts" if split else "the folds of cross-validation (mean)"
+        scores = model.cv_scores
+        if split and scores:
+            self.folds_label.set_plain_text(f"Its macro-F1 on the validation texts: {scores[0]:.2f}")
+        elif scores:
+            folds = "  ·  ".join(f"{score:.2f}" for score in scores)
+            self.folds_label.set_plain_text(
+                f"Its macro-F1 on each of the {len(scores)} folds of cross-validation: {folds}  —  "
+                f"mean {sum(scores) / len(scores):.2f}")
+        else:
+            self.folds_label.set_plain_text("No tuning scores were recorded for this model.")
+        n = len(model.grid)
+        if n > 1:
+            self.grid_caption.set_plain_text(
+                f"The {n} settings tried: learning rate (rows) × epochs (columns). Each cell is the macro-F1 on "
+                f"{held_out}; the chosen one is highlighted. Hover over a cell for its time.")
+        elif n:
+            self.grid_caption.set_plain_text("Only one setting was tried, so there was nothing to choose.")
+        else:
+            self.grid_caption.set_plain_text("No tuning results were recorded for this model.")
+        self.transformer_grid.set_grid(model.grid, model.chosen_params, held_out)

@@ -2,7 +2,8 @@
 
 The page hands an :class:`ExperimentSpec` to the engine (``guiapp.core.runner.run_experiment``)
 in a :class:`Worker`, and shows what the engine reports: the overall progress with the time
-left, one row per model, and a readable log. It never trains anything itself.
+left, one row per model (a fine-tuned Transformer's row with its live training-loss chart), and a
+readable log. It never trains anything itself.
 """
 
 from __future__ import annotations
@@ -28,7 +29,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from guiapp.core.events import Log, Progress, TaskUpdate, ignore_events
+from guiapp.core.events import Log, Metric, Progress, TaskUpdate, ignore_events
 from guiapp.core.spec import ExperimentSpec
 from guiapp.ui.widgets.glossary import GlossaryLabel
 from guiapp.ui.widgets.job_progress import format_time_left
@@ -74,6 +75,20 @@ def describe_test_texts(spec: ExperimentSpec) -> str:
     if spec.data.mapping.split_column:
         return f"test texts marked in the column “{spec.data.mapping.split_column}”"
     return f"{spec.evaluation.test_share * 100:.0f} % of your coded texts kept aside as test texts"
+
+
+def describe_tuning(spec: ExperimentSpec) -> str:
+    """How the settings are tuned, with the Transformer's own way when the study has one."""
+    evaluation = spec.evaluation
+    text = f"tuning with {evaluation.folds}-fold cross-validation on the other coded texts"
+    if not any(model.representation == "transformer" for model in spec.models):
+        return text
+    split = f"one validation split ({evaluation.validation_share * 100:g} %)"
+    if evaluation.transformer_tuning == "validation split":
+        return f"{text}; the Transformer on {split}"
+    if evaluation.transformer_tuning == "auto":
+        return f"{text}; the Transformer too with a GPU, else on {split}"
+    return text
 
 
 def study_name(spec: ExperimentSpec) -> str:
@@ -138,7 +153,7 @@ class RunPage(QWidget):
         self.title_label.setStyleSheet("font-size: 17px; font-weight: 600;")
         self.title_label.setWordWrap(True)
         self.details_label = GlossaryLabel(
-            "", terms=["cross-validation", "fold", "test text"]
+            "", terms=["cross-validation", "fold", "test text", "validation split", "GPU", "Transformer"]
         )
         self.details_label.setObjectName("runDetails")
         self.details_label.setStyleSheet("color: #555;")
@@ -240,10 +255,7 @@ class RunPage(QWidget):
         names = [model.display_name for model in spec.models]
         count = len(names)
         self.title_label.setText(f"Comparing {count} model{'s' if count != 1 else ''} on “{study_name(spec)}”")
-        folds = spec.evaluation.folds
-        self.details_label.set_plain_text(
-            f"{describe_test_texts(spec)}  ·  tuning with {folds}-fold cross-validation on the other coded texts"
-        )
+        self.details_label.set_plain_text(f"{describe_test_texts(spec)}  ·  {describe_tuning(spec)}")
         self.model_list.set_models(names)
         self.log_view.clear()
         self._fraction = 0.0
@@ -263,6 +275,7 @@ class RunPage(QWidget):
         signals.progress.connect(lambda event, w=worker: self._on_progress(w, event))
         signals.update.connect(lambda event, w=worker: self._on_update(w, event))
         signals.log.connect(lambda event, w=worker: self._on_log(w, event))
+        signals.metric.connect(lambda event, w=worker: self._on_metric(w, event))
         signals.finished.connect(lambda result, w=worker: self._on_finished(w, result))
         signals.failed.connect(lambda error, w=worker: self._on_failed(w, error))
         signals.cancelled.connect(lambda w=worker: self._on_cancelled(w))
@@ -345,6 +358,23 @@ class RunPage(QWidget):
     def _on_update(self, worker: Worker, event: TaskUpdate) -> None:
         if self._current(worker):
             self.model_list.show_update(event)
+
+    def _on_metric(self, worker: Worker, event: Metric) -> None:
+        if not self._current(worker):
+            return
+        grown = self.model_list.show_metric(event)
+        if grown is not None:  # the row just got its chart: make room once its layout has settled
+            QTimer.singleShot(0, lambda row=grown: self._show_grown_row(row))
+
+    def _show_grown_row(self, row: ModelProgressRow) -> None:
+        if not self._user_sized:
+            self._fit_splitter()
+        self.model_list.ensureWidgetVisible(row, 0, 0)
+
+    def loss_chart(self, index: int):
+        """The live loss chart of the model at ``index`` (a LossChart), or None."""
+        row = self.model_list.row(index)
+        return row.loss_chart if row is not None else None
 
     def _on_log(self, worker: Worker, event: Log) -> None:
         if self._current(worker):

@@ -2,9 +2,13 @@
 
 :class:`StudySettings` is everything about a study besides the data and the ticked models: the
 evaluation protocol, the seed, the options of each representation and the grid of each
-classifier. :class:`AdvancedSettingsDialog` edits a copy in three tabs — test and tuning,
-preparing the texts (``advanced_preprocessing``), settings to try (``advanced_grids``) — and
-keeps OK disabled while any value is wrong; every problem is explained in red next to its field.
+classifier. :class:`AdvancedSettingsDialog` edits a copy in four tabs — test and tuning,
+preparing the texts (``advanced_preprocessing``), settings to try (``advanced_grids``) and the
+fine-tuned Transformer (``advanced_transformer``) — and keeps OK disabled while any value is
+wrong; every problem is explained in red next to its field.
+
+The Transformer's options are kept under ``options["transformer"]`` and its grid under
+``grids["fine_tune"]``, like those of the other representations and classifiers.
 """
 
 from __future__ import annotations
@@ -30,14 +34,18 @@ from PySide6.QtWidgets import (
 )
 
 from guiapp.core.models.conventional import normalise_grid
+from guiapp.core.models.transformer_spec import DEFAULT_MODEL
 from guiapp.core.spec import ExperimentSpec
 from guiapp.core.spec_sections import REPRESENTATION_LABELS, EvaluationSpec
 from guiapp.ui.widgets.advanced_grids import GridsTab
 from guiapp.ui.widgets.advanced_preprocessing import PreprocessingTab
+from guiapp.ui.widgets.advanced_transformer import TransformerTab
 
 DEFAULT_SEED = ExperimentSpec().seed
 MUTED = "color: #5a6270;"
-TAB_TITLES = ("Test and tuning", "Preparing the texts", "Settings to try")
+TAB_TITLES = ("Test and tuning", "Preparing the texts", "Settings to try", "Transformer")
+TRANSFORMER = "transformer"  # key of the Transformer's options in StudySettings.options
+FINE_TUNE = "fine_tune"  # key of its grid in StudySettings.grids
 
 
 @dataclass
@@ -171,7 +179,8 @@ class TestTuningTab(QWidget):
 class AdvancedSettingsDialog(QDialog):
     """Edits a copy of :class:`StudySettings`; read :meth:`settings` after ``exec()`` accepted."""
 
-    def __init__(self, settings: StudySettings, split_column: str | None = None, parent: QWidget | None = None) -> None:
+    def __init__(self, settings: StudySettings, split_column: str | None = None, parent: QWidget | None = None,
+                 *, transformer_model: str = DEFAULT_MODEL, on_gpu: bool = False) -> None:
         super().__init__(parent)
         self.setWindowTitle("Advanced settings")
         self.setObjectName("advancedDialog")
@@ -183,14 +192,18 @@ class AdvancedSettingsDialog(QDialog):
         )
         self.resize(860, 700)
         self.test_tab = TestTuningTab(split_column)
-        self.preprocessing_tab = PreprocessingTab([kind for kind in REPRESENTATION_LABELS if kind != "transformer"])
+        self.preprocessing_tab = PreprocessingTab([kind for kind in REPRESENTATION_LABELS if kind != TRANSFORMER])
         self.grids_tab = GridsTab()
+        self.transformer_tab = TransformerTab(transformer_model, on_gpu)
         self.tabs = QTabWidget(objectName="advancedTabs")
-        for tab, title in zip((self.test_tab, self.preprocessing_tab, self.grids_tab), TAB_TITLES, strict=True):
+        tabs = (self.test_tab, self.preprocessing_tab, self.grids_tab, self.transformer_tab)
+        for tab, title in zip(tabs, TAB_TITLES, strict=True):
             self.tabs.addTab(_scrolled(tab), title)
         self.tabs.setTabToolTip(0, "Which texts are kept for the final test, and how each model's settings are tuned.")
         self.tabs.setTabToolTip(1, "How the texts are turned into numbers: words, stemming, word vectors.")
         self.tabs.setTabToolTip(2, "The values of each learning method's settings that cross-validation tries.")
+        self.tabs.setTabToolTip(3, "How the fine-tuned Transformer learns: learning rates, epochs, text length, "
+                                   "and how its best setting is chosen.")
         self.problem = QLabel("", objectName="advancedProblem")
         self.problem.setStyleSheet("color: #c62828;")
         self.problem.setWordWrap(True)
@@ -206,9 +219,14 @@ class AdvancedSettingsDialog(QDialog):
         self.preprocessing_tab.set_options(settings.options)
         self.grids_tab.set_grids(settings.grids)
         self.grids_tab.set_folds(self.test_tab.folds.value())
+        self.transformer_tab.set_values(settings.options_for(TRANSFORMER), settings.grid_for(FINE_TUNE),
+                                        settings.evaluation)
+        self.transformer_tab.set_folds(self.test_tab.folds.value())
         self.test_tab.folds.valueChanged.connect(self.grids_tab.set_folds)
+        self.test_tab.folds.valueChanged.connect(self.transformer_tab.set_folds)
         self.preprocessing_tab.changed.connect(self._validate)
         self.grids_tab.changed.connect(self._validate)
+        self.transformer_tab.changed.connect(self._validate)
         self._validate()
 
     @property
@@ -219,6 +237,7 @@ class AdvancedSettingsDialog(QDialog):
         wrong = [title for valid, title in (
             (self.preprocessing_tab.is_valid(), TAB_TITLES[1]),
             (self.grids_tab.is_valid(), TAB_TITLES[2]),
+            (self.transformer_tab.is_valid(), TAB_TITLES[3]),
         ) if not valid]
         self.ok_button.setEnabled(not wrong)
         if wrong:
@@ -228,16 +247,20 @@ class AdvancedSettingsDialog(QDialog):
 
     def settings(self) -> StudySettings:
         """The edited settings (only valid while OK is enabled)."""
-        return StudySettings(
-            evaluation=self.test_tab.evaluation(),
-            seed=self.test_tab.seed.value(),
-            options={kind: options for kind, options in self.preprocessing_tab.options().items() if options},
-            grids={
-                classifier: changed
-                for classifier, grid in self.grids_tab.grids().items()
-                if (changed := changed_grid(classifier, grid))
-            },
-        )
+        evaluation = self.test_tab.evaluation()
+        evaluation.transformer_tuning = self.transformer_tab.transformer_tuning()
+        evaluation.validation_share = self.transformer_tab.validation_share_value()
+        options = {kind: options for kind, options in self.preprocessing_tab.options().items() if options}
+        if transformer_options := self.transformer_tab.options():
+            options[TRANSFORMER] = transformer_options
+        grids = {
+            classifier: changed
+            for classifier, grid in self.grids_tab.grids().items()
+            if (changed := changed_grid(classifier, grid))
+        }
+        if transformer_grid := self.transformer_tab.grid():
+            grids[FINE_TUNE] = transformer_grid
+        return StudySettings(evaluation=evaluation, seed=self.test_tab.seed.value(), options=options, grids=grids)
 
 
 def _scrolled(widget: QWidget) -> QScrollArea:

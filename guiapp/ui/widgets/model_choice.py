@@ -121,7 +121,9 @@ class ModelChoiceGrid(QWidget):
                     grid.addWidget(dash, row, column)
 
         self.all_button = QPushButton("Tick all", objectName="tickAll")
-        self.all_button.setToolTip("Compare every model that can run on your texts.")
+        self.all_button.setToolTip(
+            "Compare every model of this grid. The fine-tuned Transformer below is ticked on its own, "
+            "as it takes much longer.")
         self.all_button.clicked.connect(lambda: self.set_checked(self.available()))
         self.none_button = QPushButton("Untick all", objectName="tickNone")
         self.none_button.clicked.connect(lambda: self.set_checked([]))

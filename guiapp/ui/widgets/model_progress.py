@@ -2,7 +2,9 @@
 
 :class:`ModelProgressRow` shows one model; :class:`ModelProgressList` holds the rows of a study
 and routes the engine's events (``Progress.task`` / ``TaskUpdate.task`` = the model's position)
-to the right row. Rows only display what they are told; they never compute scores.
+to the right row. A fine-tuned Transformer's row grows a live loss chart (``loss_chart.py``) when
+the first :class:`~guiapp.core.events.Metric` arrives (``Metric.task`` = the model's position).
+Rows only display what they are told; they never compute scores.
 """
 
 from __future__ import annotations
@@ -23,9 +25,10 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from guiapp.core.events import Progress, TaskUpdate
+from guiapp.core.events import Metric, Progress, TaskUpdate
 from guiapp.ui.widgets.glossary import explain
 from guiapp.ui.widgets.job_progress import format_time_left
+from guiapp.ui.widgets.loss_chart import LossPanel
 from guiapp.ui.widgets.results_charts import format_seconds
 
 # state -> (symbol, words on screen, colour)
@@ -110,6 +113,8 @@ class ModelProgressRow(QFrame):
         grid.addWidget(self.time_label, 1, 2)
         grid.addWidget(self.message_label, 2, 1, 1, 2)
         grid.setColumnStretch(1, 1)
+        self._grid = grid
+        self.loss_panel: LossPanel | None = None
         self._show_state()
 
     # ----- what the row shows (for tests and the page) --------------------------------------------
@@ -177,6 +182,23 @@ class ModelProgressRow(QFrame):
             self.time_label.setText(format_time_left(elapsed * (1 - fraction) / fraction))
         else:
             self.time_label.setText("estimating…")
+
+    def show_metric(self, event: Metric) -> bool:
+        """Draw a training-loss point in the row's chart (made on the first one); True when the
+        chart was just made (the row grew)."""
+        if event.name != "loss":
+            return False
+        created = self.loss_panel is None
+        if created:
+            self.loss_panel = LossPanel(self)
+            self._grid.addWidget(self.loss_panel, 3, 1, 1, 2)
+        self.loss_panel.add_metric(event)
+        return created
+
+    @property
+    def loss_chart(self):
+        """The row's loss chart (a LossChart), or None for a model that reports no loss."""
+        return self.loss_panel.chart if self.loss_panel is not None else None
 
     def set_result(self, result) -> None:
         """Show a finished ``ModelResult``: its test macro-F1, or why it failed."""
@@ -273,6 +295,13 @@ class ModelProgressList(QScrollArea):
                     row.set_progress(None, stage_of(event.message, row.name))
         else:
             row.set_state(event.state)
+
+    def show_metric(self, event: Metric) -> ModelProgressRow | None:
+        """Route a Metric to its model's row; returns the row when its chart was just made."""
+        row = self.row(event.task)
+        if row is not None and row.show_metric(event):
+            return row
+        return None
 
     def stop_unfinished(self) -> None:
         """After a cancel or an error: running rows become "Cancelled", waiting ones "Not run"."""

@@ -1,5 +1,8 @@
 """Tables of one model's results: scores per category, every tuned setting, and stage times.
 
+A fine-tuned Transformer's settings form a learning rate × epochs grid, shown as such
+(:class:`TransformerGridTable`); its stages are named for fine-tuning (:func:`transformer_stages`).
+
 Numbers are shown with two decimals and sort as numbers; every column title and cell has a
 tooltip that says in plain words what the number means.
 """
@@ -14,6 +17,7 @@ from PySide6.QtGui import QBrush, QColor, QFont
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QHeaderView,
+    QSizePolicy,
     QTableWidget,
     QTableWidgetItem,
     QWidget,
@@ -208,6 +212,76 @@ class GridTable(_Table):
         return None
 
 
+def format_rate(value: Any) -> str:
+    """2e-05 -> "2e-5"; 0.0001 -> "0.0001"."""
+    try:
+        return f"{float(value):g}".replace("e-0", "e-").replace("e+0", "e+")
+    except (TypeError, ValueError):
+        return str(value)
+
+
+class TransformerGridTable(_Table):
+    """A Transformer's tuning as a grid: learning rates (rows) × epochs (columns), each cell the
+    mean macro-F1 of that setting on the held-out texts; the chosen cell is highlighted."""
+
+    HEADERS = ("Learning rate",)
+    TIPS = ("Learning rate: " + TERMS["learning rate"],)
+    MIN_FIRST_COLUMN = 120
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("transformerGridTable")
+        self.setSelectionMode(QAbstractItemView.SelectionMode.NoSelection)
+        self.setSizeAdjustPolicy(QAbstractItemView.SizeAdjustPolicy.AdjustToContents)
+        self.setSizePolicy(QSizePolicy.Policy.Maximum, QSizePolicy.Policy.Fixed)
+        self._chosen: tuple[int, int] | None = None
+
+    def set_grid(self, grid: Sequence[GridPointResult], chosen: dict[str, Any], held_out: str) -> None:
+        """``held_out`` names where the scores come from, e.g. "the validation texts"."""
+        rates = sorted({float(p.params.get("learning_rate", 0)) for p in grid})
+        epochs = sorted({int(p.params.get("epochs", 0)) for p in grid})
+        self.clear()
+        self.setColumnCount(len(epochs) + 1)
+        self.setRowCount(len(rates))
+        self.setHorizontalHeaderLabels(["Learning rate"] + [f"{e} epoch{'s' if e != 1 else ''}" for e in epochs])
+        header_tip = "Epochs: " + TERMS["epoch"]
+        self.horizontalHeaderItem(0).setToolTip(self.TIPS[0])
+        for column in range(1, len(epochs) + 1):
+            self.horizontalHeaderItem(column).setToolTip(header_tip)
+        for row, rate in enumerate(rates):
+            self.setItem(row, 0, SortItem(format_rate(rate), rate, f"Learning rate {format_rate(rate)} (= {rate:.6f})"))
+            for column in range(1, len(epochs) + 1):
+                empty = SortItem("—", -1.0, "This combination was not tried.")
+                empty.setTextAlignment(Qt.AlignmentFlag.AlignCenter)
+                self.setItem(row, column, empty)
+        bold = QFont()
+        bold.setBold(True)
+        self._chosen = None
+        for point in grid:
+            row = rates.index(float(point.params.get("learning_rate", 0)))
+            column = epochs.index(int(point.params.get("epochs", 0))) + 1
+            scores = "  ".join(f"{s:.2f}" for s in point.fold_scores)
+            text = f"{point.mean:.2f}" + (f"  ± {point.std:.2f}" if len(point.fold_scores) > 1 else "")
+            tip = (f"Macro-F1 on {held_out}: {point.mean:.3f}"
+                   + (f" (per fold: {scores})" if len(point.fold_scores) > 1 else "")
+                   + f". Fine-tuning took {format_seconds(point.fit_seconds)}.")
+            cell = SortItem(text, float(point.mean), tip)
+            cell.setTextAlignment(Qt.AlignmentFlag.AlignCenter)
+            if point.params == chosen:
+                cell.setText(f"✔ {text}  (chosen)")
+                cell.setBackground(QBrush(QColor(CHOSEN_BACKGROUND)))
+                cell.setFont(bold)
+                cell.setToolTip(tip + "\nThe setting TextLab chose: the best macro-F1 on " + held_out + ".")
+                self._chosen = (row, column)
+            self.setItem(row, column, cell)
+        self.fit_columns()
+        self.setFixedHeight(self.horizontalHeader().height() + 26 * max(len(rates), 1) + 6)
+
+    def chosen_cell(self) -> tuple[int, int] | None:
+        """(row, column) of the chosen setting."""
+        return self._chosen
+
+
 STAGES = (
     ("features", "Turning the texts into features"),
     ("tuning", "Tuning: trying every setting with cross-validation"),
@@ -227,9 +301,11 @@ class TimesTable(_Table):
         super().__init__(parent)
         self.setObjectName("timesTable")
 
-    def set_seconds(self, seconds: dict[str, float]) -> None:
-        stages = [(key, label) for key, label in STAGES if key in seconds]
-        stages += [(key, key.replace("_", " ").capitalize()) for key in seconds if key not in dict(STAGES)]
+    def set_seconds(self, seconds: dict[str, float], stages_named: Sequence[tuple[str, str]] = STAGES) -> None:
+        """Show ``seconds`` per stage; ``stages_named`` gives the stages' order and names."""
+        stages = [(key, label) for key, label in stages_named if key in seconds]
+        stages += [(key, key.replace("_", " ").capitalize()) for key in seconds
+                   if key not in dict(STAGES) and key not in dict(stages_named)]
         self.setRowCount(len(stages))
         bold = QFont()
         bold.setBold(True)
@@ -244,3 +320,15 @@ class TimesTable(_Table):
             self.setItem(row, 1, value)
         self.fit_columns()
         self.setFixedHeight(self.horizontalHeader().height() + 26 * max(len(stages), 1) + 4)
+
+
+def transformer_stages(tuning: str) -> tuple[tuple[str, str], ...]:
+    """The stages of a fine-tuned Transformer (no separate features step), named for how its
+    setting was chosen (e.g. "one validation split (20% of the training texts)")."""
+    how = f"on {tuning}" if tuning.startswith("one ") else f"with {tuning}" if tuning else ""
+    return (
+        ("tuning", f"Tuning: fine-tuning every setting {how}".strip()),
+        ("final_fit", "Fine-tuning the chosen setting on all training texts"),
+        ("predict", "Predicting the test texts"),
+        ("total", "Total"),
+    )

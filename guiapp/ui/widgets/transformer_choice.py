@@ -54,14 +54,14 @@ _HUB_ID = re.compile(r"^[A-Za-z0-9][\w.-]*(/[A-Za-z0-9][\w.-]*)?$")
 TERMS = ["Transformer", "fine-tuning", "GPU", "validation split", "cross-validation", "fold", "token", "weight"]
 
 
-def detect_device(on_event=None):  # noqa: ANN001, ANN201 - runs in a worker thread
+def detect_device(on_event=None):
     """Where a Transformer would train here (imports PyTorch: seconds, so only in a worker)."""
     from guiapp.core.models.transformer import pick_device
 
     return pick_device("auto")
 
 
-def _detect(on_event=None):  # noqa: ANN001, ANN202 - looks the detector up when it runs (tests replace it)
+def _detect(on_event=None):
     return detect_device(on_event)
 
 
@@ -127,7 +127,7 @@ def device_sentence(device: Any, error: str, device_option: str, tuning: str, fo
     else:
         where = device_words(device)
     method = tuning_method(tuning, not on_cpu and device.kind == "cuda")
-    share = f"{validation_share:.0%} of the training texts"
+    share = f"{validation_share * 100:g} % of the training texts"
     if tuning == "auto" and method == "validation split":
         how = (f"settings are chosen on one validation split ({share}) instead of {folds}-fold "
                "cross-validation, to keep the time reasonable.")
@@ -215,6 +215,7 @@ class TransformerChoice(QFrame):
         top.addStretch(1)
         top.addWidget(self.estimate_label)
         model_row = QHBoxLayout()
+        model_row.setSpacing(8)
         model_row.addWidget(model_label)
         model_row.addWidget(self.combo)
         model_row.addStretch(1)

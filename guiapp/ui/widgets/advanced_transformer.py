@@ -1,0 +1,477 @@
+"""The "Transformer" tab of the Advanced dialog: how the fine-tuned Transformer is trained.
+
+The settings to try (learning rates × epochs, checked with the core's
+``normalise_transformer_grid`` as they are typed, each problem in red under its field), how
+texts are read (longest text, how longer texts are cut), training (texts per batch, dropout,
+device, 16-bit numbers) and how the best setting is chosen (automatic, k-fold cross-validation
+or one validation split). Defaults come from the chosen model's registry entry; tooltips from
+the core's ``OPTION_HELP`` and ``GRID_HELP``.
+"""
+
+from __future__ import annotations
+
+import sys
+from typing import Any
+
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtWidgets import (
+    QCheckBox,
+    QComboBox,
+    QDoubleSpinBox,
+    QFormLayout,
+    QGroupBox,
+    QHBoxLayout,
+    QLabel,
+    QLineEdit,
+    QPushButton,
+    QSpinBox,
+    QVBoxLayout,
+    QWidget,
+)
+
+from guiapp.core.errors import UserError
+from guiapp.core.models.transformer_registry import TransformerInfo, info_for
+from guiapp.core.models.transformer_spec import (
+    DEFAULT_MODEL,
+    DEFAULT_OPTIONS,
+    GRID_HELP,
+    OPTION_HELP,
+    check_options,
+    expand_transformer_grid,
+    normalise_transformer_grid,
+)
+from guiapp.core.models.truncation import split_budget
+from guiapp.core.spec_sections import EvaluationSpec
+from guiapp.ui.widgets.advanced_grids import FIELD_ERROR_STYLE, parse_values
+from guiapp.ui.widgets.glossary import explain
+
+ERROR_STYLE = "color: #c62828;"
+MUTED = "color: #5a6270;"
+LABEL_WIDTH = 190  # the same for every group, so that the fields line up
+LENGTHS = (64, 128, 256, 384, 512, 1024, 2048, 4096)
+GRID_LABELS = {"learning_rate": "Learning rates", "epochs": "Epochs"}
+# the options as the Models step names them in "Changed from the defaults: …"
+OPTION_NAMES = {
+    "max_length": "longest text",
+    "truncation": "how long texts are cut",
+    "batch_size": "texts per batch",
+    "dropout": "dropout",
+    "device": "where it computes",
+    "mixed_precision": "16-bit numbers",
+}
+TUNING_CHOICES = (
+    ("auto", "Automatic: cross-validation with a GPU, one validation split without"),
+    ("cross-validation", "Cross-validation with the folds of the “Test and tuning” tab"),
+    ("validation split", "One validation split of the training texts"),
+)
+TUNING_HELP = (
+    "How the best learning rate and number of epochs are found. Cross-validation fine-tunes the "
+    "model once per fold for every setting — fair, but hours on a processor. One validation "
+    "split fine-tunes it once per setting, on the rest of the training texts, and compares the "
+    "settings on the part set aside."
+)
+
+
+def format_rate(value: float) -> str:
+    """2e-05 -> "2e-5", 0.0001 -> "0.0001"."""
+    return f"{value:g}".replace("e-0", "e-").replace("e+0", "e+")
+
+
+def format_grid_values(name: str, values: list[Any]) -> str:
+    return ", ".join(format_rate(v) if name == "learning_rate" else str(int(v)) for v in values)
+
+
+def truncation_words(strategy: str, max_length: int) -> str:
+    """"first 128 and last 382 tokens (the paper's choice)" for head_tail at 512."""
+    first, last = split_budget(max_length - 2, strategy)
+    if strategy == "head":
+        return f"only the first {first:,} tokens"
+    if strategy == "middle":
+        return f"the middle removed: first {first:,} and last {last:,} tokens"
+    return f"first {first:,} and last {last:,} tokens (the paper's choice)"
+
+
+def grid_problem(name: str, raw: list[str], model: str) -> str:
+    """Why the values of one grid field are wrong, in plain words ("" when they are fine)."""
+    label = "learning rate" if name == "learning_rate" else "number of epochs"
+    if not raw:
+        return f"Give at least one {label}."
+    for text in raw:
+        try:
+            number = float(text)
+        except ValueError:
+            return f"“{text}” is not a number. Separate values with commas and write decimals with a point (2e-5 or 0.00002)."
+        if name == "learning_rate" and not 0 < number < 1:
+            return f"{text} cannot be a learning rate: learning rates lie between 0 and 1, such as 2e-5 (= 0.00002)."
+        if name == "epochs" and number != int(number):
+            return f"{text} is not a whole number: the model reads all texts 1, 2, 3 … times."
+        if name == "epochs" and number < 1:
+            return "The number of epochs must be at least 1."
+    try:
+        normalise_transformer_grid({name: raw}, model)
+    except UserError as error:  # anything the core refuses that the checks above missed
+        return f"{error.message} {error.hint}".replace(f"'{name}'", GRID_LABELS[name]).strip()
+    return ""
+
+
+class GridField(QWidget):
+    """A line of values (learning rates or epochs) with its error underneath."""
+
+    edited = Signal()
+
+    def __init__(self, name: str, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.name = name
+        self.model = DEFAULT_MODEL
+        self.edit = QLineEdit(objectName=f"transformerGrid_{name}")
+        kind = "numbers such as 2e-5" if name == "learning_rate" else "whole numbers"
+        self.edit.setPlaceholderText(f"one or more {kind}, separated by commas")
+        tip = GRID_HELP[name] + "\n" + explain(["learning rate" if name == "learning_rate" else "epoch"])
+        self.edit.setToolTip(tip + "\nSeparate values with commas.")
+        self.edit.textChanged.connect(self.edited)
+        self.error = QLabel("", objectName=f"transformerGridError_{name}")
+        self.error.setStyleSheet(ERROR_STYLE)
+        self.error.setWordWrap(True)
+        self.error.hide()
+        column = QVBoxLayout(self)
+        column.setContentsMargins(0, 0, 0, 0)
+        column.setSpacing(2)
+        column.addWidget(self.edit)
+        column.addWidget(self.error)
+
+    def set_values(self, values: list[Any]) -> None:
+        self.edit.setText(format_grid_values(self.name, values))
+
+    def raw_values(self) -> list[str]:
+        return parse_values(self.edit.text())
+
+    def check(self) -> bool:
+        problem = grid_problem(self.name, self.raw_values(), self.model)
+        self.error.setText(problem)
+        self.error.setVisible(bool(problem))
+        self.edit.setStyleSheet(FIELD_ERROR_STYLE if problem else "")
+        return not problem
+
+
+class TransformerTab(QWidget):
+    """The Transformer's grid, options and tuning method; ``changed`` after every edit."""
+
+    changed = Signal()
+
+    def __init__(self, model: str = DEFAULT_MODEL, on_gpu: bool = False, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.model = model or DEFAULT_MODEL
+        self.on_gpu = on_gpu
+        self.folds = 5
+        self._loading = False
+        try:
+            self.info: TransformerInfo = info_for(self.model)
+        except Exception:  # noqa: BLE001 - an unreadable folder: fall back to the bundled model's defaults
+            self.info = info_for(DEFAULT_MODEL)
+        intro = QLabel(
+            f"How the fine-tuned Transformer — {self.info.label} — learns your categories. The defaults "
+            "follow the reference paper, with larger learning steps for small models; hover over a "
+            "setting to see what it does. They are used when “Fine-tune a Transformer” is ticked on "
+            "the Models step.",
+            objectName="transformerTabIntro",
+        )
+        intro.setWordWrap(True)
+
+        # -- settings to try
+        self.fields = {name: GridField(name) for name in ("learning_rate", "epochs")}
+        grid_box = QGroupBox("Settings to try", objectName="transformerGridBox")
+        grid_form = _form()
+        for name, field in self.fields.items():
+            field.model = self.model
+            field.edited.connect(self._edited)
+            grid_form.addRow(_label(GRID_LABELS[name] + ":", field.edit.toolTip(), field.edit), field)
+        self.count = QLabel("", objectName="transformerGridCount")
+        self.count.setStyleSheet(MUTED)
+        self.count.setWordWrap(True)
+        defaults = self.info.default_grid
+        self.restore_grid = QPushButton("Restore the model's defaults", objectName="transformerGridRestore")
+        self.restore_grid.setToolTip(
+            f"Put back the values for {self.info.label}: learning rates "
+            f"{format_grid_values('learning_rate', defaults['learning_rate'])}; epochs "
+            f"{format_grid_values('epochs', defaults['epochs'])}.")
+        self.restore_grid.clicked.connect(lambda: self.set_grid({}))
+        grid_bottom = QHBoxLayout()
+        grid_bottom.addWidget(self.count, 1)
+        grid_bottom.addWidget(self.restore_grid, 0, Qt.AlignmentFlag.AlignTop)
+        grid_column = QVBoxLayout(grid_box)
+        grid_column.addLayout(grid_form)
+        grid_column.addLayout(grid_bottom)
+
+        # -- reading the texts
+        self.max_length = QComboBox(objectName="transformerMaxLength")
+        self.max_length.addItem(f"the model's default ({self.info.default_max_length:,} tokens)", None)
+        for length in LENGTHS:
+            if length <= self.info.max_length:
+                self.max_length.addItem(f"{length:,} tokens (about {round(length * 0.75, -1):,.0f} words)", length)
+        self.truncation = QComboBox(objectName="transformerTruncation")
+        self.length_note = QLabel("", objectName="transformerLengthNote")
+        self.length_note.setWordWrap(True)
+        self.length_note.setStyleSheet(MUTED)
+        reading_box = QGroupBox("Reading the texts", objectName="transformerReadingBox")
+        reading_form = _form()
+        reading_form.addRow(_label("Longest text:", OPTION_HELP["max_length"] + "\n" + explain(["token"]),
+                                   self.max_length), self.max_length)
+        reading_form.addRow(_label("Longer texts keep:", OPTION_HELP["truncation"], self.truncation), self.truncation)
+        _stack(reading_box, reading_form, self.length_note)
+
+        # -- training
+        self.batch_size = QSpinBox(objectName="transformerBatchSize")
+        self.batch_size.setRange(0, 4096)
+        self.batch_size.setSpecialValueText(f"the model's default ({self.info.default_batch_size})")
+        self.batch_size.setSuffix(" texts")
+        self.dropout = QDoubleSpinBox(objectName="transformerDropout")
+        self.dropout.setRange(0.0, 0.9)
+        self.dropout.setSingleStep(0.05)
+        self.dropout.setDecimals(2)
+        self.device = QComboBox(objectName="transformerDevice")
+        self.device.addItem("Automatic: the GPU when there is one, else the processor", "auto")
+        self.device.addItem("This computer's processor (CPU)", "cpu")
+        self.device.addItem("NVIDIA GPU (CUDA)", "cuda")
+        if sys.platform == "darwin":
+            self.device.addItem("Apple GPU (MPS)", "mps")
+        self.mixed_precision = QCheckBox("On a GPU, compute with 16-bit numbers (faster)",
+                                         objectName="transformerMixedPrecision")
+        training_box = QGroupBox("Training", objectName="transformerTrainingBox")
+        training_form = _form()
+        training_form.addRow(_label("Texts per batch:", OPTION_HELP["batch_size"], self.batch_size), self.batch_size)
+        training_form.addRow(_label("Dropout:", OPTION_HELP["dropout"], self.dropout), self.dropout)
+        training_form.addRow(_label("Compute on:", OPTION_HELP["device"] + "\n" + explain(["GPU"]), self.device),
+                             self.device)
+        training_form.addRow(_spacer_label(), self.mixed_precision)
+        self.mixed_precision.setToolTip(OPTION_HELP["mixed_precision"])
+        training_box.setLayout(training_form)
+
+        # -- how settings are chosen
+        self.tuning = QComboBox(objectName="transformerTuning")
+        for value, text in TUNING_CHOICES:
+            self.tuning.addItem(text, value)
+        self.validation_share = QSpinBox(objectName="transformerValidationShare")
+        self.validation_share.setRange(5, 50)
+        self.validation_share.setSuffix(" % of the training texts")
+        self.tuning_note = QLabel(TUNING_HELP, objectName="transformerTuningNote")
+        self.tuning_note.setWordWrap(True)
+        self.tuning_note.setStyleSheet(MUTED)
+        tuning_box = QGroupBox("How settings are chosen", objectName="transformerTuningBox")
+        tuning_form = _form()
+        tuning_form.addRow(_label("Choose the best setting by:", TUNING_HELP, self.tuning), self.tuning)
+        share_tip = explain(["validation split"]) + " The paper's choice: 20 %."
+        tuning_form.addRow(_label("Validation split:", share_tip, self.validation_share), self.validation_share)
+        _stack(tuning_box, tuning_form, self.tuning_note)
+
+        self.options_error = QLabel("", objectName="transformerOptionsError")
+        self.options_error.setStyleSheet(ERROR_STYLE)
+        self.options_error.setWordWrap(True)
+        self.options_error.hide()
+        self.restore_options = QPushButton("Restore the defaults", objectName="transformerOptionsRestore")
+        self.restore_options.setToolTip(
+            "The model's own text length, way of cutting and batch size; dropout 0.1; automatic device; "
+            "16-bit numbers on a GPU; automatic choice of the tuning method with a 20 % validation split.")
+        self.restore_options.clicked.connect(self._restore_options)
+        bottom = QHBoxLayout()
+        bottom.addWidget(self.options_error, 1)
+        bottom.addStretch(0)
+        bottom.addWidget(self.restore_options, 0, Qt.AlignmentFlag.AlignTop | Qt.AlignmentFlag.AlignRight)
+
+        for widget in (self.max_length, self.truncation, self.device, self.tuning):
+            widget.currentIndexChanged.connect(self._edited)
+        for spin in (self.batch_size, self.dropout, self.validation_share):
+            spin.valueChanged.connect(self._edited)
+        self.mixed_precision.toggled.connect(self._edited)
+        for name, widget in (("batch_size", self.batch_size), ("dropout", self.dropout)):
+            widget.setToolTip(OPTION_HELP[name])
+        self.max_length.setToolTip(OPTION_HELP["max_length"])
+        self.truncation.setToolTip(OPTION_HELP["truncation"])
+        self.device.setToolTip(OPTION_HELP["device"])
+        self.tuning.setToolTip(TUNING_HELP)
+        self.validation_share.setToolTip(share_tip)
+
+        column = QVBoxLayout(self)
+        column.addWidget(intro)
+        for box in (grid_box, reading_box, training_box, tuning_box):
+            column.addWidget(box)
+        column.addLayout(bottom)
+        column.addStretch(1)
+        self.set_values({}, {}, EvaluationSpec())
+
+    # -- values ----------------------------------------------------------------------------------------
+    def set_values(self, options: dict[str, Any], grid: dict[str, list[Any]], evaluation: EvaluationSpec) -> None:
+        """Show a study's Transformer options and grid (only what differs from the defaults)."""
+        self._loading = True
+        try:
+            self._set_options(options)
+            self.tuning.setCurrentIndex(max(0, self.tuning.findData(evaluation.transformer_tuning)))
+            self.validation_share.setValue(round(evaluation.validation_share * 100))
+        finally:
+            self._loading = False
+        self.set_grid(grid)
+
+    def set_grid(self, grid: dict[str, list[Any]]) -> None:
+        """Show ``grid`` (left-out settings: the model's defaults)."""
+        full = normalise_transformer_grid(grid, self.model)
+        self._loading = True
+        try:
+            for name, field in self.fields.items():
+                field.set_values(full[name])
+        finally:
+            self._loading = False
+        self._edited()
+
+    def _set_options(self, options: dict[str, Any]) -> None:
+        merged = {**DEFAULT_OPTIONS, **options}
+        _select(self.max_length, merged["max_length"], lambda v: f"{v:,} tokens")
+        self._fill_truncations()
+        _select(self.truncation, merged["truncation"], str)
+        self.batch_size.setValue(int(merged["batch_size"] or 0))
+        self.dropout.setValue(float(merged["dropout"]))
+        _select(self.device, merged["device"], str)
+        self.mixed_precision.setChecked(bool(merged["mixed_precision"]))
+
+    def _restore_options(self) -> None:
+        self._loading = True
+        try:
+            self._set_options({})
+            evaluation = EvaluationSpec()
+            self.tuning.setCurrentIndex(self.tuning.findData(evaluation.transformer_tuning))
+            self.validation_share.setValue(round(evaluation.validation_share * 100))
+        finally:
+            self._loading = False
+        self._edited()
+
+    def all_options(self) -> dict[str, Any]:
+        """Every option as shown (None = the model's default), without the model."""
+        return {
+            "max_length": self.max_length.currentData(),
+            "truncation": self.truncation.currentData(),
+            "batch_size": self.batch_size.value() or None,
+            "dropout": round(self.dropout.value(), 4),
+            "device": self.device.currentData(),
+            "mixed_precision": self.mixed_precision.isChecked(),
+        }
+
+    def options(self) -> dict[str, Any]:
+        """Only the options that differ from the defaults (what a spec stores)."""
+        return {name: value for name, value in self.all_options().items() if value != DEFAULT_OPTIONS[name]}
+
+    def full_grid(self) -> dict[str, list[Any]]:
+        """The whole grid as shown (raises UserError while a field is wrong)."""
+        return normalise_transformer_grid({name: field.raw_values() for name, field in self.fields.items()}, self.model)
+
+    def grid(self) -> dict[str, list[Any]]:
+        """Only the grid settings that differ from the model's defaults."""
+        full = self.full_grid()
+        default = normalise_transformer_grid({}, self.model)
+        return {name: values for name, values in full.items() if values != default[name]}
+
+    def transformer_tuning(self) -> str:
+        return self.tuning.currentData()
+
+    def validation_share_value(self) -> float:
+        return self.validation_share.value() / 100.0
+
+    def set_folds(self, folds: int) -> None:
+        self.folds = folds
+        self._update_count()
+
+    def is_valid(self) -> bool:
+        fields_ok = all([field.check() for field in self.fields.values()])  # noqa: C419 - mark every field
+        return fields_ok and self._check_options()
+
+    # -- checking and showing ------------------------------------------------------------------------------
+    def _check_options(self) -> bool:
+        try:
+            check_options({"model": self.model, **self.all_options()})
+        except UserError as error:
+            self.options_error.setText(f"{error.message} {error.hint}".strip())
+            self.options_error.show()
+            return False
+        self.options_error.hide()
+        return True
+
+    def _fill_truncations(self) -> None:
+        length = self.max_length.currentData() or self.info.default_max_length
+        current = self.truncation.currentData() if self.truncation.count() else None
+        self.truncation.blockSignals(True)
+        self.truncation.clear()
+        default = self.info.default_truncation
+        self.truncation.addItem(f"the model's default: {truncation_words(default, length)}", None)
+        for strategy in ("head_tail", "head", "middle"):
+            self.truncation.addItem(truncation_words(strategy, length)[0].upper() + truncation_words(strategy, length)[1:],
+                                    strategy)
+        self.truncation.setCurrentIndex(max(0, self.truncation.findData(current)))
+        self.truncation.blockSignals(False)
+
+    def _edited(self) -> None:
+        if self._loading:
+            return
+        self._fill_truncations()
+        self.validation_share.setEnabled(self.tuning.currentData() != "cross-validation")
+        length = self.max_length.currentData() or self.info.default_max_length
+        note = ("Longer texts are cut as chosen above (the Data step shows how many of your texts are "
+                "that long). Reading more tokens takes more time and memory.")
+        if length > self.info.max_length:
+            note = f"This model reads at most {self.info.max_length:,} tokens; longer settings are cut to that."
+        self.length_note.setText(note)
+        self._check_options()
+        self._update_count()
+        self.changed.emit()
+
+    def _update_count(self) -> None:
+        if not all([field.check() for field in self.fields.values()]):  # noqa: C419 - mark every field
+            self.count.setText("Correct the values marked in red to see how many fine-tunings are needed.")
+            return
+        n_settings = len(expand_transformer_grid(self.full_grid(), self.model))
+        tuning = self.tuning.currentData()
+        if tuning == "auto":
+            tuning = "cross-validation" if self.on_gpu else "validation split"
+        splits = self.folds if tuning == "cross-validation" else 1
+        per = f"{self.folds} folds" if splits > 1 else "1 validation split"
+        setting = "setting" if n_settings == 1 else "settings"
+        self.count.setText(
+            f"{n_settings} {setting} × {per} = {n_settings * splits} fine-tuning"
+            f"{'s' if n_settings * splits != 1 else ''}, then one final fine-tuning with the best setting "
+            "on all training texts.")
+
+
+def _form() -> QFormLayout:
+    form = QFormLayout()
+    form.setFieldGrowthPolicy(QFormLayout.FieldGrowthPolicy.ExpandingFieldsGrow)
+    form.setLabelAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+    return form
+
+
+def _label(text: str, tip: str, buddy: QWidget) -> QLabel:
+    label = QLabel(text)
+    label.setMinimumWidth(LABEL_WIDTH)
+    label.setAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+    label.setToolTip(tip)
+    label.setBuddy(buddy)
+    return label
+
+
+def _stack(box: QGroupBox, form: QFormLayout, note: QLabel) -> None:
+    """The group's form, then a note under its fields (outside the form, which would clip a
+    wrapped label's height)."""
+    column = QVBoxLayout(box)
+    column.addLayout(form)
+    note.setContentsMargins(LABEL_WIDTH + max(form.horizontalSpacing(), 6), 0, 0, 0)
+    column.addWidget(note)
+
+
+def _spacer_label() -> QLabel:
+    label = QLabel("")
+    label.setMinimumWidth(LABEL_WIDTH)
+    return label
+
+
+def _select(combo: QComboBox, value: Any, shown) -> None:
+    """Choose ``value`` in ``combo``, adding it when a study file holds a value the list lacks."""
+    index = combo.findData(value)
+    if index < 0:
+        combo.addItem(shown(value), value)
+        index = combo.count() - 1
+    combo.setCurrentIndex(index)
