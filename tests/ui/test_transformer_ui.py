@@ -640,3 +640,45 @@ def test_screenshots_of_the_transformer_screens(qtbot, window, tmp_path):
     window.results_page.show_tab("Time")
     qtbot.wait(30)
     save_screenshot(window, "27_results_transformer_time")
+
+
+def test_a_hub_model_not_on_this_computer_can_be_downloaded_with_consent(page, qtbot, monkeypatch):
+    from guiapp.core.events import Progress
+    from guiapp.core.models import model_sources
+
+    downloaded: list[str] = []
+    monkeypatch.setattr(model_sources, "needs_download", lambda source, cache_dir=None: source not in downloaded and source == "roberta-base")
+
+    def fake_download(source, on_event):
+        on_event(Progress(0.5, "240 of 480 MB"))
+        downloaded.append(source)
+        return "/models/roberta-base"
+
+    monkeypatch.setattr(model_sources, "download_model", fake_download)
+    section = page.transformer
+    section.set_model("roberta-base")
+    assert section.download_row.isVisibleTo(page) and section.download_button.isVisibleTo(page)
+    assert "not on this computer yet" in section.download_label.text()
+    section.download_button.click()
+    qtbot.waitUntil(lambda: "downloaded and ready" in section.download_label.text(), timeout=3000)
+    qtbot.waitUntil(lambda: not section._download_slot.is_busy())
+    assert downloaded == ["roberta-base"] and not section.download_button.isVisibleTo(page)
+    section.set_model("all-MiniLM-L6-v2")  # bundled: nothing to download
+    assert not section.download_row.isVisibleTo(page)
+
+
+def test_a_failed_download_says_why(page, qtbot, monkeypatch):
+    from guiapp.core.errors import UserError
+    from guiapp.core.models import model_sources
+
+    monkeypatch.setattr(model_sources, "needs_download", lambda source, cache_dir=None: True)
+
+    def offline(source, on_event):
+        raise UserError("TextLab could not download roberta-base: this computer is offline.", "Connect to the internet once.")
+
+    monkeypatch.setattr(model_sources, "download_model", offline)
+    page.transformer.set_model("roberta-base")
+    page.transformer.download_button.click()
+    qtbot.waitUntil(lambda: "offline" in page.transformer.download_label.text(), timeout=3000)
+    qtbot.waitUntil(lambda: not page.transformer._download_slot.is_busy())
+    assert page.transformer.download_button.isVisibleTo(page)  # can try again

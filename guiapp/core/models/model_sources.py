@@ -120,3 +120,22 @@ def _cache_root(cache_dir: str | Path | None) -> Path:
     from guiapp.core.features.word_vector_files import cache_root
 
     return cache_root()
+
+
+def needs_download(source: str | Path, cache_dir: str | Path | None = None) -> bool:
+    """Whether ``source`` is a Hugging Face model that is not on this computer yet."""
+    name = str(source).strip()
+    if not name or name in BUNDLED_ALIASES or name in MPNET_ALIASES or is_local_path(name):
+        return False
+    if not _HUB_ID.match(name) or name.count("/") > 1:
+        return False
+    from guiapp.core.models.hub_models import find_cached
+
+    entry = registry_entry(name)
+    repo_id = entry.hub_id if entry is not None and entry.source == "hub" else name
+    return find_cached(list(dict.fromkeys([repo_id, name])), _cache_root(cache_dir) / "hub") is None
+
+
+def download_model(source: str | Path, on_event: EventCallback = ignore_events) -> Path:
+    """Download a Hugging Face model now, with the user's consent (the app is offline otherwise)."""
+    return resolve_model(source, on_event, allow_download=True)

@@ -25,6 +25,7 @@ from PySide6.QtWidgets import (
     QHBoxLayout,
     QInputDialog,
     QLabel,
+    QPushButton,
     QVBoxLayout,
     QWidget,
 )
@@ -207,6 +208,27 @@ class TransformerChoice(QFrame):
         self.problem_label.setWordWrap(True)
         self.problem_label.setStyleSheet(f"color: {ERROR};")
         self.problem_label.hide()
+        # a Hugging Face model that is not on this computer yet: download it now, with consent
+        self.download_label = QLabel("", objectName="transformerDownload")
+        self.download_label.setWordWrap(True)
+        self.download_button = QPushButton("Download now", objectName="transformerDownloadButton")
+        self.download_button.setToolTip(
+            "Download the model from huggingface.co once (this needs an internet connection); "
+            "TextLab keeps it on this computer, and your texts are never sent anywhere."
+        )
+        self.download_button.clicked.connect(self.start_download)
+        self.download_cancel = QPushButton("Cancel", objectName="transformerDownloadCancel")
+        self.download_cancel.clicked.connect(self._download_slot_cancel)
+        self._download_slot = WorkerSlot()
+        download_row = QHBoxLayout()
+        download_row.setSpacing(8)
+        download_row.addWidget(self.download_label, 1)
+        download_row.addWidget(self.download_button)
+        download_row.addWidget(self.download_cancel)
+        self.download_row = QWidget(objectName="transformerDownloadRow")
+        self.download_row.setLayout(download_row)
+        download_row.setContentsMargins(0, 0, 0, 0)
+        self.download_row.hide()
         self.device_label = GlossaryLabel(CHECKING_TEXT, terms=["GPU", "validation split", "cross-validation"])
         self.device_label.setObjectName("transformerDevice")
 
@@ -226,7 +248,8 @@ class TransformerChoice(QFrame):
         details.addWidget(self.problem_label, 1, 0)
         details.addWidget(self.description_label, 2, 0)
         details.addWidget(self.facts_label, 3, 0)
-        details.addWidget(self.device_label, 4, 0)
+        details.addWidget(self.download_row, 4, 0)
+        details.addWidget(self.device_label, 5, 0)
         inner = QVBoxLayout(box)
         inner.setContentsMargins(12, 10, 12, 10)
         inner.setSpacing(6)
@@ -316,6 +339,7 @@ class TransformerChoice(QFrame):
         self._slot.start(worker)
 
     def cancel_jobs(self) -> None:
+        self._download_slot.cancel()
         self._slot.cancel()
 
     def _device_found(self, device: Any) -> None:
@@ -389,6 +413,7 @@ class TransformerChoice(QFrame):
         self._previous = index
         self.problem_label.hide()
         self._show_model()
+        self._show_download_state()
         self.changed.emit()
 
     def choose_folder(self) -> str:
@@ -424,6 +449,48 @@ class TransformerChoice(QFrame):
             return ""
         self.set_model(name)
         return name
+
+    # -- downloading a hub model ----------------------------------------------------------------
+    def needs_download(self) -> bool:
+        from guiapp.core.models.model_sources import needs_download
+
+        try:
+            return needs_download(self.model())
+        except Exception:  # noqa: BLE001 - an odd name: the run explains it
+            return False
+
+    def _show_download_state(self, text: str = "") -> None:
+        busy = self._download_slot.is_busy()
+        missing = busy or self.needs_download()
+        self.download_row.setVisible(missing or bool(text))
+        if text:
+            self.download_label.setText(text)
+        elif missing:
+            self.download_label.setText(
+                f"{self.model()} is not on this computer yet. Download it once before you run the study."
+            )
+        self.download_button.setVisible(missing and not busy)
+        self.download_cancel.setVisible(busy)
+
+    def start_download(self) -> None:
+        from guiapp.core.models.model_sources import download_model
+
+        source = self.model()
+        worker = Worker(download_model, source, name=f"downloading {source}")
+        worker.signals.progress.connect(
+            lambda event: self.download_label.setText(f"Downloading {source}: {event.message or '…'}")
+        )
+        worker.signals.finished.connect(lambda _path: self._show_download_state(f"{source} is downloaded and ready."))
+        worker.signals.failed.connect(
+            lambda error: self._show_download_state(getattr(error, "message", str(error)) + " " + getattr(error, "hint", ""))
+        )
+        worker.signals.cancelled.connect(lambda: self._show_download_state("The download was cancelled."))
+        worker.signals.done.connect(lambda: (self._show_download_state(self.download_label.text()), self.changed.emit()))
+        self._download_slot.start(worker)
+        self._show_download_state(f"Downloading {source}…")
+
+    def _download_slot_cancel(self) -> None:
+        self._download_slot.cancel()
 
     def _show_problem(self, text: str) -> None:
         self.problem_label.setText(text)
