@@ -114,13 +114,16 @@ def _health(args: argparse.Namespace) -> int:
             print(format_health_text(report))
         return 1 if report.verdict == "not_ready" else 0
     except UserError as error:
-        progress.clear()
-        print(f"{error.message}\n{error.hint}".strip(), file=sys.stderr)
-        return 2
+        return stopped(progress, f"{error.message}\n{error.hint}", 2)
     except (Cancelled, KeyboardInterrupt):
-        progress.clear()
-        print("Stopped.", file=sys.stderr)
-        return 130
+        return stopped(progress, "Stopped.", 130)
+
+
+def stopped(progress: "_ProgressPrinter", message: str, status: int) -> int:
+    """Clear the progress line, say why on stderr, and give the exit status."""
+    progress.clear()
+    print(message.strip(), file=sys.stderr)
+    return status
 
 
 def _mapping_text(table, mapping) -> str:

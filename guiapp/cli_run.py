@@ -22,6 +22,7 @@ def add_run_command(commands) -> None:
 
 
 def run_command(args: argparse.Namespace, progress) -> int:
+    from guiapp.cli import stopped
     from guiapp.core.errors import UserError
     from guiapp.core.events import Cancelled, Log
     from guiapp.core.result_files import write_results
@@ -42,13 +43,9 @@ def run_command(args: argparse.Namespace, progress) -> int:
         )
         paths = write_results(result, args.out)
     except UserError as error:
-        progress.clear()
-        print(f"{error.message}\n{error.hint}".strip(), file=sys.stderr)
-        return 2
+        return stopped(progress, f"{error.message}\n{error.hint}", 2)
     except (Cancelled, KeyboardInterrupt):
-        progress.clear()
-        print("Stopped; no results were written.", file=sys.stderr)
-        return 130
+        return stopped(progress, "Stopped; no results were written.", 130)
     progress.clear()
     print(summary_table(result))
     print("Wrote " + " and ".join(str(path) for path in paths))

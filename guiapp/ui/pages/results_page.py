@@ -34,6 +34,7 @@ from PySide6.QtWidgets import (
 from guiapp.core.results import ExperimentResult, ModelResult
 from guiapp.ui.widgets.chart_base import ChartWidget
 from guiapp.ui.widgets.confusion_heatmap import ConfusionHeatmap
+from guiapp.ui.widgets.empty_state import EmptyState
 from guiapp.ui.widgets.glossary import GlossaryLabel, explain
 from guiapp.ui.widgets.results_charts import F1BarChart, TimeBarChart
 from guiapp.ui.widgets.results_tables import (
@@ -148,19 +149,8 @@ class ResultsPage(QWidget):
 
     # -- building ---------------------------------------------------------------------------------
     def _build_empty(self) -> QWidget:
-        panel = QWidget()
-        title = QLabel(EMPTY_TITLE, objectName="resultsEmptyTitle")
-        title.setStyleSheet("font-size: 18px; font-weight: 600; color: #333;")
-        title.setAlignment(Qt.AlignmentFlag.AlignCenter)
-        self.empty_label = QLabel(EMPTY_TEXT, objectName="resultsEmptyText")
-        self.empty_label.setWordWrap(True)
-        self.empty_label.setAlignment(Qt.AlignmentFlag.AlignCenter)
-        self.empty_label.setStyleSheet("font-size: 14px; color: #555;")
-        column = QVBoxLayout(panel)
-        column.addStretch(1)
-        column.addWidget(title)
-        column.addWidget(self.empty_label)
-        column.addStretch(2)
+        panel = EmptyState(EMPTY_TITLE, EMPTY_TEXT, "results")
+        self.empty_label = panel.label
         return panel
 
     def _build_content(self) -> QWidget:

@@ -31,6 +31,7 @@ from PySide6.QtWidgets import (
 
 from guiapp.core.events import Log, Metric, Progress, TaskUpdate, ignore_events
 from guiapp.core.spec import ExperimentSpec
+from guiapp.ui.widgets.empty_state import EmptyState
 from guiapp.ui.widgets.glossary import GlossaryLabel
 from guiapp.ui.widgets.job_progress import format_time_left
 from guiapp.ui.widgets.model_progress import ModelProgressList, ModelProgressRow
@@ -132,19 +133,8 @@ class RunPage(QWidget):
 
     # -- building ---------------------------------------------------------------------------------
     def _build_empty(self) -> QWidget:
-        panel = QWidget()
-        title = QLabel(EMPTY_TITLE, objectName="runEmptyTitle")
-        title.setStyleSheet("font-size: 18px; font-weight: 600; color: #333;")
-        title.setAlignment(Qt.AlignmentFlag.AlignCenter)
-        self.empty_label = QLabel(EMPTY_TEXT, objectName="runEmptyText")
-        self.empty_label.setAlignment(Qt.AlignmentFlag.AlignCenter)
-        self.empty_label.setWordWrap(True)
-        self.empty_label.setStyleSheet("font-size: 14px; color: #555;")
-        column = QVBoxLayout(panel)
-        column.addStretch(1)
-        column.addWidget(title)
-        column.addWidget(self.empty_label)
-        column.addStretch(2)
+        panel = EmptyState(EMPTY_TITLE, EMPTY_TEXT, "run")
+        self.empty_label = panel.label
         return panel
 
     def _build_running(self) -> QWidget:

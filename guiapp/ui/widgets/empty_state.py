@@ -1,0 +1,24 @@
+"""The centred "nothing here yet" panel a step shows before it has anything: a title and a line
+that says what to do first."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QLabel, QVBoxLayout, QWidget
+
+
+class EmptyState(QWidget):
+    def __init__(self, title: str, text: str, name: str, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        heading = QLabel(title, objectName=f"{name}EmptyTitle")
+        heading.setStyleSheet("font-size: 18px; font-weight: 600; color: #333;")
+        heading.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        self.label = QLabel(text, objectName=f"{name}EmptyText")
+        self.label.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        self.label.setWordWrap(True)
+        self.label.setStyleSheet("font-size: 14px; color: #555;")
+        column = QVBoxLayout(self)
+        column.addStretch(1)
+        column.addWidget(heading)
+        column.addWidget(self.label)
+        column.addStretch(2)
