@@ -143,13 +143,10 @@ def test_sharded_weights_with_a_missing_shard(model_copy):
     assert resolve_model(model_copy) == model_copy
 
 
-def test_pickle_weights_are_accepted_with_a_warning(model_copy):
+def test_pickle_weights_are_refused_with_a_way_out(model_copy):
     (model_copy / "model.safetensors").unlink()
     (model_copy / "pytorch_model.bin").write_bytes(b"pretend")
-    events: list[object] = []
-    assert resolve_model(model_copy, events.append) == model_copy
-    warnings = [e.message for e in events if isinstance(e, Log) and e.level == "warning"]
-    assert len(warnings) == 1 and "pytorch_model.bin" in warnings[0] and "safetensors" in warnings[0]
+    _raises(model_copy, "pytorch_model.bin", "Convert the model to safetensors")
 
 
 def test_folder_without_tokenizer(model_copy):

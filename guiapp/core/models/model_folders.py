@@ -4,8 +4,8 @@
 inside a sentence-transformers layout, where they may sit in ``0_Transformer/``) and explains
 each problem in plain words: missing folder, missing or unreadable ``config.json``, a model type
 this version of Transformers does not know, a model that needs its own program code, missing
-or damaged weights, missing tokenizer files. Weights only as ``pytorch_model.bin`` are accepted
-with a warning: that format is a pickle, and safetensors files cannot run code when opened.
+or damaged weights, missing tokenizer files. Weights only as ``pytorch_model.bin`` are refused: that format is a
+pickle and can run code when opened; safetensors files cannot.
 """
 
 from __future__ import annotations
@@ -125,17 +125,13 @@ def check_weights(model_dir: Path, on_event: EventCallback = ignore_events) -> P
             check_safetensors(shard)
         return index
     for name in ("pytorch_model.bin", "pytorch_model.bin.index.json"):
-        legacy = model_dir / name
-        if legacy.is_file():
-            if name.endswith(".json"):
-                _shards(legacy)
-            on_event(Log(
-                f"The model in “{model_dir}” stores its weights only in the older PyTorch format "
-                f"({name}), which is opened by unpickling and relies on PyTorch's restricted "
-                "loader for safety. A model saved as model.safetensors cannot run code and loads faster.",
-                "warning",
-            ))
-            return legacy
+        if (model_dir / name).is_file():
+            raise UserError(
+                f"The model in “{model_dir}” holds its weights only in the older PyTorch format ({name}), "
+                "which can run code when opened; TextLab opens only model.safetensors files.",
+                "Convert the model to safetensors (for example with Hugging Face's convert tool), or "
+                "download the safetensors version of the model.",
+            )
     other = [name for name in ("tf_model.h5", "flax_model.msgpack", "model.onnx") if (model_dir / name).is_file()]
     if other:
         raise UserError(
