@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from guiapp.core.errors import UserError
-from guiapp.core.events import EventCallback, Log, ignore_events
+from guiapp.core.events import EventCallback, ignore_events
 
 _CHOOSE = (
     "Choose a folder that holds a complete Hugging Face model (config.json, model.safetensors and "
