@@ -152,8 +152,9 @@ def write_folder(model: Any, tokenizer: Any, folder: Path, meta: dict[str, Any])
     tmp = Path(tempfile.mkdtemp(prefix=f".{folder.name}.", suffix=".tmp", dir=folder.parent))
     old: Path | None = None
     try:
-        model.save_pretrained(str(tmp))
-        tokenizer.save_pretrained(str(tmp))
+        with quiet_loading():  # no "Writing model shards" progress bar on the console
+            model.save_pretrained(str(tmp))
+            tokenizer.save_pretrained(str(tmp))
         with (tmp / LABELS_FILE).open("w", encoding="utf-8") as handle:
             json.dump({"format": FORMAT_VERSION, **meta}, handle, indent=2, ensure_ascii=False)
             handle.flush()
