@@ -20,12 +20,12 @@ from typing import Any
 
 import numpy as np
 import scipy.sparse as sp
-from sklearn.base import BaseEstimator, TransformerMixin
 from sklearn.preprocessing import normalize
 
 from guiapp.core.errors import UserError
 from guiapp.core.events import EventCallback, Progress, ignore_events
 from guiapp.core.features import checks
+from guiapp.core.features.base import PreparedRepresentation
 from guiapp.core.features.stemming import check_stem_language, stem_map
 from guiapp.core.features.stop_words import stop_word_set
 from guiapp.core.features.tokens import (
@@ -71,7 +71,7 @@ class BowPrepared:
         return state
 
 
-class BagOfWords(TransformerMixin, BaseEstimator):
+class BagOfWords(PreparedRepresentation):
     """Basic bag of words (see the module docstring); scikit-learn compatible."""
 
     def __init__(
@@ -240,29 +240,10 @@ class BagOfWords(TransformerMixin, BaseEstimator):
             matrix = normalize(matrix, norm="l2", copy=False)
         return matrix
 
-    # ---------------------------------------------------------------------- sklearn API
-    def fit(self, texts: Sequence[str], y: object = None) -> BagOfWords:
-        return self.fit_prepared(self.prepare(texts))
-
-    def transform(self, texts: Sequence[str]) -> sp.csr_matrix:
-        return self.transform_prepared(self.prepare(texts))
-
-    def fit_transform(self, texts: Sequence[str], y: object = None, **fit_params: Any) -> sp.csr_matrix:
-        prepared = self.prepare(texts)
-        return self.fit_prepared(prepared).transform_prepared(prepared)
-
+    # ---------------------------------------------------------------------- feature names
     def feature_names(self) -> list[str]:
         """The fitted terms, in column order (n-grams joined by a space)."""
         return list(self.vocabulary_)
-
-    def get_feature_names_out(self, input_features: object = None) -> np.ndarray:
-        return np.asarray(self.vocabulary_, dtype=object)
-
-    def __sklearn_tags__(self):  # sklearn's Tags object
-        tags = super().__sklearn_tags__()
-        tags.input_tags.two_d_array = False
-        tags.input_tags.string = True
-        return tags
 
     # ---------------------------------------------------------------------- helpers
     def _check_prepared(self, prepared: BowPrepared) -> None:

@@ -29,12 +29,12 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
-from sklearn.base import BaseEstimator, TransformerMixin
 
 from guiapp.core.atomic import write_bytes_atomic
 from guiapp.core.errors import UserError
 from guiapp.core.events import EventCallback, Log, Progress, ignore_events
 from guiapp.core.features import checks
+from guiapp.core.features.base import PreparedRepresentation
 from guiapp.core.features.tokens import as_text_list
 from guiapp.core.features.word_vector_files import cache_root
 
@@ -53,7 +53,7 @@ class EmbeddingsPrepared:
     key: str = field(default_factory=lambda: uuid.uuid4().hex)
 
 
-class SentenceEmbeddings(TransformerMixin, BaseEstimator):
+class SentenceEmbeddings(PreparedRepresentation):
     """Mean-pooled Transformer embeddings (see the module docstring); scikit-learn compatible."""
 
     def __init__(
@@ -129,24 +129,8 @@ class SentenceEmbeddings(TransformerMixin, BaseEstimator):
         self.n_features_out_ = int(model.config.hidden_size)
         return self
 
-    def transform(self, texts: Sequence[str]) -> np.ndarray:
-        return self.transform_prepared(self.prepare(texts))
-
-    def fit_transform(self, texts: Sequence[str], y: object = None, **fit_params: Any) -> np.ndarray:
-        prepared = self.prepare(texts)
-        return self.fit_prepared(prepared).transform_prepared(prepared)
-
     def feature_names(self) -> list[str]:
         return [f"dim {i}" for i in range(1, self.n_features_out_ + 1)]
-
-    def get_feature_names_out(self, input_features: object = None) -> np.ndarray:
-        return np.asarray(self.feature_names(), dtype=object)
-
-    def __sklearn_tags__(self):  # sklearn's Tags object
-        tags = super().__sklearn_tags__()
-        tags.input_tags.two_d_array = False
-        tags.input_tags.string = True
-        return tags
 
     # ---------------------------------------------------------------------- helpers
     def _check_prepared(self, prepared: EmbeddingsPrepared) -> None:

@@ -22,11 +22,11 @@ from typing import Any
 
 import numpy as np
 import scipy.sparse as sp
-from sklearn.base import BaseEstimator, TransformerMixin
 
 from guiapp.core.errors import UserError
 from guiapp.core.events import EventCallback, Progress, ignore_events
 from guiapp.core.features import checks
+from guiapp.core.features.base import PreparedRepresentation
 from guiapp.core.features.tokens import (
     TAG,
     WORD,
@@ -59,7 +59,7 @@ class VectorsPrepared:
         return int(self.counts.shape[0])
 
 
-class AveragedWordVectors(TransformerMixin, BaseEstimator):
+class AveragedWordVectors(PreparedRepresentation):
     """Mean word vector per text (see the module docstring); scikit-learn compatible."""
 
     def __init__(
@@ -182,29 +182,10 @@ class AveragedWordVectors(TransformerMixin, BaseEstimator):
         out[has_words] = sums[has_words] / n_words[has_words, None]
         return out
 
-    # ---------------------------------------------------------------------- sklearn API
-    def fit(self, texts: Sequence[str], y: object = None) -> AveragedWordVectors:
-        return self.fit_prepared(self.prepare(texts))
-
-    def transform(self, texts: Sequence[str]) -> np.ndarray:
-        return self.transform_prepared(self.prepare(texts))
-
-    def fit_transform(self, texts: Sequence[str], y: object = None, **fit_params: Any) -> np.ndarray:
-        prepared = self.prepare(texts)
-        return self.fit_prepared(prepared).transform_prepared(prepared)
-
+    # ---------------------------------------------------------------------- feature names
     def feature_names(self) -> list[str]:
         """"dim 1", "dim 2", … (the vector dimensions have no meaning of their own)."""
         return [f"dim {i}" for i in range(1, self.n_features_out_ + 1)]
-
-    def get_feature_names_out(self, input_features: object = None) -> np.ndarray:
-        return np.asarray(self.feature_names(), dtype=object)
-
-    def __sklearn_tags__(self):  # sklearn's Tags object
-        tags = super().__sklearn_tags__()
-        tags.input_tags.two_d_array = False
-        tags.input_tags.string = True
-        return tags
 
     def _check_prepared(self, prepared: VectorsPrepared, vectors: WordVectors) -> None:
         if (not isinstance(prepared, VectorsPrepared)
