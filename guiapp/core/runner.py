@@ -59,6 +59,9 @@ def run_experiment(
 ) -> ExperimentResult:
     """Run every model of ``spec`` and return what was found (see the module docstring).
 
+    On Cancel, :class:`Cancelled` is raised with ``.partial``: an ``ExperimentResult`` with
+    ``status = "cancelled"`` holding the models that had finished (nothing is written anywhere).
+
     Fine-tuned Transformers are saved under ``artefacts_dir`` (default: a folder for this run in
     TextLab's cache), so they can be applied to new texts later."""
     started = _now()
@@ -111,8 +114,13 @@ def run_experiment(
                 model_result = run_transformer_model(model, data, folds, spec, report, _artefacts(artefacts_dir, started))
             else:
                 model_result = run_model(model, data, folds, spec, prepared_cache, n_jobs, report)
-        except Cancelled:
+        except Cancelled as stop:
             on_event(TaskUpdate(index, "cancelled", model.display_name))
+            # the models that had finished are not lost: the caller finds them on the exception
+            result.status = "cancelled"
+            result.environment = environment(n_jobs)
+            result.finished_at = _now()
+            stop.partial = result
             raise
         except (UserError, MemoryError, ValueError) as error:
             message = error.message if isinstance(error, UserError) else _plain_failure(error)

@@ -31,6 +31,7 @@ class WorkerSignals(QObject):
     metric = Signal(object)  # Metric (e.g. the training loss per step), throttled; the last is kept
     finished = Signal(object)  # the core call's return value
     failed = Signal(object)  # the exception (an Exception instance)
+    partial = Signal(object)  # what a cancelled job had finished, when it says (before cancelled)
     cancelled = Signal()
     done = Signal()  # always last, after finished/failed/cancelled
 
@@ -135,7 +136,10 @@ class Worker:
                 result = self._fn(*self._args, on_event=self._on_event, **self._kwargs)
             finally:
                 self._flush_metrics()
-        except Cancelled:
+        except Cancelled as stop:
+            partial = getattr(stop, "partial", None)
+            if partial is not None:
+                self.signals.partial.emit(partial)
             self.signals.cancelled.emit()
         except Exception as error:  # every error goes to the GUI's one error sink
             self.signals.failed.emit(error)

@@ -171,3 +171,17 @@ def test_a_study_without_models_or_with_a_bad_model_is_refused() -> None:
         runner_module.run_experiment(study([]), table=coded_texts(50))
     with pytest.raises(UserError, match="Naive Bayes only works"):
         runner_module.run_experiment(study([ModelSpec("word_vectors", "naive_bayes")]), table=coded_texts(50))
+
+
+def test_cancel_keeps_the_models_that_had_finished() -> None:
+    def on_event(event) -> None:
+        if isinstance(event, Progress) and event.task == 1 and event.done and "fold" in event.message:
+            raise Cancelled()
+
+    slow = ModelSpec("bow", "xgboost", grid={"n_estimators": [30], "max_depth": [2, 3], "learning_rate": [0.1, 0.3]})
+    with pytest.raises(Cancelled) as stopped:
+        runner_module.run_experiment(study([QUICK[0], slow]), on_event, table=coded_texts(150), n_jobs=1)
+    partial = stopped.value.partial
+    assert partial.status == "cancelled"
+    assert [model.name for model in partial.finished_models()] == ["Naive Bayes · Basic BOW"]
+    assert len(partial.models) == 1 and partial.best().name == "Naive Bayes · Basic BOW"

@@ -220,6 +220,36 @@ def test_cancel_during_a_run_ends_within_two_seconds(qtbot, errors):
     assert "The run was cancelled" in page.log_text()
 
 
+def test_cancel_keeps_the_finished_models_for_the_results_step(qtbot, errors):
+    import dataclasses
+
+    from guiapp.core.events import Cancelled
+
+    result = sample_result()
+    partial = dataclasses.replace(result, models=result.models[:1], status="cancelled")
+    inner = endless_run(result)
+
+    def run(spec, on_event=ignore_events, **kwargs):
+        try:
+            return inner(spec, on_event, **kwargs)
+        except Cancelled as stop:  # as the engine does: the finished models travel with Cancel
+            stop.partial = partial
+            raise
+
+    page = make_page(qtbot, errors, run)
+    ready = []
+    page.resultReady.connect(ready.append)
+    page.start(sample_spec())
+    qtbot.waitUntil(lambda: page.rows()[1].state() == "running", timeout=3000)
+    qtbot.mouseClick(page.cancel_button, Qt.MouseButton.LeftButton)
+    qtbot.waitUntil(lambda: page.state() == "cancelled", timeout=2000)
+    finish(qtbot, page, timeout=2000)
+    assert "The 1 model that had finished keeps its result" in page.banner_text()
+    assert page.results_button.isVisible() and ready == []
+    qtbot.mouseClick(page.results_button, Qt.MouseButton.LeftButton)
+    assert ready == [partial]
+
+
 def test_an_engine_error_goes_to_the_error_sink(qtbot, errors):
     page = make_page(qtbot, errors, failing_run)
     ready = []

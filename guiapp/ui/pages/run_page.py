@@ -268,6 +268,7 @@ class RunPage(QWidget):
         signals.metric.connect(lambda event, w=worker: self._on_metric(w, event))
         signals.finished.connect(lambda result, w=worker: self._on_finished(w, result))
         signals.failed.connect(lambda error, w=worker: self._on_failed(w, error))
+        signals.partial.connect(lambda result, w=worker: self._on_partial(w, result))
         signals.cancelled.connect(lambda w=worker: self._on_cancelled(w))
         signals.done.connect(lambda w=worker: self._on_done(w))
         self._started = time.monotonic()
@@ -414,15 +415,29 @@ class RunPage(QWidget):
         self.append_log(f"The run stopped: {report.message}", "error")
         self.statusMessage.emit("The run stopped because of a problem.")
 
+    def _on_partial(self, worker: Worker, result) -> None:
+        if self._current(worker) and result.finished_models():
+            self.result = result  # the finished models, kept for the Results step
+
     def _on_cancelled(self, worker: Worker) -> None:
         if not self._current(worker):
             return
         self._stop_clock()
         self.model_list.stop_unfinished()
         self._set_state("cancelled")
-        self._show_banner("cancelled", CANCELLED_TEXT, results=False)
+        kept = self.result is not None and getattr(self.result, "status", "") == "cancelled"
+        if kept:
+            count = len(self.result.finished_models())
+            kept_words = "model that had finished keeps its result" if count == 1 else (
+                "models that had finished keep their results")
+            text = (f"Cancelled. The {count} {kept_words}: see them with the button on the right, "
+                    "or press Run on the Models step to start again.")
+        else:
+            text = CANCELLED_TEXT
+        self._show_banner("cancelled", text, results=kept)
         self.overall_message.setText("Cancelled.")
-        self.append_log("The run was cancelled; nothing was saved.")
+        self.append_log("The run was cancelled; nothing was saved." if not kept else
+                        "The run was cancelled; the finished models are kept.")
         self.statusMessage.emit("The run was cancelled.")
 
     def _on_done(self, worker: Worker) -> None:
