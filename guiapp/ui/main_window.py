@@ -111,6 +111,7 @@ class MainWindow(QMainWindow):
         self.data_page.welcome.recentRequested.connect(lambda path: self.open_path(Path(path)))
         self.data_page.other_button.clicked.connect(self.choose_file)
         self.data_page.reportReady.connect(lambda _report: self._data_changed())
+        self.data_page.testFileChanged.connect(self._data_changed)
         self.data_page.mapping_panel.mappingChanged.connect(lambda _mapping: self._data_changed())
 
         self.models_page = ModelsPage()
@@ -289,7 +290,7 @@ class MainWindow(QMainWindow):
     def _data_changed(self) -> None:
         """The table, its mapping or its health report changed: tell the Models step."""
         page = self.data_page
-        self.models_page.set_data(page.data_spec(), page.health_report(), page.table_frame())
+        self.models_page.set_data(page.data_spec(), page.health_report(), page.table_frame(), page.test_count())
         self._update_steps()
 
     def _update_steps(self) -> None:

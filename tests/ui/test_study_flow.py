@@ -203,3 +203,37 @@ def test_a_broken_study_file_is_explained(qtbot, window, tmp_path):
     window.open_study(study)
     qtbot.waitUntil(lambda: len(window.errors.history) == 2)
     assert "not valid TOML" in str(window.errors.history[-1])
+
+
+def test_a_separate_test_file_can_be_chosen_and_dropped_on_the_data_step(qtbot, window, tmp_path, monkeypatch):
+    import shutil
+    from pathlib import Path
+
+    from PySide6.QtWidgets import QFileDialog
+
+    folder = tmp_path / "bills"
+    shutil.copytree(Path(__file__).resolve().parents[2] / "docs" / "examples" / "bills", folder)
+    window.open_path(folder / "train.csv")
+    wait_for_report(qtbot, window)
+    choice = window.data_page.test_choice
+    assert "Set aside at random" in choice.label.text() and not choice.remove_button.isVisibleTo(window)
+
+    monkeypatch.setattr(QFileDialog, "getOpenFileName", lambda *a, **k: (str(folder / "test.csv"), ""))
+    choice.choose_button.click()
+    qtbot.waitUntil(lambda: choice.count == 200, timeout=5000)
+    assert "From the file test.csv (200 coded texts)" in choice.label.text()
+    assert window.data_page.data_spec().test_source == str(folder / "test.csv")
+    qtbot.waitUntil(lambda: window.steps.is_step_enabled(MODELS_STEP))
+    assert "200 coded test texts from the file test.csv" in window.models_page.data_label.text()
+
+    (tmp_path / "wrong.csv").write_text("words,code\nhello,a\n", encoding="utf-8")
+    monkeypatch.setattr(QFileDialog, "getOpenFileName", lambda *a, **k: (str(tmp_path / "wrong.csv"), ""))
+    window.data_page.test_choice.set_file((str(tmp_path / "wrong.csv"), None), lambda e: window.errors.report(e, "Reading the test file"))
+    qtbot.waitUntil(lambda: bool(window.errors.history), timeout=5000)
+    assert "does not have the study's columns" in str(window.errors.history[-1])
+    qtbot.waitUntil(lambda: not choice.is_busy())
+    assert choice.file[0] == str(folder / "test.csv") and choice.count == 200  # the good file stays
+
+    choice.remove_button.click()
+    assert window.data_page.data_spec().test_source == ""
+    assert "Set aside at random" in choice.label.text()

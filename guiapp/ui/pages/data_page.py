@@ -32,6 +32,7 @@ from guiapp.ui.widgets.health_view import HealthReportView
 from guiapp.ui.widgets.job_progress import JobProgress
 from guiapp.ui.widgets.mapping_panel import MappingPanel
 from guiapp.ui.widgets.row_subset import RowSubsetModel
+from guiapp.ui.widgets.test_file_choice import TestFileChoice
 from guiapp.ui.widgets.welcome import WelcomePanel
 from guiapp.workers import ErrorSink, Worker, WorkerSlot
 
@@ -65,12 +66,14 @@ class DataPage(QWidget):
     tableLoaded = Signal(object)  # LoadedTable
     reportReady = Signal(object)  # HealthReport
     statusMessage = Signal(str)
+    testFileChanged = Signal()  # a separate file of test texts was accepted or removed
 
     def __init__(self, errors: ErrorSink, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.errors = errors
         self.table: LoadedTable | None = None
         self.test_file: tuple[str, str | None] | None = None  # (path, sheet) from an opened study file
+        self._wanted_test_file: tuple[str, str | None] | None = None
         self.report: HealthReport | None = None
         self._load_slot = WorkerSlot()
         self._health_slot = WorkerSlot()
@@ -128,9 +131,18 @@ class DataPage(QWidget):
 
         self.mapping_panel = MappingPanel()
         self.mapping_panel.mappingChanged.connect(self._mapping_changed)
+        self.test_choice = TestFileChoice(self.mapping)
+        self.test_choice.changed.connect(self._test_file_changed)
+        self.mapping_panel.mappingChanged.connect(lambda _mapping: self.test_choice.refresh())
+        mapping_column = QWidget()
+        mapping_layout = QVBoxLayout(mapping_column)
+        mapping_layout.setContentsMargins(0, 0, 0, 0)
+        mapping_layout.addWidget(self.mapping_panel)
+        mapping_layout.addWidget(self.test_choice)
+        mapping_layout.addStretch(1)
         mapping_scroll = QScrollArea()
         mapping_scroll.setWidgetResizable(True)
-        mapping_scroll.setWidget(self.mapping_panel)
+        mapping_scroll.setWidget(mapping_column)
         mapping_scroll.setMinimumWidth(300)
 
         # Health tab
@@ -203,7 +215,8 @@ class DataPage(QWidget):
 
         ``mapping`` and ``test_file`` (path, sheet) come from an opened study file."""
         path = Path(path)
-        self.test_file = test_file
+        self.test_file = None
+        self._wanted_test_file = test_file  # checked once the table (and so the mapping) is there
         worker = Worker(read_and_suggest, path, sheet=sheet, wanted=mapping, name=f"read {path.name}")
         self._health_slot.cancel()
         self.load_title.setText(f"Reading {path.name}" + (f", sheet “{sheet}”" if sheet else ""))
@@ -215,11 +228,12 @@ class DataPage(QWidget):
         self._load_slot.start(worker)
 
     def is_busy(self) -> bool:
-        return self._load_slot.is_busy() or self._health_slot.is_busy()
+        return self._load_slot.is_busy() or self._health_slot.is_busy() or self.test_choice.is_busy()
 
     def cancel_jobs(self) -> None:
         self._load_slot.cancel()
         self._health_slot.cancel()
+        self.test_choice.cancel_jobs()
 
     def _load_ended(self, worker: Worker, error: BaseException | None) -> None:
         if worker is not self._load_slot.current:
@@ -259,6 +273,11 @@ class DataPage(QWidget):
         self.stack.setCurrentWidget(self.workspace)
         self.tabs.setCurrentIndex(0)
         self.tableLoaded.emit(table)
+        wanted, self._wanted_test_file = self._wanted_test_file, None
+        if wanted is not None:
+            self.test_choice.set_file(wanted, lambda error: self.errors.report(error, "Reading the test file"))
+        elif self.test_choice.file is not None:
+            self.test_choice.remove()
         self.statusMessage.emit(f"Read {len(frame):,} rows from {table.path.name}.")
         self._mapping_changed(mapping)
 
@@ -288,6 +307,16 @@ class DataPage(QWidget):
     def health_report(self) -> HealthReport | None:
         """The report for the current mapping, or None while it is being made (or failed)."""
         return self.report
+
+    def _test_file_changed(self) -> None:
+        self.test_file = self.test_choice.file
+        if self.table is not None:
+            self.file_details.setText(self._details_text(self.table))
+        self.testFileChanged.emit()
+
+    def test_count(self) -> int | None:
+        """Coded texts in the separate test file (None without one, or while it is read)."""
+        return self.test_choice.count if self.test_file is not None else None
 
     def data_spec(self) -> DataSpec | None:
         if self.table is None:

@@ -211,12 +211,14 @@ class ModelsPage(QWidget):
 
     # -- data ----------------------------------------------------------------------------------
     def set_data(self, data_spec: DataSpec | None, report: HealthReport | None,
-                 frame: pd.DataFrame | None = None) -> None:
+                 frame: pd.DataFrame | None = None, test_count: int | None = None) -> None:
         """The Data step's current choice; ``frame`` (the loaded table) is only used to count the
-        texts of a split column."""
+        texts of a split column, ``test_count`` is the coded texts of a separate test file."""
         self._data = data_spec
         self._report = report
         self._split = split_counts(frame, data_spec.mapping) if data_spec is not None else None
+        if data_spec is not None and data_spec.test_source and report is not None:
+            self._split = (report.n_coded, test_count or 0)
         self._refresh()
 
     def not_ready_reason(self) -> str:
@@ -409,6 +411,12 @@ class ModelsPage(QWidget):
             self.data_label.setText(self.not_ready_reason() or "")
             return
         n_train, n_test, n_categories = sizes
+        if self._data is not None and self._data.test_source:
+            self.data_label.setText(
+                f"{n_train:,} coded texts in {n_categories} categories to train and tune the models; "
+                f"{n_test:,} coded test texts from the file {Path(self._data.test_source).name} for the final test."
+            )
+            return
         where = "in your split column" if self._split is not None else "at random"
         self.data_label.setText(
             f"{n_train + n_test:,} coded texts in {n_categories} categories: {n_train:,} to train and tune "
