@@ -88,11 +88,6 @@ class CalibratedSVM:
         return self.calibrated_.predict_proba(X)
 
 
-def threads_for(n_rows: int, n_threads: int) -> int:
-    """XGBoost gains little from threads on small data and loses a lot when a core is busy."""
-    return 1 if n_rows < 20_000 else n_threads
-
-
 def fit_classifier(
     classifier: str,
     params: Params,
@@ -113,7 +108,7 @@ def fit_classifier(
         model = CalibratedSVM(params, seed).fit(X, y)
         model.textlab_classes_ = present
         return model
-    model = make_classifier(classifier, params, seed, threads_for(X.shape[0], n_threads))
+    model = make_classifier(classifier, params, seed, n_threads)
     if classifier == "xgboost":
         if check is not None:
             model.set_params(callbacks=[_CheckCallback(check)])
