@@ -172,6 +172,7 @@ def test_open_study_takes_over_table_roles_test_file_and_models(qtbot, window, t
     shutil.copytree(Path(__file__).resolve().parents[2] / "docs" / "examples" / "bills", folder)
     window.open_study(folder / "study.toml")
     wait_for_report(qtbot, window)
+    qtbot.waitUntil(lambda: window.data_page.test_count() == 200, timeout=5000)  # the test file is read too
     data = window.data_page.data_spec()
     assert data.mapping.text_columns == ["text"] and data.mapping.category_column == "label"
     assert data.test_source == str(folder / "test.csv")
