@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from guiapp.core.errors import UserError
+from guiapp.core.numbers import number_words, parse_number
 
 REPRESENTATION_LABELS: dict[str, str] = {
     "bow": "Basic BOW",
@@ -39,15 +40,9 @@ def refuse_unknown(data: dict[str, Any], known: set[str], where: str) -> None:
 def _number(data: dict[str, Any], key: str, default: Any, kind: type, where: str) -> Any:
     value = data.get(key, default)
     try:
-        if isinstance(value, bool):
-            raise ValueError
-        number = kind(value)
-        if kind is int and number != float(value):
-            raise ValueError
-    except (TypeError, ValueError):
-        what = "a whole number" if kind is int else "a number"
-        raise SpecError(f"'{key}' in {where} must be {what}, not {value!r}.") from None
-    return number
+        return parse_number(value, kind)
+    except ValueError:
+        raise SpecError(f"'{key}' in {where} must be {number_words(kind)}, not {value!r}.") from None
 
 
 @dataclass
@@ -179,7 +174,10 @@ class ModelSpec:
             raise SpecError(f"{error.message} ({where})", error.hint) from None
 
     def _check_transformer(self, where: str) -> None:
-        from guiapp.core.models.transformer_spec import check_options, normalise_transformer_grid
+        from guiapp.core.models.transformer_spec import (
+            check_options,
+            normalise_transformer_grid,
+        )
 
         if (self.representation, self.classifier) != ("transformer", "fine_tune"):
             raise SpecError(

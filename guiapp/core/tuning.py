@@ -13,7 +13,6 @@ run in parallel worker processes that Cancel can stop at once.
 from __future__ import annotations
 
 import os
-import time
 from concurrent.futures import Future
 from dataclasses import dataclass
 
@@ -166,8 +165,3 @@ def _task_weight(classifier: str, points: list[Params]) -> float:
         return max(point["C"] for point in points)
     return 1.0
 
-
-def timed(fn, *args, **kwargs):
-    start = time.perf_counter()
-    value = fn(*args, **kwargs)
-    return value, time.perf_counter() - start

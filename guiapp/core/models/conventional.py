@@ -19,6 +19,7 @@ from sklearn.svm import SVC
 from xgboost import XGBClassifier
 
 from guiapp.core.errors import UserError
+from guiapp.core.numbers import number_words, parse_number
 
 Params = dict[str, Any]
 
@@ -168,14 +169,9 @@ def _convert(info: ClassifierInfo, name: str, parameter: ParameterInfo, value: A
             raise UserError(f"{where} cannot be '{value}'.", f"Choose from: {', '.join(parameter.choices)}.")
         return text
     try:
-        if isinstance(value, bool):
-            raise ValueError
-        number = parameter.kind(value)
-        if parameter.kind is int and number != float(value):
-            raise ValueError
-    except (TypeError, ValueError):
-        kind = "a whole number" if parameter.kind is int else "a number"
-        raise UserError(f"{where} must be {kind}, not '{value}'.") from None
+        number = parse_number(value, parameter.kind)
+    except ValueError:
+        raise UserError(f"{where} must be {number_words(parameter.kind)}, not '{value}'.") from None
     if not math.isfinite(number) or (parameter.minimum is not None and number <= parameter.minimum):
         raise UserError(f"{where} must be larger than {parameter.minimum:g}, not {value}.")
     if parameter.maximum is not None and number > parameter.maximum:

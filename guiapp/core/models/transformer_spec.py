@@ -14,6 +14,7 @@ import math
 from typing import Any
 
 from guiapp.core.errors import UserError
+from guiapp.core.numbers import parse_number
 
 FAMILY = ("transformer", "fine_tune")
 DEFAULT_MODEL = "all-MiniLM-L6-v2"
@@ -110,12 +111,8 @@ def normalise_transformer_grid(grid: dict[str, Any] | None, model: str = DEFAULT
         converted = []
         for value in values:
             try:
-                if isinstance(value, bool):
-                    raise ValueError
-                number = kind(value)
-                if kind is int and number != float(value):
-                    raise ValueError
-            except (TypeError, ValueError):
+                number = parse_number(value, kind)
+            except ValueError:
                 raise UserError(f"'{name}' in the Transformer grid must be a number, not {value!r}.") from None
             if not math.isfinite(number) or number <= 0 or (name == "learning_rate" and number >= 1):
                 raise UserError(f"'{name}' in the Transformer grid cannot be {value!r}.", "Learning rates lie between 0 and 1 (e.g. 2e-5); epochs are at least 1.")
