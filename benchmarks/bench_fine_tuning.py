@@ -3,7 +3,7 @@
 Bundled MiniLM, real tweets (Davidson et al. 2017, ``../shared/data/davidson2017_hate_offensive``),
 one epoch, batch 16, learning rate 5e-5, the same seed:
 
-  (a) ``guiapp.core.models.transformer.fine_tune`` (dynamic padding, length-grouped batches);
+  (a) ``guiapp.core.models.transformers.fine_tuning.fine_tune`` (dynamic padding, length-grouped batches);
   (b) a plain ``Trainer`` with every text padded to 512 tokens (``padding="max_length"``), the
       reference paper's notebooks' way — the baseline the brief asks us to beat by 2×;
   (c) an expert ``Trainer``: ``DataCollatorWithPadding`` + ``train_sampling_strategy=
@@ -68,7 +68,7 @@ def child(run: dict) -> dict:
         torch.cuda.reset_peak_memory_stats()
     started = time.perf_counter()
     if run["kind"] == "textlab":
-        from guiapp.core.models.transformer import FineTuneSettings, fine_tune
+        from guiapp.core.models.transformers.fine_tuning import FineTuneSettings, fine_tune
 
         settings = FineTuneSettings(learning_rate=LR, epochs=1, batch_size=BATCH, max_length=512,
                                     seed=SEED, device=device, mixed_precision=run["bf16"])

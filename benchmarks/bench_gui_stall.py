@@ -66,7 +66,7 @@ def main() -> None:
     parser.add_argument("--no-health", action="store_true", help="skip the health-report measurement")
     args = parser.parse_args()
 
-    from guiapp.core.data import read_table
+    from guiapp.core.tables.reader import read_table
     from guiapp.ui.app import create_application
     from guiapp.workers import Worker
 

@@ -142,7 +142,7 @@ def child(reader: str, path: str) -> None:
     import pandas as pd
 
     if reader == "textlab":
-        from guiapp.core.data import read_table
+        from guiapp.core.tables.reader import read_table
 
         events = []
         with PeakRss() as memory, StallProbe() as probe:

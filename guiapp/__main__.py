@@ -1,5 +1,5 @@
 """``python -m guiapp`` starts the app; ``python -m guiapp health FILE`` and friends run headless."""
 
-from guiapp.cli import main
+from guiapp.cli.entry import main
 
 raise SystemExit(main())

@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pandas as pd
 
-from guiapp.cli import main
-from guiapp.core.results import ExperimentResult
+from guiapp.cli.entry import main
+from guiapp.core.experiment.results import ExperimentResult
 
 ROOT = Path(__file__).resolve().parents[1]
 EXAMPLE = ROOT / "docs" / "examples" / "bills"

@@ -15,7 +15,7 @@ import pandas as pd
 import pytest
 import xlsxwriter
 
-from guiapp.core.data import read_table
+from guiapp.core.tables.reader import read_table
 from guiapp.core.errors import DataError
 from guiapp.core.events import Progress
 
@@ -358,7 +358,7 @@ def test_excel_2003_xml_spreadsheet(tmp_path):
 
 
 def test_list_sheets_explains_unreadable_workbooks(fixtures_dir, tmp_path):
-    from guiapp.core.data import list_sheets
+    from guiapp.core.tables.reader import list_sheets
 
     with pytest.raises(DataError, match="protected with a password"):
         list_sheets(fixtures_dir / "password_protected.xlsx")

@@ -15,7 +15,7 @@ import pandas as pd
 import pytest
 import xlsxwriter
 
-from guiapp.core.data import file_sha256, list_sheets, read_table
+from guiapp.core.tables.reader import file_sha256, list_sheets, read_table
 from guiapp.core.errors import DataError
 from guiapp.core.events import Cancelled, Progress
 

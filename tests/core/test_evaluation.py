@@ -7,9 +7,9 @@ import pytest
 from imblearn.over_sampling import RandomOverSampler
 from sklearn.metrics import f1_score
 
-from guiapp.core import metrics
+from guiapp.core.experiment import metrics
 from guiapp.core.errors import DataError
-from guiapp.core.evaluation import (
+from guiapp.core.experiment.resampling import (
     cv_folds,
     oversample,
     oversampled_rows,

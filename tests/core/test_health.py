@@ -9,12 +9,12 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from guiapp.core import health as health_module
+from guiapp.core.health import report as health_module
 from guiapp.core.errors import DataError, UserError
 from guiapp.core.events import Cancelled, Log, Progress
-from guiapp.core.health import HealthReport, compute_health, spreadsheet_row
-from guiapp.core.health_lengths import histogram
-from guiapp.core.mapping import ColumnMapping
+from guiapp.core.health.report import HealthReport, compute_health, spreadsheet_row
+from guiapp.core.health.lengths import histogram
+from guiapp.core.study.mapping import ColumnMapping
 
 WORDS = ["budget", "school", "health", "farm", "rail", "tax", "nurse", "house", "vote", "law", "road", "court"]
 
@@ -519,7 +519,7 @@ def test_us_congress_bills(shared_data):
     if not path.exists():
         pytest.skip("USCongress.csv.gz is not present")
     frame = pd.read_csv(path, sep=";", dtype=str, keep_default_na=False).replace("", pd.NA)
-    from guiapp.core.mapping import suggest_mapping
+    from guiapp.core.study.mapping import suggest_mapping
 
     mapping = suggest_mapping(frame)
     assert (mapping.text_columns, mapping.category_column, mapping.id_column) == (["text"], "major", "ID")
@@ -576,7 +576,7 @@ def test_million_rows_progress_and_cancel():
 
 
 def test_repeated_values_is_exact_with_mixed_types_and_gaps():
-    from guiapp.core.health_checks import repeated_values
+    from guiapp.core.health.checks import repeated_values
 
     values = pd.Series(["a", None, 7, "7", "b", "a", None, 7.5, 7], dtype=object)
     assert repeated_values(values, chunk=2).tolist() == [True, False, True, False, False, True, False, False, True]

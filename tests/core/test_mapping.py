@@ -9,7 +9,7 @@ import pandas as pd
 import pytest
 
 from guiapp.core.errors import DataError
-from guiapp.core.mapping import (
+from guiapp.core.study.mapping import (
     CodedTexts,
     ColumnMapping,
     apply_mapping,

@@ -16,13 +16,13 @@ import pytest
 
 from guiapp.core.errors import UserError
 from guiapp.core.events import Cancelled, Log, Progress
-from guiapp.core.models import hub_models, mpnet_parts
-from guiapp.core.models.model_sources import (
+from guiapp.core.models.transformers.sources import hub as hub_models, mpnet_parts
+from guiapp.core.models.transformers.sources.resolve import (
     bundled_model_path,
     describe_source,
     resolve_model,
 )
-from guiapp.core.models.transformer_registry import (
+from guiapp.core.models.transformers.sources.registry import (
     PAPER_GRID,
     SMALL_MODEL_GRID,
     info_for,

@@ -5,13 +5,13 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from guiapp.core import runner as runner_module
+from guiapp.core.experiment import runner as runner_module
 from guiapp.core.errors import UserError
 from guiapp.core.events import Cancelled, Log, Progress, TaskUpdate
-from guiapp.core.mapping import ColumnMapping
-from guiapp.core.results import ExperimentResult
-from guiapp.core.spec import DataSpec, ExperimentSpec
-from guiapp.core.spec_sections import EvaluationSpec, ModelSpec
+from guiapp.core.study.mapping import ColumnMapping
+from guiapp.core.experiment.results import ExperimentResult
+from guiapp.core.study.spec import DataSpec, ExperimentSpec
+from guiapp.core.study.sections import EvaluationSpec, ModelSpec
 from tests.core.synthetic_texts import coded_texts
 
 
@@ -111,7 +111,7 @@ def test_cancel_mid_grid_stops_within_the_next_checkpoint(n_jobs: int) -> None:
 def test_oversampling_never_touches_validation_folds_or_the_test_set(monkeypatch) -> None:
     """By construction: a representation whose only feature is the row number shows which rows
     went where; every classifier fit and every scored part is recorded."""
-    from guiapp.core import fitting, tuning
+    from guiapp.core.experiment import fitting, tuning
 
     class RowNumbers:
         def get_params(self, deep=True):

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from guiapp.core.mapping import ColumnMapping
-from guiapp.core.spec import DataSpec, ExperimentSpec, SpecError
+from guiapp.core.study.mapping import ColumnMapping
+from guiapp.core.study.spec import DataSpec, ExperimentSpec, SpecError
 
 
 def _spec() -> ExperimentSpec:

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import pytest
 
-from guiapp.core.mapping import ColumnMapping
+from guiapp.core.study.mapping import ColumnMapping
 from guiapp.core.models.conventional import expand_grid, normalise_grid
-from guiapp.core.spec import DataSpec, ExperimentSpec, SpecError
-from guiapp.core.spec_sections import (
+from guiapp.core.study.spec import DataSpec, ExperimentSpec, SpecError
+from guiapp.core.study.sections import (
     DEFAULT_MODELS,
     EvaluationSpec,
     ModelSpec,

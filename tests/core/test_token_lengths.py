@@ -8,10 +8,10 @@ import threading
 
 import pytest
 
-from guiapp.core import token_lengths
+from guiapp.core.health import token_lengths
 from guiapp.core.errors import UserError
 from guiapp.core.events import Cancelled, Progress
-from guiapp.core.token_lengths import (
+from guiapp.core.health.token_lengths import (
     BATCH_SIZE,
     DEFAULT_TOKENIZER_NAME,
     count_tokens,

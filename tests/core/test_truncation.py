@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from guiapp.core.models.truncation import (
+from guiapp.core.models.transformers.training.truncation import (
     describe,
     encode_texts,
     special_tokens,

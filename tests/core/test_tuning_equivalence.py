@@ -7,14 +7,14 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from guiapp.core.evaluation import cv_folds
+from guiapp.core.experiment.resampling import cv_folds
 from guiapp.core.features import make_representation
-from guiapp.core.mapping import ColumnMapping
+from guiapp.core.study.mapping import ColumnMapping
 from guiapp.core.models.conventional import expand_grid
-from guiapp.core.runner import run_experiment
-from guiapp.core.spec import DataSpec, ExperimentSpec
-from guiapp.core.spec_sections import EvaluationSpec, ModelSpec
-from guiapp.core.tuning import build_folds, grid_search
+from guiapp.core.experiment.runner import run_experiment
+from guiapp.core.study.spec import DataSpec, ExperimentSpec
+from guiapp.core.study.sections import EvaluationSpec, ModelSpec
+from guiapp.core.experiment.tuning import build_folds, grid_search
 from tests.core.reference_search import reference_params, reference_search
 from tests.core.synthetic_texts import coded_texts
 

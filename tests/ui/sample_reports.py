@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from guiapp.core.health import (
+from guiapp.core.health.report import (
     CategoryCount,
     DuplicateGroup,
     HealthIssue,

@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from guiapp.core.mapping import ColumnMapping
-from guiapp.core.metrics import (
+from guiapp.core.study.mapping import ColumnMapping
+from guiapp.core.experiment.metrics import (
     accuracy,
     bootstrap_macro_f1,
     category_scores,
@@ -18,14 +18,14 @@ from guiapp.core.metrics import (
     macro_f1,
 )
 from guiapp.core.models.conventional import expand_grid
-from guiapp.core.results import (
+from guiapp.core.experiment.results import (
     ExperimentResult,
     GridPointResult,
     ModelResult,
     TestResult,
 )
-from guiapp.core.spec import DataSpec, ExperimentSpec
-from guiapp.core.spec_sections import EvaluationSpec, ModelSpec
+from guiapp.core.study.spec import DataSpec, ExperimentSpec
+from guiapp.core.study.sections import EvaluationSpec, ModelSpec
 from tests.ui.sample_reports import POLICY_TOPICS
 
 THREE_CATEGORIES = [("Economy", 560), ("Health", 455), ("Foreign affairs", 320)]
@@ -164,7 +164,7 @@ def transformer_model(rng, y_true, categories, hit_rate=0.77, *, device=None, tu
                       artefact=TRANSFORMER_ARTEFACT, bootstrap=300) -> ModelResult:
     """A fine-tuned MiniLM as ``transformer_runner`` reports it: learning rate × epochs grid tuned on
     one validation split (or k folds on a GPU), device and notes in ``spec``, weights as features."""
-    from guiapp.core.models.transformer_spec import (
+    from guiapp.core.models.transformers.options import (
         expand_transformer_grid,
         full_options,
         normalise_transformer_grid,

@@ -10,7 +10,7 @@ import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QTableView
 
-from guiapp.core.mapping import ColumnMapping
+from guiapp.core.study.mapping import ColumnMapping
 from guiapp.ui.widgets.frame_model import (
     DISPLAY_CHARS,
     HIGHLIGHT_COLOR,

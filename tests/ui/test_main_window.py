@@ -6,7 +6,7 @@ import pytest
 from PySide6.QtCore import QMimeData, QPoint, Qt, QUrl
 from PySide6.QtGui import QDropEvent
 
-from guiapp.core.health import spreadsheet_row
+from guiapp.core.health.report import spreadsheet_row
 from tests.ui.helpers import wait_for_report
 
 
@@ -154,7 +154,7 @@ def test_recent_files_are_remembered(qtbot, window, tmp_path):
 def test_save_data_settings_writes_a_spec_the_cli_can_use(qtbot, window, tmp_path, monkeypatch):
     from PySide6.QtWidgets import QFileDialog
 
-    from guiapp.core.spec import ExperimentSpec
+    from guiapp.core.study.spec import ExperimentSpec
 
     assert not window.save_spec_action.isEnabled()  # nothing to save before a table is open
     window.open_example()

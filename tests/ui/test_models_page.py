@@ -6,10 +6,10 @@ import pandas as pd
 import pytest
 from PySide6.QtCore import Qt
 
-from guiapp.core.health import HealthIssue
-from guiapp.core.mapping import ColumnMapping
-from guiapp.core.spec import DataSpec, ExperimentSpec
-from guiapp.core.spec_sections import (
+from guiapp.core.health.report import HealthIssue
+from guiapp.core.study.mapping import ColumnMapping
+from guiapp.core.study.spec import DataSpec, ExperimentSpec
+from guiapp.core.study.sections import (
     DEFAULT_MODELS,
     EvaluationSpec,
     ModelSpec,

@@ -16,9 +16,9 @@ from PySide6.QtWidgets import QApplication
 
 from guiapp.core.errors import UserError
 from guiapp.core.events import Log, Progress, TaskUpdate, ignore_events
-from guiapp.core.mapping import ColumnMapping
-from guiapp.core.spec import DataSpec, ExperimentSpec
-from guiapp.core.spec_sections import EvaluationSpec, ModelSpec
+from guiapp.core.study.mapping import ColumnMapping
+from guiapp.core.study.spec import DataSpec, ExperimentSpec
+from guiapp.core.study.sections import EvaluationSpec, ModelSpec
 from guiapp.ui.pages.run_page import CANCELLED_TEXT, EMPTY_TEXT, LOG_COLORS, RunPage
 from guiapp.ui.widgets.results_charts import format_seconds
 from guiapp.workers import ErrorSink
@@ -305,7 +305,7 @@ def _tiny_table(n=60) -> pd.DataFrame:
 
 
 def test_the_real_engine_on_a_tiny_table(qtbot, errors):
-    from guiapp.core.runner import run_experiment
+    from guiapp.core.experiment.runner import run_experiment
 
     spec = ExperimentSpec(
         data=DataSpec(source="tiny.csv", mapping=ColumnMapping(text_columns=["Text"], category_column="Topic",
@@ -332,8 +332,8 @@ def test_the_real_engine_on_a_tiny_table(qtbot, errors):
 def test_cancel_stops_the_real_engine_mid_grid_within_two_seconds(qtbot, errors, n_jobs):
     """The real engine on the example study (4,449 titles, 20 topics): Cancel during the grid
     search of the paper's SVM grid takes effect within 2 s, in-process and with worker processes."""
-    from guiapp.core.runner import run_experiment
-    from guiapp.paths import example_path
+    from guiapp.core.experiment.runner import run_experiment
+    from guiapp.core.locations import example_path
 
     spec = ExperimentSpec(
         data=DataSpec(str(example_path()), "Bills", mapping=ColumnMapping(text_columns=["Title"], category_column="Topic")),

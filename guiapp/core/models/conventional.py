@@ -211,7 +211,7 @@ def make_classifier(key: str, params: Params, seed: int, n_threads: int = 1) -> 
 def describe_params(key: str, params: Params) -> str:
     """``C = 10, kernel = RBF`` in the words of the GUI."""
     if key == "fine_tune":
-        from guiapp.core.models.transformer_spec import describe_transformer_params
+        from guiapp.core.models.transformers.options import describe_transformer_params
 
         return describe_transformer_params(params)
     info = classifier_info(key)

@@ -1,6 +1,6 @@
 """Step 2, Models: tick the models to compare, see how long they take, and start the run.
 
-The page only builds an :class:`~guiapp.core.spec.ExperimentSpec` (the data part comes from the
+The page only builds an :class:`~guiapp.core.study.spec.ExperimentSpec` (the data part comes from the
 Data step); the Run step runs it. Top to bottom: the representation × classifier grid with the
 expected time of each model, the fine-tuned Transformer (``transformer_choice``), the total, how
 the models are tested (with "Advanced…"), and the Run button, which says why it is disabled when
@@ -26,23 +26,23 @@ from PySide6.QtWidgets import (
 )
 
 from guiapp.core.errors import UserError
-from guiapp.core.estimates import (
+from guiapp.core.experiment.estimates import (
     describe_duration,
     estimate_seconds,
     transformer_tuning_splits,
 )
 from guiapp.core.features.registry import default_options
-from guiapp.core.health import HealthReport
-from guiapp.core.mapping import ColumnMapping, category_labels, split_labels
+from guiapp.core.health.report import HealthReport
+from guiapp.core.study.mapping import ColumnMapping, category_labels, split_labels
 from guiapp.core.models.conventional import CLASSIFIERS
-from guiapp.core.models.transformer_spec import (
+from guiapp.core.models.transformers.options import (
     DEFAULT_MODEL,
     DEFAULT_OPTIONS,
     expand_transformer_grid,
     normalise_transformer_grid,
 )
-from guiapp.core.spec import DataSpec, ExperimentSpec
-from guiapp.core.spec_sections import REPRESENTATION_LABELS, EvaluationSpec, ModelSpec
+from guiapp.core.study.spec import DataSpec, ExperimentSpec
+from guiapp.core.study.sections import REPRESENTATION_LABELS, EvaluationSpec, ModelSpec
 from guiapp.ui.widgets.advanced_preprocessing import LABELS as OPTION_LABELS
 from guiapp.ui.widgets.advanced_settings import (
     FINE_TUNE,

@@ -31,7 +31,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from guiapp.core.results import ExperimentResult, ModelResult
+from guiapp.core.experiment.results import ExperimentResult, ModelResult
 from guiapp.ui.widgets.chart_base import ChartWidget
 from guiapp.ui.widgets.confusion_heatmap import ConfusionHeatmap
 from guiapp.ui.widgets.empty_state import EmptyState

@@ -1,6 +1,6 @@
 """The Run step: a study runs in the background while the page shows how far each model is.
 
-The page hands an :class:`ExperimentSpec` to the engine (``guiapp.core.runner.run_experiment``)
+The page hands an :class:`ExperimentSpec` to the engine (``guiapp.core.experiment.runner.run_experiment``)
 in a :class:`Worker`, and shows what the engine reports: the overall progress with the time
 left, one row per model (a fine-tuned Transformer's row with its live training-loss chart), and a
 readable log. It never trains anything itself.
@@ -30,7 +30,7 @@ from PySide6.QtWidgets import (
 )
 
 from guiapp.core.events import Log, Metric, Progress, TaskUpdate, ignore_events
-from guiapp.core.spec import ExperimentSpec
+from guiapp.core.study.spec import ExperimentSpec
 from guiapp.ui.widgets.empty_state import EmptyState
 from guiapp.ui.widgets.glossary import GlossaryLabel
 from guiapp.ui.widgets.job_progress import format_time_left
@@ -56,7 +56,7 @@ RunFunction = Callable[..., Any]
 
 def run_engine(spec: ExperimentSpec, on_event=ignore_events, **kwargs: Any):
     """The real engine, imported when a run starts (it pulls in scikit-learn and friends)."""
-    from guiapp.core.runner import run_experiment
+    from guiapp.core.experiment.runner import run_experiment
 
     return run_experiment(spec, on_event, **kwargs)
 

@@ -30,8 +30,8 @@ from PySide6.QtWidgets import (
 )
 
 from guiapp.core.errors import UserError
-from guiapp.core.models.transformer_registry import TransformerInfo, info_for
-from guiapp.core.models.transformer_spec import (
+from guiapp.core.models.transformers.sources.registry import TransformerInfo, info_for
+from guiapp.core.models.transformers.options import (
     DEFAULT_MODEL,
     DEFAULT_OPTIONS,
     GRID_HELP,
@@ -40,8 +40,8 @@ from guiapp.core.models.transformer_spec import (
     expand_transformer_grid,
     normalise_transformer_grid,
 )
-from guiapp.core.models.truncation import split_budget
-from guiapp.core.spec_sections import EvaluationSpec
+from guiapp.core.models.transformers.training.truncation import split_budget
+from guiapp.core.study.sections import EvaluationSpec
 from guiapp.ui.widgets.advanced_grids import FIELD_ERROR_STYLE, parse_values
 from guiapp.ui.widgets.glossary import explain
 

@@ -30,7 +30,7 @@ from PySide6.QtCore import (
 from PySide6.QtGui import QBrush, QColor, QFont
 from PySide6.QtGui import Qt as QtGuiQt  # Qt namespace functions that live in QtGui
 
-from guiapp.core.health import spreadsheet_row
+from guiapp.core.health.report import spreadsheet_row
 
 DISPLAY_CHARS = 300  # longer texts are elided in the cell; the tooltip has more
 TOOLTIP_CHARS = 2000  # the tooltip is capped so it fits on the screen
@@ -60,7 +60,7 @@ ROLE_DESCRIPTIONS: dict[str, str] = {
 
 
 def column_roles_for(mapping) -> dict[str, str]:
-    """The role tags for a :class:`guiapp.core.mapping.ColumnMapping` (column name -> role)."""
+    """The role tags for a :class:`guiapp.core.study.mapping.ColumnMapping` (column name -> role)."""
     roles: dict[str, str] = {}
     for name in getattr(mapping, "metadata_columns", []) or []:
         roles[name] = "metadata"

@@ -1,7 +1,7 @@
 """The data-health report on screen: can these coded texts be used to compare models, and if not,
 what exactly to fix.
 
-:class:`HealthReportView` only lays out a :class:`guiapp.core.health.HealthReport`; every number
+:class:`HealthReportView` only lays out a :class:`guiapp.core.health.report.HealthReport`; every number
 comes from the core. Top to bottom: a verdict banner, key figures, the issues (each with "What to
 do" and a button that shows the affected rows), category sizes, text lengths and identical texts.
 Clicking "Show rows" or a line of identical texts emits :attr:`HealthReportView.rowsRequested`
@@ -36,7 +36,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from guiapp.core.health import HealthReport, spreadsheet_row
+from guiapp.core.health.report import HealthReport, spreadsheet_row
 from guiapp.ui.widgets.charts import CategoryBarChart, HistogramChart
 from guiapp.ui.widgets.glossary import GlossaryLabel
 from guiapp.ui.widgets.health_parts import (

@@ -15,7 +15,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from guiapp.core.mapping import ColumnMapping
+from guiapp.core.study.mapping import ColumnMapping
 
 NONE_CHOICE = "— none —"
 SEPARATORS = {"a space": " ", "a new line": "\n", "“ | ”": " | ", "“. ” (full stop)": ". "}

@@ -22,7 +22,7 @@ from PySide6.QtWidgets import (
 )
 
 from guiapp.core.models.conventional import CLASSIFIERS
-from guiapp.core.spec_sections import (
+from guiapp.core.study.sections import (
     DEFAULT_MODELS,
     REPRESENTATION_LABELS,
     available_models,

@@ -31,8 +31,8 @@ from PySide6.QtWidgets import (
 )
 
 from guiapp.core.errors import UserError
-from guiapp.core.models.transformer_registry import TransformerInfo, info_for, registry
-from guiapp.core.models.transformer_spec import DEFAULT_MODEL, OPTION_HELP
+from guiapp.core.models.transformers.sources.registry import TransformerInfo, info_for, registry
+from guiapp.core.models.transformers.options import DEFAULT_MODEL, OPTION_HELP
 from guiapp.ui.widgets.glossary import GlossaryLabel, explain
 from guiapp.workers import Worker, WorkerSlot
 
@@ -57,7 +57,7 @@ TERMS = ["Transformer", "fine-tuning", "GPU", "validation split", "cross-validat
 
 def detect_device(on_event=None):
     """Where a Transformer would train here (imports PyTorch: seconds, so only in a worker)."""
-    from guiapp.core.models.transformer import pick_device
+    from guiapp.core.models.transformers.fine_tuning import pick_device
 
     return pick_device("auto")
 
@@ -374,7 +374,7 @@ class TransformerChoice(QFrame):
         for index in range(self.combo.count()):
             if self.combo.itemData(index) == source:
                 return index
-        from guiapp.core.models.transformer_registry import registry_entry
+        from guiapp.core.models.transformers.sources.registry import registry_entry
 
         entry = registry_entry(source)  # another name of a short-list model
         return self._find(entry.key) if entry is not None and entry.key != source else -1
@@ -421,7 +421,7 @@ class TransformerChoice(QFrame):
         path = QFileDialog.getExistingDirectory(self, "Choose a folder that holds a Transformer model")
         if not path:
             return ""
-        from guiapp.core.models.model_folders import check_model_folder
+        from guiapp.core.models.transformers.sources.folders import check_model_folder
 
         try:
             check_model_folder(path)
@@ -452,7 +452,7 @@ class TransformerChoice(QFrame):
 
     # -- downloading a hub model ----------------------------------------------------------------
     def needs_download(self) -> bool:
-        from guiapp.core.models.model_sources import needs_download
+        from guiapp.core.models.transformers.sources.resolve import needs_download
 
         try:
             return needs_download(self.model())
@@ -473,7 +473,7 @@ class TransformerChoice(QFrame):
         self.download_cancel.setVisible(busy)
 
     def start_download(self) -> None:
-        from guiapp.core.models.model_sources import download_model
+        from guiapp.core.models.transformers.sources.resolve import download_model
 
         source = self.model()
         worker = Worker(download_model, source, name=f"downloading {source}")

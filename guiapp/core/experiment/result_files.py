@@ -1,0 +1,62 @@
+"""Writing a study's results to a folder: ``results.json`` and ``predictions.csv``.
+
+``predictions.csv`` has one row per test text and model (long format, easy to filter in Excel or
+R): the spreadsheet row, ID, text, the human coding, the model, its prediction, whether they
+agree, and one probability column per category (empty where a model gives none). Both files
+are written atomically, so an interrupted run never leaves half a file. Schema:
+``docs/results-format.md``.
+"""
+
+from __future__ import annotations
+
+import io
+from pathlib import Path
+
+import pandas as pd
+
+from guiapp.core.atomic import write_bytes_atomic, write_text_atomic
+from guiapp.core.experiment.results import ExperimentResult
+
+RESULTS_NAME = "results.json"
+PREDICTIONS_NAME = "predictions.csv"
+
+
+def predictions_frame(result: ExperimentResult) -> pd.DataFrame:
+    """The long table of test predictions described in the module docstring."""
+    frames = []
+    categories = result.categories
+    base = pd.DataFrame(
+        {
+            "row": result.test_rows,
+            "id": result.test_ids,
+            "text": result.test_texts if result.test_texts else [""] * len(result.test_rows),
+            "true_category": [categories[code] for code in result.test_true],
+        }
+    )
+    for model in result.finished_models():
+        frame = base.copy()
+        frame["model"] = model.name
+        frame["predicted_category"] = [categories[code] for code in model.predictions]
+        frame["correct"] = [int(a == b) for a, b in zip(model.predictions, result.test_true, strict=True)]
+        for position, category in enumerate(categories):
+            column = f"probability: {category}"
+            frame[column] = (
+                [row[position] for row in model.probabilities] if model.probabilities is not None else pd.NA
+            )
+        frames.append(frame)
+    if not frames:
+        return base.assign(model=pd.Series(dtype=object), predicted_category=pd.Series(dtype=object))
+    return pd.concat(frames, ignore_index=True)
+
+
+def write_results(result: ExperimentResult, folder: str | Path) -> list[Path]:
+    """Write both files into ``folder`` (created if needed); returns their paths."""
+    folder = Path(folder)
+    folder.mkdir(parents=True, exist_ok=True)
+    buffer = io.StringIO()
+    predictions_frame(result).to_csv(buffer, index=False, lineterminator="\n")
+    predictions = folder / PREDICTIONS_NAME
+    results = folder / RESULTS_NAME
+    write_bytes_atomic(predictions, buffer.getvalue().encode("utf-8-sig"))  # BOM: Excel opens UTF-8 right
+    write_text_atomic(results, result.to_json(include_texts=False))
+    return [results, predictions]

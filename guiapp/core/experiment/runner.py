@@ -1,0 +1,316 @@
+"""``run_experiment``: the one way a study is run, by the GUI and the command line alike.
+
+For each model of the spec: prepare the representation once for all texts (shared between
+models with the same representation settings), tune by cross-validated grid search on the
+training texts, refit the chosen setting on all training texts, and evaluate once on the test
+texts. Reports progress, per-model state changes and log lines through ``on_event``; a failing
+model is recorded with its reason and the others still run; Cancel stops at the next checkpoint.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import os
+import platform
+import sys
+import time
+from datetime import UTC, datetime
+from importlib import metadata
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+from sklearn.base import clone
+
+from guiapp import __version__
+from guiapp.core.experiment import metrics, process_pool
+from guiapp.core.errors import UserError
+from guiapp.core.experiment.resampling import cv_folds, oversampled_rows
+from guiapp.core.events import (
+    Cancelled,
+    EventCallback,
+    Log,
+    Metric,
+    Progress,
+    TaskUpdate,
+    ignore_events,
+    sub_progress,
+)
+from guiapp.core.experiment.fitting import fit_classifier, predict, predict_proba
+from guiapp.core.models.conventional import describe_params, expand_grid, normalise_grid
+from guiapp.core.experiment.results import ExperimentResult, ModelResult, TestResult
+from guiapp.core.study.spec import ExperimentSpec
+from guiapp.core.study.sections import ModelSpec
+from guiapp.core.study.study_data import StudyData, load_study_data
+from guiapp.core.experiment.tuning import build_folds, default_jobs, grid_search
+
+CI_LEVEL = 0.95
+
+
+def run_experiment(
+    spec: ExperimentSpec,
+    on_event: EventCallback = ignore_events,
+    *,
+    spec_file: str | Path | None = None,
+    table: pd.DataFrame | None = None,
+    n_jobs: int | None = None,
+    artefacts_dir: str | Path | None = None,
+) -> ExperimentResult:
+    """Run every model of ``spec`` and return what was found (see the module docstring).
+
+    On Cancel, :class:`Cancelled` is raised with ``.partial``: an ``ExperimentResult`` with
+    ``status = "cancelled"`` holding the models that had finished (nothing is written anywhere).
+
+    Fine-tuned Transformers are saved under ``artefacts_dir`` (default: a folder for this run in
+    TextLab's cache), so they can be applied to new texts later."""
+    started = _now()
+    if not spec.models:
+        raise UserError("The study has no models to compare.", "Tick at least one model on the Models step.")
+    for model in spec.models:
+        model.check()
+    spec.evaluation.check()
+    n_jobs = default_jobs() if n_jobs is None else n_jobs
+    on_event(Log(f"Reading the coded texts for '{spec.name or 'this study'}'."))
+    data = load_study_data(spec, spec_file, table, sub_progress(on_event, 0.0, 0.02))
+    train, test = data.split.train, data.split.test
+    folds = cv_folds(data.y[train], spec.evaluation.folds, spec.seed)
+    on_event(Log(f"{data.split.describe()}; {len(data.categories)} categories; {spec.evaluation.folds}-fold cross-validation."))
+    result = ExperimentResult(
+        spec=spec.to_dict(),
+        categories=data.categories,
+        split={"how": data.split.how, "n_train": len(train), "n_test": len(test), "description": data.split.describe()},
+        test_rows=[data.rows[i] for i in test],
+        test_ids=[data.ids[i] for i in test],
+        test_texts=[data.texts[i] for i in test],
+        test_true=[int(data.y[i]) for i in test],
+        environment=environment(n_jobs),
+        notes=list(data.notes),
+        started_at=started,
+    )
+    prepared_cache: dict[str, tuple[object, object]] = {}
+    n_models = len(spec.models)
+    for index, model in enumerate(spec.models):
+        def report(event, index=index, name=model.display_name):
+            if isinstance(event, Metric):
+                event = dataclasses.replace(event, task=index)
+            elif isinstance(event, Progress):
+                fraction = min(max(event.fraction or 0.0, 0.0), 1.0)
+                event = Progress(
+                    0.02 + 0.98 * (index + fraction) / n_models,
+                    f"{name} — {event.message}" if event.message else name,
+                    event.done,
+                    event.total,
+                    task=index,
+                    task_fraction=fraction,
+                )
+            on_event(event)
+
+        on_event(TaskUpdate(index, "running", model.display_name))
+        try:
+            if model.representation == "transformer":
+                from guiapp.core.experiment.transformer_runner import run_transformer_model
+
+                model_result = run_transformer_model(model, data, folds, spec, report, _artefacts(artefacts_dir, started))
+            else:
+                model_result = run_model(model, data, folds, spec, prepared_cache, n_jobs, report)
+        except Cancelled as stop:
+            on_event(TaskUpdate(index, "cancelled", model.display_name))
+            # the models that had finished are not lost: the caller finds them on the exception
+            result.status = "cancelled"
+            result.environment = environment(n_jobs)
+            result.finished_at = _now()
+            stop.partial = result
+            raise
+        except (UserError, MemoryError, ValueError) as error:
+            message = error.message if isinstance(error, UserError) else _plain_failure(error)
+            model_result = _failed(model, message)
+            on_event(Log(f"{model.display_name} failed: {message}", "error"))
+            on_event(TaskUpdate(index, "failed", message, model_result))
+        else:
+            test = model_result.test
+            assert test is not None
+            on_event(
+                Log(
+                    f"{model.display_name}: test macro-F1 {test.macro_f1:.3f}; chosen "
+                    f"{describe_params(model.classifier, model_result.chosen_params)}; "
+                    f"{model_result.seconds['total']:.1f} s."
+                )
+            )
+            on_event(TaskUpdate(index, "done", model.display_name, model_result))
+        result.models.append(model_result)
+    result.environment = environment(n_jobs)  # after the models: records torch and the GPU when used
+    result.finished_at = _now()
+    on_event(Progress(1.0, "Finished"))
+    return result
+
+
+def run_model(
+    model: ModelSpec,
+    data: StudyData,
+    folds: list[tuple[np.ndarray, np.ndarray]],
+    spec: ExperimentSpec,
+    prepared_cache: dict[str, tuple[object, object]],
+    n_jobs: int,
+    on_event: EventCallback,
+) -> ModelResult:
+    """Tune, refit and test one model (see the module docstring)."""
+    from guiapp.core.features import make_representation
+
+    total_start = time.perf_counter()
+    seconds: dict[str, float] = {}
+    points = expand_grid(model.classifier, model.grid)
+    representation = make_representation(model.representation, model.representation_options)
+    key = json.dumps([model.representation, representation.get_params()], sort_keys=True, default=str)
+    prepare_share = 0.4 if model.representation == "sentence_embeddings" else 0.05
+
+    start = time.perf_counter()
+    if key not in prepared_cache:
+        on_event(Progress(0.0, "preparing the texts"))
+        prepared = representation.prepare(data.texts, on_event=sub_progress(on_event, 0.0, prepare_share))
+        prepared_cache[key] = (representation, prepared)
+    prepared = prepared_cache[key][1]
+    ratio = spec.evaluation.oversampling_ratio if spec.evaluation.oversampling == "random" else None
+    train, test = data.split.train, data.split.test
+    fold_data = build_folds(
+        representation, prepared, data.y, train, folds, ratio, spec.seed, sub_progress(on_event, prepare_share, prepare_share + 0.05)
+    )
+    seconds["features"] = time.perf_counter() - start
+
+    start = time.perf_counter()
+    grid, chosen = grid_search(
+        model.classifier, points, fold_data, spec.seed, n_jobs, sub_progress(on_event, prepare_share + 0.05, 0.92)
+    )
+    seconds["tuning"] = time.perf_counter() - start
+    del fold_data
+    chosen_params = grid[chosen].params
+
+    on_event(Progress(0.93, "fitting the chosen setting on all training texts"))
+    start = time.perf_counter()
+    final = clone(representation).fit_prepared(prepared, train)
+    X_train, y_train = final.transform_prepared(prepared, train), data.y[train]
+    if ratio is not None:
+        drawn = oversampled_rows(y_train, ratio, spec.seed)
+        X_train, y_train = X_train[drawn], y_train[drawn]
+    def check() -> None:
+        on_event(Progress(0.95, "fitting the chosen setting on all training texts"))
+
+    fit_args = (model.classifier, chosen_params, spec.seed, os.cpu_count() or 1, X_train, y_train)
+    if n_jobs > 1:  # in a worker process, so that Cancel can stop even a long final fit at once
+        classifier = process_pool.call(n_jobs, check, fit_classifier, *fit_args, None, True)
+    else:
+        classifier = fit_classifier(*fit_args, check, probabilities=True)
+    seconds["final_fit"] = time.perf_counter() - start
+
+    on_event(Progress(0.98, "predicting the test texts"))
+    start = time.perf_counter()
+    X_test = final.transform_prepared(prepared, test)
+    predicted = predict(classifier, X_test)
+    probabilities = predict_proba(classifier, X_test, len(data.categories))
+    seconds["predict"] = time.perf_counter() - start
+
+    y_test = data.y[test]
+    seconds["total"] = time.perf_counter() - total_start
+    on_event(Progress(1.0, "done"))
+    return ModelResult(
+        name=model.display_name,
+        representation=model.representation,
+        classifier=model.classifier,
+        spec=_full_spec(model, representation),
+        chosen_params=chosen_params,
+        cv_scores=grid[chosen].fold_scores,
+        grid=grid,
+        test=evaluate_on_test(y_test, predicted, data, spec, CI_LEVEL),
+        predictions=[int(value) for value in predicted],
+        probabilities=None if probabilities is None else np.round(probabilities, 6).tolist(),
+        seconds={name: round(value, 4) for name, value in seconds.items()},
+        n_features=int(X_test.shape[1]),
+    )
+
+
+def evaluate_on_test(y_test: np.ndarray, predicted: np.ndarray, data: StudyData, spec: ExperimentSpec, level: float) -> TestResult:
+    """The one evaluation on the test texts, the same for every model family."""
+    return TestResult(
+        macro_f1=metrics.macro_f1(y_test, predicted),
+        macro_f1_ci=metrics.bootstrap_macro_f1(
+            y_test, predicted, len(data.categories), spec.evaluation.bootstrap_samples, spec.seed, level
+        ),
+        ci_level=level,
+        accuracy=metrics.accuracy(y_test, predicted),
+        per_category=metrics.category_scores(y_test, predicted, data.categories),
+        confusion=metrics.confusion(y_test, predicted, len(data.categories)),
+    )
+
+
+def _artefacts(folder: str | Path | None, started: str) -> Path:
+    if folder is not None:
+        return Path(folder)
+    from guiapp.core.features.word_vector_files import cache_root
+
+    return cache_root() / "runs" / started.replace(":", "-")
+
+
+def _full_spec(model: ModelSpec, representation) -> dict:
+    """The model's settings with every default written out, as used."""
+    data = model.to_dict()
+    data["name"] = model.display_name
+    data["representation_options"] = {
+        name: value for name, value in representation.get_params().items() if _jsonable(value)
+    }
+    data["grid"] = normalise_grid(model.classifier, model.grid)
+    return data
+
+
+def _jsonable(value: object) -> bool:
+    try:
+        json.dumps(value)
+    except TypeError:
+        return False
+    return True
+
+
+def _failed(model: ModelSpec, message: str) -> ModelResult:
+    return ModelResult(
+        name=model.display_name,
+        representation=model.representation,
+        classifier=model.classifier,
+        spec=model.to_dict(),
+        status="failed",
+        message=message,
+    )
+
+
+def _plain_failure(error: BaseException) -> str:
+    if isinstance(error, MemoryError):
+        return "The computer ran out of memory for this model. Try fewer texts, a smaller grid or other features."
+    return f"The model could not be trained: {error}"
+
+
+def environment(n_jobs: int) -> dict[str, object]:
+    """What ran the study: versions and hardware, for the methods appendix."""
+    packages = {}
+    for name in ("scikit-learn", "xgboost", "imbalanced-learn", "numpy", "pandas", "PyStemmer", "torch", "transformers", "safetensors"):
+        try:
+            packages[name] = metadata.version(name)
+        except metadata.PackageNotFoundError:
+            continue
+    accelerator = None
+    if "torch" in sys.modules:  # only when a Transformer or sentence embeddings ran
+        import torch
+
+        accelerator = torch.cuda.get_device_name(0) if torch.cuda.is_available() else None
+        packages["cuda"] = torch.version.cuda or ""
+    return {
+        "textlab": __version__,
+        "gpu": accelerator,
+        "python": sys.version.split()[0],
+        "platform": platform.platform(),
+        "processor": platform.processor() or platform.machine(),
+        "cpu_count": os.cpu_count(),
+        "worker_processes": n_jobs,
+        "packages": packages,
+    }
+
+
+def _now() -> str:
+    return datetime.now(UTC).isoformat(timespec="seconds")

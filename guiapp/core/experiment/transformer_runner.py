@@ -1,0 +1,223 @@
+"""One fine-tuned Transformer in a study: tuned, refitted and tested like the other models.
+
+The same training texts, the same test texts and the same metrics as the conventional models;
+tuning uses the study's k folds, or — the default without a GPU, where k × grid fine-tunings
+would take hours — one stratified validation split of the training texts (said in the log and
+in the result). Oversampling, as for the other models, only touches the texts a model learns
+from. The final model is saved (safetensors, tokenizer, label map) when a folder is given.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import gc
+import time
+from pathlib import Path
+
+import numpy as np
+from sklearn.model_selection import train_test_split
+
+from guiapp.core.experiment import metrics
+from guiapp.core.experiment.resampling import oversampled_rows
+from guiapp.core.events import EventCallback, Log, Metric, Progress, sub_progress
+from guiapp.core.experiment.results import GridPointResult, ModelResult
+from guiapp.core.study.spec import ExperimentSpec
+from guiapp.core.study.sections import ModelSpec
+from guiapp.core.study.study_data import StudyData
+
+
+def tuning_splits(
+    data: StudyData, folds: list[tuple[np.ndarray, np.ndarray]], spec: ExperimentSpec, on_gpu: bool
+) -> tuple[list[tuple[np.ndarray, np.ndarray]], str]:
+    """The splits of the training texts used to choose the setting, and how they were made."""
+    how = spec.evaluation.transformer_tuning
+    if how == "auto":
+        how = "cross-validation" if on_gpu else "validation split"
+    if how == "cross-validation":
+        return folds, f"{len(folds)}-fold cross-validation"
+    positions = np.arange(len(data.split.train))
+    fit, valid = train_test_split(
+        positions,
+        test_size=spec.evaluation.validation_share,
+        stratify=data.y[data.split.train],
+        random_state=spec.seed,
+    )
+    share = spec.evaluation.validation_share
+    return [(np.sort(fit), np.sort(valid))], f"one validation split ({share:.0%} of the training texts)"
+
+
+def run_transformer_model(
+    model: ModelSpec,
+    data: StudyData,
+    folds: list[tuple[np.ndarray, np.ndarray]],
+    spec: ExperimentSpec,
+    on_event: EventCallback,
+    artefacts_dir: Path | None = None,
+) -> ModelResult:
+    from guiapp.core.models.transformers.sources.resolve import describe_source, resolve_model
+    from guiapp.core.models.transformers.fine_tuning import FineTuneSettings, fine_tune, pick_device, predict_proba, save_fine_tuned
+    from guiapp.core.models.transformers.options import expand_transformer_grid, full_options, normalise_transformer_grid
+
+    total_start = time.perf_counter()
+    options = full_options(model.representation_options)
+    points = expand_transformer_grid(model.grid, options["model"])
+    on_event(Progress(0.0, "finding the model"))
+    path = resolve_model(options["model"], sub_progress(on_event, 0.0, 0.02))
+    device = pick_device(options["device"])
+    splits, how = tuning_splits(data, folds, spec, device.kind == "cuda")
+    on_event(Log(f"{model.display_name}: {describe_source(options['model'])} on {device.name}; settings chosen by {how}."))
+    ratio = spec.evaluation.oversampling_ratio if spec.evaluation.oversampling == "random" else None
+    train, test = data.split.train, data.split.test
+    texts = np.asarray(data.texts, dtype=object)
+    n_labels = len(data.categories)
+
+    def settings(point: dict) -> FineTuneSettings:
+        return FineTuneSettings(
+            learning_rate=point["learning_rate"], epochs=point["epochs"], batch_size=options["batch_size"],
+            max_length=options["max_length"], truncation=options["truncation"], dropout=options["dropout"],
+            seed=spec.seed, device=options["device"], mixed_precision=options["mixed_precision"],
+        )  # fmt: skip
+
+    def learning_rows(rows: np.ndarray) -> np.ndarray:
+        return rows[oversampled_rows(data.y[rows], ratio, spec.seed)] if ratio is not None else rows
+
+    # progress: every training run weighs its epochs; the final refit counts as the longest
+    weights = [point["epochs"] * len(fit) for fit, _ in splits for point in points]
+    weights.append(max(point["epochs"] for point in points) * len(train))
+    bounds = np.concatenate([[0.0], np.cumsum(weights) / sum(weights)]) * 0.95 + 0.02
+    scores = np.zeros((len(points), len(splits)))
+    seconds = np.zeros(len(points))
+    notes: list[str] = []
+    run = 0
+    tuning_start = time.perf_counter()
+    for split_index, (fit_part, valid_part) in enumerate(splits):
+        fit_rows, valid_rows = learning_rows(train[fit_part]), train[valid_part]
+        for index, point in enumerate(points):
+            label = _run_label(split_index, len(splits), point, index, len(points))
+            forward = _forwarding(on_event, bounds[run], bounds[run + 1], label)
+            start = time.perf_counter()
+            tuned = fine_tune(path, list(texts[fit_rows]), data.y[fit_rows], n_labels, settings(point), forward)
+            probabilities = predict_proba(tuned, list(texts[valid_rows]), forward)
+            seconds[index] += time.perf_counter() - start
+            scores[index, split_index] = metrics.macro_f1(data.y[valid_rows], probabilities.argmax(axis=1))
+            notes.extend(note for note in tuned.notes if note not in notes)
+            del tuned
+            _free_memory()
+            run += 1
+    tuning_seconds = time.perf_counter() - tuning_start
+    grid = [
+        GridPointResult(dict(point), [float(v) for v in scores[i]], float(scores[i].mean()), float(scores[i].std()), float(seconds[i]))
+        for i, point in enumerate(points)
+    ]
+    means = scores.mean(axis=1)
+    chosen = int(np.flatnonzero(means == means.max())[0])
+    chosen_params = dict(points[chosen])
+
+    label = f"final model ({_describe(chosen_params)})"
+    forward = _forwarding(on_event, bounds[-2], bounds[-1], label)
+    start = time.perf_counter()
+    final_rows = learning_rows(train)
+    final = fine_tune(path, list(texts[final_rows]), data.y[final_rows], n_labels, settings(chosen_params), forward)
+    final_seconds = time.perf_counter() - start
+    start = time.perf_counter()
+    probabilities = predict_proba(final, list(texts[test]), sub_progress(on_event, 0.97, 0.99))
+    predict_seconds = time.perf_counter() - start
+    predicted = probabilities.argmax(axis=1)
+    notes.extend(note for note in final.notes if note not in notes)
+    notes.extend(_cut_notes(final, texts[final_rows], texts[test], options))
+    for note in notes:
+        on_event(Log(f"{model.display_name}: {note}", "warning" if "memory" in note else "info"))
+    artefact = ""
+    if artefacts_dir is not None:
+        folder = Path(artefacts_dir) / _folder_name(model.display_name)
+        save_fine_tuned(final, folder, data.categories)
+        artefact = str(folder)
+    y_test = data.y[test]
+    full_spec = model.to_dict()
+    full_spec.update(
+        name=model.display_name,
+        representation_options=options,
+        grid=normalise_transformer_grid(model.grid, options["model"]),
+        tuning=how,
+        device={"kind": device.kind, "name": device.name, "bf16": device.bf16},
+        notes=notes,
+    )
+    from guiapp.core.experiment.runner import CI_LEVEL, evaluate_on_test
+
+    result = ModelResult(
+        name=model.display_name,
+        representation=model.representation,
+        classifier=model.classifier,
+        spec=full_spec,
+        chosen_params=chosen_params,
+        cv_scores=grid[chosen].fold_scores,
+        grid=grid,
+        test=evaluate_on_test(y_test, predicted, data, spec, CI_LEVEL),
+        predictions=[int(value) for value in predicted],
+        probabilities=np.round(probabilities, 6).tolist(),
+        seconds={
+            "features": 0.0,
+            "tuning": round(tuning_seconds, 4),
+            "final_fit": round(final_seconds, 4),
+            "predict": round(predict_seconds, 4),
+            "total": round(time.perf_counter() - total_start, 4),
+        },
+        n_features=int(sum(p.numel() for p in final.model.parameters())),
+        artefact=artefact,
+    )
+    del final
+    _free_memory()
+    on_event(Progress(1.0, "done"))
+    return result
+
+
+def _forwarding(on_event: EventCallback, start: float, end: float, label: str) -> EventCallback:
+    mapped = sub_progress(on_event, float(start), float(end))
+
+    def forward(event) -> None:  # noqa: ANN001
+        if isinstance(event, Progress):
+            event = dataclasses.replace(event, message=f"{label}: {event.message}" if event.message else label)
+        elif isinstance(event, Metric):
+            event = dataclasses.replace(event, run=label)
+        mapped(event)
+
+    return forward
+
+
+def _describe(point: dict) -> str:
+    epochs = point["epochs"]
+    return f"learning rate {point['learning_rate']:g}, {epochs} epoch{'s' if epochs != 1 else ''}"
+
+
+def _run_label(split: int, n_splits: int, point: dict, index: int, n_points: int) -> str:
+    where = f"fold {split + 1} of {n_splits}, " if n_splits > 1 else ""
+    return f"{where}setting {index + 1} of {n_points} ({_describe(point)})"
+
+
+def _cut_notes(final, train_texts, test_texts, options: dict) -> list[str]:  # noqa: ANN001
+    from guiapp.core.models.transformers.training.truncation import describe, encode_texts
+
+    limit = min(options["max_length"], int(getattr(final.model.config, "max_position_embeddings", 512) or 512))
+    cut_test = encode_texts(final.tokenizer, list(test_texts), limit, options["truncation"]).n_truncated
+    cut_train = final.n_truncated
+    if not cut_train and not cut_test:
+        return [f"No text was longer than {limit} tokens; nothing was cut."]
+    return [
+        f"{cut_train:,} of {len(train_texts):,} training texts and {cut_test:,} of {len(test_texts):,} test texts "
+        f"were longer than {limit} tokens and were cut ({describe(options['truncation'], limit)})."
+    ]
+
+
+def _folder_name(name: str) -> str:
+    return "".join(c if c.isalnum() or c in "-_." else "-" for c in name).strip("-") or "model"
+
+
+def _free_memory() -> None:
+    gc.collect()
+    try:
+        import torch
+
+        if torch.cuda.is_available():
+            torch.cuda.empty_cache()
+    except ImportError:  # pragma: no cover
+        pass

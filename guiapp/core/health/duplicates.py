@@ -1,0 +1,101 @@
+"""Exact duplicate texts (compared without surrounding whitespace) and how they are coded.
+
+Vectorised: the trimmed texts are factorised once (exact comparison, no hashing shortcuts),
+then groups come from ``bincount``/``argsort`` on the integer codes. At most
+:data:`MAX_GROUPS` groups (conflicting ones first, then the largest) are kept as
+:class:`~guiapp.core.health.report.DuplicateGroup`, each with at most :data:`MAX_GROUP_ROWS` rows;
+the issues count all of them.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+
+from guiapp.core.events import EventCallback, Progress, ignore_events
+from guiapp.core.health.report import DuplicateGroup, HealthIssue
+from guiapp.core.health.checks import make_issue, plural
+
+MAX_GROUPS = 1_000
+MAX_GROUP_ROWS = 1_000
+PREVIEW_CHARS = 120
+
+
+@dataclass
+class Duplicates:
+    groups: tuple[DuplicateGroup, ...]
+    issues: list[HealthIssue]
+
+
+def find_duplicates(trimmed: pd.Series, empty: np.ndarray, category_codes: np.ndarray,
+                    labels: list[str], on_event: EventCallback = ignore_events) -> Duplicates:
+    """Groups of rows with the same non-empty text; ``category_codes`` index ``labels``
+    (-1 = uncoded)."""
+    on_event(Progress(0.0, "Looking for texts that appear more than once"))
+    codes, _ = pd.factorize(trimmed, use_na_sentinel=True)
+    on_event(Progress(0.6, "Looking for texts that appear more than once"))
+    codes = np.where(empty, -1, np.asarray(codes, dtype=np.int64))
+    valid = codes >= 0
+    sizes = np.bincount(codes[valid]) if valid.any() else np.zeros(0, dtype=np.int64)
+    in_group = valid.copy()
+    in_group[valid] = sizes[codes[valid]] > 1
+    rows = np.flatnonzero(in_group)
+    if len(rows) == 0:
+        return Duplicates((), [])
+    text_codes = codes[rows]
+    order = np.argsort(text_codes, kind="stable")
+    rows, text_codes = rows[order], text_codes[order]
+    starts = np.flatnonzero(np.r_[True, text_codes[1:] != text_codes[:-1]])
+    group_of_row = np.cumsum(np.r_[True, text_codes[1:] != text_codes[:-1]]) - 1
+    n_groups = len(starts)
+    group_sizes = np.diff(np.r_[starts, len(rows)])
+
+    cats = category_codes[rows]
+    coded = cats >= 0
+    lowest = np.minimum.reduceat(np.where(coded, cats, np.iinfo(np.int64).max), starts)
+    highest = np.maximum.reduceat(np.where(coded, cats, -1), starts)
+    conflicting = highest > lowest  # uncoded rows take no part; all-uncoded groups never conflict
+    on_event(Progress(0.9, "Looking for texts that appear more than once"))
+
+    issues: list[HealthIssue] = []
+    conflict_rows = rows[conflicting[group_of_row]]
+    n_conflicting = int(conflicting.sum())
+    if n_conflicting:
+        issues.append(make_issue(
+            "warning", "conflicting_duplicates",
+            f"{plural(n_conflicting, 'text')} appear{'s' if n_conflicting == 1 else ''} more than "
+            "once with different categories",
+            "The same text is coded with one category in one row and another category in "
+            f"another ({plural(len(conflict_rows), 'row')} in all). A model cannot learn both; "
+            "such texts often point to coding slips or to categories that overlap.",
+            "Look at these rows and make the coding consistent, or keep one copy of each text.",
+            np.sort(conflict_rows),
+        ))
+    plain_rows = rows[~conflicting[group_of_row]]
+    n_plain = n_groups - n_conflicting
+    if n_plain:
+        issues.append(make_issue(
+            "warning", "duplicate_texts",
+            f"{plural(n_plain, 'text')} appear{'s' if n_plain == 1 else ''} more than once "
+            f"({plural(len(plain_rows), 'row')})",
+            "The same text can then end up both among the texts a model learns from and among "
+            "the texts it is tested on, which makes the model look better than it is.",
+            "Keep one copy of each text, unless the repetition is real (for example the same "
+            "short answer given by several people).",
+            np.sort(plain_rows),
+        ))
+
+    ranking = np.lexsort((rows[starts], -group_sizes, ~conflicting))[:MAX_GROUPS]
+    groups = []
+    for g in ranking:
+        members = rows[starts[g]:starts[g] + group_sizes[g]]
+        member_cats = np.unique(category_codes[members])
+        groups.append(DuplicateGroup(
+            text_preview=str(trimmed.iloc[int(members[0])])[:PREVIEW_CHARS],
+            rows=tuple(int(r) for r in members[:MAX_GROUP_ROWS]),
+            categories=tuple(sorted(labels[c] for c in member_cats if c >= 0)),
+            conflicting=bool(conflicting[g]),
+        ))
+    return Duplicates(tuple(groups), issues)

@@ -1,0 +1,281 @@
+"""The data-health report: is a table of coded texts ready for model comparison, and if not, why.
+
+CONTRACT (dataclasses fixed):
+
+``compute_health(frame, mapping, *, n_folds=5, token_counter=None, on_event=ignore_events)``
+maps the table (``guiapp.core.study.mapping.apply_mapping``) and returns a :class:`HealthReport`.
+``token_counter`` is a callable ``(texts: list[str], on_event) -> (list[int], tokenizer_name)``
+(see ``guiapp.core.health.token_lengths``); None means "use the default Transformer tokenizer", and if
+that cannot be loaded ``tokens`` is None and an info issue says so. Reports progress; cancellable.
+It raises :class:`~guiapp.core.errors.DataError` only when the mapping cannot be applied at all
+(no text column, unknown column, a column in two roles); everything else becomes an issue.
+
+Row numbers in the report are positions in the loaded table (0-based); the spreadsheet row a
+user sees is ``position + 2`` (see :func:`spreadsheet_row`). ``HealthIssue.count`` is the total
+number of affected rows (``rows`` keeps at most 10,000 of them); for an issue without rows it
+counts the items its title names (categories, numbers …).
+
+Issue codes (severity):
+  errors    no_rows, no_category_column, no_coded_texts, one_category, all_texts_empty,
+            split_values, split_no_train
+  warnings  empty_texts, small_categories, category_spelling, numeric_measurement,
+            date_categories, too_many_categories, conflicting_duplicates, duplicate_texts,
+            split_missing, split_no_test, test_only_categories, duplicate_ids,
+            long_texts (when at least 25% of the texts are longer than 512 tokens)
+  info      uncoded_rows, rare_categories, numeric_categories, short_texts, long_texts,
+            missing_ids, token_lengths_unavailable
+
+Limits: ``categories`` lists at most 10,000 categories (largest first); ``duplicate_groups``
+keeps at most 1,000 groups (conflicting first, then the largest) of at most 1,000 rows each;
+token lengths are measured on a seeded random sample of 20,000 texts when there are more
+(``LengthStats.sampled``). The work is split over ``health_lengths``, ``health_checks``,
+``health_categories`` and ``duplicates``.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from dataclasses import asdict, dataclass, field
+from typing import Literal
+
+import numpy as np
+import pandas as pd
+
+from guiapp.core.errors import UserError
+from guiapp.core.events import EventCallback, Log, Progress, ignore_events, sub_progress
+from guiapp.core.study.mapping import ColumnMapping, apply_mapping, split_labels
+from guiapp.core.health.token_lengths import DEFAULT_MAX_TOKENS, count_tokens
+
+TokenCounter = Callable[[list[str], EventCallback], tuple[list[int], str]]
+"""``(texts, on_event) -> (token count per text, tokenizer name)``."""
+
+Severity = Literal["error", "warning", "info"]
+Verdict = Literal["ready", "warnings", "not_ready"]
+
+
+def spreadsheet_row(position: int) -> int:
+    """The row number a user sees in their spreadsheet (header in row 1)."""
+    return position + 2
+
+
+@dataclass(frozen=True)
+class HealthIssue:
+    """One finding, in plain words. ``error`` blocks model comparison; ``warning`` deserves a
+    look; ``info`` is good to know."""
+
+    severity: Severity
+    code: str  # stable identifier, e.g. "empty_texts", "small_categories", "conflicting_duplicates"
+    title: str  # one line: "12 texts are empty"
+    explanation: str  # what it means and why it matters
+    fix: str  # what to do about it
+    rows: tuple[int, ...] = ()  # table positions the user can jump to (may be capped, see count)
+    count: int = 0  # how many rows/items are affected in total
+
+
+@dataclass(frozen=True)
+class CategoryCount:
+    label: str
+    count: int
+    share: float  # of coded rows, 0..1
+    too_small: bool  # fewer examples than needed for k-fold cross-validation
+
+
+@dataclass(frozen=True)
+class LengthStats:
+    """Distribution of text lengths (in words or in subword tokens)."""
+
+    unit: Literal["words", "tokens"]
+    n: int  # texts measured
+    mean: float
+    median: float
+    p90: float
+    max: int
+    histogram_edges: tuple[float, ...]  # len(counts) + 1 bin edges
+    histogram_counts: tuple[int, ...]
+    limit: int | None = None  # e.g. 512 tokens for the default Transformer
+    share_over_limit: float | None = None  # 0..1, of measured texts
+    n_over_limit: int | None = None
+    sampled: bool = False  # True when measured on a random sample (very large tables)
+
+
+@dataclass(frozen=True)
+class DuplicateGroup:
+    """Rows whose texts are exactly the same."""
+
+    text_preview: str  # the first ~120 characters
+    rows: tuple[int, ...]
+    categories: tuple[str, ...]  # distinct labels among the coded rows of the group
+    conflicting: bool  # coded with more than one category
+
+
+@dataclass(frozen=True)
+class HealthReport:
+    n_rows: int
+    n_coded: int
+    n_uncoded: int
+    n_empty_texts: int
+    n_folds: int
+    categories: tuple[CategoryCount, ...]  # largest first
+    duplicate_groups: tuple[DuplicateGroup, ...]  # conflicting groups first
+    words: LengthStats | None
+    tokens: LengthStats | None
+    tokenizer_name: str | None
+    issues: tuple[HealthIssue, ...] = field(default_factory=tuple)  # errors, then warnings, then info
+
+    @property
+    def verdict(self) -> Verdict:
+        severities = {issue.severity for issue in self.issues}
+        if "error" in severities:
+            return "not_ready"
+        if "warning" in severities:
+            return "warnings"
+        return "ready"
+
+    @property
+    def verdict_text(self) -> str:
+        """One plain sentence that answers "can I compare models on this?"."""
+        if self.verdict == "not_ready":
+            return "Not ready yet: fix the problems marked in red before comparing models."
+        if self.verdict == "warnings":
+            return "Ready, with points worth a look: models can be compared, but check the warnings."
+        return "Ready: your coded texts can be used to compare models."
+
+    def to_dict(self) -> dict:
+        data = asdict(self)
+        data["verdict"] = self.verdict
+        data["verdict_text"] = self.verdict_text
+        return data
+
+
+_ORDER = {"error": 0, "warning": 1, "info": 2}
+
+
+def compute_health(
+    frame: pd.DataFrame,
+    mapping: ColumnMapping,
+    *,
+    n_folds: int = 5,
+    token_counter: TokenCounter | None = None,
+    on_event: EventCallback = ignore_events,
+) -> HealthReport:
+    """Check a table of coded texts; see the module docstring.
+
+    Raises :class:`~guiapp.core.errors.DataError` when the mapping itself cannot be applied (no
+    text column, unknown column, a column in two roles); everything else becomes an issue.
+    """
+    # Imported here: these modules build the dataclasses above (no import cycle).
+    from guiapp.core.health import categories as health_categories, checks as health_checks, duplicates, lengths as health_lengths
+
+    if n_folds < 2:
+        raise ValueError(f"n_folds must be at least 2, not {n_folds}")
+    started = time.perf_counter()
+    on_event(Progress(0.0, "Reading your choice of columns"))
+    coded = apply_mapping(frame, mapping).frame
+    n_rows = len(coded)
+    if n_rows == 0:
+        issue = health_checks.make_issue(
+            "error", "no_rows", "The table has no rows",
+            "Only the column names were found; there are no texts below them.",
+            "Check that you chose the right file and sheet, and that the texts start in the "
+            "row below the column names.",
+        )
+        on_event(Progress(1.0, "Checked the table"))
+        return HealthReport(0, 0, 0, 0, n_folds, (), (), None, None, None, (issue,))
+
+    issues: list[HealthIssue] = []
+    measures = health_lengths.measure_texts(coded["text"], sub_progress(on_event, 0.02, 0.3))
+    on_event(Progress(0.3, "Counting the categories"))
+    split = coded["split"].to_numpy()
+    train_mask = split == "train" if mapping.split_column else np.ones(n_rows, dtype=bool)
+    data = None
+    if mapping.category_column is None:
+        issues.append(health_checks.make_issue(
+            "error", "no_category_column", "No column with categories is chosen",
+            "To compare models, TextLab needs your coding: the category of each coded text.",
+            "Choose the column that holds your categories.",
+        ))
+        category_codes, labels = np.full(n_rows, -1, dtype=np.int64), []
+    else:
+        data = health_checks.category_data(
+            coded["category"], train_mask, mapping.category_column,
+            frame[mapping.category_column].dtype,
+        )
+        category_codes, labels = data.codes, data.labels
+        issues += health_categories.category_issues(data, n_rows, n_folds, bool(mapping.split_column))
+    n_coded = int((category_codes >= 0).sum())
+    issues += health_lengths.text_issues(measures, category_codes >= 0, mapping.text_columns)
+    found = duplicates.find_duplicates(
+        measures.trimmed, measures.empty, category_codes, labels, sub_progress(on_event, 0.4, 0.55)
+    )
+    issues += found.issues
+    on_event(Progress(0.55, "Checking the split and ID columns"))
+    if mapping.split_column:
+        source = frame[mapping.split_column].set_axis(coded.index)
+        split_labels_, unknown = split_labels(source)
+        issues += health_checks.split_issues(mapping.split_column, split_labels_, unknown, source, data)
+    if mapping.id_column:
+        issues += health_checks.id_issues(mapping.id_column, coded["id"])
+    nonempty = ~measures.empty
+    words = health_lengths.length_stats(measures.words[nonempty], "words")
+
+    tokens, tokenizer, token_issues = _measure_tokens(
+        coded["text"], nonempty, token_counter, sub_progress(on_event, 0.6, 0.98)
+    )
+    issues += token_issues
+
+    issues.sort(key=lambda issue: _ORDER[issue.severity])
+    report = HealthReport(
+        n_rows=n_rows,
+        n_coded=n_coded,
+        n_uncoded=n_rows - n_coded,
+        n_empty_texts=int(measures.empty.sum()),
+        n_folds=n_folds,
+        categories=health_checks.category_counts(data, n_folds) if data is not None else (),
+        duplicate_groups=found.groups,
+        words=words,
+        tokens=tokens,
+        tokenizer_name=tokenizer,
+        issues=tuple(issues),
+    )
+    seconds = time.perf_counter() - started
+    on_event(Log(f"Checked {health_checks.plural(n_rows, 'row')} in {seconds:.1f} s."))
+    on_event(Progress(1.0, "Checked the table"))
+    return report
+
+
+def _measure_tokens(
+    texts: pd.Series,
+    nonempty: np.ndarray,
+    token_counter: TokenCounter | None,
+    on_event: EventCallback,
+) -> tuple[LengthStats | None, str | None, list[HealthIssue]]:
+    """Token lengths of the non-empty texts (a seeded sample of 20,000 on large tables)."""
+    from guiapp.core.health import checks as health_checks, lengths as health_lengths
+
+    on_event(Progress(0.0, "Measuring the texts in tokens"))
+    if not nonempty.any():
+        return None, None, []
+    positions, sampled = health_lengths.sample_positions(nonempty)
+    chosen = texts.iloc[positions].tolist()
+    try:
+        if token_counter is None:
+            counts, tokenizer = count_tokens(chosen, on_event)
+        else:
+            counts, tokenizer = token_counter(chosen, on_event)
+    except Exception as exc:  # the default tokenizer is missing or broken: report, go on
+        if token_counter is not None:
+            raise
+        message = exc.message if isinstance(exc, UserError) else str(exc)
+        message = message if message.endswith((".", "!", "?")) else message + "."
+        return None, None, [health_checks.make_issue(
+            "info", "token_lengths_unavailable", "Text lengths in tokens could not be measured",
+            f"The Transformer tokenizer could not be used: {message} Everything else in this "
+            "report is complete.",
+            exc.hint if isinstance(exc, UserError) and exc.hint else "Reinstall TextLab.",
+        )]
+    token_counts = np.asarray(counts, dtype=np.int64)
+    stats = health_lengths.length_stats(token_counts, "tokens", limit=DEFAULT_MAX_TOKENS, sampled=sampled)
+    if stats is None:
+        return None, tokenizer, []
+    return stats, tokenizer, health_lengths.token_issues(stats, positions, token_counts, tokenizer)

@@ -1,0 +1,289 @@
+"""Fine-tuning a Transformer on the user's coded texts, predicting, saving and opening it.
+
+The public face of the Transformer family (the runner calls these):
+
+- :class:`FineTuneSettings` — the reference paper's defaults (AdamW, lr falling linearly to 0,
+  no warm-up, dropout 0.1, batch 16; 512 tokens, first 128 + last 382 kept of longer texts).
+- :func:`pick_device` — CUDA > Apple MPS > CPU.
+- :func:`fine_tune` → :class:`FineTuned`; :func:`predict_proba`.
+- :func:`save_fine_tuned` / :func:`load_fine_tuned` — safetensors only, atomic, never run code.
+
+Texts are tokenized once (``truncation.py``); batches group texts of similar length and are
+padded only to their longest text (``transformer_batches.py``); the loop, mixed precision and
+the GPU-memory backoff live in ``transformer_training.py``; files in ``transformer_files.py``.
+Everything is seeded from ``settings.seed``: two runs on the CPU give identical weights.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from dataclasses import asdict, dataclass, field, fields
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import torch
+
+from guiapp.core.errors import UserError
+from guiapp.core.events import EventCallback, Log, Progress, ignore_events
+from guiapp.core.models.transformers.sources import files
+from guiapp.core.models.transformers.training.batches import collate, sorted_batches
+from guiapp.core.models.transformers.training.loop import (
+    autocast_dtype,
+    free_memory,
+    is_out_of_memory,
+    train,
+)
+from guiapp.core.models.transformers.training.truncation import STRATEGIES, encode_texts
+
+DEVICES = ("auto", "cpu", "cuda", "mps")
+
+
+@dataclass
+class FineTuneSettings:
+    learning_rate: float = 1e-4
+    epochs: int = 4
+    batch_size: int = 16
+    max_length: int = 512
+    truncation: str = "head_tail"  # "head" | "head_tail" | "middle"
+    dropout: float = 0.1
+    weight_decay: float = 0.0
+    warmup_share: float = 0.0  # share of all steps with a rising learning rate
+    seed: int = 20210401
+    device: str = "auto"  # "auto" | "cpu" | "cuda" | "mps"
+    mixed_precision: bool = True  # bf16 autocast on CUDA when supported, else fp16 + GradScaler; ignored on CPU
+    max_grad_norm: float = 1.0  # gradient clipping as in Hugging Face's Trainer; 0 switches it off
+
+    def check(self) -> None:
+        problems = []
+        if not self.learning_rate > 0:
+            problems.append("the learning rate must be above 0")
+        if self.epochs < 1:
+            problems.append("there must be at least 1 epoch")
+        if self.batch_size < 1:
+            problems.append("the batch size must be at least 1")
+        if self.max_length < 8:
+            problems.append("the maximum text length must be at least 8 tokens")
+        if self.truncation not in STRATEGIES:
+            problems.append(f"the way to cut long texts must be one of {', '.join(STRATEGIES)}")
+        if not 0 <= self.dropout < 1 or not 0 <= self.warmup_share <= 1 or self.weight_decay < 0:
+            problems.append("dropout and warm-up share must lie between 0 and 1, weight decay at or above 0")
+        if self.device not in DEVICES:
+            problems.append(f"the device must be one of {', '.join(DEVICES)}")
+        if problems:
+            raise UserError("The fine-tuning settings cannot be used: " + "; ".join(problems) + ".",
+                            "Change the settings of the Transformer model.")
+
+
+@dataclass(frozen=True)
+class DeviceInfo:
+    kind: str  # "cuda" | "mps" | "cpu"
+    name: str  # "NVIDIA H100 80GB HBM3", "CPU, 2 threads"
+    bf16: bool = False
+
+
+@dataclass
+class FineTuned:
+    model: Any
+    tokenizer: Any
+    device: DeviceInfo
+    settings: FineTuneSettings
+    losses: list[float] = field(default_factory=list)  # per optimizer step
+    n_truncated: int = 0
+    notes: list[str] = field(default_factory=list)
+    seconds: float = 0.0
+    samples_per_second: float = 0.0
+
+    @property
+    def n_labels(self) -> int:
+        return int(self.model.config.num_labels)
+
+
+def pick_device(preference: str = "auto") -> DeviceInfo:
+    """The device to compute on: an NVIDIA GPU, else an Apple GPU, else the CPU."""
+    if preference not in DEVICES:
+        raise UserError(f"Unknown device {preference!r}.", f"Choose one of {', '.join(DEVICES)}.")
+    if preference in ("auto", "cuda") and torch.cuda.is_available():
+        name = torch.cuda.get_device_name(torch.cuda.current_device())
+        return DeviceInfo("cuda", name, bool(torch.cuda.is_bf16_supported(including_emulation=False)))
+    if preference == "cuda":
+        raise UserError("No NVIDIA GPU (CUDA) is available on this computer.",
+                        "Choose 'automatic' or 'CPU' as the device, or check the GPU driver.")
+    mps = getattr(torch.backends, "mps", None)
+    if preference in ("auto", "mps") and mps is not None and mps.is_available():
+        return DeviceInfo("mps", "Apple GPU (MPS)", False)
+    if preference == "mps":
+        raise UserError("No Apple GPU (MPS) is available on this computer.", "Choose 'automatic' or 'CPU' as the device.")
+    return DeviceInfo("cpu", f"CPU, {torch.get_num_threads()} threads", False)
+
+
+def seed_everything(seed: int) -> torch.Generator:
+    """Seed Python, NumPy and torch (all devices); a generator for shuffling."""
+    random.seed(seed)
+    np.random.seed(seed % 2**32)
+    torch.manual_seed(seed)
+    return torch.Generator().manual_seed(seed)
+
+
+def fine_tune(
+    model_path: str | Path,
+    texts: Sequence[str],
+    labels: np.ndarray,
+    n_labels: int,
+    settings: FineTuneSettings,
+    on_event: EventCallback = ignore_events,
+) -> FineTuned:
+    """Fine-tune the pretrained model at ``model_path`` on ``texts`` coded as ``labels``
+    (integers 0 … n_labels - 1)."""
+    settings.check()
+    labels = np.asarray(labels, dtype=np.int64)
+    if len(texts) != len(labels) or len(labels) == 0:
+        raise ValueError(f"{len(texts)} texts but {len(labels)} labels")
+    if n_labels < 2 or labels.min() < 0 or labels.max() >= n_labels:
+        raise ValueError(f"labels must lie in 0 … {n_labels - 1}")
+    info = pick_device(settings.device)
+    device = torch.device(info.kind)
+    on_event(Progress(0.0, "Loading the Transformer model", 0, None))
+    generator = seed_everything(settings.seed)  # before loading: the new head's weights are drawn
+    model, tokenizer, new_weights = files.load_pretrained(model_path, n_labels, settings.dropout)
+    try:
+        encoded = encode_texts(tokenizer, list(texts), _length_limit(settings.max_length, model.config),
+                               settings.truncation)
+        n_params = sum(p.numel() for p in model.parameters())
+        steps = -(-len(labels) // settings.batch_size) * settings.epochs
+        head = f" with a new output layer for {n_labels} categories" if new_weights else ""
+        on_event(Log(
+            f"Fine-tuning {model_name(model_path)} ({n_params / 1e6:.1f} million weights){head} "
+            f"on {info.name}: {len(labels)} texts, {settings.epochs} epochs, {steps} steps of "
+            f"{settings.batch_size} texts, learning rate {settings.learning_rate:g}."
+        ))
+        dtype = autocast_dtype(device, settings.mixed_precision, info.bf16)
+        if dtype is not None:
+            on_event(Log(f"Mixed precision: {'bfloat16' if dtype == torch.bfloat16 else 'float16 with loss scaling'}."))
+        if encoded.n_truncated:
+            on_event(Log(
+                f"{encoded.n_truncated} of {len(labels)} texts were longer than {encoded.max_length} "
+                f"tokens and were cut ({encoded.kept})."
+            ))
+        model.to(device)
+        outcome = train(model, encoded.input_ids, encoded.lengths, labels, _pad_id(tokenizer), settings,
+                        device, info.bf16, generator, on_event)
+    except BaseException:
+        model.to("cpu")
+        del model
+        free_memory(device)
+        raise
+    return FineTuned(model, tokenizer, info, settings, outcome.losses, encoded.n_truncated, outcome.notes,
+                     outcome.seconds, outcome.samples_per_second)
+
+
+def predict_proba(
+    model: FineTuned, texts: Sequence[str], on_event: EventCallback = ignore_events, batch_size: int = 64
+) -> np.ndarray:
+    """Probabilities of each category, shape (n texts, n categories); rows sum to 1."""
+    settings = model.settings
+    net, device = model.model, torch.device(model.device.kind)
+    encoded = encode_texts(model.tokenizer, list(texts), _length_limit(settings.max_length, net.config),
+                           settings.truncation)
+    n = len(encoded.input_ids)
+    out = np.zeros((n, model.n_labels), dtype=np.float64)
+    dtype = autocast_dtype(device, settings.mixed_precision, model.device.bf16)
+    pad_id = _pad_id(model.tokenizer)
+    queue = sorted_batches(encoded.lengths, max(1, batch_size))[::-1]  # a stack: longest first
+    done = 0
+    net.eval()
+    on_event(Progress(0.0 if n else 1.0, f"Predicting: 0 of {n} texts", 0, n))
+    while queue:
+        indices = queue.pop()
+        try:
+            with torch.inference_mode(), torch.autocast(device.type, dtype=dtype, enabled=dtype is not None):
+                batch = collate(encoded.input_ids, indices, pad_id, pin_memory=device.type == "cuda").to(device)
+                logits = net(input_ids=batch.input_ids, attention_mask=batch.attention_mask).logits
+                out[indices] = torch.softmax(logits.float(), dim=-1).cpu().numpy()
+        except Exception as exc:
+            if not is_out_of_memory(exc) or len(indices) == 1:
+                raise
+            oom = True
+        else:
+            oom = False
+        if oom:  # halve the batch outside the except block, so its tensors can be freed
+            free_memory(device)
+            half = len(indices) // 2
+            queue.extend([indices[half:], indices[:half]])
+            continue
+        done += len(indices)
+        on_event(Progress(done / n, f"Predicting: {done} of {n} texts", done, n))
+    out /= out.sum(axis=1, keepdims=True).clip(min=1e-300)
+    return out
+
+
+def save_fine_tuned(model: FineTuned, folder: Path, categories: list[str]) -> None:
+    """Save weights (safetensors), config, tokenizer and the category list, atomically."""
+    categories = [str(c) for c in categories]
+    if len(categories) != model.n_labels:
+        raise ValueError(f"{len(categories)} category names for a model of {model.n_labels} categories")
+    config = model.model.config
+    config.id2label = dict(enumerate(categories))
+    config.label2id = {name: index for index, name in enumerate(categories)}
+    meta = {
+        "categories": categories,
+        "settings": asdict(model.settings),
+        "trained_on": asdict(model.device),
+        "losses": model.losses,
+        "n_truncated": model.n_truncated,
+        "notes": model.notes,
+        "seconds": model.seconds,
+        "samples_per_second": model.samples_per_second,
+    }
+    files.write_folder(model.model, model.tokenizer, Path(folder), meta)
+
+
+def load_fine_tuned(folder: Path) -> tuple[FineTuned, list[str]]:
+    """Open a model saved by :func:`save_fine_tuned` on the best device here; never runs code."""
+    net, tokenizer, meta = files.read_folder(Path(folder))
+    known = {f.name for f in fields(FineTuneSettings)}
+    saved = meta.get("settings") if isinstance(meta.get("settings"), dict) else {}
+    settings = FineTuneSettings(**{k: v for k, v in saved.items() if k in known})
+    info = pick_device("auto")
+    net.to(torch.device(info.kind))
+    net.eval()
+    fine_tuned = FineTuned(
+        net, tokenizer, info, settings, [float(x) for x in meta.get("losses", [])],
+        int(meta.get("n_truncated", 0)), [str(x) for x in meta.get("notes", [])],
+        float(meta.get("seconds", 0.0)), float(meta.get("samples_per_second", 0.0)),
+    )
+    return fine_tuned, [str(c) for c in meta["categories"]]
+
+
+def model_name(model_path: str | Path) -> str:
+    """A short name for a model: its folder's or hub name (the bundled model by its own name)."""
+    from guiapp.core.health.token_lengths import DEFAULT_TOKENIZER_NAME, default_model_path
+
+    try:
+        if Path(model_path).resolve() == default_model_path().resolve():
+            return DEFAULT_TOKENIZER_NAME
+    except (UserError, OSError):
+        pass
+    return Path(str(model_path)).name or str(model_path)
+
+
+def _length_limit(max_length: int, config: Any) -> int:
+    """``max_length`` capped by the model's positions (RoBERTa-like models reserve two)."""
+    positions = getattr(config, "max_position_embeddings", None)
+    if not isinstance(positions, int) or positions <= 0:
+        return max_length
+    if getattr(config, "model_type", "") in ("roberta", "xlm-roberta", "camembert", "longformer", "mpnet"):
+        positions -= 2
+    return min(max_length, positions)
+
+
+def _pad_id(tokenizer: Any) -> int:
+    pad = getattr(tokenizer, "pad_token_id", None)
+    return int(pad) if pad is not None else 0
+
+
+__all__ = [
+    "DeviceInfo", "FineTuneSettings", "FineTuned", "fine_tune", "load_fine_tuned", "pick_device",
+    "predict_proba", "save_fine_tuned", "seed_everything",
+]

@@ -1,0 +1,1 @@
+"""How a Transformer is fine-tuned: settings, the training loop, batches, truncation of long texts."""

@@ -1,0 +1,1 @@
+"""Applying a trained model to new texts, streamed (issue 9)."""

@@ -1,0 +1,1 @@
+"""Projects: save and open, autosave, recovery (issue 9)."""

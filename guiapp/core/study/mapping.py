@@ -1,0 +1,244 @@
+"""Column mapping: which columns hold the text, the human-coded category, IDs, splits, metadata.
+
+CONTRACT:
+
+- ``suggest_mapping(frame) -> ColumnMapping``: the longest free-text column as text; a
+  low-cardinality column (a few distinct values that repeat) as category; a column named like
+  an id with unique values as ID; a column whose values are like train/test as split. Never
+  raises on any frame (an empty frame gives an empty mapping).
+- ``check_mapping(frame, mapping) -> None``: raises :class:`DataError` with a plain message when
+  the mapping cannot be used (no text column, unknown column, category column also used as text,
+  a category column that is entirely empty, split column values that are not train/test-like …).
+  Choosing *no* category column is allowed here (texts can be coded by a saved model); the
+  health report marks it as an error for model comparison.
+- ``apply_mapping(frame, mapping) -> CodedTexts``: one row per input row (same order, same
+  positions), with ``text`` as str ("" for missing; several text columns joined with
+  ``mapping.text_separator``, skipping empty parts), ``category`` as str label or None (uncoded),
+  ``id`` (str or None), ``split`` ("train"/"test"/None), plus the metadata columns as they are
+  (a metadata column named like one of those four gets " (extra)" added to its name).
+  It raises :class:`DataError` only for the structural problems (no text column, unknown
+  column, a column in two roles); split values that are not train/test-like become None here
+  and are reported by ``check_mapping`` and the health report.
+- ``category_label(value) -> str | None``: the label a cell stands for: None for missing or
+  whitespace-only; numbers without a fractional part as integers (``1.0`` and the text
+  ``"1.0"`` → ``"1"``); dates as ISO dates ("2021-03-04"); other strings kept exactly (spelling
+  variants are reported by the health report, not silently merged).
+
+Split values (case and surrounding spaces ignored; ``_``/``-`` count as spaces):
+train, training, training set, trainset, and — for now — dev, development, valid, validation,
+val (development/validation texts are used for training; TextLab makes its own validation
+folds) → ``"train"``; test, testing, test set, testset, holdout, hold out, held out → ``"test"``.
+
+The rules for single cells live in :mod:`guiapp.core.tables.cell_values`, the guessing in
+:mod:`guiapp.core.study.mapping_suggest`; both are re-exported here.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+
+import pandas as pd
+
+from guiapp.core.tables.cell_values import (
+    SPLIT_TEST,
+    SPLIT_TRAIN,
+    TEST_WORDS,
+    TRAIN_WORDS,
+    category_label,
+    category_labels,
+    cell_text,
+    id_values,
+    split_label,
+    split_labels,
+    text_values,
+)
+from guiapp.core.errors import DataError
+from guiapp.core.study.mapping_suggest import suggest_roles
+
+
+@dataclass
+class ColumnMapping:
+    """Which columns of the table play which role. Column names are those of the loaded frame."""
+
+    text_columns: list[str] = field(default_factory=list)
+    category_column: str | None = None
+    id_column: str | None = None
+    split_column: str | None = None
+    metadata_columns: list[str] = field(default_factory=list)
+    text_separator: str = " "
+
+    def to_dict(self) -> dict:
+        return {
+            "text_columns": list(self.text_columns),
+            "category_column": self.category_column,
+            "id_column": self.id_column,
+            "split_column": self.split_column,
+            "metadata_columns": list(self.metadata_columns),
+            "text_separator": self.text_separator,
+        }
+
+    @classmethod
+    def from_dict(cls, data: dict) -> ColumnMapping:
+        return cls(
+            text_columns=list(data.get("text_columns", [])),
+            category_column=data.get("category_column"),
+            id_column=data.get("id_column"),
+            split_column=data.get("split_column"),
+            metadata_columns=list(data.get("metadata_columns", [])),
+            text_separator=str(data.get("text_separator", " ")),
+        )
+
+
+@dataclass
+class CodedTexts:
+    """The mapped table: columns ``text``, ``category``, ``id``, ``split`` and the metadata."""
+
+    frame: pd.DataFrame
+    mapping: ColumnMapping
+
+
+# --------------------------------------------------------------------------- checking
+
+
+_ROLE_WORDS = {
+    "text": "text",
+    "category": "category",
+    "id": "ID",
+    "split": "split",
+    "metadata": "extra information",
+}
+
+
+def _roles(mapping: ColumnMapping) -> list[tuple[str, str]]:
+    roles = [(column, "text") for column in mapping.text_columns]
+    if mapping.category_column is not None:
+        roles.append((mapping.category_column, "category"))
+    if mapping.id_column is not None:
+        roles.append((mapping.id_column, "id"))
+    if mapping.split_column is not None:
+        roles.append((mapping.split_column, "split"))
+    roles += [(column, "metadata") for column in mapping.metadata_columns]
+    return roles
+
+
+def _short_list(values: Iterable[object], limit: int = 10) -> str:
+    values = list(values)
+    shown = ", ".join(f"'{value}'" for value in values[:limit])
+    return shown + (f" and {len(values) - limit} more" if len(values) > limit else "")
+
+
+def _check_structure(frame: pd.DataFrame, mapping: ColumnMapping) -> None:
+    if not mapping.text_columns:
+        raise DataError(
+            "No text column is chosen.",
+            "Choose the column that holds your texts.",
+        )
+    columns = set(frame.columns)
+    seen: dict[str, str] = {}
+    for column, role in _roles(mapping):
+        if column not in columns:
+            raise DataError(
+                f"The column '{column}' is not in the table.",
+                f"Choose one of the table's columns: {_short_list(frame.columns)}.",
+                details=f"role: {role}; columns: {list(frame.columns)!r}",
+            )
+        if column in seen:
+            first, second = _ROLE_WORDS[seen[column]], _ROLE_WORDS[role]
+            what = f"twice as {first}" if first == second else f"both as {first} and as {second}"
+            raise DataError(
+                f"The column '{column}' is chosen {what}.",
+                "Each column can have only one role; choose a different column for one of them.",
+            )
+        seen[column] = role
+
+
+def check_mapping(frame: pd.DataFrame, mapping: ColumnMapping) -> None:
+    """Raise :class:`DataError` if the mapping cannot be used with this table."""
+    _check_structure(frame, mapping)
+    if mapping.category_column is not None and len(frame) > 0:
+        labels = category_labels(frame[mapping.category_column])
+        if labels.isna().all():
+            raise DataError(
+                f"The column '{mapping.category_column}' has no coded values: every cell is empty.",
+                "Choose the column that holds your categories, or code some texts first.",
+            )
+    if mapping.split_column is not None:
+        column = frame[mapping.split_column]
+        _, unknown = split_labels(column)
+        if unknown.any():
+            counts = column[unknown].map(cell_text).value_counts()
+            shown = ", ".join(f"'{value}' ({count} rows)" for value, count in counts.iloc[:5].items())
+            more = f" and {len(counts) - 5} other values" if len(counts) > 5 else ""
+            raise DataError(
+                f"The split column '{mapping.split_column}' has values that are not 'train' or "
+                f"'test': {shown}{more}.",
+                "Write train or test in every row of that column (dev and validation count as "
+                "train), or choose no split column and let TextLab set texts aside at random.",
+            )
+
+
+# --------------------------------------------------------------------------- applying
+
+
+def apply_mapping(frame: pd.DataFrame, mapping: ColumnMapping) -> CodedTexts:
+    """The table in TextLab's terms (see the module docstring)."""
+    _check_structure(frame, mapping)
+    index = pd.RangeIndex(len(frame))
+    text: pd.Series | None = None
+    for column in mapping.text_columns:
+        part = text_values(frame[column]).set_axis(index)
+        if text is None:
+            text = part
+            continue
+        joined = text + mapping.text_separator + part
+        text = joined.where(text.ne("") & part.ne(""), text.where(part.eq(""), part))
+    assert text is not None
+    data: dict[str, object] = {"text": text.astype("str")}
+    if mapping.category_column is not None:
+        data["category"] = category_labels(frame[mapping.category_column]).set_axis(index)
+    else:
+        data["category"] = pd.Series([None] * len(frame), index=index, dtype=object)
+    if mapping.id_column is not None:
+        ids = id_values(frame[mapping.id_column])
+        data["id"] = pd.Series(ids, index=index, dtype=object)
+    else:
+        data["id"] = pd.Series([None] * len(frame), index=index, dtype=object)
+    if mapping.split_column is not None:
+        data["split"] = split_labels(frame[mapping.split_column])[0].set_axis(index)
+    else:
+        data["split"] = pd.Series([None] * len(frame), index=index, dtype=object)
+    for column in mapping.metadata_columns:
+        data[column if column not in data else f"{column} (extra)"] = frame[column].set_axis(index)
+    return CodedTexts(frame=pd.DataFrame(data, index=index), mapping=mapping)
+
+# --------------------------------------------------------------------------- suggesting
+
+
+def suggest_mapping(frame: pd.DataFrame) -> ColumnMapping:
+    """A first guess at the roles of the columns (see the module docstring). Never raises."""
+    roles = suggest_roles(frame)
+    return ColumnMapping(
+        text_columns=[roles.text] if roles.text is not None else [],
+        category_column=roles.category,
+        id_column=roles.id,
+        split_column=roles.split,
+    )
+
+
+__all__ = [
+    "SPLIT_TEST",
+    "SPLIT_TRAIN",
+    "TEST_WORDS",
+    "TRAIN_WORDS",
+    "CodedTexts",
+    "ColumnMapping",
+    "apply_mapping",
+    "category_label",
+    "category_labels",
+    "cell_text",
+    "check_mapping",
+    "split_label",
+    "split_labels",
+    "suggest_mapping",
+]

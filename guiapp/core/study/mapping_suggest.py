@@ -1,0 +1,200 @@
+"""First guesses at the roles of a table's columns, from their names and values.
+
+Works on a seeded random sample of at most 20,000 rows (uniqueness of an ID and the values of
+a split column are confirmed on the whole column). See :func:`guiapp.core.study.mapping.suggest_mapping`.
+"""
+
+from __future__ import annotations
+
+import datetime as _dt
+import re
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+
+from guiapp.core.tables.cell_values import (
+    SPLIT_TEST,
+    SPLIT_TRAIN,
+    category_labels,
+    map_unique,
+    split_kind,
+)
+
+SAMPLE_ROWS = 20_000
+MAX_CATEGORY_VALUES = 50
+_NUMBER_TEXT = re.compile(r"\s*[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?\s*")
+_CATEGORY_NAMES = (
+    "label", "categor", "class", "code", "topic", "stance", "major", "minor", "sentiment",
+    "annotation", "coding", "target", "frame", "polarity", "tag", "type",
+)
+_TEXT_NAMES = ("text", "tweet", "comment", "body", "content", "sentence", "title", "message",
+               "abstract", "speech", "post", "answer", "response", "description")
+_ID_NAMES = ("id", "docid", "documentid", "textid", "itemid", "uid", "uuid", "key", "rowid")
+_SPLIT_NAMES = ("split", "set", "partition", "subset", "sample", "fold")
+
+
+def _name_tokens(name: object) -> list[str]:
+    text = re.sub(r"([a-z])([A-Z])", r"\1 \2", str(name))
+    return [token for token in re.split(r"[^0-9a-zA-Z]+", text.casefold()) if token]
+
+
+def _name_like(name: object, words: tuple[str, ...], *, prefix: bool = True) -> bool:
+    tokens = _name_tokens(name)
+    joined = "".join(tokens)
+    if joined in words:
+        return True
+    if prefix:
+        return any(token.startswith(word) for token in tokens for word in words)
+    return any(token in words for token in tokens)
+
+
+@dataclass
+class _Profile:
+    name: str
+    position: int
+    coverage: float  # share of sampled rows with a value
+    n_values: int  # sampled rows with a value
+    n_distinct: int  # distinct category labels among them
+    mean_len: float  # characters per value, free-text values only
+    mean_words: float
+    text_share: float  # share of values that are non-numeric strings
+    numeric: bool  # every value is a number or a number written as text
+    fractional: bool  # some numbers have a fractional part
+    dates: bool
+
+
+def _profile(name: str, position: int, column: pd.Series) -> _Profile:
+    n_rows = len(column)
+    labels = category_labels(column)
+    present = labels.notna()
+    n_values = int(present.sum())
+    values = column[present.to_numpy()]
+    strings = values[values.map(lambda v: isinstance(v, str)).to_numpy(dtype=bool)].astype("str")
+    numeric_strings = strings.str.fullmatch(_NUMBER_TEXT.pattern)
+    free = strings[~numeric_strings.to_numpy(dtype=bool)]
+    numbers = values[values.map(
+        lambda v: isinstance(v, (int, float, np.integer, np.floating)) and not isinstance(v, bool)
+    ).to_numpy(dtype=bool)]
+    n_numeric = len(numbers) + int(numeric_strings.sum())
+    fractional = bool(
+        (pd.to_numeric(strings[numeric_strings.to_numpy(dtype=bool)], errors="coerce") % 1 != 0).any()
+        or (pd.to_numeric(numbers, errors="coerce") % 1 != 0).any()
+    )
+    dates = pd.api.types.is_datetime64_any_dtype(column.dtype) or bool(
+        n_values and values.map(lambda v: isinstance(v, (_dt.date, _dt.datetime))).all()
+    )
+    return _Profile(
+        name=name,
+        position=position,
+        coverage=n_values / n_rows if n_rows else 0.0,
+        n_values=n_values,
+        n_distinct=int(labels[present].nunique()),
+        mean_len=float(free.str.len().mean()) if len(free) else 0.0,
+        mean_words=float(free.str.count(r"\S+").mean()) if len(free) else 0.0,
+        text_share=len(free) / n_values if n_values else 0.0,
+        numeric=bool(n_values) and n_numeric == n_values,
+        fractional=fractional,
+        dates=dates,
+    )
+
+
+def _is_split_column(column: pd.Series) -> bool:
+    kinds = set(map_unique(column.drop_duplicates(), split_kind, "missing"))
+    return "unknown" not in kinds and bool(kinds & {SPLIT_TRAIN, SPLIT_TEST})
+
+
+def _suggest_text(profiles: list[_Profile]) -> str | None:
+    candidates = [
+        p for p in profiles
+        if not p.dates and p.text_share >= 0.8 and p.n_values > 0
+        and (p.mean_words >= 2.5 or _name_like(p.name, _TEXT_NAMES))
+        and (p.n_distinct >= 0.3 * p.n_values or p.n_distinct > MAX_CATEGORY_VALUES
+             or _name_like(p.name, _TEXT_NAMES))
+    ]
+    if not candidates:
+        return None
+    best = max(candidates, key=lambda p: (p.mean_len * p.coverage, _name_like(p.name, _TEXT_NAMES)))
+    return best.name
+
+
+def _suggest_category(profiles: list[_Profile]) -> str | None:
+    def repeats(p: _Profile) -> bool:
+        if p.n_values >= 10:
+            return p.n_distinct <= 0.5 * p.n_values
+        return p.n_distinct < p.n_values
+
+    candidates = [
+        p for p in profiles
+        if not p.dates and not p.fractional
+        and 2 <= p.n_distinct <= MAX_CATEGORY_VALUES and repeats(p)
+    ]
+    if not candidates:
+        return None
+    # Named like a category first; between two such columns (e.g. "Topic code" and "Topic"),
+    # the one with words reads better than the one with numeric codes; then the leftmost.
+    best = max(candidates, key=lambda p: (_name_like(p.name, _CATEGORY_NAMES), not p.numeric, -p.position))
+    return best.name
+
+
+def _suggest_id(frame: pd.DataFrame, profiles: list[_Profile]) -> str | None:
+    def unique(name: str) -> bool:
+        column = frame[name]
+        return bool(column.notna().all() and column.is_unique)
+
+    named = [p for p in profiles if _name_like(p.name, _ID_NAMES, prefix=False)]
+    named.sort(key=lambda p: ("".join(_name_tokens(p.name)) != "id", p.position))
+    for p in named:
+        if p.coverage == 1.0 and p.n_distinct == p.n_values and unique(p.name):
+            return p.name
+    for p in profiles:
+        if (p.numeric and not p.fractional and p.coverage == 1.0
+                and p.n_distinct == p.n_values and unique(p.name)):
+            return p.name
+    return None
+
+
+@dataclass
+class SuggestedRoles:
+    text: str | None = None
+    category: str | None = None
+    id: str | None = None
+    split: str | None = None
+
+
+def suggest_roles(frame: pd.DataFrame) -> SuggestedRoles:
+    """The guessed roles; raises nothing on any frame (what cannot be guessed stays None)."""
+    roles = SuggestedRoles()
+    try:
+        if len(frame) == 0 or len(frame.columns) == 0:
+            return roles
+        sample = frame
+        if len(frame) > SAMPLE_ROWS:
+            rng = np.random.default_rng(0)
+            sample = frame.iloc[np.sort(rng.choice(len(frame), SAMPLE_ROWS, replace=False))]
+        split_names = []
+        for name in frame.columns:
+            try:
+                if _is_split_column(sample[name]) and _is_split_column(frame[name]):
+                    split_names.append(name)
+            except Exception:  # a column we cannot read is simply not suggested
+                continue
+        if split_names:
+            split_names.sort(key=lambda n: not _name_like(n, _SPLIT_NAMES))
+            roles.split = split_names[0]
+        profiles: list[_Profile] = []
+        for position, name in enumerate(frame.columns):
+            if name == roles.split:
+                continue
+            try:
+                profiles.append(_profile(name, position, sample[name]))
+            except Exception:
+                continue
+        roles.text = _suggest_text(profiles)
+        profiles = [p for p in profiles if p.name != roles.text]
+        roles.id = _suggest_id(frame, profiles)
+        profiles = [p for p in profiles if p.name != roles.id]
+        roles.category = _suggest_category(profiles)
+    except Exception:  # a suggestion must never stop the user; they can choose by hand
+        return roles
+    return roles
