@@ -68,7 +68,8 @@ def child(run: dict) -> dict:
         torch.cuda.reset_peak_memory_stats()
     started = time.perf_counter()
     if run["kind"] == "textlab":
-        from guiapp.core.models.transformers.fine_tuning import FineTuneSettings, fine_tune
+        from guiapp.core.models.transformers.fine_tuning import fine_tune
+        from guiapp.core.models.transformers.training.settings import FineTuneSettings
 
         settings = FineTuneSettings(learning_rate=LR, epochs=1, batch_size=BATCH, max_length=512,
                                     seed=SEED, device=device, mixed_precision=run["bf16"])

@@ -33,11 +33,11 @@ def main() -> None:
     parser.add_argument("--cancel-after", type=float, help="cancel the study after this many seconds")
     args = parser.parse_args()
 
-    from guiapp.core.study.mapping import ColumnMapping
     from guiapp.core.experiment.runner import run_experiment
-    from guiapp.core.study.spec import DataSpec, ExperimentSpec
-    from guiapp.core.study.sections import ModelSpec
     from guiapp.core.locations import example_path
+    from guiapp.core.study.mapping import ColumnMapping
+    from guiapp.core.study.sections import ModelSpec
+    from guiapp.core.study.spec import DataSpec, ExperimentSpec
     from guiapp.ui.app import create_application
     from guiapp.workers import Worker
 

@@ -49,11 +49,11 @@ def sample(n: int) -> tuple[list[str], np.ndarray]:
 
 
 def engine(kind: str, classifier: str, texts, y, folds: int, jobs: int):
-    from guiapp.core.experiment.resampling import cv_folds, oversampled_rows
-    from guiapp.core.features import make_representation
     from guiapp.core.experiment.fitting import fit_classifier
-    from guiapp.core.models.conventional import expand_grid
+    from guiapp.core.experiment.resampling import cv_folds, oversampled_rows
     from guiapp.core.experiment.tuning import build_folds, grid_search
+    from guiapp.core.features import make_representation
+    from guiapp.core.models.conventional import expand_grid
 
     representation = make_representation(kind, {})
     prepared = representation.prepare(texts)

@@ -7,8 +7,8 @@ import subprocess
 import sys
 from pathlib import Path
 
-from guiapp.core.study.spec import ExperimentSpec
 from guiapp.core.locations import example_path
+from guiapp.core.study.spec import ExperimentSpec
 
 ROOT = Path(__file__).resolve().parents[1]
 

@@ -1,5 +1,5 @@
 """Command line: ``textlab`` starts the app; ``textlab health FILE`` prints the data-health report;
-``textlab run SPEC --out DIR`` runs a saved study headless (``cli_run.py``).
+``textlab run SPEC --out DIR`` runs a saved study headless (``run_command.py``).
 
 The command line and the GUI share one engine (``guiapp.core``): whatever the GUI shows about a
 table, ``textlab health`` prints from the same functions.
@@ -8,12 +8,13 @@ table, ``textlab health`` prints from the same functions.
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import sys
-from pathlib import Path
 
 from guiapp import APP_NAME, __version__
+from guiapp.cli.console import ProgressPrinter
+from guiapp.cli.health_command import add_health_command, health_command
+from guiapp.cli.run_command import add_run_command
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -28,20 +29,7 @@ def _parser() -> argparse.ArgumentParser:
     gui.add_argument("file", nargs="?", help="a table to open right away")
     gui.add_argument("--example", action="store_true", help="open the example study")
 
-    health = commands.add_parser("health", help="print the data-health report of a table")
-    health.add_argument("file", nargs="?", help="the table (.xlsx, .ods, .csv, .parquet …)")
-    health.add_argument("--spec", help="read file, sheet and columns from a saved spec (.toml/.json)")
-    health.add_argument("--sheet", help="the sheet of a workbook (default: the first)")
-    health.add_argument("--text", action="append", help="text column (repeat to join several)")
-    health.add_argument("--category", help="the column with your categories")
-    health.add_argument("--id", dest="id_column", help="an ID column")
-    health.add_argument("--split", help="a column with train/test values")
-    health.add_argument("--folds", type=int, default=5, help="cross-validation folds (default 5)")
-    health.add_argument("--json", action="store_true", help="print the report as JSON")
-    health.add_argument("--save-spec", help="write the data part of a spec to this .toml/.json file")
-
-    from guiapp.cli.run_command import add_run_command
-
+    add_health_command(commands)
     add_run_command(commands)
     return parser
 
@@ -57,8 +45,8 @@ def main(argv: list[str] | None = None) -> int:
             if args.command == "run":
                 from guiapp.cli.run_command import run_command
 
-                return run_command(args, _ProgressPrinter())
-            return _health(args)
+                return run_command(args, ProgressPrinter())
+            return health_command(args, ProgressPrinter())
         except BrokenPipeError:  # output piped into `head` and the like: stop quietly
             os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
             return 0
@@ -69,95 +57,3 @@ def main_gui() -> int:
     from guiapp.ui.app import run_app
 
     return run_app(None)
-
-
-def _health(args: argparse.Namespace) -> int:
-    from guiapp.core.tables.reader import read_table
-    from guiapp.core.errors import UserError
-    from guiapp.core.events import Cancelled
-    from guiapp.core.health.report import compute_health
-    from guiapp.core.health.text_report import format_health_text
-    from guiapp.core.study.mapping import suggest_mapping
-    from guiapp.core.study.spec import DataSpec, ExperimentSpec
-
-    progress = _ProgressPrinter()
-    try:
-        if args.spec:
-            spec = ExperimentSpec.load(args.spec)
-            path, sheet, mapping = spec.source_path(args.spec), spec.data.sheet, spec.data.mapping
-        elif args.file:
-            path, sheet, mapping = Path(args.file), args.sheet, None
-        else:
-            print("Name a table to check, e.g.: textlab health data.xlsx", file=sys.stderr)
-            return 2
-        table = read_table(path, sheet=sheet, on_event=progress)
-        if mapping is None:
-            mapping = suggest_mapping(table.frame)
-            if args.text:
-                mapping.text_columns = list(args.text)
-            if args.category:
-                mapping.category_column = args.category
-            if args.id_column:
-                mapping.id_column = args.id_column
-            if args.split:
-                mapping.split_column = args.split
-        report = compute_health(table.frame, mapping, n_folds=args.folds, on_event=progress)
-        progress.clear()
-        if args.save_spec:
-            ExperimentSpec(data=DataSpec(str(Path(path).resolve()), table.sheet, table.sha256, mapping)).save(args.save_spec)
-        if args.json:
-            payload = {"file": str(path), "sheet": table.sheet, "sha256": table.sha256,
-                       "mapping": mapping.to_dict(), "notices": table.notices, "report": report.to_dict()}
-            print(json.dumps(payload, indent=2, ensure_ascii=False, default=str))
-        else:
-            print(_mapping_text(table, mapping))
-            print(format_health_text(report))
-        return 1 if report.verdict == "not_ready" else 0
-    except UserError as error:
-        return stopped(progress, f"{error.message}\n{error.hint}", 2)
-    except (Cancelled, KeyboardInterrupt):
-        return stopped(progress, "Stopped.", 130)
-
-
-def stopped(progress: "_ProgressPrinter", message: str, status: int) -> int:
-    """Clear the progress line, say why on stderr, and give the exit status."""
-    progress.clear()
-    print(message.strip(), file=sys.stderr)
-    return status
-
-
-def _mapping_text(table, mapping) -> str:
-    where = f"{table.path.name}" + (f", sheet “{table.sheet}”" if table.sheet else "")
-    lines = [f"{where}: {len(table.frame):,} rows, {table.frame.shape[1]} columns"]
-    lines += [f"  note: {notice}" for notice in table.notices]
-    lines.append(f"  text: {', '.join(mapping.text_columns) or '—'}   category: {mapping.category_column or '—'}"
-                 f"   ID: {mapping.id_column or '—'}   split: {mapping.split_column or '—'}")
-    return "\n".join(lines) + "\n"
-
-
-class _ProgressPrinter:
-    """Writes a one-line progress indicator to stderr when it is a terminal."""
-
-    def __init__(self) -> None:
-        self.active = sys.stderr.isatty()
-        self._last = ""
-
-    def __call__(self, event) -> None:
-        from guiapp.core.events import Log, Progress
-
-        if isinstance(event, Log) and event.level != "info":
-            self.clear()
-            print(event.message, file=sys.stderr)
-        elif isinstance(event, Progress) and self.active:
-            percent = f"{event.fraction:4.0%} " if event.fraction is not None else ""
-            line = f"\r{percent}{event.message}"[:100]
-            if line != self._last:
-                sys.stderr.write(line.ljust(len(self._last)))
-                sys.stderr.flush()
-                self._last = line
-
-    def clear(self) -> None:
-        if self.active and self._last:
-            sys.stderr.write("\r" + " " * len(self._last) + "\r")
-            sys.stderr.flush()
-            self._last = ""

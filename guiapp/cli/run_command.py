@@ -22,7 +22,7 @@ def add_run_command(commands) -> None:
 
 
 def run_command(args: argparse.Namespace, progress) -> int:
-    from guiapp.cli.entry import stopped
+    from guiapp.cli.console import stopped
     from guiapp.core.errors import UserError
     from guiapp.core.events import Cancelled, Log
     from guiapp.core.experiment.result_files import write_results

@@ -1,10 +1,34 @@
-"""Where TextLab finds its bundled resources and keeps its own files."""
+"""Where TextLab finds its bundled resources and where it keeps its own files.
+
+Folders follow each platform's rules (via ``platformdirs``); an environment variable moves each
+one, which tests and portable installs use:
+
+============  ===========================  ============================================================
+what          variable                     default (Linux · macOS · Windows)
+============  ===========================  ============================================================
+cache         ``TEXTLAB_CACHE_DIR``        ``~/.cache/textlab`` · ``~/Library/Caches/TextLab`` ·
+                                           ``%LOCALAPPDATA%\\TextLab\\Cache`` — files TextLab can
+                                           rebuild: converted word vectors, text embeddings, hub
+                                           downloads, unpacked models, run artefacts
+user data     ``TEXTLAB_DATA_DIR``         ``~/.local/share/textlab`` · ``~/Library/Application
+                                           Support/TextLab`` · ``%LOCALAPPDATA%\\TextLab`` — files
+                                           that are the user's work: autosaves
+============  ===========================  ============================================================
+
+Settings of the window (recent files, sizes) are kept by Qt in the platform's settings store
+(``QSettings``), which the core never touches.
+"""
 
 from __future__ import annotations
 
 import os
 import sys
 from pathlib import Path
+
+import platformdirs
+
+# Linux folders are lower case by convention (~/.cache/textlab); macOS and Windows show the name.
+_DIR_NAME = "TextLab" if sys.platform in ("win32", "darwin") else "textlab"
 
 
 def resources_dir() -> Path:
@@ -15,9 +39,25 @@ def resources_dir() -> Path:
     override = os.environ.get("TEXTLAB_RESOURCES")
     if override:
         return Path(override)
-    return Path(__file__).resolve().parents[1] / "resources"
+    return Path(__file__).resolve().parents[2] / "resources"
 
 
 def example_path() -> Path:
     """The example study shipped with the app (US Congress bills coded by policy topic)."""
     return resources_dir() / "example" / "us_congress_bills.xlsx"
+
+
+def cache_dir() -> Path:
+    """Where TextLab keeps files it can rebuild (converted vectors, text embeddings, models)."""
+    override = os.environ.get("TEXTLAB_CACHE_DIR")
+    if override:
+        return Path(override).expanduser()
+    return Path(platformdirs.user_cache_dir(_DIR_NAME, appauthor=False))
+
+
+def data_dir() -> Path:
+    """Where TextLab keeps files that hold the user's work (autosaves)."""
+    override = os.environ.get("TEXTLAB_DATA_DIR")
+    if override:
+        return Path(override).expanduser()
+    return Path(platformdirs.user_data_dir(_DIR_NAME, appauthor=False))

@@ -28,9 +28,9 @@ from PySide6.QtWidgets import (
 )
 
 from guiapp import APP_NAME, __version__
-from guiapp.core.tables.reader import SUPPORTED_SUFFIXES
-from guiapp.core.study.spec import ExperimentSpec, SpecError
 from guiapp.core.locations import example_path
+from guiapp.core.study.spec import ExperimentSpec, SpecError
+from guiapp.core.tables.reader import SUPPORTED_SUFFIXES
 from guiapp.ui.pages.data_page import DataPage
 from guiapp.ui.pages.models_page import ModelsPage
 from guiapp.ui.pages.results_page import ResultsPage

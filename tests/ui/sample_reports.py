@@ -4,13 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from guiapp.core.health.report import (
-    CategoryCount,
-    DuplicateGroup,
-    HealthIssue,
-    HealthReport,
-    LengthStats,
-)
+from guiapp.core.health.findings import CategoryCount, DuplicateGroup, HealthIssue, HealthReport, LengthStats
 
 POLICY_TOPICS = [
     ("Health", 617), ("Government Operations", 540), ("Defense", 401), ("Domestic Commerce", 352),

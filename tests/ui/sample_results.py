@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import numpy as np
 
-from guiapp.core.study.mapping import ColumnMapping
 from guiapp.core.experiment.metrics import (
     accuracy,
     bootstrap_macro_f1,
@@ -17,15 +16,16 @@ from guiapp.core.experiment.metrics import (
     confusion,
     macro_f1,
 )
-from guiapp.core.models.conventional import expand_grid
 from guiapp.core.experiment.results import (
     ExperimentResult,
     GridPointResult,
     ModelResult,
     TestResult,
 )
-from guiapp.core.study.spec import DataSpec, ExperimentSpec
+from guiapp.core.models.conventional import expand_grid
+from guiapp.core.study.mapping import ColumnMapping
 from guiapp.core.study.sections import EvaluationSpec, ModelSpec
+from guiapp.core.study.spec import DataSpec, ExperimentSpec
 from tests.ui.sample_reports import POLICY_TOPICS
 
 THREE_CATEGORIES = [("Economy", 560), ("Health", 455), ("Foreign affairs", 320)]

@@ -8,7 +8,7 @@ import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QFrame, QLabel, QPushButton
 
-from guiapp.core.health.report import spreadsheet_row
+from guiapp.core.tables.rows import spreadsheet_row
 from guiapp.ui.widgets.chart_base import FLAG_COLOR
 from guiapp.ui.widgets.glossary import GlossaryLabel
 from guiapp.ui.widgets.health_view import HealthReportView

@@ -6,7 +6,7 @@ import pytest
 from PySide6.QtCore import QMimeData, QPoint, Qt, QUrl
 from PySide6.QtGui import QDropEvent
 
-from guiapp.core.health.report import spreadsheet_row
+from guiapp.core.tables.rows import spreadsheet_row
 from tests.ui.helpers import wait_for_report
 
 

@@ -6,15 +6,15 @@ import pandas as pd
 import pytest
 from PySide6.QtCore import Qt
 
-from guiapp.core.health.report import HealthIssue
+from guiapp.core.health.findings import HealthIssue
 from guiapp.core.study.mapping import ColumnMapping
-from guiapp.core.study.spec import DataSpec, ExperimentSpec
 from guiapp.core.study.sections import (
     DEFAULT_MODELS,
     EvaluationSpec,
     ModelSpec,
     available_models,
 )
+from guiapp.core.study.spec import DataSpec, ExperimentSpec
 from guiapp.ui.pages.models_page import ModelsPage, split_counts
 from tests.ui.sample_reports import POLICY_TOPICS, categories, ready_report
 

@@ -17,8 +17,8 @@ from PySide6.QtWidgets import QApplication
 from guiapp.core.errors import UserError
 from guiapp.core.events import Log, Progress, TaskUpdate, ignore_events
 from guiapp.core.study.mapping import ColumnMapping
-from guiapp.core.study.spec import DataSpec, ExperimentSpec
 from guiapp.core.study.sections import EvaluationSpec, ModelSpec
+from guiapp.core.study.spec import DataSpec, ExperimentSpec
 from guiapp.ui.pages.run_page import CANCELLED_TEXT, EMPTY_TEXT, LOG_COLORS, RunPage
 from guiapp.ui.widgets.results_charts import format_seconds
 from guiapp.workers import ErrorSink

@@ -16,8 +16,8 @@ from PySide6.QtWidgets import QFileDialog, QInputDialog
 
 from guiapp.core.events import Log, Metric, Progress, TaskUpdate, ignore_events
 from guiapp.core.models.transformers.sources.registry import registry
-from guiapp.core.study.spec import ExperimentSpec
 from guiapp.core.study.sections import ModelSpec
+from guiapp.core.study.spec import ExperimentSpec
 from guiapp.ui.pages.models_page import ModelsPage
 from guiapp.ui.pages.results_page import ResultsPage
 from guiapp.ui.pages.run_page import RunPage

@@ -10,8 +10,8 @@ from pathlib import Path
 
 from sklearn.model_selection import train_test_split
 
-from guiapp.core.tables.reader import read_table
 from guiapp.core.locations import example_path
+from guiapp.core.tables.reader import read_table
 
 TOPICS = ["Health", "Foreign trade", "Public lands and water management", "Defence"]
 

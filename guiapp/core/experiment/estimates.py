@@ -100,11 +100,11 @@ def estimate_transformer_seconds(
     / 1000 (plus predicting the held-out part), then the final refit on all training texts with
     the grid's most epochs and the prediction of the test texts.
     """
-    from guiapp.core.models.transformers.sources.registry import info_for
     from guiapp.core.models.transformers.options import (
         expand_transformer_grid,
         full_options,
     )
+    from guiapp.core.models.transformers.sources.registry import info_for
 
     options = full_options(model.representation_options)
     info = info_for(options["model"])

@@ -16,8 +16,8 @@ from typing import Any
 import numpy as np
 
 from guiapp.core.experiment.metrics import macro_f1
-from guiapp.core.models.conventional import Params, make_classifier
 from guiapp.core.experiment.svm_kernels import can_share_kernel, score_svm_settings
+from guiapp.core.models.conventional import Params, make_classifier
 
 Check = Callable[[], None]
 

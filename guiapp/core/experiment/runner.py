@@ -24,9 +24,7 @@ import pandas as pd
 from sklearn.base import clone
 
 from guiapp import __version__
-from guiapp.core.experiment import metrics, process_pool
 from guiapp.core.errors import UserError
-from guiapp.core.experiment.resampling import cv_folds, oversampled_rows
 from guiapp.core.events import (
     Cancelled,
     EventCallback,
@@ -37,15 +35,16 @@ from guiapp.core.events import (
     ignore_events,
     sub_progress,
 )
+from guiapp.core.experiment import process_pool
 from guiapp.core.experiment.fitting import fit_classifier, predict, predict_proba
-from guiapp.core.models.conventional import describe_params, expand_grid, normalise_grid
-from guiapp.core.experiment.results import ExperimentResult, ModelResult, TestResult
-from guiapp.core.study.spec import ExperimentSpec
-from guiapp.core.study.sections import ModelSpec
-from guiapp.core.study.study_data import StudyData, load_study_data
+from guiapp.core.experiment.held_out import CI_LEVEL, evaluate_on_test
+from guiapp.core.experiment.resampling import cv_folds, oversampled_rows
+from guiapp.core.experiment.results import ExperimentResult, ModelResult
 from guiapp.core.experiment.tuning import build_folds, default_jobs, grid_search
-
-CI_LEVEL = 0.95
+from guiapp.core.models.conventional import describe_params, expand_grid, normalise_grid
+from guiapp.core.study.sections import ModelSpec
+from guiapp.core.study.spec import ExperimentSpec
+from guiapp.core.study.study_data import StudyData, load_study_data
 
 
 def run_experiment(
@@ -228,26 +227,12 @@ def run_model(
     )
 
 
-def evaluate_on_test(y_test: np.ndarray, predicted: np.ndarray, data: StudyData, spec: ExperimentSpec, level: float) -> TestResult:
-    """The one evaluation on the test texts, the same for every model family."""
-    return TestResult(
-        macro_f1=metrics.macro_f1(y_test, predicted),
-        macro_f1_ci=metrics.bootstrap_macro_f1(
-            y_test, predicted, len(data.categories), spec.evaluation.bootstrap_samples, spec.seed, level
-        ),
-        ci_level=level,
-        accuracy=metrics.accuracy(y_test, predicted),
-        per_category=metrics.category_scores(y_test, predicted, data.categories),
-        confusion=metrics.confusion(y_test, predicted, len(data.categories)),
-    )
-
-
 def _artefacts(folder: str | Path | None, started: str) -> Path:
     if folder is not None:
         return Path(folder)
-    from guiapp.core.features.word_vector_files import cache_root
+    from guiapp.core import locations
 
-    return cache_root() / "runs" / started.replace(":", "-")
+    return locations.cache_dir() / "runs" / started.replace(":", "-")
 
 
 def _full_spec(model: ModelSpec, representation) -> dict:

@@ -17,12 +17,12 @@ from pathlib import Path
 import numpy as np
 from sklearn.model_selection import train_test_split
 
+from guiapp.core.events import EventCallback, Log, Metric, Progress, sub_progress
 from guiapp.core.experiment import metrics
 from guiapp.core.experiment.resampling import oversampled_rows
-from guiapp.core.events import EventCallback, Log, Metric, Progress, sub_progress
 from guiapp.core.experiment.results import GridPointResult, ModelResult
-from guiapp.core.study.spec import ExperimentSpec
 from guiapp.core.study.sections import ModelSpec
+from guiapp.core.study.spec import ExperimentSpec
 from guiapp.core.study.study_data import StudyData
 
 
@@ -54,9 +54,14 @@ def run_transformer_model(
     on_event: EventCallback,
     artefacts_dir: Path | None = None,
 ) -> ModelResult:
+    from guiapp.core.models.transformers.fine_tuning import fine_tune, pick_device, predict_proba, save_fine_tuned
+    from guiapp.core.models.transformers.options import (
+        expand_transformer_grid,
+        full_options,
+        normalise_transformer_grid,
+    )
     from guiapp.core.models.transformers.sources.resolve import describe_source, resolve_model
-    from guiapp.core.models.transformers.fine_tuning import FineTuneSettings, fine_tune, pick_device, predict_proba, save_fine_tuned
-    from guiapp.core.models.transformers.options import expand_transformer_grid, full_options, normalise_transformer_grid
+    from guiapp.core.models.transformers.training.settings import FineTuneSettings
 
     total_start = time.perf_counter()
     options = full_options(model.representation_options)
@@ -142,7 +147,7 @@ def run_transformer_model(
         device={"kind": device.kind, "name": device.name, "bf16": device.bf16},
         notes=notes,
     )
-    from guiapp.core.experiment.runner import CI_LEVEL, evaluate_on_test
+    from guiapp.core.experiment.held_out import CI_LEVEL, evaluate_on_test
 
     result = ModelResult(
         name=model.display_name,

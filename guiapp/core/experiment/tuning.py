@@ -19,12 +19,12 @@ from dataclasses import dataclass
 import numpy as np
 from sklearn.base import clone
 
-from guiapp.core.experiment import process_pool
-from guiapp.core.experiment.resampling import oversampled_rows
 from guiapp.core.events import EventCallback, Progress, ignore_events
+from guiapp.core.experiment import process_pool
 from guiapp.core.experiment.fitting import fit_and_score, group_points, task_result
-from guiapp.core.models.conventional import Params
+from guiapp.core.experiment.resampling import oversampled_rows
 from guiapp.core.experiment.results import GridPointResult
+from guiapp.core.models.conventional import Params
 
 
 @dataclass

@@ -27,7 +27,6 @@ from guiapp.core.features.stop_words import STOP_WORD_LANGUAGES
 from guiapp.core.features.word_vector_files import (
     BUNDLED_VECTORS,
     WordVectors,
-    cache_root,
     convert_word_vector_file,
     open_word_vectors,
 )
@@ -48,7 +47,6 @@ __all__ = [
     "SentenceEmbeddings",
     "VectorsPrepared",
     "WordVectors",
-    "cache_root",
     "convert_word_vector_file",
     "default_options",
     "make_representation",

@@ -30,13 +30,13 @@ from typing import Any
 
 import numpy as np
 
+from guiapp.core import locations
 from guiapp.core.atomic import write_bytes_atomic
 from guiapp.core.errors import UserError
 from guiapp.core.events import EventCallback, Log, Progress, ignore_events
 from guiapp.core.features import checks
 from guiapp.core.features.base import PreparedRepresentation
 from guiapp.core.features.tokens import as_text_list
-from guiapp.core.features.word_vector_files import cache_root
 
 BUNDLED_MODEL = "all-MiniLM-L6-v2"
 _BUNDLED_ALIASES = {BUNDLED_MODEL, "sentence-transformers/all-MiniLM-L6-v2"}
@@ -89,7 +89,7 @@ class SentenceEmbeddings(PreparedRepresentation):
         self.validate()
         texts = as_text_list(texts)
         path, identity = resolve_model(self.model)
-        cache_file = cache_root() / "embeddings" / f"{self._cache_key(identity, texts)}.npy"
+        cache_file = locations.cache_dir() / "embeddings" / f"{self._cache_key(identity, texts)}.npy"
         matrix = _read_cached(cache_file, len(texts))
         if matrix is None:
             tokenizer, model = load_model(path)

@@ -5,9 +5,7 @@ line "n_words dim") is converted once into a cached folder ``vectors.npy`` (floa
 ``words.parquet`` + ``meta.json`` under ``<cache root>/word-vectors/<key>/``, where the key is a
 SHA-256 of the file's absolute path, size and modification time. Later runs memory-map it.
 
-The cache root is ``$TEXTLAB_CACHE_DIR`` if set, else the platform's user cache folder
-(``~/.cache/textlab`` on Linux, ``~/Library/Caches/TextLab`` on macOS,
-``%LOCALAPPDATA%\\TextLab\\Cache`` on Windows).
+The cache root is TextLab's cache folder (:func:`guiapp.core.locations.cache_dir`).
 """
 
 from __future__ import annotations
@@ -16,7 +14,6 @@ import functools
 import hashlib
 import json
 import os
-import sys
 import threading
 from dataclasses import dataclass
 from pathlib import Path
@@ -25,6 +22,7 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.parquet as pq
 
+from guiapp.core import locations
 from guiapp.core.errors import UserError
 from guiapp.core.events import EventCallback, ignore_events
 from guiapp.core.features.word_vector_text import convert_text_file
@@ -32,21 +30,6 @@ from guiapp.core.features.word_vector_text import convert_text_file
 BUNDLED_VECTORS = "glove-6b-50d"
 _OPEN: dict[str, WordVectors] = {}
 _OPEN_LOCK = threading.Lock()
-
-
-def cache_root() -> Path:
-    """Where TextLab keeps files it can rebuild (converted vectors, text embeddings)."""
-    override = os.environ.get("TEXTLAB_CACHE_DIR")
-    if override:
-        return Path(override).expanduser()
-    home = Path.home()
-    if sys.platform == "win32":
-        base = os.environ.get("LOCALAPPDATA")
-        return (Path(base) if base else home / "AppData" / "Local") / "TextLab" / "Cache"
-    if sys.platform == "darwin":
-        return home / "Library" / "Caches" / "TextLab"
-    xdg = os.environ.get("XDG_CACHE_HOME")
-    return (Path(xdg) if xdg else home / ".cache") / "textlab"
 
 
 @dataclass(eq=False)
@@ -88,7 +71,7 @@ def cache_folder_for(path: str | Path, cache_dir: str | Path | None = None) -> P
     source = Path(path).expanduser().resolve()
     info = _check_source_file(source)
     key = hashlib.sha256(f"{source}\0{info.st_size}\0{info.st_mtime_ns}".encode()).hexdigest()[:32]
-    root = Path(cache_dir) if cache_dir is not None else cache_root()
+    root = Path(cache_dir) if cache_dir is not None else locations.cache_dir()
     return root / "word-vectors" / key
 
 

@@ -12,7 +12,6 @@ from collections.abc import Sequence
 import numpy as np
 import pandas as pd
 
-from guiapp.core.health.report import HealthIssue
 from guiapp.core.health.checks import (
     CategoryData,
     listing,
@@ -21,6 +20,7 @@ from guiapp.core.health.checks import (
     quoted,
     rows_of,
 )
+from guiapp.core.health.findings import HealthIssue
 from guiapp.core.study.mapping import cell_text
 
 RARE_SHARE = 0.02

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from guiapp.core.health.report import CategoryCount, HealthIssue, Severity
+from guiapp.core.health.findings import CategoryCount, HealthIssue, Severity
 from guiapp.core.study.mapping import cell_text
 
 MAX_ISSUE_ROWS = 10_000

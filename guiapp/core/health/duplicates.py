@@ -15,8 +15,8 @@ import numpy as np
 import pandas as pd
 
 from guiapp.core.events import EventCallback, Progress, ignore_events
-from guiapp.core.health.report import DuplicateGroup, HealthIssue
 from guiapp.core.health.checks import make_issue, plural
+from guiapp.core.health.findings import DuplicateGroup, HealthIssue
 
 MAX_GROUPS = 1_000
 MAX_GROUP_ROWS = 1_000

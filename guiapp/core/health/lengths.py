@@ -21,8 +21,8 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from guiapp.core.events import EventCallback, Progress
-from guiapp.core.health.report import HealthIssue, LengthStats
 from guiapp.core.health.checks import make_issue, plural
+from guiapp.core.health.findings import HealthIssue, LengthStats
 
 CHUNK_ROWS = 100_000
 TOKEN_SAMPLE = 20_000

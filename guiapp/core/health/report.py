@@ -36,116 +36,18 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
-from dataclasses import asdict, dataclass, field
-from typing import Literal
 
 import numpy as np
 import pandas as pd
 
 from guiapp.core.errors import UserError
 from guiapp.core.events import EventCallback, Log, Progress, ignore_events, sub_progress
-from guiapp.core.study.mapping import ColumnMapping, apply_mapping, split_labels
+from guiapp.core.health.findings import HealthIssue, HealthReport, LengthStats
 from guiapp.core.health.token_lengths import DEFAULT_MAX_TOKENS, count_tokens
+from guiapp.core.study.mapping import ColumnMapping, apply_mapping, split_labels
 
 TokenCounter = Callable[[list[str], EventCallback], tuple[list[int], str]]
 """``(texts, on_event) -> (token count per text, tokenizer name)``."""
-
-Severity = Literal["error", "warning", "info"]
-Verdict = Literal["ready", "warnings", "not_ready"]
-
-
-def spreadsheet_row(position: int) -> int:
-    """The row number a user sees in their spreadsheet (header in row 1)."""
-    return position + 2
-
-
-@dataclass(frozen=True)
-class HealthIssue:
-    """One finding, in plain words. ``error`` blocks model comparison; ``warning`` deserves a
-    look; ``info`` is good to know."""
-
-    severity: Severity
-    code: str  # stable identifier, e.g. "empty_texts", "small_categories", "conflicting_duplicates"
-    title: str  # one line: "12 texts are empty"
-    explanation: str  # what it means and why it matters
-    fix: str  # what to do about it
-    rows: tuple[int, ...] = ()  # table positions the user can jump to (may be capped, see count)
-    count: int = 0  # how many rows/items are affected in total
-
-
-@dataclass(frozen=True)
-class CategoryCount:
-    label: str
-    count: int
-    share: float  # of coded rows, 0..1
-    too_small: bool  # fewer examples than needed for k-fold cross-validation
-
-
-@dataclass(frozen=True)
-class LengthStats:
-    """Distribution of text lengths (in words or in subword tokens)."""
-
-    unit: Literal["words", "tokens"]
-    n: int  # texts measured
-    mean: float
-    median: float
-    p90: float
-    max: int
-    histogram_edges: tuple[float, ...]  # len(counts) + 1 bin edges
-    histogram_counts: tuple[int, ...]
-    limit: int | None = None  # e.g. 512 tokens for the default Transformer
-    share_over_limit: float | None = None  # 0..1, of measured texts
-    n_over_limit: int | None = None
-    sampled: bool = False  # True when measured on a random sample (very large tables)
-
-
-@dataclass(frozen=True)
-class DuplicateGroup:
-    """Rows whose texts are exactly the same."""
-
-    text_preview: str  # the first ~120 characters
-    rows: tuple[int, ...]
-    categories: tuple[str, ...]  # distinct labels among the coded rows of the group
-    conflicting: bool  # coded with more than one category
-
-
-@dataclass(frozen=True)
-class HealthReport:
-    n_rows: int
-    n_coded: int
-    n_uncoded: int
-    n_empty_texts: int
-    n_folds: int
-    categories: tuple[CategoryCount, ...]  # largest first
-    duplicate_groups: tuple[DuplicateGroup, ...]  # conflicting groups first
-    words: LengthStats | None
-    tokens: LengthStats | None
-    tokenizer_name: str | None
-    issues: tuple[HealthIssue, ...] = field(default_factory=tuple)  # errors, then warnings, then info
-
-    @property
-    def verdict(self) -> Verdict:
-        severities = {issue.severity for issue in self.issues}
-        if "error" in severities:
-            return "not_ready"
-        if "warning" in severities:
-            return "warnings"
-        return "ready"
-
-    @property
-    def verdict_text(self) -> str:
-        """One plain sentence that answers "can I compare models on this?"."""
-        if self.verdict == "not_ready":
-            return "Not ready yet: fix the problems marked in red before comparing models."
-        if self.verdict == "warnings":
-            return "Ready, with points worth a look: models can be compared, but check the warnings."
-        return "Ready: your coded texts can be used to compare models."
-
-    def to_dict(self) -> dict:
-        data = asdict(self)
-        data["verdict"] = self.verdict
-        data["verdict_text"] = self.verdict_text
-        return data
 
 
 _ORDER = {"error": 0, "warning": 1, "info": 2}
@@ -165,7 +67,10 @@ def compute_health(
     text column, unknown column, a column in two roles); everything else becomes an issue.
     """
     # Imported here: these modules build the dataclasses above (no import cycle).
-    from guiapp.core.health import categories as health_categories, checks as health_checks, duplicates, lengths as health_lengths
+    from guiapp.core.health import categories as health_categories
+    from guiapp.core.health import checks as health_checks
+    from guiapp.core.health import duplicates
+    from guiapp.core.health import lengths as health_lengths
 
     if n_folds < 2:
         raise ValueError(f"n_folds must be at least 2, not {n_folds}")
@@ -251,7 +156,8 @@ def _measure_tokens(
     on_event: EventCallback,
 ) -> tuple[LengthStats | None, str | None, list[HealthIssue]]:
     """Token lengths of the non-empty texts (a seeded sample of 20,000 on large tables)."""
-    from guiapp.core.health import checks as health_checks, lengths as health_lengths
+    from guiapp.core.health import checks as health_checks
+    from guiapp.core.health import lengths as health_lengths
 
     on_event(Progress(0.0, "Measuring the texts in tokens"))
     if not nonempty.any():

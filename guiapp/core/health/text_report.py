@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from guiapp.core.health.report import HealthReport, LengthStats, spreadsheet_row
+from guiapp.core.health.findings import HealthReport, LengthStats
+from guiapp.core.tables.rows import spreadsheet_row
 
 _MARKS = {"error": "PROBLEM", "warning": "CHECK", "info": "NOTE"}
 

@@ -40,6 +40,8 @@ from dataclasses import dataclass, field
 
 import pandas as pd
 
+from guiapp.core.errors import DataError
+from guiapp.core.study.mapping_suggest import suggest_roles
 from guiapp.core.tables.cell_values import (
     SPLIT_TEST,
     SPLIT_TRAIN,
@@ -53,8 +55,6 @@ from guiapp.core.tables.cell_values import (
     split_labels,
     text_values,
 )
-from guiapp.core.errors import DataError
-from guiapp.core.study.mapping_suggest import suggest_roles
 
 
 @dataclass

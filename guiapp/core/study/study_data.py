@@ -14,13 +14,13 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from guiapp.core.tables.reader import read_table
 from guiapp.core.errors import DataError
-from guiapp.core.experiment.resampling import TrainTestSplit, random_holdout
 from guiapp.core.events import EventCallback, Log, ignore_events, sub_progress
-from guiapp.core.health.report import spreadsheet_row
 from guiapp.core.study.mapping import apply_mapping, check_mapping
 from guiapp.core.study.spec import ExperimentSpec
+from guiapp.core.study.split import TrainTestSplit, random_holdout
+from guiapp.core.tables.reader import read_table
+from guiapp.core.tables.rows import spreadsheet_row
 
 
 @dataclass

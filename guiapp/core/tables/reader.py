@@ -32,10 +32,10 @@ from pathlib import Path
 
 import pandas as pd
 
-from guiapp.core.tables.column_names import tidy_table
-from guiapp.core.tables.delimited import read_delimited
 from guiapp.core.errors import DataError
 from guiapp.core.events import EventCallback, Progress, ignore_events, sub_progress
+from guiapp.core.tables.column_names import tidy_table
+from guiapp.core.tables.delimited import read_delimited
 from guiapp.core.tables.file_signatures import GZIP, HTML, PARQUET, WORKBOOK, identify
 from guiapp.core.tables.workbooks import read_workbook, workbook_sheet_names
 

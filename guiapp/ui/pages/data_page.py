@@ -20,19 +20,20 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from guiapp.core.tables.reader import LoadedTable, read_table
 from guiapp.core.errors import DataError
 from guiapp.core.events import EventCallback, ignore_events
-from guiapp.core.health.report import HealthReport, compute_health
+from guiapp.core.health.findings import HealthReport
+from guiapp.core.health.report import compute_health
 from guiapp.core.study.mapping import ColumnMapping, check_mapping, suggest_mapping
 from guiapp.core.study.spec import DataSpec
+from guiapp.core.tables.reader import LoadedTable, read_table
 from guiapp.core.tables.text_sniffing import describe_encoding
 from guiapp.ui.widgets.frame_model import DataFrameModel
 from guiapp.ui.widgets.health_view import HealthReportView
+from guiapp.ui.widgets.heldout_file_choice import HeldOutFileChoice
 from guiapp.ui.widgets.job_progress import JobProgress
 from guiapp.ui.widgets.mapping_panel import MappingPanel
 from guiapp.ui.widgets.row_subset import RowSubsetModel
-from guiapp.ui.widgets.heldout_file_choice import HeldOutFileChoice
 from guiapp.ui.widgets.welcome import WelcomePanel
 from guiapp.workers import ErrorSink, Worker, WorkerSlot
 

@@ -32,8 +32,7 @@ from guiapp.core.experiment.estimates import (
     transformer_tuning_splits,
 )
 from guiapp.core.features.registry import default_options
-from guiapp.core.health.report import HealthReport
-from guiapp.core.study.mapping import ColumnMapping, category_labels, split_labels
+from guiapp.core.health.findings import HealthReport
 from guiapp.core.models.conventional import CLASSIFIERS
 from guiapp.core.models.transformers.options import (
     DEFAULT_MODEL,
@@ -41,8 +40,9 @@ from guiapp.core.models.transformers.options import (
     expand_transformer_grid,
     normalise_transformer_grid,
 )
-from guiapp.core.study.spec import DataSpec, ExperimentSpec
+from guiapp.core.study.mapping import ColumnMapping, category_labels, split_labels
 from guiapp.core.study.sections import REPRESENTATION_LABELS, EvaluationSpec, ModelSpec
+from guiapp.core.study.spec import DataSpec, ExperimentSpec
 from guiapp.ui.widgets.advanced_preprocessing import LABELS as OPTION_LABELS
 from guiapp.ui.widgets.advanced_settings import (
     FINE_TUNE,

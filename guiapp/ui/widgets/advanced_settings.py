@@ -35,8 +35,8 @@ from PySide6.QtWidgets import (
 
 from guiapp.core.models.conventional import normalise_grid
 from guiapp.core.models.transformers.options import DEFAULT_MODEL
-from guiapp.core.study.spec import ExperimentSpec
 from guiapp.core.study.sections import REPRESENTATION_LABELS, EvaluationSpec
+from guiapp.core.study.spec import ExperimentSpec
 from guiapp.ui.widgets.advanced_grids import GridsTab
 from guiapp.ui.widgets.advanced_preprocessing import PreprocessingTab
 from guiapp.ui.widgets.advanced_transformer import TransformerTab

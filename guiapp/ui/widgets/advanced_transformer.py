@@ -30,7 +30,6 @@ from PySide6.QtWidgets import (
 )
 
 from guiapp.core.errors import UserError
-from guiapp.core.models.transformers.sources.registry import TransformerInfo, info_for
 from guiapp.core.models.transformers.options import (
     DEFAULT_MODEL,
     DEFAULT_OPTIONS,
@@ -40,6 +39,7 @@ from guiapp.core.models.transformers.options import (
     expand_transformer_grid,
     normalise_transformer_grid,
 )
+from guiapp.core.models.transformers.sources.registry import TransformerInfo, info_for
 from guiapp.core.models.transformers.training.truncation import split_budget
 from guiapp.core.study.sections import EvaluationSpec
 from guiapp.ui.widgets.advanced_grids import FIELD_ERROR_STYLE, parse_values

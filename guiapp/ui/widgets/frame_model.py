@@ -30,7 +30,7 @@ from PySide6.QtCore import (
 from PySide6.QtGui import QBrush, QColor, QFont
 from PySide6.QtGui import Qt as QtGuiQt  # Qt namespace functions that live in QtGui
 
-from guiapp.core.health.report import spreadsheet_row
+from guiapp.core.tables.rows import spreadsheet_row
 
 DISPLAY_CHARS = 300  # longer texts are elided in the cell; the tooltip has more
 TOOLTIP_CHARS = 2000  # the tooltip is capped so it fits on the screen

@@ -7,7 +7,7 @@ from PySide6.QtCore import QPointF, QRectF, Qt
 from PySide6.QtGui import QColor, QFont, QPainter, QPainterPath, QPen, QPixmap
 from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QPushButton, QVBoxLayout
 
-from guiapp.core.health.report import HealthIssue, LengthStats
+from guiapp.core.health.findings import HealthIssue, LengthStats
 from guiapp.ui.widgets.chart_base import format_share
 from guiapp.ui.widgets.glossary import GlossaryLabel
 

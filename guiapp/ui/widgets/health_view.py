@@ -36,7 +36,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from guiapp.core.health.report import HealthReport, spreadsheet_row
+from guiapp.core.health.findings import HealthReport
+from guiapp.core.tables.rows import spreadsheet_row
 from guiapp.ui.widgets.charts import CategoryBarChart, HistogramChart
 from guiapp.ui.widgets.glossary import GlossaryLabel
 from guiapp.ui.widgets.health_parts import (

@@ -9,11 +9,11 @@ from pathlib import Path
 from PySide6.QtCore import Signal
 from PySide6.QtWidgets import QFileDialog, QHBoxLayout, QLabel, QPushButton, QVBoxLayout, QWidget
 
-from guiapp.core.tables.cell_values import category_labels
-from guiapp.core.tables.reader import read_table
 from guiapp.core.errors import DataError
 from guiapp.core.events import EventCallback, ignore_events
 from guiapp.core.study.mapping import ColumnMapping, check_mapping
+from guiapp.core.tables.cell_values import category_labels
+from guiapp.core.tables.reader import read_table
 from guiapp.workers import Worker, WorkerSlot
 
 FILE_FILTER = "Tables (*.xlsx *.xlsm *.xls *.xlsb *.ods *.csv *.tsv *.txt *.tab *.parquet *.pq *.gz);;All files (*)"

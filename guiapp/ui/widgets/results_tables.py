@@ -25,8 +25,8 @@ from PySide6.QtWidgets import (
 
 from guiapp.core.errors import UserError
 from guiapp.core.experiment.metrics import CategoryScores
-from guiapp.core.models.conventional import describe_params
 from guiapp.core.experiment.results import GridPointResult
+from guiapp.core.models.conventional import describe_params
 from guiapp.ui.widgets.glossary import TERMS
 from guiapp.ui.widgets.results_charts import format_seconds
 

@@ -31,8 +31,8 @@ from PySide6.QtWidgets import (
 )
 
 from guiapp.core.errors import UserError
-from guiapp.core.models.transformers.sources.registry import TransformerInfo, info_for, registry
 from guiapp.core.models.transformers.options import DEFAULT_MODEL, OPTION_HELP
+from guiapp.core.models.transformers.sources.registry import TransformerInfo, info_for, registry
 from guiapp.ui.widgets.glossary import GlossaryLabel, explain
 from guiapp.workers import Worker, WorkerSlot
 

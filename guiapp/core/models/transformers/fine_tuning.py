@@ -35,45 +35,8 @@ from guiapp.core.models.transformers.training.loop import (
     is_out_of_memory,
     train,
 )
-from guiapp.core.models.transformers.training.truncation import STRATEGIES, encode_texts
-
-DEVICES = ("auto", "cpu", "cuda", "mps")
-
-
-@dataclass
-class FineTuneSettings:
-    learning_rate: float = 1e-4
-    epochs: int = 4
-    batch_size: int = 16
-    max_length: int = 512
-    truncation: str = "head_tail"  # "head" | "head_tail" | "middle"
-    dropout: float = 0.1
-    weight_decay: float = 0.0
-    warmup_share: float = 0.0  # share of all steps with a rising learning rate
-    seed: int = 20210401
-    device: str = "auto"  # "auto" | "cpu" | "cuda" | "mps"
-    mixed_precision: bool = True  # bf16 autocast on CUDA when supported, else fp16 + GradScaler; ignored on CPU
-    max_grad_norm: float = 1.0  # gradient clipping as in Hugging Face's Trainer; 0 switches it off
-
-    def check(self) -> None:
-        problems = []
-        if not self.learning_rate > 0:
-            problems.append("the learning rate must be above 0")
-        if self.epochs < 1:
-            problems.append("there must be at least 1 epoch")
-        if self.batch_size < 1:
-            problems.append("the batch size must be at least 1")
-        if self.max_length < 8:
-            problems.append("the maximum text length must be at least 8 tokens")
-        if self.truncation not in STRATEGIES:
-            problems.append(f"the way to cut long texts must be one of {', '.join(STRATEGIES)}")
-        if not 0 <= self.dropout < 1 or not 0 <= self.warmup_share <= 1 or self.weight_decay < 0:
-            problems.append("dropout and warm-up share must lie between 0 and 1, weight decay at or above 0")
-        if self.device not in DEVICES:
-            problems.append(f"the device must be one of {', '.join(DEVICES)}")
-        if problems:
-            raise UserError("The fine-tuning settings cannot be used: " + "; ".join(problems) + ".",
-                            "Change the settings of the Transformer model.")
+from guiapp.core.models.transformers.training.settings import DEVICES, FineTuneSettings
+from guiapp.core.models.transformers.training.truncation import encode_texts
 
 
 @dataclass(frozen=True)
@@ -258,11 +221,12 @@ def load_fine_tuned(folder: Path) -> tuple[FineTuned, list[str]]:
 
 def model_name(model_path: str | Path) -> str:
     """A short name for a model: its folder's or hub name (the bundled model by its own name)."""
-    from guiapp.core.health.token_lengths import DEFAULT_TOKENIZER_NAME, default_model_path
+    from guiapp.core.models.transformers.sources.registry import BUNDLED_KEY
+    from guiapp.core.models.transformers.sources.resolve import bundled_model_path
 
     try:
-        if Path(model_path).resolve() == default_model_path().resolve():
-            return DEFAULT_TOKENIZER_NAME
+        if Path(model_path).resolve() == bundled_model_path().resolve():
+            return BUNDLED_KEY
     except (UserError, OSError):
         pass
     return Path(str(model_path)).name or str(model_path)

@@ -41,9 +41,9 @@ _JUNK = {"desktop.ini", ".DS_Store", "Thumbs.db"}
 def mpnet_folder(cache_dir: str | Path | None = None) -> Path:
     """Where the assembled model lives (whether or not it exists yet)."""
     if cache_dir is None:
-        from guiapp.core.features.word_vector_files import cache_root
+        from guiapp.core import locations
 
-        cache_dir = cache_root()
+        cache_dir = locations.cache_dir()
     return Path(cache_dir) / "models" / MPNET_NAME
 
 

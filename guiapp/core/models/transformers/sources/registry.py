@@ -321,9 +321,9 @@ def _cached_hub_config(repo_id: str) -> dict[str, Any]:
     try:
         from huggingface_hub import try_to_load_from_cache
 
-        from guiapp.core.features.word_vector_files import cache_root
+        from guiapp.core import locations
 
-        path = try_to_load_from_cache(repo_id, "config.json", cache_dir=cache_root() / "hub")
+        path = try_to_load_from_cache(repo_id, "config.json", cache_dir=locations.cache_dir() / "hub")
     except Exception:  # noqa: BLE001 - an invalid id or an odd cache only means "unknown"
         return {}
     return _read_config(Path(path).parent) if isinstance(path, str) else {}

@@ -42,7 +42,7 @@ def resolve_model(
 ) -> Path:
     """The local folder holding the model ``source`` names (see the module docstring).
 
-    ``cache_dir`` is TextLab's cache root (default: ``cache_root()``); models are unpacked under
+    ``cache_dir`` is TextLab's cache root (default: ``locations.cache_dir()``); models are unpacked under
     ``models/`` and hub downloads go to ``hub/`` in it. ``allow_download``: ``None`` downloads
     only when ``HF_HUB_OFFLINE`` is not set (the desktop app sets it); ``True`` is the user's
     explicit consent to download; ``False`` never goes online. Long steps (unpacking MPNet,
@@ -117,9 +117,9 @@ def describe_source(source: str | Path) -> str:
 def _cache_root(cache_dir: str | Path | None) -> Path:
     if cache_dir is not None:
         return Path(cache_dir)
-    from guiapp.core.features.word_vector_files import cache_root
+    from guiapp.core import locations
 
-    return cache_root()
+    return locations.cache_dir()
 
 
 def needs_download(source: str | Path, cache_dir: str | Path | None = None) -> bool:

@@ -32,7 +32,7 @@ from guiapp.core.models.transformers.training.batches import (
 )
 
 if TYPE_CHECKING:
-    from guiapp.core.models.transformers.fine_tuning import FineTuneSettings
+    from guiapp.core.models.transformers.training.settings import FineTuneSettings
 
 # Called with the size of each micro-batch just before its forward pass. Tests set it to
 # simulate a GPU that runs out of memory; None in normal use.

@@ -5,13 +5,13 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from guiapp.core.experiment import runner as runner_module
 from guiapp.core.errors import UserError
 from guiapp.core.events import Cancelled, Log, Progress, TaskUpdate
-from guiapp.core.study.mapping import ColumnMapping
+from guiapp.core.experiment import runner as runner_module
 from guiapp.core.experiment.results import ExperimentResult
-from guiapp.core.study.spec import DataSpec, ExperimentSpec
+from guiapp.core.study.mapping import ColumnMapping
 from guiapp.core.study.sections import EvaluationSpec, ModelSpec
+from guiapp.core.study.spec import DataSpec, ExperimentSpec
 from tests.core.synthetic_texts import coded_texts
 
 

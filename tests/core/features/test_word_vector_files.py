@@ -12,7 +12,6 @@ from guiapp.core.errors import UserError
 from guiapp.core.events import Cancelled, Progress
 from guiapp.core.features import word_vector_text
 from guiapp.core.features.word_vector_files import (
-    cache_root,
     convert_word_vector_file,
     open_word_vectors,
 )
@@ -24,10 +23,6 @@ GLOVE = "the 0.1 0.2 0.3\nTax -1 2.5e-1 3\n. 0 0 1\nthe 9 9 9\ncut 1 1 1\n"
 def cache(tmp_path, monkeypatch):
     monkeypatch.setenv("TEXTLAB_CACHE_DIR", str(tmp_path / "cache"))
     return tmp_path / "cache"
-
-
-def test_cache_root_follows_environment(cache):
-    assert cache_root() == cache
 
 
 def test_glove_text_converts_once_and_keeps_first_duplicate(tmp_path, cache):

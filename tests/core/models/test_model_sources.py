@@ -16,18 +16,19 @@ import pytest
 
 from guiapp.core.errors import UserError
 from guiapp.core.events import Cancelled, Log, Progress
-from guiapp.core.models.transformers.sources import hub as hub_models, mpnet_parts
-from guiapp.core.models.transformers.sources.resolve import (
-    bundled_model_path,
-    describe_source,
-    resolve_model,
-)
+from guiapp.core.models.transformers.sources import hub as hub_models
+from guiapp.core.models.transformers.sources import mpnet_parts
 from guiapp.core.models.transformers.sources.registry import (
     PAPER_GRID,
     SMALL_MODEL_GRID,
     info_for,
     registry,
     registry_entry,
+)
+from guiapp.core.models.transformers.sources.resolve import (
+    bundled_model_path,
+    describe_source,
+    resolve_model,
 )
 
 SMALL_FILES = ("config.json", "tokenizer.json", "tokenizer_config.json", "special_tokens_map.json", "vocab.txt")

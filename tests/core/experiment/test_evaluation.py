@@ -7,15 +7,10 @@ import pytest
 from imblearn.over_sampling import RandomOverSampler
 from sklearn.metrics import f1_score
 
-from guiapp.core.experiment import metrics
 from guiapp.core.errors import DataError
-from guiapp.core.experiment.resampling import (
-    cv_folds,
-    oversample,
-    oversampled_rows,
-    oversampling_targets,
-    random_holdout,
-)
+from guiapp.core.experiment import metrics
+from guiapp.core.experiment.resampling import cv_folds, oversample, oversampled_rows, oversampling_targets
+from guiapp.core.study.split import random_holdout
 
 
 def labels(counts: list[int]) -> np.ndarray:

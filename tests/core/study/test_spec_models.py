@@ -4,15 +4,15 @@ from __future__ import annotations
 
 import pytest
 
-from guiapp.core.study.mapping import ColumnMapping
 from guiapp.core.models.conventional import expand_grid, normalise_grid
-from guiapp.core.study.spec import DataSpec, ExperimentSpec, SpecError
+from guiapp.core.study.mapping import ColumnMapping
 from guiapp.core.study.sections import (
     DEFAULT_MODELS,
     EvaluationSpec,
     ModelSpec,
     available_models,
 )
+from guiapp.core.study.spec import DataSpec, ExperimentSpec, SpecError
 
 
 def full_spec() -> ExperimentSpec:

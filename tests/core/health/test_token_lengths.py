@@ -8,9 +8,9 @@ import threading
 
 import pytest
 
-from guiapp.core.health import token_lengths
 from guiapp.core.errors import UserError
 from guiapp.core.events import Cancelled, Progress
+from guiapp.core.health import token_lengths
 from guiapp.core.health.token_lengths import (
     BATCH_SIZE,
     DEFAULT_TOKENIZER_NAME,

@@ -8,12 +8,12 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from guiapp.core.experiment import transformer_runner
 from guiapp.core.events import Cancelled, Log, Metric
-from guiapp.core.study.mapping import ColumnMapping
+from guiapp.core.experiment import transformer_runner
 from guiapp.core.experiment.runner import run_experiment
-from guiapp.core.study.spec import DataSpec, ExperimentSpec
+from guiapp.core.study.mapping import ColumnMapping
 from guiapp.core.study.sections import EvaluationSpec, ModelSpec
+from guiapp.core.study.spec import DataSpec, ExperimentSpec
 from tests.core.synthetic_texts import coded_texts
 
 pytestmark = pytest.mark.slow

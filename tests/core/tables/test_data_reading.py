@@ -15,9 +15,9 @@ import pandas as pd
 import pytest
 import xlsxwriter
 
-from guiapp.core.tables.reader import file_sha256, list_sheets, read_table
 from guiapp.core.errors import DataError
 from guiapp.core.events import Cancelled, Progress
+from guiapp.core.tables.reader import file_sha256, list_sheets, read_table
 
 
 def write_xlsx(path: Path, sheets: dict[str, list[list]], hidden: tuple[str, ...] = ()) -> Path:

@@ -8,14 +8,14 @@ import pandas as pd
 import pytest
 
 from guiapp.core.experiment.resampling import cv_folds
-from guiapp.core.features import make_representation
-from guiapp.core.study.mapping import ColumnMapping
-from guiapp.core.models.conventional import expand_grid
 from guiapp.core.experiment.runner import run_experiment
-from guiapp.core.study.spec import DataSpec, ExperimentSpec
-from guiapp.core.study.sections import EvaluationSpec, ModelSpec
 from guiapp.core.experiment.tuning import build_folds, grid_search
-from tests.core.reference_search import reference_params, reference_search
+from guiapp.core.features import make_representation
+from guiapp.core.models.conventional import expand_grid
+from guiapp.core.study.mapping import ColumnMapping
+from guiapp.core.study.sections import EvaluationSpec, ModelSpec
+from guiapp.core.study.spec import DataSpec, ExperimentSpec
+from tests.core.experiment.reference_search import reference_params, reference_search
 from tests.core.synthetic_texts import coded_texts
 
 SEED = 11

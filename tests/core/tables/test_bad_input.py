@@ -15,9 +15,9 @@ import pandas as pd
 import pytest
 import xlsxwriter
 
-from guiapp.core.tables.reader import read_table
 from guiapp.core.errors import DataError
 from guiapp.core.events import Progress
+from guiapp.core.tables.reader import read_table
 
 
 def small_xlsx(path: Path, rows: list[list] | None = None) -> Path:

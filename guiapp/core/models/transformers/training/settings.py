@@ -1,0 +1,46 @@
+"""The settings of one fine-tuning run, checked before it starts."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from guiapp.core.errors import UserError
+from guiapp.core.models.transformers.training.truncation import STRATEGIES
+
+DEVICES = ("auto", "cpu", "cuda", "mps")
+
+
+@dataclass
+class FineTuneSettings:
+    learning_rate: float = 1e-4
+    epochs: int = 4
+    batch_size: int = 16
+    max_length: int = 512
+    truncation: str = "head_tail"  # "head" | "head_tail" | "middle"
+    dropout: float = 0.1
+    weight_decay: float = 0.0
+    warmup_share: float = 0.0  # share of all steps with a rising learning rate
+    seed: int = 20210401
+    device: str = "auto"  # "auto" | "cpu" | "cuda" | "mps"
+    mixed_precision: bool = True  # bf16 autocast on CUDA when supported, else fp16 + GradScaler; ignored on CPU
+    max_grad_norm: float = 1.0  # gradient clipping as in Hugging Face's Trainer; 0 switches it off
+
+    def check(self) -> None:
+        problems = []
+        if not self.learning_rate > 0:
+            problems.append("the learning rate must be above 0")
+        if self.epochs < 1:
+            problems.append("there must be at least 1 epoch")
+        if self.batch_size < 1:
+            problems.append("the batch size must be at least 1")
+        if self.max_length < 8:
+            problems.append("the maximum text length must be at least 8 tokens")
+        if self.truncation not in STRATEGIES:
+            problems.append(f"the way to cut long texts must be one of {', '.join(STRATEGIES)}")
+        if not 0 <= self.dropout < 1 or not 0 <= self.warmup_share <= 1 or self.weight_decay < 0:
+            problems.append("dropout and warm-up share must lie between 0 and 1, weight decay at or above 0")
+        if self.device not in DEVICES:
+            problems.append(f"the device must be one of {', '.join(DEVICES)}")
+        if problems:
+            raise UserError("The fine-tuning settings cannot be used: " + "; ".join(problems) + ".",
+                            "Change the settings of the Transformer model.")
