@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import atexit
 import os
+import shutil
+import tempfile
 import threading
 from pathlib import Path
 
@@ -12,6 +15,12 @@ os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
 os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
+# TextLab's own folders (caches, saved models of runs, autosaves) live in a folder of this test run,
+# never in the user's; within one run the caches still work (sentence embeddings, word vectors).
+_RUN_FOLDER = Path(tempfile.mkdtemp(prefix="textlab-tests-"))
+atexit.register(shutil.rmtree, _RUN_FOLDER, ignore_errors=True)
+os.environ.setdefault("TEXTLAB_CACHE_DIR", str(_RUN_FOLDER / "cache"))
+os.environ.setdefault("TEXTLAB_DATA_DIR", str(_RUN_FOLDER / "data"))
 
 ROOT = Path(__file__).resolve().parents[1]
 SHARED_DATA = ROOT.parent / "shared" / "data"

@@ -1,5 +1,6 @@
 """Command line: ``textlab`` starts the app; ``textlab health FILE`` prints the data-health report;
-``textlab run SPEC --out DIR`` runs a saved study headless (``run_command.py``).
+``textlab run SPEC --out DIR`` runs a saved study headless (``run_command.py``); ``textlab predict
+RESULTS NEW --out FILE`` applies its trained models to new texts (``predict_command.py``).
 
 The command line and the GUI share one engine (``guiapp.core``): whatever the GUI shows about a
 table, ``textlab health`` prints from the same functions.
@@ -14,7 +15,8 @@ import sys
 from guiapp import APP_NAME, __version__
 from guiapp.cli.console import ProgressPrinter
 from guiapp.cli.health_command import add_health_command, health_command
-from guiapp.cli.run_command import add_run_command
+from guiapp.cli.predict_command import add_predict_command, predict_command
+from guiapp.cli.run_command import add_run_command, run_command
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -31,6 +33,7 @@ def _parser() -> argparse.ArgumentParser:
 
     add_health_command(commands)
     add_run_command(commands)
+    add_predict_command(commands)
     return parser
 
 
@@ -40,12 +43,12 @@ def main(argv: list[str] | None = None) -> int:
         from guiapp.ui.app import run_app
 
         return run_app(getattr(args, "file", None), example=getattr(args, "example", False))
-    if args.command in ("health", "run"):
+    if args.command in ("health", "run", "predict"):
         try:
             if args.command == "run":
-                from guiapp.cli.run_command import run_command
-
                 return run_command(args, ProgressPrinter())
+            if args.command == "predict":
+                return predict_command(args, ProgressPrinter())
             return health_command(args, ProgressPrinter())
         except BrokenPipeError:  # output piped into `head` and the like: stop quietly
             os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())

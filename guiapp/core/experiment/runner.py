@@ -36,6 +36,8 @@ from guiapp.core.events import (
     sub_progress,
 )
 from guiapp.core.experiment import process_pool
+from guiapp.core.experiment.artefacts import model_folder_name, run_folder
+from guiapp.core.experiment.conventional_files import save_conventional
 from guiapp.core.experiment.fitting import fit_classifier, predict, predict_proba
 from guiapp.core.experiment.held_out import CI_LEVEL, evaluate_on_test
 from guiapp.core.experiment.resampling import cv_folds, oversampled_rows
@@ -61,7 +63,7 @@ def run_experiment(
     On Cancel, :class:`Cancelled` is raised with ``.partial``: an ``ExperimentResult`` with
     ``status = "cancelled"`` holding the models that had finished (nothing is written anywhere).
 
-    Fine-tuned Transformers are saved under ``artefacts_dir`` (default: a folder for this run in
+    Every final model is saved under ``artefacts_dir`` (default: a folder for this run in
     TextLab's cache), so they can be applied to new texts later."""
     started = _now()
     if not spec.models:
@@ -110,9 +112,10 @@ def run_experiment(
             if model.representation == "transformer":
                 from guiapp.core.experiment.transformer_runner import run_transformer_model
 
-                model_result = run_transformer_model(model, data, folds, spec, report, _artefacts(artefacts_dir, started))
+                model_result = run_transformer_model(model, data, folds, spec, report, run_folder(artefacts_dir, started))
             else:
-                model_result = run_model(model, data, folds, spec, prepared_cache, n_jobs, report)
+                model_result = run_model(model, data, folds, spec, prepared_cache, n_jobs, report,
+                                         run_folder(artefacts_dir, started))
         except Cancelled as stop:
             on_event(TaskUpdate(index, "cancelled", model.display_name))
             # the models that had finished are not lost: the caller finds them on the exception
@@ -152,8 +155,10 @@ def run_model(
     prepared_cache: dict[str, tuple[object, object]],
     n_jobs: int,
     on_event: EventCallback,
+    artefacts_dir: Path | None = None,
 ) -> ModelResult:
-    """Tune, refit and test one model (see the module docstring)."""
+    """Tune, refit and test one model (see the module docstring); the final model is saved in a
+    folder of its own under ``artefacts_dir`` (in safe formats, see ``conventional_files``)."""
     from guiapp.core.features import make_representation
 
     total_start = time.perf_counter()
@@ -207,6 +212,7 @@ def run_model(
     predicted = predict(classifier, X_test)
     probabilities = predict_proba(classifier, X_test, len(data.categories))
     seconds["predict"] = time.perf_counter() - start
+    artefact = _save_final(model, final, classifier, data, chosen_params, artefacts_dir, on_event)
 
     y_test = data.y[test]
     seconds["total"] = time.perf_counter() - total_start
@@ -224,15 +230,25 @@ def run_model(
         probabilities=None if probabilities is None else np.round(probabilities, 6).tolist(),
         seconds={name: round(value, 4) for name, value in seconds.items()},
         n_features=int(X_test.shape[1]),
+        artefact=artefact,
     )
 
 
-def _artefacts(folder: str | Path | None, started: str) -> Path:
-    if folder is not None:
-        return Path(folder)
-    from guiapp.core import locations
-
-    return locations.cache_dir() / "runs" / started.replace(":", "-")
+def _save_final(model: ModelSpec, representation, classifier, data: StudyData, chosen: dict,
+                artefacts_dir: Path | None, on_event: EventCallback) -> str:
+    """Save the final model for predicting new texts later; a failure to save costs no results."""
+    if artefacts_dir is None:
+        return ""
+    folder = Path(artefacts_dir) / model_folder_name(model.display_name)
+    try:
+        save_conventional(folder, representation, classifier, data.categories,
+                          {"name": model.display_name, "chosen_params": chosen})
+    except Exception as error:  # noqa: BLE001 — the results stand even when the model cannot be kept
+        reason = error.strerror if isinstance(error, OSError) and error.strerror else str(error)
+        on_event(Log(f"{model.display_name}: the trained model could not be saved, so it cannot be applied to new "
+                     f"texts later ({reason}). Check that there is free disk space and run the study again.", "warning"))
+        return ""
+    return str(folder)
 
 
 def _full_spec(model: ModelSpec, representation) -> dict:

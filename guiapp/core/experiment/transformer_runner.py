@@ -19,6 +19,7 @@ from sklearn.model_selection import train_test_split
 
 from guiapp.core.events import EventCallback, Log, Metric, Progress, sub_progress
 from guiapp.core.experiment import metrics
+from guiapp.core.experiment.artefacts import model_folder_name
 from guiapp.core.experiment.resampling import oversampled_rows
 from guiapp.core.experiment.results import GridPointResult, ModelResult
 from guiapp.core.study.sections import ModelSpec
@@ -134,7 +135,7 @@ def run_transformer_model(
         on_event(Log(f"{model.display_name}: {note}", "warning" if "memory" in note else "info"))
     artefact = ""
     if artefacts_dir is not None:
-        folder = Path(artefacts_dir) / _folder_name(model.display_name)
+        folder = Path(artefacts_dir) / model_folder_name(model.display_name)
         save_fine_tuned(final, folder, data.categories)
         artefact = str(folder)
     y_test = data.y[test]
@@ -211,10 +212,6 @@ def _cut_notes(final, train_texts, test_texts, options: dict) -> list[str]:  # n
         f"{cut_train:,} of {len(train_texts):,} training texts and {cut_test:,} of {len(test_texts):,} test texts "
         f"were longer than {limit} tokens and were cut ({describe(options['truncation'], limit)})."
     ]
-
-
-def _folder_name(name: str) -> str:
-    return "".join(c if c.isalnum() or c in "-_." else "-" for c in name).strip("-") or "model"
 
 
 def _free_memory() -> None:

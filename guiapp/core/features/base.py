@@ -4,6 +4,9 @@ A representation implements ``prepare`` (per-document work, once per corpus), ``
 (what a fold learns) and ``transform_prepared``, plus ``feature_names``; this base class turns
 those into ``fit`` / ``transform`` / ``fit_transform`` / ``get_feature_names_out`` and tells
 scikit-learn that the input is a list of strings.
+
+A fitted representation also gives its learned state for model files (``to_state``: plain JSON
+values and named numpy arrays) and is rebuilt from it (``from_state``), without pickle.
 """
 
 from __future__ import annotations
@@ -28,6 +31,42 @@ class PreparedRepresentation(TransformerMixin, BaseEstimator):
 
     def get_feature_names_out(self, input_features: object = None) -> np.ndarray:
         return np.asarray(self.feature_names(), dtype=object)
+
+    # ---------------------------------------------------------------------- saved state
+    def to_state(self) -> tuple[dict[str, Any], dict[str, np.ndarray]]:
+        """The fitted state: JSON-compatible values (``options`` = the constructor's arguments)
+        and named numpy arrays; :meth:`from_state` rebuilds an equal representation."""
+        raise NotImplementedError
+
+    @classmethod
+    def from_state(cls, state: dict[str, Any], arrays: dict[str, np.ndarray]):
+        """A fitted representation from :meth:`to_state`'s output; ``ValueError`` if it does not
+        fit together (a damaged file)."""
+        raise NotImplementedError
+
+    def options_state(self) -> dict[str, Any]:
+        """The constructor's arguments as JSON values (sequences become lists, paths strings)."""
+        options: dict[str, Any] = {}
+        for name, value in self.get_params(deep=False).items():
+            if isinstance(value, tuple | list | set | frozenset):
+                value = list(value) if not isinstance(value, set | frozenset) else sorted(value)
+            elif value is not None and not isinstance(value, bool | int | float | str):
+                value = str(value)
+            options[name] = value
+        return options
+
+    @classmethod
+    def from_options(cls, options: Any):
+        """A new representation with these saved options, checked (``ValueError``, ``TypeError``
+        or ``UserError`` when they are wrong)."""
+        if not isinstance(options, dict):
+            raise TypeError("the options are not a mapping")
+        unknown = set(options) - set(cls._get_param_names())
+        if unknown:
+            raise ValueError(f"unknown options: {sorted(unknown)}")
+        representation = cls(**options)
+        representation.validate()
+        return representation
 
     def __sklearn_tags__(self):  # sklearn's Tags object
         tags = super().__sklearn_tags__()

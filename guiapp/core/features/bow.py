@@ -13,6 +13,7 @@ is bit-identical to ``fit(texts[rows]).transform(texts[other])``.
 
 from __future__ import annotations
 
+import itertools
 import uuid
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -244,6 +245,36 @@ class BagOfWords(PreparedRepresentation):
     def feature_names(self) -> list[str]:
         """The fitted terms, in column order (n-grams joined by a space)."""
         return list(self.vocabulary_)
+
+    # ---------------------------------------------------------------------- saved state
+    def to_state(self) -> tuple[dict[str, Any], dict[str, np.ndarray]]:
+        """Options, the kept terms and (tf-idf) their idf."""
+        if not hasattr(self, "vocabulary_"):
+            raise RuntimeError("BagOfWords must be fitted before it is saved")
+        state = {"options": self.options_state(), "vocabulary": list(self.vocabulary_),
+                 "n_texts_fitted": self.n_texts_fitted_}
+        arrays = {} if self.idf_ is None else {"idf": np.asarray(self.idf_, dtype=np.float64)}
+        return state, arrays
+
+    @classmethod
+    def from_state(cls, state: dict[str, Any], arrays: dict[str, np.ndarray]) -> BagOfWords:
+        representation = cls.from_options(state["options"])
+        vocabulary = state["vocabulary"]
+        if (not isinstance(vocabulary, list) or not vocabulary
+                or not all(isinstance(term, str) for term in vocabulary)
+                or any(a >= b for a, b in itertools.pairwise(vocabulary))):
+            raise ValueError("the vocabulary is not a sorted list of distinct terms")
+        idf = arrays.get("idf")
+        if (representation.weighting == "tfidf") != (idf is not None) or (
+                idf is not None and (idf.dtype != np.float64 or idf.shape != (len(vocabulary),))):
+            raise ValueError("the idf weights do not fit the vocabulary")
+        representation.vocabulary_ = vocabulary
+        representation.n_features_out_ = len(vocabulary)
+        representation.n_texts_fitted_ = int(state["n_texts_fitted"])
+        representation.idf_ = idf
+        representation._fit_key_ = None  # no prepared data is the one it was fitted on
+        representation._fit_columns_ = None
+        return representation
 
     # ---------------------------------------------------------------------- helpers
     def _check_prepared(self, prepared: BowPrepared) -> None:

@@ -119,6 +119,12 @@ class SentenceEmbeddings(PreparedRepresentation):
         if not hasattr(self, "n_features_out_"):
             raise RuntimeError("SentenceEmbeddings must be fitted before transform")
         self._check_prepared(prepared)
+        if prepared.matrix.shape[1] != self.n_features_out_:
+            raise UserError(
+                f"The model “{self.model}” now gives {prepared.matrix.shape[1]} numbers per text, "
+                f"but this representation was trained with {self.n_features_out_}.",
+                "Train the model again with the language model that is installed now.",
+            )
         matrix = prepared.matrix if rows is None else prepared.matrix[np.asarray(rows, dtype=np.intp)]
         return np.asarray(matrix, dtype=np.float64)
 
@@ -131,6 +137,23 @@ class SentenceEmbeddings(PreparedRepresentation):
 
     def feature_names(self) -> list[str]:
         return [f"dim {i}" for i in range(1, self.n_features_out_ + 1)]
+
+    # ---------------------------------------------------------------------- saved state
+    def to_state(self) -> tuple[dict[str, Any], dict[str, np.ndarray]]:
+        """Only the options and the number of dimensions: the model itself is found again by
+        its name (the bundled one, a model folder or a downloaded model)."""
+        if not hasattr(self, "n_features_out_"):
+            raise RuntimeError("SentenceEmbeddings must be fitted before it is saved")
+        return {"options": self.options_state(), "n_features_out": self.n_features_out_}, {}
+
+    @classmethod
+    def from_state(cls, state: dict[str, Any], arrays: dict[str, np.ndarray]) -> SentenceEmbeddings:
+        representation = cls.from_options(state["options"])
+        n_features = state["n_features_out"]
+        if not isinstance(n_features, int) or isinstance(n_features, bool) or n_features < 1:
+            raise ValueError("the number of dimensions is not a positive whole number")
+        representation.n_features_out_ = n_features
+        return representation
 
     # ---------------------------------------------------------------------- helpers
     def _check_prepared(self, prepared: EmbeddingsPrepared) -> None:

@@ -10,10 +10,16 @@ Fast path: :meth:`AveragedWordVectors.prepare` tokenises every text once and cou
 the words that have a vector; :meth:`~AveragedWordVectors.fit_prepared` decides which words are
 frequent enough in the fold; :meth:`~AveragedWordVectors.transform_prepared` is one sparse ×
 dense product. The result is bit-identical to ``fit(texts[rows]).transform(texts[other])``.
+
+Saved state (:meth:`~AveragedWordVectors.to_state`): the kept words and their vectors, plus the
+other words of the vector file that decide a fallback (a hashtag or contraction that has a
+vector of its own is not split), so a saved model gives the same numbers without the file.
 """
 
 from __future__ import annotations
 
+import hashlib
+import json
 import os
 import uuid
 from collections.abc import Sequence
@@ -94,6 +100,9 @@ class AveragedWordVectors(PreparedRepresentation):
         return (str(self.vectors), self.lowercase, self.remove_punctuation, self.remove_numbers)
 
     def _vectors(self, on_event: EventCallback = ignore_events) -> WordVectors:
+        saved = getattr(self, "_saved_vectors_", None)
+        if saved is not None:  # opened from a model folder: the kept words' own vectors
+            return saved
         return open_word_vectors(self.vectors, on_event=on_event)
 
     # ---------------------------------------------------------------------- fast path
@@ -186,6 +195,60 @@ class AveragedWordVectors(PreparedRepresentation):
     def feature_names(self) -> list[str]:
         """"dim 1", "dim 2", … (the vector dimensions have no meaning of their own)."""
         return [f"dim {i}" for i in range(1, self.n_features_out_ + 1)]
+
+    # ---------------------------------------------------------------------- saved state
+    def to_state(self) -> tuple[dict[str, Any], dict[str, np.ndarray]]:
+        """Options, the kept words with their vectors, and the other words that matter.
+
+        A token counts as its own vector when it has one, else as its hashtag word or its
+        contraction parts (:func:`vector_rows`); so the words of the file that are not kept
+        still decide: a hashtag of a kept word, words with an apostrophe, and — when a kept
+        word can end a contraction ("'s", "n't") — every word of the file, since any word
+        can begin one.
+        """
+        if not hasattr(self, "kept_vector_ids_"):
+            raise RuntimeError("AveragedWordVectors must be fitted before it is saved")
+        vectors = self._vectors()
+        kept_ids = np.asarray(self.kept_vector_ids_, dtype=np.int64)
+        kept_words = vectors.words[kept_ids].tolist()
+        kept = set(kept_words)
+        is_kept = np.zeros(len(vectors.words), dtype=bool)
+        is_kept[kept_ids] = True
+        others = vectors.words[~is_kept].tolist()
+        if not any(word == "n't" or word.startswith("'") for word in kept):
+            others = [word for word in others
+                      if "'" in word or "’" in word or (word.startswith("#") and word[1:] in kept)]
+        state = {"options": self.options_state(), "kept_words": kept_words, "other_words": others,
+                 "source_vectors_id": str(getattr(self, "source_vectors_id_", self.vectors_id_))}
+        table = np.ascontiguousarray(vectors.matrix[kept_ids])
+        return state, {"kept_vectors": table}
+
+    @classmethod
+    def from_state(cls, state: dict[str, Any], arrays: dict[str, np.ndarray]) -> AveragedWordVectors:
+        representation = cls.from_options(state["options"])
+        kept_words, others = state["kept_words"], state["other_words"]
+        table = arrays.get("kept_vectors")
+        words = [*kept_words, *others] if isinstance(kept_words, list) and isinstance(others, list) else []
+        if (not kept_words or not all(isinstance(word, str) for word in words)
+                or len(set(words)) != len(words)
+                or table is None or table.ndim != 2 or table.shape[0] != len(kept_words)
+                or table.shape[1] == 0 or table.dtype.kind != "f"):
+            raise ValueError("the saved word vectors do not fit together")
+        digest = hashlib.sha256(json.dumps(words).encode())
+        digest.update(str(table.dtype).encode() + table.tobytes())
+        matrix = np.zeros((len(words), table.shape[1]), dtype=table.dtype)  # untouched rows stay virtual
+        matrix[: len(kept_words)] = table
+        saved = WordVectors(np.asarray(words, dtype=object), matrix, f"saved:{digest.hexdigest()[:32]}")
+        n_kept = len(kept_words)
+        representation._saved_vectors_ = saved
+        representation.kept_vector_ids_ = np.arange(n_kept, dtype=np.int64)  # same order as before
+        representation.n_words_kept_ = n_kept
+        representation.n_features_out_ = saved.dim
+        representation.vectors_id_ = saved.source_id
+        representation.source_vectors_id_ = str(state["source_vectors_id"])
+        representation._fit_key_ = None  # no prepared data is the one it was fitted on
+        representation._fit_local_ = None
+        return representation
 
     def _check_prepared(self, prepared: VectorsPrepared, vectors: WordVectors) -> None:
         if (not isinstance(prepared, VectorsPrepared)

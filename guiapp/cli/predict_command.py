@@ -1,0 +1,93 @@
+"""``textlab predict RESULTS new.xlsx --out predictions.xlsx``: apply a study's trained models to
+texts nobody has coded yet, and write the predictions (Excel, CSV or Parquet, by the file ending).
+
+The text column is the study's own when the new table has it; ``--text`` names another. Without
+``--model`` the study's best model is used; ``--model`` may be repeated to put models side by side.
+Exit status: 0 written, 2 could not predict (the message says why), 130 interrupted.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+from guiapp.cli.console import ProgressPrinter, stopped
+
+FORMATS = {".xlsx": "Excel", ".csv": "CSV", ".parquet": "Parquet"}
+
+
+def add_predict_command(commands) -> None:
+    predict = commands.add_parser("predict", help="apply a study's trained models to new texts and write the predictions")
+    predict.add_argument("results", help="the results folder written by `textlab run … --out FOLDER`")
+    predict.add_argument("file", help="the table of new texts (.xlsx, .ods, .csv, .parquet …)")
+    predict.add_argument("--out", required=True, help="where to write the predictions: .xlsx, .csv or .parquet")
+    predict.add_argument("--model", action="append", help="a model's name as in the results (repeat for several; default: the best)")
+    predict.add_argument("--sheet", help="the sheet of a workbook (default: the first)")
+    predict.add_argument("--text", action="append", help="the text column of the new table (repeat to join several)")
+    predict.add_argument("--overwrite", action="store_true", help="replace the output file if it exists")
+
+
+def predict_command(args: argparse.Namespace, progress: ProgressPrinter) -> int:
+    from guiapp.core.errors import UserError
+    from guiapp.core.events import Cancelled, Log
+
+    def on_event(event) -> None:
+        if isinstance(event, Log):
+            progress.clear()
+            print(("Warning: " if event.level == "warning" else "") + event.message, file=sys.stderr)
+        else:
+            progress(event)
+
+    try:
+        written = _predict(args, on_event)
+    except UserError as error:
+        return stopped(progress, f"{error.message}\n{error.hint}", 2)
+    except (Cancelled, KeyboardInterrupt):
+        return stopped(progress, "Stopped; nothing was written.", 130)
+    progress.clear()
+    print(f"Wrote {written}")
+    return 0
+
+
+def _predict(args: argparse.Namespace, on_event) -> Path:
+    from guiapp.core.errors import UserError
+    from guiapp.core.events import sub_progress
+    from guiapp.core.export.excel import write_excel
+    from guiapp.core.export.flat_files import write_csv, write_parquet
+    from guiapp.core.export.predictions import ModelPredictions
+    from guiapp.core.predict.new_texts import predict_new_texts, texts_of
+    from guiapp.core.predict.saved_results import choose_models, open_models, read_results
+    from guiapp.core.study.mapping import ColumnMapping
+    from guiapp.core.tables.reader import read_table
+
+    out = Path(args.out)
+    if out.suffix.lower() not in FORMATS:
+        raise UserError(f"TextLab cannot tell which kind of file “{out.name}” should be.",
+                        "End the output name with .xlsx (Excel), .csv or .parquet.")
+    if out.exists() and not args.overwrite:
+        raise UserError(f"{out} already exists.", "Choose another name, or add --overwrite to replace it.")
+    result = read_results(args.results)
+    models = open_models(args.results, choose_models(result, args.model))
+    table = read_table(args.file, sheet=args.sheet, on_event=sub_progress(on_event, 0.0, 0.1))
+    study_columns = list((result.spec.get("data", {}).get("mapping") or {}).get("text_columns") or [])
+    columns = args.text or [c for c in study_columns if c in table.frame.columns]
+    if not columns:
+        raise UserError(f"The new table has none of the study's text columns ({', '.join(study_columns) or 'none'}).",
+                        "Name its text column with --text COLUMN. Its columns: " + ", ".join(map(str, table.frame.columns)))
+    missing = [c for c in columns if c not in table.frame.columns]
+    if missing:
+        raise UserError(f"The new table has no column {', '.join(repr(c) for c in missing)}.",
+                        "Its columns: " + ", ".join(map(str, table.frame.columns)))
+    texts = texts_of(table.frame, ColumnMapping(text_columns=columns))
+    found = predict_new_texts(models, texts, coded_texts=result.test_texts, on_event=sub_progress(on_event, 0.1, 0.8))
+    predictions = [ModelPredictions(name, p.categories, p.predicted, p.probabilities)
+                   for name, p in zip(found.models, found.predictions, strict=True)]
+    protected = [args.file]
+    writing = sub_progress(on_event, 0.8, 1.0)
+    kind = out.suffix.lower()
+    if kind == ".xlsx":
+        return write_excel(out, table=table.frame, predictions=predictions, result=result,
+                           overwrite=args.overwrite, protected=protected, on_event=writing)
+    writer = write_csv if kind == ".csv" else write_parquet
+    return writer(out, table.frame, predictions, overwrite=args.overwrite, protected=protected, on_event=writing)

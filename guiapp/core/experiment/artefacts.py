@@ -1,0 +1,19 @@
+"""Where a run keeps its trained models: one folder per model, named after it."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from guiapp.core import locations
+
+
+def run_folder(folder: str | Path | None, started: str) -> Path:
+    """``folder`` if given, else a folder for this run in TextLab's cache."""
+    if folder is not None:
+        return Path(folder)
+    return locations.cache_dir() / "runs" / started.replace(":", "-")
+
+
+def model_folder_name(name: str) -> str:
+    """A file-system-safe folder name for a model ("SVM · Basic BOW" → "SVM---Basic-BOW")."""
+    return "".join(c if c.isalnum() or c in "-_." else "-" for c in name).strip("-") or "model"

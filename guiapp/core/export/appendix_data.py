@@ -1,0 +1,287 @@
+"""The facts behind the methods appendix: ``build_appendix`` turns an ``ExperimentResult`` into a
+plain, JSON-able dictionary.
+
+Only facts that are in the result (or that the caller passes in) are written; a fact that is not
+known is left out rather than guessed, so the prose and the tables built from this dictionary
+never show an invented number. Scores are copied unrounded; rounding is for the prose and HTML.
+"""
+
+from __future__ import annotations
+
+import copy
+import math
+import re
+import statistics
+from datetime import UTC, datetime
+from pathlib import PurePath, PureWindowsPath
+from typing import Any
+
+from guiapp import APP_NAME, __version__
+from guiapp.core.experiment.results import ExperimentResult, ModelResult
+from guiapp.core.models.conventional import CLASSIFIERS, describe_params
+from guiapp.core.study.sections import REPRESENTATION_LABELS
+
+APPENDIX_VERSION = 1
+RANDOM_SPLIT = "random hold-out"
+SPLIT_NAMES = {"random": RANDOM_SPLIT, RANDOM_SPLIT: RANDOM_SPLIT, "split column": "split column", "test file": "test file"}
+# the option that names a pre-trained model or vector file, per representation
+PRETRAINED_OPTION = {"word_vectors": "vectors", "sentence_embeddings": "model", "transformer": "model"}
+SETTING_LABELS = {"learning_rate": "Learning rate", "epochs": "Epochs"}
+
+
+def build_appendix(
+    result: ExperimentResult, *, data_sha256: str | None = None, extra: dict[str, Any] | None = None
+) -> dict[str, Any]:
+    """The methods appendix as data (see the module docstring).
+
+    ``data_sha256`` is the checksum of the coded-texts file when the caller knows it (else the
+    study's own, if it recorded one). ``extra`` is merged in last, dictionaries key by key: e.g.
+    ``{"data": {"rows": 1500}}`` adds the number of rows of the table, which a result does not hold.
+    """
+    spec = result.spec or {}
+    evaluation = spec.get("evaluation", {})
+    ranked = result.ranked()
+    rank = {id(model): position for position, model in enumerate(ranked, start=1)}
+    appendix: dict[str, Any] = {
+        "appendix_version": APPENDIX_VERSION,
+        "study": _drop_empty({
+            "name": spec.get("name") or "",
+            "seed": spec.get("seed"),
+            "status": result.status,
+            "started_at": result.started_at,
+            "finished_at": result.finished_at,
+        }),
+        "data": _data(result, data_sha256),
+        "split": _split(result),
+        "evaluation": _evaluation(result, evaluation),
+        "models": [_model(model, evaluation, rank.get(id(model))) for model in result.models],
+        "best_model": ranked[0].name if ranked else None,
+        "software": _software(result.environment),
+        "hardware": _hardware(result),
+        "notes": list(result.notes),
+        "generated_at": datetime.now(UTC).isoformat(timespec="seconds"),
+        "generated_by": f"{APP_NAME} {__version__}",
+    }
+    if extra:
+        _merge(appendix, copy.deepcopy(extra))
+    return appendix
+
+
+def _data(result: ExperimentResult, data_sha256: str | None) -> dict[str, Any]:
+    source = result.spec.get("data", {}) if result.spec else {}
+    mapping = source.get("mapping", {})
+    counts = [0] * len(result.categories)
+    for index in result.test_true:
+        if 0 <= index < len(counts):
+            counts[index] += 1
+    n_train, n_test = result.split.get("n_train"), result.split.get("n_test")
+    data = {
+        "file": file_name(source.get("source", "")),
+        "sheet": source.get("sheet"),
+        "sha256": data_sha256 or source.get("sha256") or None,
+        "test_file": file_name(source.get("test_source", "")),
+        "test_sheet": source.get("test_sheet") if source.get("test_source") else None,
+        "text_columns": list(mapping.get("text_columns") or []),
+        "category_column": mapping.get("category_column"),
+        "id_column": mapping.get("id_column"),
+        "split_column": mapping.get("split_column"),
+        "coded_texts": n_train + n_test if isinstance(n_train, int) and isinstance(n_test, int) else None,
+        "n_categories": len(result.categories),
+        # how many test texts each category has: the only per-category counts a result holds
+        "categories": [
+            {"name": name, "test_texts": counts[index]} if result.test_true else {"name": name}
+            for index, name in enumerate(result.categories)
+        ],
+    }
+    return _drop_empty(data)
+
+
+def _split(result: ExperimentResult) -> dict[str, Any]:
+    how = SPLIT_NAMES.get(str(result.split.get("how", "")), str(result.split.get("how", "")) or None)
+    split = {
+        "how": how,
+        "n_train": result.split.get("n_train"),
+        "n_test": result.split.get("n_test"),
+        "description": result.split.get("description"),
+    }
+    if how == RANDOM_SPLIT:
+        split["test_share"] = result.spec.get("evaluation", {}).get("test_share")
+        split["stratified"] = True  # the random hold-out keeps each category's share
+    if how == "split column":
+        split["split_column"] = result.spec.get("data", {}).get("mapping", {}).get("split_column")
+    if how == "test file":
+        split["test_file"] = file_name(result.spec.get("data", {}).get("test_source", ""))
+    return _drop_empty(split)
+
+
+def _evaluation(result: ExperimentResult, evaluation: dict[str, Any]) -> dict[str, Any]:
+    levels = {model.test.ci_level for model in result.finished_models() if model.test and model.test.macro_f1_ci}
+    oversampling = evaluation.get("oversampling")
+    facts = {
+        "folds": evaluation.get("folds"),
+        "selection_metric": "macro-averaged F1",
+        "oversampling": oversampling,
+        "oversampling_ratio": evaluation.get("oversampling_ratio") if oversampling == "random" else None,
+        "bootstrap_samples": evaluation.get("bootstrap_samples"),
+        "ci_level": levels.pop() if len(levels) == 1 else None,
+        "seed": result.spec.get("seed"),
+    }
+    if any(model.representation == "transformer" for model in result.models):
+        facts["transformer_tuning"] = evaluation.get("transformer_tuning")
+        facts["validation_share"] = evaluation.get("validation_share")
+    return _drop_empty(facts)
+
+
+def _model(model: ModelResult, evaluation: dict[str, Any], rank: int | None) -> dict[str, Any]:
+    spec = model.spec or {}
+    options = dict(spec.get("representation_options") or {})
+    info = CLASSIFIERS.get(model.classifier)
+    facts: dict[str, Any] = {
+        "name": model.name,
+        "status": model.status,
+        "message": model.message or None,
+        "rank": rank,
+        "representation": model.representation,
+        "representation_label": REPRESENTATION_LABELS.get(model.representation, model.representation),
+        "classifier": model.classifier,
+        "classifier_label": info.label if info else ("Fine-tuning" if model.classifier == "fine_tune" else model.classifier),
+        "options": options,
+        "pretrained": _pretrained(model.representation, options),
+        "grid": _grid_searched(model.classifier, spec.get("grid") or _grid_from_points(model)),
+        "grid_labels": _grid_labels(model.classifier, spec.get("grid") or _grid_from_points(model)),
+        "n_settings": len(model.grid) or None,
+        "tuning": spec.get("tuning") or (f"{evaluation['folds']}-fold cross-validation" if evaluation.get("folds") else None),
+        "device": spec.get("device"),
+        "model_notes": list(spec.get("notes") or []) or None,
+        "n_features": model.n_features or None,
+        "seconds": dict(model.seconds) or None,
+    }
+    if model.chosen_params:
+        facts["chosen"] = dict(model.chosen_params)
+        facts["chosen_text"] = _describe(model.classifier, model.chosen_params)
+        facts.update(_cv_summary(model))
+    test = model.test
+    if model.ok and test is not None:
+        facts["test"] = _drop_empty({
+            "macro_f1": test.macro_f1,
+            "macro_f1_ci": list(test.macro_f1_ci) if test.macro_f1_ci else None,
+            "ci_level": test.ci_level if test.macro_f1_ci else None,
+            "accuracy": test.accuracy,
+        })
+        facts["per_category"] = [
+            {"category": s.category, "precision": s.precision, "recall": s.recall, "f1": s.f1, "support": s.support}
+            for s in test.per_category
+        ]
+    return _drop_empty(facts)
+
+
+def _cv_summary(model: ModelResult) -> dict[str, Any]:
+    """Mean and standard deviation of the chosen setting's fold scores, as the grid search recorded them."""
+    point = next((p for p in model.grid if p.params == model.chosen_params), None)
+    scores = list(point.fold_scores if point else model.cv_scores)
+    if point is not None:
+        mean, sd = point.mean, point.std
+    elif scores:
+        mean, sd = statistics.fmean(scores), statistics.pstdev(scores)
+    else:
+        return {}
+    return {"cv_scores": scores, "cv_mean": mean, "cv_sd": sd if len(scores) > 1 else None, "cv_splits": len(scores)}
+
+
+def _describe(classifier: str, params: dict[str, Any]) -> str:
+    try:
+        return describe_params(classifier, params)
+    except (KeyError, TypeError, ValueError):
+        return ", ".join(f"{name} = {value}" for name, value in params.items())
+
+
+def _grid_from_points(model: ModelResult) -> dict[str, list[Any]]:
+    """The values tried per setting, read from the grid points when the spec does not list them."""
+    grid: dict[str, list[Any]] = {}
+    for point in model.grid:
+        for name, value in point.params.items():
+            if value not in grid.setdefault(name, []):
+                grid[name].append(value)
+    return grid
+
+
+def _grid_searched(classifier: str, grid: dict[str, Any]) -> dict[str, list[Any]]:
+    grid = {name: list(values) for name, values in grid.items()}
+    if classifier == "svm" and "rbf" not in grid.get("kernel", ["rbf"]):
+        grid.pop("gamma", None)  # γ only matters for the RBF kernel
+    return grid
+
+
+def _grid_labels(classifier: str, grid: dict[str, Any]) -> dict[str, str]:
+    info = CLASSIFIERS.get(classifier)
+    parameters = info.parameters if info else {}
+    return {
+        name: parameters[name].label if name in parameters else SETTING_LABELS.get(name, name)
+        for name in _grid_searched(classifier, grid)
+    }
+
+
+def _pretrained(representation: str, options: dict[str, Any]) -> str | None:
+    option = PRETRAINED_OPTION.get(representation)
+    value = options.get(option) if option else None
+    return model_name(str(value)) if value else None
+
+
+def model_name(value: str) -> str:
+    """A hub id (``roberta-base``, ``org/model``) as it is; a local folder or file by its last part."""
+    if value.startswith(("/", "~", "\\", ".")) or re.match(r"^[A-Za-z]:[\\/]", value) or value.count("/") > 1:
+        return file_name(value)
+    return value
+
+
+def file_name(path: str) -> str:
+    """The last part of a path, Windows or POSIX, so the appendix does not show the user's folders."""
+    if not path:
+        return ""
+    return PureWindowsPath(path).name if "\\" in path else PurePath(path).name
+
+
+def _software(environment: dict[str, Any]) -> dict[str, Any]:
+    return _drop_empty({
+        "app": APP_NAME,
+        "textlab": environment.get("textlab"),  # the version that ran the study
+        "python": environment.get("python"),
+        "platform": environment.get("platform"),
+        "packages": dict(environment.get("packages") or {}),
+    })
+
+
+def _hardware(result: ExperimentResult) -> dict[str, Any]:
+    environment = result.environment
+    devices = []
+    for model in result.models:
+        device = (model.spec or {}).get("device")
+        if isinstance(device, dict) and device.get("name") and device.get("name") not in devices:
+            devices.append(device["name"])
+    return _drop_empty({
+        "processor": environment.get("processor"),
+        "cpu_count": environment.get("cpu_count"),
+        "worker_processes": environment.get("worker_processes"),
+        "gpu": environment.get("gpu"),
+        "transformer_devices": devices,
+    })
+
+
+def _drop_empty(facts: dict[str, Any]) -> dict[str, Any]:
+    """Leave out what is not known: None, empty strings and empty collections; NaN never gets in."""
+    return {
+        key: value
+        for key, value in facts.items()
+        if value is not None
+        and value != ""
+        and not (isinstance(value, list | dict) and not value)
+        and not (isinstance(value, float) and not math.isfinite(value))
+    }
+
+
+def _merge(target: dict[str, Any], extra: dict[str, Any]) -> None:
+    for key, value in extra.items():
+        if isinstance(value, dict) and isinstance(target.get(key), dict):
+            _merge(target[key], value)
+        else:
+            target[key] = value

@@ -1,0 +1,290 @@
+"""The methods appendix in words: ``appendix_paragraph`` writes two paragraphs of plain academic
+English from the dictionary of ``build_appendix``, for the researcher to adapt.
+
+Every number in the prose comes from that dictionary; a fact that is missing there is left out of
+the prose rather than replaced by a guess.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+
+# The protocol TextLab follows (../shared/PROTOCOL.md); no DOI is given there, so none is shown.
+_REFERENCE_PARTS = {
+    "authors": "Wankmüller, S.",
+    "year": "2022",
+    "title": "Neural transfer learning with transformers for social science text analysis",
+    "journal": "Sociological Methods & Research",
+    "note": "Preprint: arXiv, 2021.",
+}
+REFERENCE = {
+    "key": "Wankmüller (2022)",
+    "text": "{authors} ({year}). {title}. {journal}. {note}".format(**_REFERENCE_PARTS),
+    "parts": _REFERENCE_PARTS,
+}
+NUMBER_WORDS = ("no", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten")
+FRACTION_WORDS = {0.25: "one quarter", 0.5: "half", 1.0: "the size"}
+CLASSIFIER_PHRASES = {
+    "SVM": "an SVM",
+    "XGBoost": "an XGBoost classifier",
+    "Logistic regression": "a logistic regression",
+    "Naive Bayes": "a naive Bayes classifier",
+}
+# packages worth naming in the prose, and when
+PROSE_PACKAGES = ("scikit-learn", "xgboost", "imbalanced-learn", "torch", "transformers")
+
+
+def count(n: int, noun: str, plural: str | None = None) -> str:
+    """``three models``, ``1,204 texts``: small numbers as words, as journals ask."""
+    word = NUMBER_WORDS[n] if 0 <= n < len(NUMBER_WORDS) else f"{n:,}"
+    return f"{word} {noun if n == 1 else plural or noun + 's'}"
+
+
+def score(value: float | None, digits: int = 2) -> str:
+    return "–" if value is None else f"{value:.{digits}f}"
+
+
+def interval(ci: list[float] | None, digits: int = 2) -> str:
+    return f"{ci[0]:.{digits}f}–{ci[1]:.{digits}f}" if ci else ""
+
+
+def percent(value: float) -> str:
+    return f"{value * 100:.0f}%" if abs(value * 100 - round(value * 100)) < 1e-9 else f"{value * 100:.1f}%"
+
+
+def date(iso: str | None) -> str:
+    if not iso:
+        return ""
+    try:
+        moment = datetime.fromisoformat(iso)
+    except ValueError:
+        return ""
+    return f"{moment.day} {moment:%B %Y}"
+
+
+def model_phrase(model: dict[str, Any]) -> str:
+    """``an SVM on a basic bag of words``, ``a fine-tuned Transformer (roberta-base)``."""
+    classifier = model.get("classifier_label", model.get("classifier", "model"))
+    representation = model.get("representation")
+    pretrained = model.get("pretrained")
+    if representation == "transformer":
+        return f"a fine-tuned Transformer ({pretrained})" if pretrained else "a fine-tuned Transformer"
+    classifier = CLASSIFIER_PHRASES.get(classifier, f"a {classifier} classifier")
+    features = {
+        "bow": "a basic bag of words",
+        "word_vectors": f"averaged word vectors ({pretrained})" if pretrained else "averaged word vectors",
+        "sentence_embeddings": f"sentence embeddings ({pretrained})" if pretrained else "sentence embeddings",
+    }.get(representation or "", str(model.get("representation_label", representation)))
+    return f"{classifier} on {features}"
+
+
+def appendix_paragraph(appendix: dict[str, Any]) -> str:
+    """Paragraphs separated by a blank line: models and data, the protocol, the results."""
+    return "\n\n".join(part for part in (*_design(appendix), _results(appendix)) if part)
+
+
+def _design(appendix: dict[str, Any]) -> tuple[str, str]:
+    models = appendix.get("models", [])
+    data, split, evaluation = appendix.get("data", {}), appendix.get("split", {}), appendix.get("evaluation", {})
+    sentences = []
+    phrases = [model_phrase(model) for model in models]
+    if len(models) == 1:
+        opening = f"We trained one model, {phrases[0]}, to reproduce our coding of the texts"
+    else:
+        opening = f"We compared {count(len(models), 'model')} for reproducing our coding of the texts: {_series(phrases)}"
+    sentences.append(f"{opening}, following the protocol of {REFERENCE['key']}.")
+    sentences.append(_data_sentence(data, split))
+    sentences.append(_split_sentence(data, split))
+    first, sentences = sentences, []
+    sentences.append(_tuning_sentence(models, evaluation))
+    sentences.append(_oversampling_sentence(evaluation))
+    sentences.append(_transformer_sentence(models))
+    if "seed" in evaluation:
+        sentences.append(f"All random steps used the seed {evaluation['seed']}.")
+    sentences.append(_software_sentence(appendix))
+    return " ".join(s for s in first if s), " ".join(s for s in sentences if s)
+
+
+def _data_sentence(data: dict[str, Any], split: dict[str, Any]) -> str:
+    coded, n_categories = data.get("coded_texts"), data.get("n_categories")
+    if not coded:
+        return ""
+    what = f"The data comprised {coded:,} coded texts"
+    if n_categories:
+        what += f" in {count(n_categories, 'category', 'categories')}"
+    if data.get("file") and split.get("how") != "test file":
+        what += f" (file {data['file']})"
+    return what + "."
+
+
+def _split_sentence(data: dict[str, Any], split: dict[str, Any]) -> str:
+    how, n_train, n_test = split.get("how"), split.get("n_train"), split.get("n_test")
+    if n_train is None or n_test is None:
+        return ""
+    if how == "random hold-out":
+        share = f"a stratified random {percent(split['test_share'])} of the coded texts" if split.get("test_share") else (
+            "a stratified random sample of the coded texts")
+        return (f"We set aside {share} ({n_test:,} texts) as the test set, drawn within each category, "
+                f"and used the remaining {n_train:,} texts for training.")
+    if how == "split column":
+        column = f" (column {split['split_column']})" if split.get("split_column") else ""
+        return (f"The texts were split into {n_train:,} training and {n_test:,} test texts as marked in our data"
+                f"{column}.")
+    if how == "test file":
+        train_file = f" in {data['file']}" if data.get("file") else ""
+        test_file = f" ({split['test_file']})" if split.get("test_file") else ""
+        return (f"The {n_train:,} coded texts{train_file} served as training data; a separate file of "
+                f"{n_test:,} coded texts{test_file} served as the test set.")
+    return f"The texts were split into {n_train:,} training and {n_test:,} test texts."
+
+
+def _tuning_sentence(models: list[dict[str, Any]], evaluation: dict[str, Any]) -> str:
+    folds = evaluation.get("folds")
+    if not folds:
+        return ""
+    text = (f"Hyperparameters were tuned by a grid search with stratified {folds}-fold cross-validation on the "
+            "training set, selecting the setting with the highest mean macro-averaged F1; the chosen setting was "
+            "refitted on the whole training set and evaluated once on the test set.")
+    other = [m for m in models if m.get("tuning") and "cross-validation" not in m["tuning"]]
+    for model in other:
+        who = _transformer_words(model) if model.get("representation") == "transformer" else model["name"]
+        text += f" For {who}, the setting was instead chosen on {model['tuning']}."
+    return text
+
+
+def _oversampling_sentence(evaluation: dict[str, Any]) -> str:
+    if evaluation.get("oversampling") == "random" and evaluation.get("oversampling_ratio"):
+        ratio = evaluation["oversampling_ratio"]
+        size = FRACTION_WORDS.get(ratio, percent(ratio))
+        target = "the size of the largest category" if ratio == 1.0 else f"{size} of the size of the largest category"
+        return (f"To counter class imbalance, smaller categories were randomly oversampled to {target}, "
+                "within the training part of each split only (never in a validation fold or the test set).")
+    if evaluation.get("oversampling") == "off":
+        return "Categories were not resampled to counter class imbalance."
+    return ""
+
+
+def _transformer_sentence(models: list[dict[str, Any]]) -> str:
+    sentences = []
+    for model in models:
+        if model.get("representation") != "transformer":
+            continue
+        options = model.get("options", {})
+        parts = ["AdamW", "a learning rate decaying linearly to zero without warm-up", "no weight decay"]
+        if options.get("dropout") is not None:
+            parts.append(f"dropout {options['dropout']:g}")
+        if options.get("batch_size"):
+            parts.append(f"batches of {options['batch_size']}")
+        if options.get("max_length"):
+            cut = {"head_tail": " (keeping the first 128 and the last 382 tokens of longer texts)",
+                   "head": " (keeping the start of longer texts)",
+                   "middle": " (removing tokens from the middle of longer texts)"}.get(options.get("truncation", ""), "")
+            parts.append(f"at most {options['max_length']:,} tokens per text{cut}")
+        sentences.append(f"{_upper_first(_transformer_words(model))} was fine-tuned with {_series(parts)}.")
+    return " ".join(sentences)
+
+
+def _transformer_words(model: dict[str, Any]) -> str:
+    return f"the Transformer {model['pretrained']}" if model.get("pretrained") else f"the Transformer {model['name']}"
+
+
+def _software_sentence(appendix: dict[str, Any]) -> str:
+    software, hardware = appendix.get("software", {}), appendix.get("hardware", {})
+    if not software.get("textlab"):
+        return ""
+    packages = software.get("packages", {})
+    used = [f"{name} {packages[name]}" for name in PROSE_PACKAGES if name in packages and _uses(appendix, name)]
+    if software.get("python"):
+        used.insert(0, f"Python {software['python']}")
+    text = f"The analysis was run with TextLab {software['textlab']}"
+    if used:
+        text += f" ({', '.join(used)})"
+    machine = []
+    if hardware.get("cpu_count"):
+        machine.append(count(hardware["cpu_count"], "CPU core"))
+    gpu = hardware.get("gpu") or next(iter(hardware.get("transformer_devices", [])), None)
+    if gpu and gpu != "cpu" and not gpu.startswith("CPU"):
+        machine.append(f"a {gpu} GPU")
+    if machine:
+        text += f" on a computer with {' and '.join(machine)}"
+    when = date(appendix.get("study", {}).get("finished_at"))
+    return text + (f", on {when}." if when else ".")
+
+
+def _uses(appendix: dict[str, Any], package: str) -> bool:
+    models = appendix.get("models", [])
+    if package == "xgboost":
+        return any(m.get("classifier") == "xgboost" for m in models)
+    if package == "imbalanced-learn":
+        return appendix.get("evaluation", {}).get("oversampling") == "random"
+    if package in {"torch", "transformers"}:
+        return any(m.get("representation") in {"transformer", "sentence_embeddings"} for m in models)
+    return True
+
+
+def _results(appendix: dict[str, Any]) -> str:
+    models = appendix.get("models", [])
+    finished = sorted((m for m in models if "test" in m), key=lambda m: m["test"]["macro_f1"], reverse=True)
+    failed = [m for m in models if m.get("status") == "failed"]
+    n_test = appendix.get("split", {}).get("n_test")
+    sentences = []
+    if not finished:
+        sentences.append("None of the models finished, so no test results are reported.")
+    else:
+        best = finished[0]
+        on = f" on the {n_test:,} held-out test texts" if n_test else " on the held-out test texts"
+        lead = f"The best model, {best['name']}," if len(finished) > 1 else f"{best['name']}"
+        sentences.append(f"{lead} reached a macro-averaged F1 of {_with_ci(best['test'], appendix)}{on}"
+                         + (f" (accuracy {score(best['test']['accuracy'])})." if "accuracy" in best["test"] else "."))
+        sentences.append(_weakest_category(best))
+        others = finished[1:]
+        if others:
+            listed = [f"{_with_ci(m['test'], appendix, short=True, name=m['name'])}" for m in others]
+            sentences.append(f"The other models reached {_series(listed)}.")
+            sentences.append(_overlap_sentence(best, others[0]))
+    if failed:
+        names = _series([m["name"] for m in failed])
+        sentences.append(f"{names} could not be trained (see the model comparison table for the reason).")
+    return " ".join(sentence for sentence in sentences if sentence)
+
+
+def _with_ci(test: dict[str, Any], appendix: dict[str, Any], short: bool = False, name: str = "") -> str:
+    value = score(test["macro_f1"]) + (f" for {name}" if name else "")
+    if not test.get("macro_f1_ci"):
+        return value
+    level = percent(test.get("ci_level", 0.95))
+    if short:
+        return f"{value} ({level} CI {interval(test['macro_f1_ci'])})"
+    samples = appendix.get("evaluation", {}).get("bootstrap_samples")
+    resamples = f" from {samples:,} resamples of the test texts" if samples else ""
+    return f"{value} ({level} bootstrap confidence interval {interval(test['macro_f1_ci'])}{resamples})"
+
+
+def _overlap_sentence(best: dict[str, Any], second: dict[str, Any]) -> str:
+    a, b = best["test"].get("macro_f1_ci"), second["test"].get("macro_f1_ci")
+    if not a or not b:
+        return ""
+    if b[1] >= a[0]:
+        return (f"The intervals of the best two models overlap, so the test texts do not clearly separate "
+                f"{best['name']} from {second['name']}.")
+    return f"The interval of {best['name']} lies above that of {second['name']}."
+
+
+def _weakest_category(model: dict[str, Any]) -> str:
+    scores = [c for c in model.get("per_category", []) if c.get("support")]
+    if len(scores) < 2:
+        return ""
+    weakest, strongest = min(scores, key=lambda c: c["f1"]), max(scores, key=lambda c: c["f1"])
+    return (f"Its F1 per category ranged from {score(weakest['f1'])} ({weakest['category']}, "
+            f"{count(weakest['support'], 'test text')}) to {score(strongest['f1'])} ({strongest['category']}).")
+
+
+def _series(items: list[str]) -> str:
+    if len(items) <= 2:
+        return " and ".join(items)
+    return ", ".join(items[:-1]) + ", and " + items[-1]
+
+
+def _upper_first(text: str) -> str:
+    return text[:1].upper() + text[1:]

@@ -1,0 +1,74 @@
+"""Predict the texts of a table nobody has coded yet, with one or several trained models.
+
+The same mapping as for coded texts says which column(s) hold the text; the category column is not
+needed (when the table has one, e.g. the uncoded rows of the study's own table, it is ignored).
+Each model answers in chunks (:mod:`.stream`); before that, the new texts are compared with the
+coded texts the model learnt from (:mod:`.text_checks`) and the warnings are logged and returned.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field, replace
+
+import pandas as pd
+
+from guiapp.core.errors import UserError
+from guiapp.core.events import EventCallback, Log, ignore_events, sub_progress
+from guiapp.core.predict.stream import DEFAULT_CHUNK_SIZE, Predictions, predict_in_chunks
+from guiapp.core.predict.text_checks import compare_profiles, profile_texts
+from guiapp.core.predict.trained_model import TrainedModel
+from guiapp.core.study.mapping import ColumnMapping, apply_mapping
+
+
+@dataclass
+class NewTextPredictions:
+    """Every model's answers for the rows of one table, in the table's order."""
+
+    models: list[str]
+    predictions: list[Predictions]
+    warnings: list[str] = field(default_factory=list)
+
+
+def texts_of(frame: pd.DataFrame, mapping: ColumnMapping) -> list[str]:
+    """The text of each row (several text columns joined as for the coded texts)."""
+    if not mapping.text_columns:
+        raise UserError("No column is marked as holding the texts.", "Choose the text column of the new table.")
+    texts_only = replace(mapping, category_column=None, id_column=None, split_column=None, metadata_columns=[])
+    return apply_mapping(frame, texts_only).frame["text"].tolist()
+
+
+def predict_new_texts(
+    models: Sequence[TrainedModel],
+    texts: Sequence[str],
+    *,
+    coded_texts: Sequence[str] | None = None,
+    chunk_size: int = DEFAULT_CHUNK_SIZE,
+    on_event: EventCallback = ignore_events,
+) -> NewTextPredictions:
+    """Each model's answers for ``texts``; ``coded_texts`` (a sample of what the models learnt
+    from, e.g. the study's test texts) enables the warnings about language and length."""
+    if not models:
+        raise UserError("No trained model was chosen.", "Tick at least one model to apply to the new texts.")
+    warnings: list[str] = []
+    if coded_texts:
+        seen: set[tuple[int | None, int | None]] = set()
+        for model in models:
+            key = (id(model.tokenizer) if model.tokenizer is not None else None, model.max_tokens)
+            if key in seen:
+                continue
+            seen.add(key)
+            coded = profile_texts(coded_texts, tokenizer=model.tokenizer, limit=model.max_tokens)
+            new = profile_texts(texts, tokenizer=model.tokenizer, limit=model.max_tokens)
+            warnings += [w for w in compare_profiles(coded, new) if w not in warnings]
+    for warning in warnings:
+        on_event(Log(warning, "warning"))
+    results = []
+    for index, model in enumerate(models):
+        share = sub_progress(on_event, index / len(models), (index + 1) / len(models))
+        results.append(predict_in_chunks(model.answer, texts, model.categories, chunk_size=chunk_size,
+                                         on_event=share, what=f"{model.name}: predicting"))
+        on_event(Log(f"{model.name}: {len(texts) - results[-1].n_empty:,} texts predicted in "
+                     f"{results[-1].seconds:.1f} s" + (f"; {results[-1].n_empty:,} empty {'text' if results[-1].n_empty == 1 else 'texts'} left out."
+                                                       if results[-1].n_empty else ".")))
+    return NewTextPredictions([model.name for model in models], results, warnings)

@@ -1,0 +1,104 @@
+"""A trained model opened from its folder, ready to answer for new texts — whatever its family.
+
+A study saves every final model in a folder of its own (``ModelResult.artefact``): fine-tuned
+Transformers as safetensors with their tokenizer (``models/transformers/sources/files.py``),
+conventional models as JSON, arrays and XGBoost's JSON model (``conventional_files``). Opening
+never runs code from the folder. :class:`TrainedModel` gives both families one face for
+:func:`guiapp.core.predict.stream.predict_in_chunks`.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from guiapp.core.errors import UserError
+from guiapp.core.models.transformers.sources.files import LABELS_FILE
+
+
+class TrainedModel(ABC):
+    """One trained model: its categories and its answer (decision, probabilities) for texts."""
+
+    name: str
+    family: str  # "transformer" | "conventional"
+    categories: list[str]
+
+    @abstractmethod
+    def answer(self, texts: list[str]) -> tuple[np.ndarray, np.ndarray]:
+        """(category index per text, probabilities (len(texts), len(categories)))."""
+
+    @property
+    def tokenizer(self) -> Any:
+        """The tokenizer whose limit cuts long texts (Transformers); None for the others."""
+        return None
+
+    @property
+    def max_tokens(self) -> int | None:
+        return None
+
+
+class TransformerModel(TrainedModel):
+    family = "transformer"
+
+    def __init__(self, name: str, fine_tuned: Any, categories: list[str]) -> None:
+        self.name, self.fine_tuned, self.categories = name, fine_tuned, categories
+
+    def answer(self, texts: list[str]) -> tuple[np.ndarray, np.ndarray]:
+        from guiapp.core.models.transformers.fine_tuning import predict_proba
+
+        probabilities = predict_proba(self.fine_tuned, texts)
+        return probabilities.argmax(axis=1), probabilities
+
+    @property
+    def tokenizer(self) -> Any:
+        return self.fine_tuned.tokenizer
+
+    @property
+    def max_tokens(self) -> int | None:
+        return int(self.fine_tuned.settings.max_length)
+
+
+def open_trained_model(folder: str | Path, name: str = "") -> TrainedModel:
+    """Open the model saved in ``folder``; a :class:`UserError` says why when it cannot be used."""
+    folder = Path(folder)
+    if not folder.is_dir():
+        raise UserError(f"The trained model “{name or folder.name}” is not where it was saved ({folder}).",
+                        "Run the study again to train it, or open the project that holds it.")
+    name = name or folder.name
+    if (folder / LABELS_FILE).is_file():
+        from guiapp.core.models.transformers.fine_tuning import load_fine_tuned
+
+        fine_tuned, categories = load_fine_tuned(folder)
+        return TransformerModel(name, fine_tuned, categories)
+    return _open_conventional(folder, name)
+
+
+class ConventionalModel(TrainedModel):
+    family = "conventional"
+
+    def __init__(self, name: str, representation: Any, classifier: Any, categories: list[str]) -> None:
+        self.name, self.representation, self.classifier, self.categories = name, representation, classifier, categories
+
+    def answer(self, texts: list[str]) -> tuple[np.ndarray, np.ndarray]:
+        from guiapp.core.experiment.fitting import predict, predict_proba
+
+        X = self.representation.transform(texts)
+        decisions = predict(self.classifier, X)
+        probabilities = predict_proba(self.classifier, X, len(self.categories))
+        if probabilities is None:  # a classifier without probabilities: all weight on its decision
+            probabilities = np.zeros((len(texts), len(self.categories)))
+            probabilities[np.arange(len(texts)), decisions] = 1.0
+        return decisions, probabilities
+
+
+def _open_conventional(folder: Path, name: str) -> TrainedModel:
+    from guiapp.core.experiment.conventional_files import MODEL_FILE, load_conventional
+
+    if not (folder / MODEL_FILE).is_file():
+        raise UserError(f"The folder {folder} does not hold a model TextLab saved.",
+                        "Choose the folder of a trained model (inside the results' models folder).")
+    saved = load_conventional(folder)
+    return ConventionalModel(name, saved.representation, saved.classifier, saved.categories)
