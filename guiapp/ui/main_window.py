@@ -124,6 +124,7 @@ class MainWindow(QMainWindow):
         self.run_page.runningChanged.connect(lambda _running: self._update_steps())
         self.results_page = ResultsPage()
         self.results_page.statusMessage.connect(self._show_status)
+        self.results_page.errorRaised.connect(lambda error, doing: self.errors.report(error, doing))
         self._has_result = False
 
         self.steps = StepList()

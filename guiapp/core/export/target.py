@@ -14,6 +14,7 @@ from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
+from guiapp.core.atomic import usual_permissions
 from guiapp.core.errors import UserError
 
 
@@ -60,6 +61,7 @@ def writing_to(
             "Choose a folder where you may save files.",
             str(error),
         ) from error
+    usual_permissions(fd)
     os.close(fd)
     temporary = Path(name)
     try:

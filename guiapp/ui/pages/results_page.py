@@ -37,6 +37,7 @@ from guiapp.ui.widgets.confusion_heatmap import ConfusionHeatmap
 from guiapp.ui.widgets.empty_state import EmptyState
 from guiapp.ui.widgets.glossary import GlossaryLabel, explain
 from guiapp.ui.widgets.results_charts import F1BarChart, TimeBarChart
+from guiapp.ui.widgets.results_export import ResultsExport
 from guiapp.ui.widgets.results_tables import (
     CategoryScoresTable,
     GridTable,
@@ -133,6 +134,7 @@ class ResultsPage(QWidget):
     """Shows an :class:`ExperimentResult`; empty until :meth:`show_result` is called."""
 
     statusMessage = Signal(str)
+    errorRaised = Signal(object, str)  # an error of an export, and what was being done
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -168,6 +170,9 @@ class ResultsPage(QWidget):
         self.notes_label = QLabel("", objectName="resultNotes")
         self.notes_label.setWordWrap(True)
         self.notes_label.setStyleSheet("color: #555;")
+        self.export = ResultsExport()
+        self.export.failed.connect(self.errorRaised)
+        self.export.written.connect(self.statusMessage)
 
         # overview: bars per model and the models that failed
         self.f1_chart = F1BarChart()
@@ -261,6 +266,7 @@ class ResultsPage(QWidget):
         layout.addWidget(self.caution_label)
         layout.addWidget(self.notes_label)
         layout.addWidget(self.splitter, 1)
+        layout.addWidget(self.export)
         return panel
 
     def _build_category_tab(self) -> QWidget:
@@ -345,6 +351,7 @@ class ResultsPage(QWidget):
     # -- public API -------------------------------------------------------------------------------
     def show_result(self, result: ExperimentResult) -> None:
         self.result = result
+        self.export.set_result(result)
         self._ranked = result.ranked()
         rich, _ = headline(result)
         self.headline_label.setText(rich)
@@ -385,6 +392,8 @@ class ResultsPage(QWidget):
 
     def clear(self) -> None:
         self.result = None
+        self.export.cancel()
+        self.export.set_result(None)
         self._ranked = []
         self.picker.clear()
         self.stack.setCurrentWidget(self.empty)

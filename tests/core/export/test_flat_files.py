@@ -97,3 +97,23 @@ def test_refuses_the_users_input_file(tmp_path):
     with pytest.raises(UserError, match="never changes it"):
         write_csv(source, pd.DataFrame({"Text": ["hello"]}), overwrite=True, protected=[source])
     assert source.read_text() == "Text\nhello\n"
+
+
+def test_written_files_get_ordinary_permissions(tmp_path):
+    """Not the owner-only 0600 of a temporary file: colleagues on a shared drive can open it."""
+    import os
+    import stat
+
+    import pandas as pd
+
+    from guiapp.core.atomic import write_text_atomic
+    from guiapp.core.export.flat_files import write_csv
+
+    if os.name != "posix":
+        pytest.skip("POSIX permissions")
+    mask = os.umask(0)
+    os.umask(mask)
+    write_csv(tmp_path / "p.csv", pd.DataFrame({"text": ["a"]}))
+    write_text_atomic(tmp_path / "r.json", "{}")
+    for name in ("p.csv", "r.json"):
+        assert stat.S_IMODE((tmp_path / name).stat().st_mode) == 0o666 & ~mask

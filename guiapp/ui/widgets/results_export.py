@@ -1,0 +1,170 @@
+"""The Results step's "take it home" buttons: the comparison as an Excel workbook, and the methods
+appendix for a paper (HTML, PDF printed by Qt, and the JSON of facts behind them).
+
+The writing runs in a background job; the file dialog asks before replacing a file, so a file is
+only replaced when the user said so. The user's own data files are never written to.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+from PySide6.QtCore import QMarginsF, QSizeF, Signal
+from PySide6.QtGui import QPageLayout, QPageSize, QPdfWriter, QTextDocument
+from PySide6.QtWidgets import QFileDialog, QHBoxLayout, QLabel, QPushButton, QWidget
+
+from guiapp.core.experiment.results import ExperimentResult
+from guiapp.workers import Worker, WorkerSlot
+
+EXCEL_TIP = ("Save the comparison as an Excel workbook: scores with their intervals, scores per category, "
+             "confusion matrices, a chart, and the study's settings.")
+APPENDIX_TIP = ("Write a methods appendix for your paper: a paragraph you can adapt, tables of the data, "
+                "settings and scores, and the software used — as a web page (HTML), a PDF and the facts as JSON.")
+
+
+class ResultsExport(QWidget):
+    """Two buttons and a line that says what was written where."""
+
+    failed = Signal(object, str)  # the error and what was being done
+    written = Signal(str)  # a sentence for the status bar
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.result: ExperimentResult | None = None
+        self._slot = WorkerSlot()
+        self.excel_button = QPushButton("Export to Excel…", objectName="exportExcel")
+        self.excel_button.setToolTip(EXCEL_TIP)
+        self.excel_button.clicked.connect(self.choose_excel)
+        self.appendix_button = QPushButton("Methods appendix…", objectName="methodsAppendix")
+        self.appendix_button.setToolTip(APPENDIX_TIP)
+        self.appendix_button.clicked.connect(self.choose_appendix)
+        self.status_label = QLabel("", objectName="exportStatus")
+        self.status_label.setStyleSheet("color: #555;")
+        row = QHBoxLayout(self)
+        row.setContentsMargins(0, 0, 0, 0)
+        row.addWidget(self.status_label, 1)
+        row.addWidget(self.excel_button)
+        row.addWidget(self.appendix_button)
+        self.set_result(None)
+
+    def set_result(self, result: ExperimentResult | None) -> None:
+        self.result = result
+        usable = result is not None and bool(result.finished_models())
+        self.excel_button.setEnabled(usable)
+        self.appendix_button.setEnabled(usable)
+        self.status_label.setText("")
+
+    # -- Excel -------------------------------------------------------------------------------------
+    def choose_excel(self) -> None:
+        path, _ = QFileDialog.getSaveFileName(self, "Export the results to Excel", self._suggested(".xlsx"),
+                                              "Excel workbook (*.xlsx)")
+        if path:
+            self.export_excel(_with_suffix(path, ".xlsx"))
+
+    def export_excel(self, path: str | Path) -> Worker:
+        """Write the workbook in the background; the file is replaced (the dialog has asked)."""
+        from guiapp.core.export.excel import write_excel
+
+        assert self.result is not None
+        worker = Worker(write_excel, Path(path), result=self.result, overwrite=True,
+                        protected=_study_files(self.result), name="writing the Excel workbook")
+        return self._start(worker, "Exporting to Excel", lambda written: self._done(f"Saved {Path(written).name}",
+                                                                                      written))
+
+    # -- methods appendix --------------------------------------------------------------------------
+    def choose_appendix(self) -> None:
+        path, _ = QFileDialog.getSaveFileName(self, "Save the methods appendix", self._suggested(" – methods.html"),
+                                              "Web page (*.html)")
+        if path:
+            self.write_appendix(_with_suffix(path, ".html"))
+
+    def write_appendix(self, path: str | Path) -> Worker:
+        """Write X.html and X.json in the background, then X.pdf printed from the same page."""
+        from guiapp.core.export.appendix import write_appendix
+
+        assert self.result is not None
+        result, target = self.result, Path(path)
+
+        def write(on_event=None) -> tuple[Path, Path]:  # the appendix is quick: no progress to report
+            return write_appendix(result, target, overwrite=True)
+
+        worker = Worker(write, name="writing the methods appendix")
+        return self._start(worker, "Writing the methods appendix", self._appendix_written)
+
+    def _appendix_written(self, paths: tuple[Path, Path]) -> None:
+        html_file, json_file = paths
+        pdf_file = html_file.with_suffix(".pdf")
+        try:
+            print_pdf(html_file.read_text(encoding="utf-8"), pdf_file)
+        except OSError as error:
+            self.failed.emit(error, "Printing the methods appendix to PDF")
+            pdf_file = None
+        names = ", ".join(p.name for p in (html_file, pdf_file, json_file) if p is not None)
+        self._done(f"Saved {names}", html_file)
+
+    # -- shared ------------------------------------------------------------------------------------
+    def _start(self, worker: Worker, doing: str, on_finished) -> Worker:
+        self.excel_button.setEnabled(False)
+        self.appendix_button.setEnabled(False)
+        self.status_label.setText(f"{doing}…")
+        worker.signals.finished.connect(on_finished)
+        worker.signals.failed.connect(lambda error: self._failed(error, doing))
+        worker.signals.done.connect(lambda: self.set_buttons_enabled(True))
+        return self._slot.start(worker)
+
+    def set_buttons_enabled(self, enabled: bool) -> None:
+        usable = enabled and self.result is not None and bool(self.result.finished_models())
+        self.excel_button.setEnabled(usable)
+        self.appendix_button.setEnabled(usable)
+
+    def _done(self, message: str, path: str | Path) -> None:
+        folder = Path(path).parent
+        self.status_label.setText(f"{message} in {folder}")
+        self.status_label.setToolTip(str(folder))
+        self.written.emit(f"{message} in {folder}")
+
+    def _failed(self, error: BaseException, doing: str) -> None:
+        self.status_label.setText("")
+        self.failed.emit(error, doing)
+
+    def _suggested(self, ending: str) -> str:
+        name = (self.result.spec.get("name") if self.result else "") or "TextLab results"
+        safe = "".join(c if c.isalnum() or c in " -_." else "-" for c in str(name)).strip() or "TextLab results"
+        return str(Path.home() / f"{safe}{ending}")
+
+    def cancel(self) -> None:
+        self._slot.cancel()
+
+
+def print_pdf(html: str, path: Path) -> Path:
+    """Print an HTML page to an A4 PDF with Qt (no browser needed), written whole or not at all."""
+    temporary = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    try:
+        writer = QPdfWriter(str(temporary))
+        writer.setPageLayout(QPageLayout(QPageSize(QPageSize.PageSizeId.A4), QPageLayout.Orientation.Portrait,
+                                         QMarginsF(18, 18, 18, 18), QPageLayout.Unit.Millimeter))
+        writer.setResolution(96)
+        document = QTextDocument()
+        document.setHtml(html)
+        layout = writer.pageLayout()
+        area = layout.paintRectPixels(writer.resolution())
+        document.setPageSize(QSizeF(area.width(), area.height()))
+        document.print_(writer)
+        del writer  # closes the file
+        if not temporary.is_file() or temporary.stat().st_size == 0:
+            raise OSError(f"Qt wrote no PDF to {temporary}")
+        os.replace(temporary, path)
+    finally:
+        temporary.unlink(missing_ok=True)
+    return path
+
+
+def _with_suffix(path: str, suffix: str) -> Path:
+    chosen = Path(path)
+    return chosen if chosen.suffix.lower() == suffix else chosen.with_name(chosen.name + suffix)
+
+
+def _study_files(result: ExperimentResult) -> list[str]:
+    data = result.spec.get("data", {}) if isinstance(result.spec, dict) else {}
+    return [str(data[key]) for key in ("source", "test_source") if data.get(key)]
