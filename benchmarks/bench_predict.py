@@ -28,7 +28,7 @@ def _texts(n: int, seed: int = 0) -> list[str]:
 
     from guiapp.core.locations import example_path
 
-    titles = pd.read_excel(example_path(), engine="calamine").iloc[:, 0].astype(str).tolist()
+    titles = pd.read_excel(example_path(), engine="calamine")["Title"].astype(str).tolist()
     rng = np.random.default_rng(seed)
     words = " ".join(titles).split()
     lengths = rng.integers(6, 30, size=n)
@@ -49,7 +49,7 @@ def _train(folder: Path) -> None:
     from guiapp.core.locations import example_path
 
     frame = pd.read_excel(example_path(), engine="calamine")
-    texts, labels = frame.iloc[:, 0].astype(str).tolist(), frame.iloc[:, 1].astype(str)
+    texts, labels = frame["Title"].astype(str).tolist(), frame["Topic"].astype(str)
     categories = sorted(labels.unique())
     y = labels.map({c: i for i, c in enumerate(categories)}).to_numpy()
     representation = make_representation("bow", {}).fit(texts)

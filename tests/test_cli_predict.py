@@ -99,3 +99,22 @@ def test_mistakes_get_a_message_and_status_2(results, tmp_path, capsys):
     assert "no column 'body'" in capsys.readouterr().err
     with pytest.raises(Exception, match="No model of this study finished"):
         choose_models(ExperimentResult({}, [], {}, [], [], [], []), None)
+
+
+def test_a_saved_project_predicts_like_its_results_folder(results, tmp_path):
+    from guiapp.core.project.format import Project, model_folders_of
+    from guiapp.core.project.saving import save_project
+    from guiapp.core.study.spec import ExperimentSpec
+
+    out, new = results
+    result = read_results(out)
+    for model in result.models:  # the folders as this results folder holds them now
+        model.artefact = str(out / "models" / model.artefact.rsplit("/", 1)[-1])
+    project = Project(spec=ExperimentSpec.from_dict(result.spec), table=pd.read_excel(new, engine="calamine"), result=result,
+                      model_folders=model_folders_of(result), ui_state={}, source_sha256="", source_name="new.xlsx")
+    saved = save_project(tmp_path / "study.textlab", project)
+    assert main(["predict", str(saved), str(new), "--out", str(tmp_path / "from project.csv")]) == 0
+    assert main(["predict", str(out), str(new), "--out", str(tmp_path / "from folder.csv")]) == 0
+    from_project = pd.read_csv(tmp_path / "from project.csv", encoding="utf-8-sig")
+    from_folder = pd.read_csv(tmp_path / "from folder.csv", encoding="utf-8-sig")
+    pd.testing.assert_frame_equal(from_project, from_folder)

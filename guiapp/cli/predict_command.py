@@ -1,4 +1,4 @@
-"""``textlab predict RESULTS new.xlsx --out predictions.xlsx``: apply a study's trained models to
+"""``textlab predict RESULTS|PROJECT new.xlsx --out predictions.xlsx``: apply a study's trained models to
 texts nobody has coded yet, and write the predictions (Excel, CSV or Parquet, by the file ending).
 
 The text column is the study's own when the new table has it; ``--text`` names another. Without
@@ -19,7 +19,7 @@ FORMATS = {".xlsx": "Excel", ".csv": "CSV", ".parquet": "Parquet"}
 
 def add_predict_command(commands) -> None:
     predict = commands.add_parser("predict", help="apply a study's trained models to new texts and write the predictions")
-    predict.add_argument("results", help="the results folder written by `textlab run … --out FOLDER`")
+    predict.add_argument("results", help="the results folder written by `textlab run … --out FOLDER`, or a .textlab project")
     predict.add_argument("file", help="the table of new texts (.xlsx, .ods, .csv, .parquet …)")
     predict.add_argument("--out", required=True, help="where to write the predictions: .xlsx, .csv or .parquet")
     predict.add_argument("--model", action="append", help="a model's name as in the results (repeat for several; default: the best)")
@@ -67,8 +67,19 @@ def _predict(args: argparse.Namespace, on_event) -> Path:
                         "End the output name with .xlsx (Excel), .csv or .parquet.")
     if out.exists() and not args.overwrite:
         raise UserError(f"{out} already exists.", "Choose another name, or add --overwrite to replace it.")
-    result = read_results(args.results)
-    models = open_models(args.results, choose_models(result, args.model))
+    if Path(args.results).suffix.lower() == ".textlab":
+        from guiapp.core import locations
+        from guiapp.core.project.opening import open_project
+
+        project = open_project(args.results, extract_models_to=locations.cache_dir() / "projects")
+        if project.result is None:
+            raise UserError("This project has no results yet, so it has no trained models to apply.",
+                            "Open it in TextLab, run the study, save the project, and try again.")
+        result = project.result
+        models = open_models(lambda model: project.model_folder(model.name), choose_models(result, args.model))
+    else:
+        result = read_results(args.results)
+        models = open_models(args.results, choose_models(result, args.model))
     table = read_table(args.file, sheet=args.sheet, on_event=sub_progress(on_event, 0.0, 0.1))
     study_columns = list((result.spec.get("data", {}).get("mapping") or {}).get("text_columns") or [])
     columns = args.text or [c for c in study_columns if c in table.frame.columns]

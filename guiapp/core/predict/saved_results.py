@@ -7,6 +7,7 @@ there first and at the path recorded during the run second.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 
 import pandas as pd
@@ -78,11 +79,13 @@ def choose_models(result: ExperimentResult, names: list[str] | None) -> list[Mod
     return chosen
 
 
-def open_models(results_folder: str | Path, models: list[ModelResult]) -> list[TrainedModel]:
-    """Open each chosen model; a missing one is explained (older runs kept only Transformers)."""
+def open_models(results_folder: str | Path | Callable[[ModelResult], Path | None],
+                models: list[ModelResult]) -> list[TrainedModel]:
+    """Open each chosen model, found beside the results (or by ``results_folder(model)`` when that is
+    a function, e.g. a project's unpacked models); a missing one is explained."""
     opened = []
     for model in models:
-        folder = model_folder(results_folder, model)
+        folder = results_folder(model) if callable(results_folder) else model_folder(results_folder, model)
         if folder is None:
             raise UserError(f"The trained model “{model.name}” was not saved with these results.",
                             "Run the study again with this version of TextLab; it saves every trained model.")

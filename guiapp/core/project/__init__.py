@@ -1,1 +1,1 @@
-"""Projects: save and open, autosave, recovery (issue 9)."""
+"""Projects: the .textlab file (format, saving, opening), autosave and recovery (issue 9)."""

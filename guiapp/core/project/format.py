@@ -1,0 +1,147 @@
+"""The ``.textlab`` project file: what it holds, and the rules every member name follows.
+
+A project file is a zip archive of plain, safe files — never a pickle:
+
+==============================  ===========================================================
+member                          what it holds
+==============================  ===========================================================
+``project.json``                format name and version, TextLab's version, when it was
+                                saved, the original table's name and SHA-256, the model
+                                folders (model name → folder) and the SHA-256 and size of
+                                every other member (the index)
+``study.json``                  the study: ``ExperimentSpec.to_dict()``
+``data/table.parquet``          a snapshot of the loaded table
+``data/test_table.parquet``     a snapshot of the separate test table, if one was used
+``results.json``                ``ExperimentResult.to_json(include_texts=True)``, if a run finished
+``models/<folder>/…``           the trained models' folders as a run saved them
+                                (safetensors, JSON, skops)
+``ui.json``                     the window's state (current step, chosen columns, …)
+==============================  ===========================================================
+
+Opening checks every member name before anything is read or written: no absolute paths, no
+``..``, only the members above, and no file whose ending says pickle (``.pkl``, ``.joblib``, …).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from dataclasses import dataclass, field
+from pathlib import Path, PurePosixPath
+from typing import TYPE_CHECKING, Any
+
+from guiapp.core.errors import UserError
+
+if TYPE_CHECKING:  # not imported at run time: listing autosaves needs neither (nor scikit-learn)
+    import pandas as pd
+
+    from guiapp.core.experiment.results import ExperimentResult
+    from guiapp.core.study.spec import ExperimentSpec
+
+FORMAT_NAME = "textlab-project"
+FORMAT_VERSION = 1
+SUFFIX = ".textlab"
+
+PROJECT_JSON = "project.json"
+STUDY_JSON = "study.json"
+TABLE = "data/table.parquet"
+TEST_TABLE = "data/test_table.parquet"
+RESULTS_JSON = "results.json"
+UI_JSON = "ui.json"
+MODELS = "models/"
+SINGLE_MEMBERS = frozenset({STUDY_JSON, TABLE, TEST_TABLE, RESULTS_JSON, UI_JSON})
+
+# File endings whose loaders run code (pickle and its relatives): never written, never opened.
+PICKLE_ENDINGS = frozenset({".pkl", ".pickle", ".joblib", ".pt", ".pth", ".bin", ".npy", ".npz", ".dill"})
+# Members that are already compressed are stored as they are; the rest are deflated.
+STORED_ENDINGS = frozenset({".parquet", ".safetensors", ".skops", ".zip"})
+
+
+@dataclass
+class Project:
+    """Everything a user keeps of one study: what was asked, on which data, and what came out."""
+
+    spec: ExperimentSpec
+    table: pd.DataFrame
+    test_table: pd.DataFrame | None = None
+    result: ExperimentResult | None = None
+    model_folders: dict[str, Path] = field(default_factory=dict)  # model name → its trained model folder
+    ui_state: dict[str, Any] = field(default_factory=dict)
+    source_sha256: str = ""  # of the original spreadsheet the table was read from
+    source_name: str = ""  # its file name
+    saved_at: str = ""  # set by open_project: when the file was saved (ISO 8601, UTC)
+    textlab_version: str = ""  # set by open_project: which TextLab saved it
+
+    def model_folder(self, model_name: str) -> Path | None:
+        """The trained model folder of the model called ``model_name``, if the project holds one."""
+        folder = self.model_folders.get(model_name)
+        return Path(folder) if folder is not None else None
+
+
+def model_folders_of(result: ExperimentResult) -> dict[str, Path]:
+    """The trained model folders a run saved (``ModelResult.artefact``) that still exist."""
+    folders = {}
+    for model in result.models:
+        if model.artefact and Path(model.artefact).is_dir():
+            folders[model.name] = Path(model.artefact)
+    return folders
+
+
+def sha256_of(path: Path, chunk: int = 1 << 20) -> str:
+    digest = hashlib.sha256()
+    with open(path, "rb") as handle:
+        while block := handle.read(chunk):
+            digest.update(block)
+    return digest.hexdigest()
+
+
+def archive_folder_names(names: list[str]) -> dict[str, str]:
+    """A distinct, safe folder name inside ``models/`` for each model name."""
+    chosen: dict[str, str] = {}
+    used: set[str] = set()
+    for name in names:
+        base = re.sub(r"[^A-Za-z0-9._-]", "-", name).strip("-.") or "model"
+        folder, n = base, 2
+        while folder.lower() in used:
+            folder, n = f"{base}-{n}", n + 1
+        used.add(folder.lower())
+        chosen[name] = folder
+    return chosen
+
+
+def is_pickle_like(name: str) -> bool:
+    return PurePosixPath(name).suffix.lower() in PICKLE_ENDINGS
+
+
+def check_member_name(name: str) -> None:
+    """Refuse a member name that could write outside its folder or that names a pickle."""
+    parts = name.split("/")
+    unsafe = (
+        not name
+        or "\\" in name
+        or "\x00" in name
+        or name.startswith("/")
+        or re.match(r"^[A-Za-z]:", name) is not None
+        or any(part in ("", ".", "..") for part in parts[:-1])
+        or parts[-1] in (".", "..")
+    )
+    if unsafe:
+        raise damaged(f"it holds a file with an unsafe name ({name!r}) that could write outside its folder")
+    if name.endswith("/"):
+        if not name.startswith(MODELS):
+            raise damaged(f"it holds an unexpected folder ({name!r})")
+        return
+    if is_pickle_like(name):
+        raise damaged(f"it holds a file that could run code when opened ({name!r}); TextLab never opens those")
+    if name == PROJECT_JSON or name in SINGLE_MEMBERS:
+        return
+    if not name.startswith(MODELS) or len(parts) < 3:
+        raise damaged(f"it holds an unexpected file ({name!r})")
+
+
+def damaged(reason: str, details: str = "") -> UserError:
+    return UserError(
+        f"This project file cannot be opened: {reason}.",
+        "It may be damaged or was not written by TextLab. Open an earlier copy, or a recovered autosave.",
+        details=details,
+    )

@@ -1,0 +1,102 @@
+"""Save a project and open it again: everything comes back as it was, trained models included."""
+
+from __future__ import annotations
+
+import zipfile
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from guiapp.core.events import Cancelled, Progress
+from guiapp.core.predict.trained_model import open_trained_model
+from guiapp.core.project import format as fmt
+from guiapp.core.project.opening import open_project
+from guiapp.core.project.saving import save_project
+from tests.core.project.helpers import plain_project, run_project
+
+
+@pytest.fixture(scope="module")
+def saved(tmp_path_factory):
+    folder = tmp_path_factory.mktemp("project")
+    project = run_project(folder / "run")
+    project.test_table = project.table.iloc[:10].reset_index(drop=True)
+    events = []
+    path = save_project(folder / "study.textlab", project, on_event=events.append)
+    return project, path, events, folder
+
+
+def test_everything_comes_back(saved):
+    project, path, _, folder = saved
+    again = open_project(path, extract_models_to=folder / "unpacked")
+    assert again.spec.to_dict() == project.spec.to_dict()
+    pd.testing.assert_frame_equal(again.table, project.table)
+    pd.testing.assert_frame_equal(again.test_table, project.test_table)
+    assert again.result.to_dict() == project.result.to_dict()
+    assert again.ui_state == project.ui_state
+    assert (again.source_sha256, again.source_name) == (project.source_sha256, project.source_name)
+    assert again.saved_at and again.textlab_version
+    assert set(again.model_folders) == {model.name for model in project.result.models}
+    for name, original in project.model_folders.items():
+        copy = again.model_folder(name)
+        assert copy.is_relative_to(folder / "unpacked")
+        original_files = {p.relative_to(original): p.read_bytes() for p in original.rglob("*") if p.is_file()}
+        copied_files = {p.relative_to(copy): p.read_bytes() for p in copy.rglob("*") if p.is_file()}
+        assert copied_files == original_files and original_files
+
+
+def test_reopened_models_decide_as_during_the_run(saved):
+    _, path, _, folder = saved
+    again = open_project(path, extract_models_to=folder / "unpacked-again")
+    texts = again.result.test_texts
+    for model in again.result.models:
+        decisions, probabilities = open_trained_model(again.model_folder(model.name)).answer(texts)
+        assert decisions.tolist() == model.predictions
+        np.testing.assert_allclose(probabilities, np.array(model.probabilities), atol=1e-6)
+
+
+def test_the_file_holds_only_json_parquet_and_model_files(saved):
+    _, path, events, _ = saved
+    with zipfile.ZipFile(path) as archive:
+        names = archive.namelist()
+    assert {"project.json", "study.json", "data/table.parquet", "data/test_table.parquet", "results.json",
+            "ui.json"} <= set(names)
+    assert all(not fmt.is_pickle_like(name) for name in names)
+    assert any(name.startswith("models/") and name.endswith(".json") for name in names)
+    fractions = [e.fraction for e in events if isinstance(e, Progress)]
+    assert fractions[-1] == 1.0 and fractions == sorted(fractions)
+
+
+def test_a_project_without_results_and_saving_over_an_older_one(tmp_path):
+    path = tmp_path / "plain.textlab"
+    save_project(path, plain_project(30, "First"))
+    save_project(path, plain_project(40, "Second"))
+    again = open_project(path, extract_models_to=tmp_path / "models")
+    assert again.spec.name == "Second" and again.result is None and again.test_table is None
+    pd.testing.assert_frame_equal(again.table, plain_project(40).table)
+    assert again.model_folders == {} and not (tmp_path / "models").exists()
+    assert [p.name for p in tmp_path.iterdir()] == ["plain.textlab"]
+
+
+def test_cancel_leaves_the_old_file_and_no_temporary_file(tmp_path):
+    path = tmp_path / "kept.textlab"
+    save_project(path, plain_project(30, "Kept"))
+    before = path.read_bytes()
+
+    def cancel(event):
+        if isinstance(event, Progress) and event.done:
+            raise Cancelled
+
+    with pytest.raises(Cancelled):
+        save_project(path, plain_project(5000, "Replacement"), on_event=cancel)
+    assert path.read_bytes() == before
+    assert [p.name for p in tmp_path.iterdir()] == ["kept.textlab"]
+
+
+def test_mixed_cells_are_kept_as_text(tmp_path):
+    project = plain_project(6)
+    project.table["code"] = [1, "two", 3.5, float("nan"), "x", 7]
+    save_project(tmp_path / "mixed.textlab", project)
+    again = open_project(tmp_path / "mixed.textlab", extract_models_to=tmp_path / "m")
+    codes = again.table["code"].tolist()
+    assert codes[:3] + codes[4:] == ["1", "two", "3.5", "x", "7"] and pd.isna(codes[3])
