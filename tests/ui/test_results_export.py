@@ -21,10 +21,11 @@ def page(qtbot):
     return view
 
 
-def test_buttons_wait_for_a_result(page):
+def test_buttons_wait_for_a_result(page, qtbot):
     assert not page.export.excel_button.isEnabled() and not page.export.appendix_button.isEnabled()
     page.show_result(sample_result())
     assert page.export.excel_button.isEnabled() and page.export.appendix_button.isEnabled()
+    qtbot.wait(100)  # let the layout settle, as it does on screen, before the picture
     save_screenshot(page, "results_export")
     page.clear()
     assert not page.export.excel_button.isEnabled()
