@@ -1,7 +1,9 @@
-"""Atomic file writes: write to a temporary file next to the target, then rename over it."""
+"""Files written safely: to a temporary file next to the target, then renamed over it; the rename
+made durable; and the SHA-256 that tells whether a file is still the one that was written."""
 
 from __future__ import annotations
 
+import hashlib
 import os
 import tempfile
 from pathlib import Path
@@ -37,3 +39,28 @@ def write_bytes_atomic(path: str | Path, data: bytes) -> None:
     except BaseException:
         Path(tmp).unlink(missing_ok=True)
         raise
+
+
+def fsync_folder(folder: str | Path) -> None:
+    """Make a rename into ``folder`` durable (POSIX); Windows has no folder handles to flush."""
+    if os.name != "posix":
+        return
+    try:
+        fd = os.open(folder, os.O_RDONLY)
+    except OSError:
+        return
+    try:
+        os.fsync(fd)
+    except OSError:
+        pass
+    finally:
+        os.close(fd)
+
+
+def sha256_of_file(path: str | Path, chunk: int = 1 << 20) -> str:
+    """The SHA-256 of a file's bytes, read in chunks (hashlib releases the GIL on large ones)."""
+    digest = hashlib.sha256()
+    with open(path, "rb") as handle:
+        while block := handle.read(chunk):
+            digest.update(block)
+    return digest.hexdigest()

@@ -20,7 +20,6 @@ save leaves either the old folder or the new one, never half of one.
 
 from __future__ import annotations
 
-import hashlib
 import json
 import os
 import shutil
@@ -31,6 +30,7 @@ from typing import Any
 
 import numpy as np
 
+from guiapp.core.atomic import fsync_folder, sha256_of_file
 from guiapp.core.errors import UserError
 from guiapp.core.experiment.fitting import CalibratedSVM
 from guiapp.core.features.registry import REPRESENTATIONS
@@ -111,10 +111,10 @@ def save_conventional(
             "categories": categories,
             "meta": meta,
             "libraries": _library_versions(),
-            "files": {child.name: _sha256(child) for child in sorted(temporary.iterdir())},
+            "files": {child.name: sha256_of_file(child) for child in sorted(temporary.iterdir())},
         }
         _write(temporary / MODEL_FILE, _json_bytes(info))
-        _fsync_folder(temporary)
+        fsync_folder(temporary)
         _move_into_place(temporary, target)
     except BaseException:
         shutil.rmtree(temporary, ignore_errors=True)
@@ -283,7 +283,7 @@ def _check_files(folder: Path, files: dict[str, Any]) -> None:
         if not path.is_file():
             raise UserError(f"The model “{folder.name}” is incomplete: the file “{file_name}” is missing.",
                             "Copy the whole model folder again, or train the model again.")
-        if _sha256(path) != digest:
+        if sha256_of_file(path) != digest:
             raise _damaged(folder.name, f"{file_name}: the checksum does not match")
 
 
@@ -387,24 +387,6 @@ def _write(path: Path, data: bytes) -> None:
         handle.write(data)
         handle.flush()
         os.fsync(handle.fileno())
-
-
-def _fsync_folder(folder: Path) -> None:
-    if os.name != "posix":
-        return
-    descriptor = os.open(folder, os.O_RDONLY)
-    try:
-        os.fsync(descriptor)
-    finally:
-        os.close(descriptor)
-
-
-def _sha256(path: Path) -> str:
-    digest = hashlib.sha256()
-    with path.open("rb") as handle:
-        for block in iter(lambda: handle.read(1 << 20), b""):
-            digest.update(block)
-    return digest.hexdigest()
 
 
 def _library_versions() -> dict[str, str]:

@@ -22,6 +22,7 @@ from guiapp.core.export.predictions import (
     predictions_table,
 )
 from guiapp.core.export.target import writing_to
+from guiapp.core.tables.arrow_columns import ARROW_ERRORS, mixed_columns_as_text
 
 CSV_CHUNK_ROWS = 20_000
 PARQUET_ROW_GROUP = 50_000
@@ -62,21 +63,11 @@ def _arrow_table(frame: pd.DataFrame, on_event: EventCallback) -> pa.Table:
     """``frame`` as an Arrow table; columns of mixed values that Parquet cannot type become text."""
     try:
         return pa.Table.from_pandas(frame, preserve_index=False)
-    except (pa.ArrowInvalid, pa.ArrowTypeError, pa.ArrowNotImplementedError):
+    except ARROW_ERRORS:
         pass
-    fixed = frame.copy(deep=False)
-    for position in range(frame.shape[1]):
-        column = frame.iloc[:, position]
-        try:
-            pa.array(column, from_pandas=True)
-        except (pa.ArrowInvalid, pa.ArrowTypeError, pa.ArrowNotImplementedError):
-            fixed.isetitem(position, column.map(lambda value: value if pd.isna(value) else str(value)))
-            on_event(
-                Log(
-                    f"Column '{frame.columns[position]}' mixes numbers and text; Parquet stores it as text.",
-                    "warning",
-                )
-            )
+    fixed, names = mixed_columns_as_text(frame)
+    for name in names:
+        on_event(Log(f"Column '{name}' mixes numbers and text; Parquet stores it as text.", "warning"))
     return pa.Table.from_pandas(fixed, preserve_index=False)
 
 

@@ -58,18 +58,13 @@ def profile_texts(texts: Sequence[str], *, tokenizer: Any = None, limit: int | N
 
 def guess_language(tokenised: Sequence[Sequence[str]]) -> str | None:
     """The language whose stop words make up the largest share of the words, if clear enough."""
-    counts: dict[str, int] = {}
-    total = 0
-    for words in tokenised:
-        total += len(words)
-    if total == 0:
-        return None
     flat = [word for words in tokenised for word in words]
-    for language in LANGUAGES:
-        stops = stop_word_set(language)
-        counts[language] = sum(1 for word in flat if word in stops)
+    if not flat:
+        return None
+    stops = {language: stop_word_set(language) for language in LANGUAGES}
+    counts = {language: sum(word in words for word in flat) for language, words in stops.items()}
     best = max(counts, key=counts.__getitem__)
-    return best if counts[best] / total >= _MIN_STOP_SHARE else None
+    return best if counts[best] / len(flat) >= _MIN_STOP_SHARE else None
 
 
 def compare_profiles(coded: TextProfile, new: TextProfile) -> list[str]:

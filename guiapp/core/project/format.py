@@ -24,7 +24,6 @@ Opening checks every member name before anything is read or written: no absolute
 
 from __future__ import annotations
 
-import hashlib
 import re
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
@@ -85,14 +84,6 @@ def model_folders_of(result: ExperimentResult) -> dict[str, Path]:
         if model.artefact and Path(model.artefact).is_dir():
             folders[model.name] = Path(model.artefact)
     return folders
-
-
-def sha256_of(path: Path, chunk: int = 1 << 20) -> str:
-    digest = hashlib.sha256()
-    with open(path, "rb") as handle:
-        while block := handle.read(chunk):
-            digest.update(block)
-    return digest.hexdigest()
 
 
 def archive_folder_names(names: list[str]) -> dict[str, str]:

@@ -22,11 +22,12 @@ import pandas as pd
 import pyarrow as pa
 
 from guiapp import __version__
-from guiapp.core.atomic import usual_permissions
+from guiapp.core.atomic import fsync_folder, usual_permissions
 from guiapp.core.errors import UserError
 from guiapp.core.events import EventCallback, Log, Progress, ignore_events
 from guiapp.core.project import format as fmt
 from guiapp.core.project.processes import process_running
+from guiapp.core.tables.arrow_columns import mixed_columns_as_text
 
 _CHUNK = 1 << 20
 
@@ -49,7 +50,7 @@ def save_project(path: str | Path, project: fmt.Project, *, on_event: EventCallb
     except BaseException:
         tmp.unlink(missing_ok=True)
         raise
-    _fsync_folder(target.parent)
+    fsync_folder(target.parent)
     on_event(Progress(1.0, f"Saved {target.name}."))
     return target
 
@@ -138,11 +139,7 @@ def _parquet_bytes(table: pd.DataFrame, what: str, on_event: EventCallback) -> b
     except (pa.ArrowException, ValueError, TypeError) as error:
         # Mixed cells in one column (numbers and words) cannot go into one Parquet column: keep
         # such columns as text, which is how the study reads them anyway.
-        fixed = table.copy()
-        fixed.columns = [str(column) for column in fixed.columns]
-        for column in fixed.columns:
-            if fixed[column].dtype == object:
-                fixed[column] = fixed[column].map(_as_text)
+        fixed, _ = mixed_columns_as_text(table.set_axis([str(column) for column in table.columns], axis=1))
         on_event(Log(f"Some columns of the {what} mix numbers and words; the project keeps them as text.", "warning"))
         buffer = io.BytesIO()
         try:
@@ -151,12 +148,6 @@ def _parquet_bytes(table: pd.DataFrame, what: str, on_event: EventCallback) -> b
             raise UserError(f"The project could not be saved: the {what} cannot be stored.",
                             "This is a bug in TextLab; please report it.", details=repr(error)) from error
     return buffer.getvalue()
-
-
-def _as_text(value: Any) -> Any:
-    if isinstance(value, str) or value is None or (not isinstance(value, (list, tuple, dict)) and pd.isna(value)):
-        return value
-    return str(value)
 
 
 def _model_files(folders: dict[str, Path], on_event: EventCallback) -> dict[str, list[tuple[str, Path]]]:
@@ -187,19 +178,3 @@ def _remove_stale_temps(target: Path) -> None:
         pid = leftover.name[len(target.name) + 2:].split(".", 1)[0]
         if pid.isdigit() and int(pid) != os.getpid() and not process_running(int(pid)):
             leftover.unlink(missing_ok=True)
-
-
-def _fsync_folder(folder: Path) -> None:
-    """Make the rename itself durable (POSIX); Windows has no folder handles to flush."""
-    if os.name != "posix":
-        return
-    try:
-        fd = os.open(folder, os.O_RDONLY)
-    except OSError:
-        return
-    try:
-        os.fsync(fd)
-    except OSError:
-        pass
-    finally:
-        os.close(fd)

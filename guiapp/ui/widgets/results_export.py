@@ -50,9 +50,7 @@ class ResultsExport(QWidget):
 
     def set_result(self, result: ExperimentResult | None) -> None:
         self.result = result
-        usable = result is not None and bool(result.finished_models())
-        self.excel_button.setEnabled(usable)
-        self.appendix_button.setEnabled(usable)
+        self.set_buttons_enabled(True)
         self.status_label.setText("")
 
     # -- Excel -------------------------------------------------------------------------------------
@@ -80,28 +78,28 @@ class ResultsExport(QWidget):
             self.write_appendix(_with_suffix(path, ".html"))
 
     def write_appendix(self, path: str | Path) -> Worker:
-        """Write X.html and X.json in the background, then X.pdf printed from the same page."""
+        """Write X.html, X.json and X.pdf (printed from the same page) in the background."""
         from guiapp.core.export.appendix import write_appendix
 
         assert self.result is not None
         result, target = self.result, Path(path)
 
-        def write(on_event=None) -> tuple[Path, Path]:  # the appendix is quick: no progress to report
-            return write_appendix(result, target, overwrite=True)
+        def write(on_event=None) -> tuple[list[Path], OSError | None]:  # quick: no progress to report
+            html_file, json_file = write_appendix(result, target, overwrite=True)
+            try:  # QTextDocument and QPdfWriter paint off the GUI thread (no widgets, no pixmaps)
+                pdf_file = print_pdf(html_file.read_text(encoding="utf-8"), html_file.with_suffix(".pdf"))
+            except OSError as error:  # the page and its facts are kept; say why the PDF is missing
+                return [html_file, json_file], error
+            return [html_file, pdf_file, json_file], None
 
         worker = Worker(write, name="writing the methods appendix")
         return self._start(worker, "Writing the methods appendix", self._appendix_written)
 
-    def _appendix_written(self, paths: tuple[Path, Path]) -> None:
-        html_file, json_file = paths
-        pdf_file = html_file.with_suffix(".pdf")
-        try:
-            print_pdf(html_file.read_text(encoding="utf-8"), pdf_file)
-        except OSError as error:
-            self.failed.emit(error, "Printing the methods appendix to PDF")
-            pdf_file = None
-        names = ", ".join(p.name for p in (html_file, pdf_file, json_file) if p is not None)
-        self._done(f"Saved {names}", html_file)
+    def _appendix_written(self, outcome: tuple[list[Path], OSError | None]) -> None:
+        written, pdf_error = outcome
+        if pdf_error is not None:
+            self.failed.emit(pdf_error, "Printing the methods appendix to PDF")
+        self._done("Saved " + ", ".join(path.name for path in written), written[0])
 
     # -- shared ------------------------------------------------------------------------------------
     def _start(self, worker: Worker, doing: str, on_finished) -> Worker:
