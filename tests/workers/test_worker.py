@@ -79,6 +79,8 @@ def test_slot_cancels_previous_job(qtbot):
     second = Worker(_count, 3)
     with qtbot.waitSignal(second.signals.finished, timeout=5000):
         slot.start(second)
+    # the thread may end before its queued "cancelled" reaches the GUI thread: wait for the signal
+    qtbot.waitUntil(lambda: cancelled == [True], timeout=5000)
     qtbot.waitUntil(lambda: not first.is_running() and not second.is_running())
     assert cancelled == [True]
     qtbot.waitUntil(lambda: slot.current is None)
