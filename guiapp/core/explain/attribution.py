@@ -75,3 +75,47 @@ class Attribution:
             scale=str(data["scale"]), base_value=data.get("base_value"), delta=data.get("delta"),
             unseen=[(int(a), int(b)) for a, b in data.get("unseen", [])], details=dict(data.get("details", {})),
         )
+
+
+@dataclass
+class Faithfulness:
+    """How far an explanation is true to its model (ERASER: DeYoung et al., 2020).
+
+    The ``k`` words with the largest scores toward the category are removed from the text
+    (comprehensiveness: a large drop means the model did rely on them) or kept alone
+    (sufficiency: a small drop means they are enough for the model's answer).
+    """
+
+    category: str
+    k: int
+    words: list[str]  # the top-k words, as written
+    probability: float  # the model's probability of ``category`` for the whole text
+    without_top: float  # … with the top-k words removed
+    only_top: float  # … with only the top-k words
+
+    @property
+    def comprehensiveness(self) -> float:
+        return self.probability - self.without_top
+
+    @property
+    def sufficiency(self) -> float:
+        return self.probability - self.only_top
+
+    def sentence(self) -> str:
+        """The numbers in plain words, for the Documents step and the exports."""
+        n = len(self.words)
+        these = "this word" if n == 1 else f"these {n} words"
+        return (
+            f"Removing {these} changes the probability of “{self.category}” from "
+            f"{self.probability:.2f} to {self.without_top:.2f}; keeping only {these} gives {self.only_top:.2f}."
+        )
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"category": self.category, "k": self.k, "words": list(self.words),
+                "probability": self.probability, "without_top": self.without_top, "only_top": self.only_top,
+                "comprehensiveness": self.comprehensiveness, "sufficiency": self.sufficiency}
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> Faithfulness:
+        return cls(str(data["category"]), int(data["k"]), [str(w) for w in data["words"]],
+                   float(data["probability"]), float(data["without_top"]), float(data["only_top"]))
