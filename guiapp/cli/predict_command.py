@@ -14,8 +14,6 @@ from pathlib import Path
 
 from guiapp.cli.console import ProgressPrinter, stopped
 
-FORMATS = {".xlsx": "Excel", ".csv": "CSV", ".parquet": "Parquet"}
-
 
 def add_predict_command(commands) -> None:
     predict = commands.add_parser("predict", help="apply a study's trained models to new texts and write the predictions")
@@ -53,18 +51,14 @@ def predict_command(args: argparse.Namespace, progress: ProgressPrinter) -> int:
 def _predict(args: argparse.Namespace, on_event) -> Path:
     from guiapp.core.errors import UserError
     from guiapp.core.events import sub_progress
-    from guiapp.core.export.excel import write_excel
-    from guiapp.core.export.flat_files import write_csv, write_parquet
-    from guiapp.core.export.predictions import ModelPredictions
+    from guiapp.core.export.prediction_files import check_output_name, write_predictions
     from guiapp.core.predict.new_texts import predict_new_texts, texts_of
     from guiapp.core.predict.saved_results import choose_models, open_models, read_results
     from guiapp.core.study.mapping import ColumnMapping
     from guiapp.core.tables.reader import read_table
 
     out = Path(args.out)
-    if out.suffix.lower() not in FORMATS:
-        raise UserError(f"TextLab cannot tell which kind of file “{out.name}” should be.",
-                        "End the output name with .xlsx (Excel), .csv or .parquet.")
+    check_output_name(out)
     if out.exists() and not args.overwrite:
         raise UserError(f"{out} already exists.", "Choose another name, or add --overwrite to replace it.")
     if Path(args.results).suffix.lower() == ".textlab":
@@ -92,13 +86,5 @@ def _predict(args: argparse.Namespace, on_event) -> Path:
                         "Its columns: " + ", ".join(map(str, table.frame.columns)))
     texts = texts_of(table.frame, ColumnMapping(text_columns=columns))
     found = predict_new_texts(models, texts, coded_texts=result.test_texts, on_event=sub_progress(on_event, 0.1, 0.8))
-    predictions = [ModelPredictions(name, p.categories, p.predicted, p.probabilities)
-                   for name, p in zip(found.models, found.predictions, strict=True)]
-    protected = [args.file]
-    writing = sub_progress(on_event, 0.8, 1.0)
-    kind = out.suffix.lower()
-    if kind == ".xlsx":
-        return write_excel(out, table=table.frame, predictions=predictions, result=result,
-                           overwrite=args.overwrite, protected=protected, on_event=writing)
-    writer = write_csv if kind == ".csv" else write_parquet
-    return writer(out, table.frame, predictions, overwrite=args.overwrite, protected=protected, on_event=writing)
+    return write_predictions(out, table.frame, found, result=result,
+                             overwrite=args.overwrite, protected=[args.file], on_event=sub_progress(on_event, 0.8, 1.0))

@@ -39,6 +39,10 @@ def run_app(file: str | Path | None = None, example: bool = False) -> int:
         window.open_path(Path(file))
     elif example:
         window.open_example()
+    else:
+        from PySide6.QtCore import QTimer
+
+        QTimer.singleShot(0, window.offer_recovery)  # after a crash: offer the autosave
     return app.exec()
 
 

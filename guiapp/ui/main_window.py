@@ -29,12 +29,16 @@ from PySide6.QtWidgets import (
 
 from guiapp import APP_NAME, __version__
 from guiapp.core.locations import example_path
+from guiapp.core.project.format import SUFFIX as PROJECT_SUFFIX
+from guiapp.core.project.format import Project, model_folders_of
 from guiapp.core.study.spec import ExperimentSpec, SpecError
-from guiapp.core.tables.reader import SUPPORTED_SUFFIXES
+from guiapp.core.tables.reader import SUPPORTED_SUFFIXES, LoadedTable
 from guiapp.ui.pages.data_page import DataPage
 from guiapp.ui.pages.models_page import ModelsPage
+from guiapp.ui.pages.predict_page import PredictPage
 from guiapp.ui.pages.results_page import ResultsPage
 from guiapp.ui.pages.run_page import RunPage
+from guiapp.ui.project_session import PROJECT_FILTER, ProjectSession, extraction_folder
 from guiapp.workers import ErrorSink, registry
 
 OPEN_FILTER = (
@@ -49,8 +53,9 @@ STEPS = (
     ("Models", "Choose the models to compare and how they are tested."),
     ("Run", "Watch the models being tuned and tested."),
     ("Results", "See which model agrees best with your coding, and why."),
+    ("Predict", "Apply a trained model to texts nobody has coded yet and save its answers."),
 )
-DATA_STEP, MODELS_STEP, RUN_STEP, RESULTS_STEP = range(4)
+DATA_STEP, MODELS_STEP, RUN_STEP, RESULTS_STEP, PREDICT_STEP = range(5)
 
 
 def is_supported(path: Path) -> bool:
@@ -126,10 +131,20 @@ class MainWindow(QMainWindow):
         self.results_page.statusMessage.connect(self._show_status)
         self.results_page.errorRaised.connect(lambda error, doing: self.errors.report(error, doing))
         self._has_result = False
+        self.ask_before_closing = True  # "save the project?" when work is unsaved (tests turn it off)
+        self._model_folders: dict[str, Path] = {}  # the trained model folders of the result shown
+        self.predict_page = PredictPage(self._study_table)
+        self.predict_page.statusMessage.connect(self._show_status)
+        self.predict_page.errorRaised.connect(lambda error, doing: self.errors.report(error, doing))
+        self.project = ProjectSession(self.capture_project, self.errors, self)
+        self.project.statusMessage.connect(self._show_status)
+        self.project.opened.connect(self._project_opened)
+        self.project.saved.connect(self._project_saved)
 
         self.steps = StepList()
         self.pages = QStackedWidget()
-        for (title, tip), page in zip(STEPS, (self.data_page, self.models_page, self.run_page, self.results_page), strict=True):
+        pages = (self.data_page, self.models_page, self.run_page, self.results_page, self.predict_page)
+        for (title, tip), page in zip(STEPS, pages, strict=True):
             self._add_step(title, tip, page)
         self.steps.currentRowChanged.connect(self.pages.setCurrentIndex)
         self.steps.setCurrentRow(DATA_STEP)
@@ -170,8 +185,24 @@ class MainWindow(QMainWindow):
         self.open_study_action = QAction("Open &study…", self)
         self.open_study_action.setToolTip("Open a saved study file (.toml/.json): its table, column roles, models and settings")
         self.open_study_action.triggered.connect(self.choose_study)
-        self.save_spec_action = QAction("&Save study as…", self)
-        self.save_spec_action.setShortcut(QKeySequence.StandardKey.SaveAs)
+        self.open_project_action = QAction("Open &project…", self)
+        self.open_project_action.setToolTip(f"Open a TextLab project ({PROJECT_SUFFIX}): the data, the study, its results and trained models")
+        self.open_project_action.triggered.connect(self.choose_project)
+        self.save_project_action = QAction(style.standardIcon(QStyle.StandardPixmap.SP_DialogSaveButton), "&Save project", self)
+        self.save_project_action.setShortcut(QKeySequence.StandardKey.Save)
+        self.save_project_action.setToolTip("Keep everything in one project file: the data, the study, the results "
+                                            "and the trained models (Ctrl+S)")
+        self.save_project_action.triggered.connect(self.save_project)
+        self.save_project_action.setEnabled(False)
+        self.save_project_as_action = QAction("Save project &as…", self)
+        self.save_project_as_action.setShortcut(QKeySequence.StandardKey.SaveAs)
+        self.save_project_as_action.triggered.connect(self.save_project_as)
+        self.save_project_as_action.setEnabled(False)
+        self.predict_file_action = QAction("&Predict a file of new texts…", self)
+        self.predict_file_action.setToolTip("Apply a trained model to a spreadsheet of texts nobody has coded yet")
+        self.predict_file_action.triggered.connect(self.choose_file_to_predict)
+        self.predict_file_action.setEnabled(False)
+        self.save_spec_action = QAction("Save study &file as…", self)
         self.save_spec_action.setToolTip(
             "Save the data settings, the ticked models and their settings as a study file the command line can run"
         )
@@ -184,7 +215,13 @@ class MainWindow(QMainWindow):
         file_menu = self.menuBar().addMenu("&File")
         file_menu.addAction(self.open_action)
         file_menu.addAction(self.example_action)
+        file_menu.addAction(self.open_project_action)
         self.recent_menu = file_menu.addMenu("Open &recent")
+        file_menu.addSeparator()
+        file_menu.addAction(self.save_project_action)
+        file_menu.addAction(self.save_project_as_action)
+        file_menu.addSeparator()
+        file_menu.addAction(self.predict_file_action)
         file_menu.addSeparator()
         file_menu.addAction(self.open_study_action)
         file_menu.addAction(self.save_spec_action)
@@ -203,6 +240,7 @@ class MainWindow(QMainWindow):
         toolbar.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextBesideIcon)
         toolbar.addAction(self.open_action)
         toolbar.addAction(self.example_action)
+        toolbar.addAction(self.save_project_action)
         self.addToolBar(toolbar)
 
     # -- opening --------------------------------------------------------------------------------
@@ -220,12 +258,21 @@ class MainWindow(QMainWindow):
         self.open_path(path)
 
     def open_path(self, path: Path) -> None:
+        """Open a table of coded texts on the Data step, or a project file."""
+        if path.suffix.lower() == PROJECT_SUFFIX:
+            self.open_project(path)
+            return
+        self.project.path = None  # a new table starts a new study
         self.steps.setCurrentRow(0)
         self.data_page.open_path(path)
 
     def _table_loaded(self, table) -> None:
         self.setWindowTitle(f"{table.path.name} — {APP_NAME}")
         self.save_spec_action.setEnabled(True)
+        self.save_project_action.setEnabled(True)
+        self.save_project_as_action.setEnabled(True)
+        self.predict_page.study_table_changed()
+        self.project.mark_changed()
         self._data_changed()
         if table.path.resolve() != example_path().resolve():
             self.settings.setValue("last_folder", str(table.path.parent))
@@ -302,6 +349,9 @@ class MainWindow(QMainWindow):
         self.steps.set_step_enabled(
             RESULTS_STEP, self._has_result, "the results appear here when a run has finished."
         )
+        self.steps.set_step_enabled(
+            PREDICT_STEP, self._has_result, "a study's trained models can predict new texts once a run has finished."
+        )
 
     def go_to_step(self, row: int) -> None:
         """Show a step; it is enabled first if needed (the page has something to show)."""
@@ -330,10 +380,118 @@ class MainWindow(QMainWindow):
         return answer == QMessageBox.StandardButton.Yes
 
     def _result_ready(self, result) -> None:
-        self.results_page.show_result(result)
-        self._has_result = True
+        self._show_result(result, model_folders_of(result))
         self.go_to_step(RESULTS_STEP)
+        self.project.mark_changed(autosave_now=True)
+
+    def _show_result(self, result, folders: dict[str, Path]) -> None:
+        self._model_folders = dict(folders)
+        self.results_page.show_result(result)
+        self.predict_page.set_result(result, lambda model: self._model_folders.get(model.name))
+        self.predict_file_action.setEnabled(self.predict_page.has_models())
+        self._has_result = True
         self._update_steps()
+
+    # -- projects ---------------------------------------------------------------------------------------
+    def _study_table(self):
+        """The study's table and mapping, for "predict the uncoded rows" (None, None before a table)."""
+        frame = self.data_page.table_frame()
+        return (frame, self.data_page.mapping()) if frame is not None else (None, None)
+
+    def capture_project(self) -> Project | None:
+        """Everything the user would lose on closing: data, study, results, trained models, view."""
+        table = self.data_page.table
+        spec = self.study_spec()
+        if table is None or spec is None:
+            return None
+        result = self.results_page.result if self._has_result else None
+        chosen = self.results_page.chosen_model() if result is not None else None
+        return Project(
+            spec=spec,
+            table=table.frame,
+            test_table=self.data_page.test_choice.frame if spec.data.test_source else None,
+            result=result,
+            model_folders=dict(self._model_folders) if result is not None else {},
+            ui_state={"step": self.steps.currentRow(), "results_model": chosen.name if chosen else None},
+            source_sha256=table.sha256,
+            source_name=table.path.name,
+        )
+
+    def choose_project(self) -> None:
+        start = self.settings.value("last_folder", str(Path.home()))
+        path, _ = QFileDialog.getOpenFileName(self, "Open a TextLab project", start, PROJECT_FILTER)
+        if path:
+            self.open_project(Path(path))
+
+    def open_project(self, path: Path) -> None:
+        self.project.open(path)
+
+    def save_project(self) -> None:
+        if self.project.path is None:
+            self.save_project_as()
+        else:
+            self.project.save(self.project.path)
+
+    def save_project_as(self) -> None:
+        table = self.data_page.table
+        if table is None:
+            return
+        start = self.project.path or Path(self.settings.value("last_folder", str(Path.home()))) / (
+            data_path_stem(str(table.path)).name + PROJECT_SUFFIX)
+        path, _ = QFileDialog.getSaveFileName(self, "Save the project", str(start), PROJECT_FILTER)
+        if path:
+            self.project.save(Path(path))
+
+    def _project_saved(self, path: Path) -> None:
+        self.setWindowTitle(f"{path.name} — {APP_NAME}")
+        self._remember(str(path))
+
+    def _project_opened(self, project: Project, path: Path | None) -> None:
+        """Show an opened (or recovered) project as it was saved."""
+        spec = project.spec
+        where = path.name if path is not None else "the recovered autosave"
+        table = LoadedTable(
+            frame=project.table, path=Path(spec.data.source), file_format="snapshot kept in the project",
+            sheet=spec.data.sheet, sheets=[], sha256=project.source_sha256,
+            notices=[f"This is the copy of {project.source_name or Path(spec.data.source).name} kept in {where}; "
+                     "the original file is not read again."],
+        )
+        test_file = None
+        if project.test_table is not None:
+            folder = extraction_folder(path or Path(spec.data.source))
+            folder.mkdir(parents=True, exist_ok=True)
+            test_path = folder / "test texts.parquet"
+            project.test_table.to_parquet(test_path, index=False)
+            test_file = (str(test_path), None)
+        self.data_page.show_table(table, spec.data.mapping, test_file)
+        self.models_page.load_spec(spec)
+        if project.result is not None:
+            self._show_result(project.result, project.model_folders)
+            chosen = project.ui_state.get("results_model")
+            if isinstance(chosen, str):
+                self.results_page.choose_model(chosen)
+        else:
+            self._has_result = False
+            self._update_steps()
+        step = project.ui_state.get("step")
+        if isinstance(step, int) and 0 <= step < self.steps.count() and step != RUN_STEP:
+            self.go_to_step(step)
+        if path is not None:
+            self.setWindowTitle(f"{path.name} — {APP_NAME}")
+            self._remember(str(path))
+        else:
+            self.setWindowTitle(f"{spec.name or 'Recovered study'} (recovered) — {APP_NAME}")
+        self._show_status(f"Opened {where}.")
+
+    def choose_file_to_predict(self) -> None:
+        if not self.predict_page.has_models():
+            return
+        self.go_to_step(PREDICT_STEP)
+        self.predict_page.source.choose()
+
+    def offer_recovery(self) -> bool:
+        """Offer the autosave of a session that crashed (called once the window is shown)."""
+        return self.project.offer_recovery()
 
     # -- recent files -----------------------------------------------------------------------------
     def _recent(self) -> list[str]:
@@ -368,6 +526,9 @@ class MainWindow(QMainWindow):
             return
         event.acceptProposedAction()
         path = Path(urls[0].toLocalFile())
+        if self.steps.currentRow() == PREDICT_STEP and path.suffix.lower() != PROJECT_SUFFIX:
+            self.predict_page.open_path(path)  # texts to predict
+            return
         self.open_path(path)  # unsupported files get a clear message from the reader
 
     # -- help -----------------------------------------------------------------------------------------
@@ -395,11 +556,40 @@ class MainWindow(QMainWindow):
 
     # -- closing --------------------------------------------------------------------------------------
     def closeEvent(self, event: QCloseEvent) -> None:
+        if not self._may_close():
+            event.ignore()
+            return
+        self.project.finish()
+        self.predict_page.cancel_jobs()
         self.run_page.cancel_jobs()
         self.data_page.cancel_jobs()
         self.models_page.cancel_jobs()
         registry.cancel_all(wait_ms=5000)
         super().closeEvent(event)
+
+
+    def _may_close(self) -> bool:
+        """Ask to save unsaved work; False when the user cancels or the save did not work."""
+        if not self.ask_before_closing or not self.project.dirty or self.data_page.table is None:
+            return True
+        answer = QMessageBox.question(
+            self, "Save the project?",
+            "Your study has changes that are not saved in a project file.\n\n"
+            "Save them before closing? Otherwise they are lost when TextLab closes.",
+            QMessageBox.StandardButton.Save | QMessageBox.StandardButton.Discard | QMessageBox.StandardButton.Cancel,
+            QMessageBox.StandardButton.Save,
+        )
+        if answer == QMessageBox.StandardButton.Cancel:
+            return False
+        if answer == QMessageBox.StandardButton.Discard:
+            return True
+        return self.project.save_and_wait(self.project.path) if self.project.path else self._save_as_and_wait()
+
+    def _save_as_and_wait(self) -> bool:
+        table = self.data_page.table
+        start = Path(self.settings.value("last_folder", str(Path.home()))) / (data_path_stem(str(table.path)).name + PROJECT_SUFFIX)
+        path, _ = QFileDialog.getSaveFileName(self, "Save the project", str(start), PROJECT_FILTER)
+        return bool(path) and self.project.save_and_wait(Path(path))
 
 
 def data_path_stem(source: str) -> Path:

@@ -21,6 +21,7 @@ def window(qtbot, isolated_settings):
     from guiapp.ui.main_window import MainWindow
 
     win = MainWindow()
+    win.ask_before_closing = False  # no modal "save the project?" when pytest-qt closes it
     qtbot.addWidget(win)
     win.resize(1280, 860)
     win.show()

@@ -10,15 +10,19 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
+from pathlib import Path
 
+import numpy as np
 import pandas as pd
 
 from guiapp.core.errors import UserError
-from guiapp.core.events import EventCallback, Log, ignore_events, sub_progress
+from guiapp.core.events import EventCallback, Log, Progress, ignore_events, sub_progress
 from guiapp.core.predict.stream import DEFAULT_CHUNK_SIZE, Predictions, predict_in_chunks
 from guiapp.core.predict.text_checks import compare_profiles, profile_texts
-from guiapp.core.predict.trained_model import TrainedModel
+from guiapp.core.predict.trained_model import TrainedModel, open_trained_model
 from guiapp.core.study.mapping import ColumnMapping, apply_mapping
+from guiapp.core.study.mapping_suggest import suggest_roles
+from guiapp.core.tables.cell_values import category_labels
 
 
 @dataclass
@@ -36,6 +40,26 @@ def texts_of(frame: pd.DataFrame, mapping: ColumnMapping) -> list[str]:
         raise UserError("No column is marked as holding the texts.", "Choose the text column of the new table.")
     texts_only = replace(mapping, category_column=None, id_column=None, split_column=None, metadata_columns=[])
     return apply_mapping(frame, texts_only).frame["text"].tolist()
+
+
+def text_columns_for(frame: pd.DataFrame, study_columns: Sequence[str]) -> list[str]:
+    """The text column(s) of a new table: the study's own when the table has them all, else the
+    column that looks most like free text (the user can change it)."""
+    present = [column for column in study_columns if column in frame.columns]
+    if present and len(present) == len(study_columns):
+        return present
+    guess = suggest_roles(frame).text
+    return present or ([guess] if guess is not None else [])
+
+
+def uncoded_rows(frame: pd.DataFrame, mapping: ColumnMapping) -> pd.DataFrame:
+    """The rows of the study's own table that have a text but no category yet, with their columns."""
+    if mapping.category_column is None or mapping.category_column not in frame.columns:
+        return frame.iloc[0:0]
+    texts_only = replace(mapping, category_column=None, id_column=None, split_column=None, metadata_columns=[])
+    has_text = apply_mapping(frame, texts_only).frame["text"].map(bool).to_numpy()
+    no_category = category_labels(frame[mapping.category_column]).isna().to_numpy()
+    return frame.loc[has_text & no_category]
 
 
 def predict_new_texts(
@@ -72,3 +96,40 @@ def predict_new_texts(
                      f"{results[-1].seconds:.1f} s" + (f"; {results[-1].n_empty:,} empty {'text' if results[-1].n_empty == 1 else 'texts'} left out."
                                                        if results[-1].n_empty else ".")))
     return NewTextPredictions([model.name for model in models], results, warnings)
+
+
+def category_counts(found: NewTextPredictions) -> pd.DataFrame:
+    """How many texts each model put in each category: one row per category, per model the count
+    and its share of the predicted texts (empty texts are not counted)."""
+    columns: dict[str, object] = {}
+    categories: list[str] = []
+    for predictions in found.predictions:
+        categories += [c for c in predictions.categories if c not in categories]
+    for name, predictions in zip(found.models, found.predictions, strict=True):
+        kept = predictions.predicted[predictions.predicted >= 0]
+        counts = np.bincount(kept, minlength=len(predictions.categories))
+        by_name = dict(zip(predictions.categories, counts.tolist(), strict=True))
+        total = max(int(kept.size), 1)
+        columns[f"{name}: texts"] = [by_name.get(c, 0) for c in categories]
+        columns[f"{name}: share"] = [by_name.get(c, 0) / total for c in categories]
+    return pd.DataFrame(columns, index=pd.Index(categories, name="category"))
+
+
+def predict_table(
+    model_folders: Sequence[tuple[str, str | Path]],
+    frame: pd.DataFrame,
+    text_columns: Sequence[str],
+    *,
+    coded_texts: Sequence[str] | None = None,
+    on_event: EventCallback = ignore_events,
+) -> NewTextPredictions:
+    """Open the trained models (name, folder) and predict the texts of ``frame``'s text columns."""
+    if not text_columns:
+        raise UserError("No column is ticked as holding the texts.", "Tick the column with the texts to predict.")
+    texts = texts_of(frame, ColumnMapping(text_columns=list(text_columns)))
+    if not any(texts):
+        raise UserError("Every text in the chosen column is empty, so there is nothing to predict.",
+                        "Tick the column that holds the texts.")
+    on_event(Progress(None, "Opening the trained models"))
+    models = [open_trained_model(folder, name) for name, folder in model_folders]
+    return predict_new_texts(models, texts, coded_texts=coded_texts, on_event=on_event)

@@ -250,7 +250,17 @@ class DataPage(QWidget):
     def _table_loaded(self, worker: Worker, loaded: tuple[LoadedTable, ColumnMapping]) -> None:
         if worker is not self._load_slot.current:
             return
-        table, mapping = loaded
+        self._show_loaded(*loaded)
+
+    def show_table(self, table: LoadedTable, mapping: ColumnMapping,
+                   test_file: tuple[str, str | None] | None = None) -> None:
+        """Show a table that is already read, with its mapping (a project's snapshot)."""
+        self._load_slot.cancel()
+        self._health_slot.cancel()
+        self._wanted_test_file = test_file
+        self._show_loaded(table, mapping)
+
+    def _show_loaded(self, table: LoadedTable, mapping: ColumnMapping) -> None:
         self.table = table
         self.report = None
         frame = table.frame

@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from pathlib import Path
 
+import pandas as pd
 from PySide6.QtCore import Signal
 from PySide6.QtWidgets import QFileDialog, QHBoxLayout, QLabel, QPushButton, QVBoxLayout, QWidget
 
@@ -19,8 +20,10 @@ from guiapp.workers import Worker, WorkerSlot
 FILE_FILTER = "Tables (*.xlsx *.xlsm *.xls *.xlsb *.ods *.csv *.tsv *.txt *.tab *.parquet *.pq *.gz);;All files (*)"
 
 
-def count_test_texts(path: str, sheet: str | None, mapping: ColumnMapping, on_event: EventCallback = ignore_events) -> int:
-    """The coded texts in a separate test file; DataError when it lacks the study's columns."""
+def read_test_file(path: str, sheet: str | None, mapping: ColumnMapping,
+                   on_event: EventCallback = ignore_events) -> tuple[int, pd.DataFrame]:
+    """The number of coded texts in a separate test file, and its table; DataError when it lacks
+    the study's columns."""
     table = read_table(Path(path), sheet, on_event=on_event)
     wanted = ColumnMapping(text_columns=list(mapping.text_columns), category_column=mapping.category_column)
     try:
@@ -30,7 +33,7 @@ def count_test_texts(path: str, sheet: str | None, mapping: ColumnMapping, on_ev
             f"The test file {Path(path).name} does not have the study's columns: {error.message}",
             "Choose a file with the same text and category columns as your table.",
         ) from None
-    return int(category_labels(table.frame[mapping.category_column]).notna().sum())
+    return int(category_labels(table.frame[mapping.category_column]).notna().sum()), table.frame
 
 
 class HeldOutFileChoice(QWidget):
@@ -43,6 +46,7 @@ class HeldOutFileChoice(QWidget):
         self._mapping = mapping
         self.file: tuple[str, str | None] | None = None
         self.count: int | None = None
+        self.frame: pd.DataFrame | None = None  # the test file's table once read (a project keeps it)
         self._slot = WorkerSlot()
         self.label = QLabel("", objectName="testFileLabel")
         self.label.setWordWrap(True)
@@ -95,10 +99,10 @@ class HeldOutFileChoice(QWidget):
         if file is None:
             self.remove()
             return
-        previous = (self.file, self.count)
-        self.file, self.count = file, None
-        worker = Worker(count_test_texts, file[0], file[1], self._mapping(), name="reading the test file")
-        worker.signals.finished.connect(lambda count: self._accepted(count))
+        previous = (self.file, self.count, self.frame)
+        self.file, self.count, self.frame = file, None, None
+        worker = Worker(read_test_file, file[0], file[1], self._mapping(), name="reading the test file")
+        worker.signals.finished.connect(lambda read: self._accepted(*read))
         worker.signals.failed.connect(lambda error: self._refused(previous, error, on_error))
         worker.signals.done.connect(self.refresh)
         self._slot.start(worker)
@@ -106,7 +110,7 @@ class HeldOutFileChoice(QWidget):
 
     def remove(self) -> None:
         self._slot.cancel()
-        self.file, self.count = None, None
+        self.file, self.count, self.frame = None, None, None
         self.refresh()
         self.changed.emit()
 
@@ -116,12 +120,12 @@ class HeldOutFileChoice(QWidget):
     def cancel_jobs(self) -> None:
         self._slot.cancel()
 
-    def _accepted(self, count: int) -> None:
-        self.count = count
+    def _accepted(self, count: int, frame: pd.DataFrame) -> None:
+        self.count, self.frame = count, frame
         self.changed.emit()
 
     def _refused(self, previous, error: BaseException, on_error) -> None:  # noqa: ANN001
-        self.file, self.count = previous
+        self.file, self.count, self.frame = previous
         if on_error is not None:
             on_error(error)
         self.changed.emit()

@@ -1,0 +1,58 @@
+"""Write the predictions for a table of new texts, as Excel, CSV or Parquet by the file's ending.
+
+One entry point for the command line (``textlab predict``) and the Predict step, so both write
+the same file for the same answers.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from pathlib import Path
+
+import pandas as pd
+
+from guiapp.core.errors import UserError
+from guiapp.core.events import EventCallback, ignore_events
+from guiapp.core.experiment.results import ExperimentResult
+from guiapp.core.export.excel import write_excel
+from guiapp.core.export.flat_files import write_csv, write_parquet
+from guiapp.core.export.predictions import ModelPredictions
+from guiapp.core.predict.new_texts import NewTextPredictions
+
+FORMATS = {".xlsx": "Excel workbook", ".csv": "CSV (comma-separated, UTF-8)", ".parquet": "Parquet"}
+
+
+def model_predictions(found: NewTextPredictions) -> list[ModelPredictions]:
+    """The answers of each model as the export sheets show them (blank where a text was empty)."""
+    return [ModelPredictions(name, p.categories, p.predicted, p.probabilities)
+            for name, p in zip(found.models, found.predictions, strict=True)]
+
+
+def check_output_name(path: str | Path) -> str:
+    """The file ending that decides the format; a name without a known ending is explained."""
+    suffix = Path(path).suffix.lower()
+    if suffix not in FORMATS:
+        raise UserError(f"TextLab cannot tell which kind of file “{Path(path).name}” should be.",
+                        "End the name with .xlsx (Excel), .csv or .parquet.")
+    return suffix
+
+
+def write_predictions(
+    path: str | Path,
+    table: pd.DataFrame,
+    found: NewTextPredictions,
+    *,
+    result: ExperimentResult | None = None,
+    overwrite: bool = False,
+    protected: Iterable[str | Path] = (),
+    on_event: EventCallback = ignore_events,
+) -> Path:
+    """Write ``table`` with every model's answers to ``path``; Excel also gets the study's
+    comparison, confusion matrices and settings when ``result`` is given."""
+    suffix = check_output_name(path)
+    predictions = model_predictions(found)
+    if suffix == ".xlsx":
+        return write_excel(path, table=table, predictions=predictions, result=result,
+                           overwrite=overwrite, protected=protected, on_event=on_event)
+    writer = write_csv if suffix == ".csv" else write_parquet
+    return writer(path, table, predictions, overwrite=overwrite, protected=protected, on_event=on_event)

@@ -1,0 +1,345 @@
+"""The Predict step: apply trained models to texts nobody has coded yet and save their answers.
+
+1. the texts (a file chosen or dropped, or the uncoded rows of the study's table) and their column;
+2. the models (the best one ticked), with how well each agreed with the coding;
+3. Predict, in the background with progress, time left and Cancel; then warnings, how many texts
+   went to each category, the first rows, and "Save predictions…" (Excel, CSV or Parquet).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+
+import pandas as pd
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtWidgets import (
+    QFileDialog,
+    QGroupBox,
+    QHBoxLayout,
+    QLabel,
+    QListWidget,
+    QListWidgetItem,
+    QPushButton,
+    QScrollArea,
+    QStackedWidget,
+    QTableView,
+    QVBoxLayout,
+    QWidget,
+)
+
+from guiapp.core.experiment.results import ExperimentResult, ModelResult
+from guiapp.core.export.prediction_files import model_predictions, write_predictions
+from guiapp.core.export.predictions import predictions_table
+from guiapp.core.predict.new_texts import NewTextPredictions, category_counts, predict_table
+from guiapp.core.study.mapping import ColumnMapping
+from guiapp.ui.widgets.empty_state import EmptyState
+from guiapp.ui.widgets.frame_model import DataFrameModel
+from guiapp.ui.widgets.job_progress import JobProgress
+from guiapp.ui.widgets.new_texts_source import NewTextsSource
+from guiapp.workers import Worker, WorkerSlot
+
+PREVIEW_ROWS = 200
+SAVE_FILTERS = {
+    "Excel workbook (*.xlsx)": ".xlsx",
+    "CSV, comma-separated (*.csv)": ".csv",
+    "Parquet (*.parquet)": ".parquet",
+}
+MODEL_ROLE = Qt.ItemDataRole.UserRole + 1
+
+
+class PredictPage(QWidget):
+    statusMessage = Signal(str)
+    errorRaised = Signal(object, str)  # an error, and what was being done
+
+    def __init__(self, study_table: Callable[[], tuple[pd.DataFrame | None, ColumnMapping | None]],
+                 parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.result: ExperimentResult | None = None
+        self.found: NewTextPredictions | None = None
+        self._predicted_frame: pd.DataFrame | None = None
+        self._predicted_source: Path | None = None
+        self._folder_of: Callable[[ModelResult], Path | None] = lambda _model: None
+        self._predict_slot = WorkerSlot()
+        self._save_slot = WorkerSlot()
+
+        self.stack = QStackedWidget()
+        self.empty = EmptyState(
+            "No trained models yet",
+            "Run a study first: the models it trains can then predict the categories of texts nobody has coded.",
+            "predict",
+        )
+        self.source = NewTextsSource(study_table)
+        self.source.changed.connect(self._inputs_changed)
+        self.source.failed.connect(self.errorRaised)
+        self.stack.addWidget(self.empty)
+        self.stack.addWidget(self._build_content())
+        self.stack.setCurrentWidget(self.empty)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.addWidget(self.stack)
+
+    # -- layout --------------------------------------------------------------------------------------
+    def _build_content(self) -> QWidget:
+        title = QLabel("Predict new texts")
+        title.setStyleSheet("font-size: 20px; font-weight: 600;")
+        intro = QLabel("Apply a trained model to texts nobody has coded yet, then save its answers "
+                       "beside your original columns. Your file is only read, never changed.")
+        intro.setWordWrap(True)
+
+        texts_box = QGroupBox("1  Texts to predict")
+        QVBoxLayout(texts_box).addWidget(self.source)
+
+        models_box = QGroupBox("2  Models")
+        self.models_list = QListWidget(objectName="predictModels")
+        self.models_list.setMaximumHeight(130)
+        self.models_list.setToolTip("Tick one model, or several to see their answers side by side.")
+        self.models_list.itemChanged.connect(lambda _item: self._inputs_changed())
+        models_layout = QVBoxLayout(models_box)
+        models_layout.addWidget(QLabel("The best model is ticked. Agreement is measured on your test texts."))
+        models_layout.addWidget(self.models_list)
+
+        self.predict_button = QPushButton("Predict", objectName="predictButton")
+        self.predict_button.setDefault(True)
+        self.predict_button.setMinimumWidth(140)
+        self.predict_button.setStyleSheet("font-weight: 600; padding: 6px 18px;")
+        self.predict_button.clicked.connect(self.predict)
+        self.ready_label = QLabel("", objectName="predictReady")
+        self.ready_label.setStyleSheet("color: #555;")
+        run_row = QHBoxLayout()
+        run_row.addWidget(self.predict_button)
+        run_row.addWidget(self.ready_label, 1)
+        self.progress = JobProgress()
+        self.progress.hide()
+
+        self.answers_box = QGroupBox("3  Answers")
+        self.warnings = QLabel("", objectName="predictWarnings")
+        self.warnings.setWordWrap(True)
+        self.warnings.setStyleSheet("background: #fff4e0; border: 1px solid #f0c36d; border-radius: 4px; padding: 8px;")
+        self.summary = QLabel("", objectName="predictSummary")
+        self.summary.setWordWrap(True)
+        self.counts_view = QTableView(objectName="predictCounts")
+        self.counts_model = DataFrameModel()
+        self.counts_view.setModel(self.counts_model)
+        self.counts_view.setMaximumHeight(220)
+        self.preview_view = QTableView(objectName="predictPreview")
+        self.preview_model = DataFrameModel()
+        self.preview_view.setModel(self.preview_model)
+        self.preview_view.setMinimumHeight(220)
+        self.save_button = QPushButton("Save predictions…", objectName="savePredictions")
+        self.save_button.setToolTip("Write your original columns with each model's category and the "
+                                    "probability of every category: Excel, CSV or Parquet.")
+        self.save_button.clicked.connect(self.choose_save_path)
+        self.save_progress = JobProgress()
+        self.save_progress.hide()
+        save_row = QHBoxLayout()
+        save_row.addWidget(self.save_button)
+        save_row.addStretch(1)
+        answers = QVBoxLayout(self.answers_box)
+        answers.addWidget(self.warnings)
+        answers.addWidget(self.summary)
+        answers.addWidget(QLabel("How many texts each model put in each category:"))
+        answers.addWidget(self.counts_view)
+        self.preview_label = QLabel("")
+        answers.addWidget(self.preview_label)
+        answers.addWidget(self.preview_view)
+        answers.addLayout(save_row)
+        answers.addWidget(self.save_progress)
+        self.answers_box.hide()
+
+        content = QWidget()
+        column = QVBoxLayout(content)
+        column.setContentsMargins(20, 16, 20, 16)
+        column.addWidget(title)
+        column.addWidget(intro)
+        column.addWidget(texts_box)
+        column.addWidget(models_box)
+        column.addLayout(run_row)
+        column.addWidget(self.progress)
+        column.addWidget(self.answers_box)
+        column.addStretch(1)
+        scroll = QScrollArea()
+        scroll.setWidgetResizable(True)
+        scroll.setWidget(content)
+        return scroll
+
+    # -- what the window tells the page ----------------------------------------------------------------
+    def set_result(self, result: ExperimentResult | None,
+                   folder_of: Callable[[ModelResult], Path | None] | None = None) -> None:
+        """The study whose trained models can predict; ``folder_of`` finds each model's folder
+        (the run's own folders by default, a project's unpacked ones after opening a project)."""
+        self.cancel_jobs()
+        self.result = result
+        self._folder_of = folder_of or (lambda model: Path(model.artefact) if model.artefact else None)
+        self._clear_answers()
+        self.models_list.blockSignals(True)
+        self.models_list.clear()
+        usable = 0
+        if result is not None:
+            mapping = (result.spec.get("data", {}) or {}).get("mapping") or {}
+            self.source.set_study_columns(list(mapping.get("text_columns") or []))
+            for rank, model in enumerate(result.ranked()):
+                folder = self._folder_of(model)
+                item = QListWidgetItem(self._model_label(model, rank == 0))
+                item.setData(MODEL_ROLE, model.name)
+                if folder is not None and folder.is_dir():
+                    item.setFlags(item.flags() | Qt.ItemFlag.ItemIsUserCheckable)
+                    item.setCheckState(Qt.CheckState.Checked if usable == 0 else Qt.CheckState.Unchecked)
+                    usable += 1
+                else:
+                    item.setFlags(item.flags() & ~Qt.ItemFlag.ItemIsEnabled)
+                    item.setToolTip("This model was not saved, so it cannot predict. Run the study again.")
+                self.models_list.addItem(item)
+        self.models_list.blockSignals(False)
+        self.stack.setCurrentIndex(1 if usable else 0)
+        if result is not None and not usable:
+            self.empty.label.setText("None of this study's models was saved, so none can predict. Run the study again.")
+        self.source.refresh_own_rows()
+        self._inputs_changed()
+
+    def study_table_changed(self) -> None:
+        self.source.refresh_own_rows()
+
+    def open_path(self, path: Path) -> None:
+        """A file dropped onto the window or opened from the File menu while on this step."""
+        self.source.open_path(Path(path))
+
+    def has_models(self) -> bool:
+        return self.stack.currentIndex() == 1
+
+    def chosen_models(self) -> list[str]:
+        return [self.models_list.item(i).data(MODEL_ROLE) for i in range(self.models_list.count())
+                if self.models_list.item(i).checkState() == Qt.CheckState.Checked]
+
+    def is_busy(self) -> bool:
+        return self._predict_slot.is_busy() or self._save_slot.is_busy() or self.source.is_busy()
+
+    def cancel_jobs(self) -> None:
+        self._predict_slot.cancel()
+        self._save_slot.cancel()
+        self.source.cancel_jobs()
+
+    # -- predicting --------------------------------------------------------------------------------------
+    def predict(self) -> None:
+        reason = self._not_ready_reason()
+        if reason or self.result is None or self.source.frame is None:
+            self.ready_label.setText(reason)
+            return
+        by_name = {model.name: model for model in self.result.models}
+        folders = [(name, self._folder_of(by_name[name])) for name in self.chosen_models()]
+        worker = Worker(predict_table, folders, self.source.frame, self.source.text_columns(),
+                        coded_texts=self.result.test_texts, name="predict new texts")
+        frame, source = self.source.frame, self.source.path
+        worker.signals.finished.connect(lambda found, w=worker: self._predicted(w, found, frame, source))
+        worker.signals.failed.connect(lambda error, w=worker: self._predict_ended(w, error))
+        worker.signals.cancelled.connect(lambda w=worker: self._predict_ended(w, None))
+        self.progress.show()
+        self.progress.attach(worker, "Predicting…")
+        self.predict_button.setEnabled(False)
+        self._predict_slot.start(worker)
+
+    def _predicted(self, worker: Worker, found: NewTextPredictions, frame: pd.DataFrame, source: Path | None) -> None:
+        if worker is not self._predict_slot.current:
+            return
+        self.progress.hide()
+        self.found, self._predicted_frame, self._predicted_source = found, frame, source
+        self._show_answers()
+        self._inputs_changed()
+        self.statusMessage.emit(f"Predicted {len(frame):,} texts with {len(found.models)} "
+                                f"{'model' if len(found.models) == 1 else 'models'}.")
+
+    def _predict_ended(self, worker: Worker, error: BaseException | None) -> None:
+        if worker is not self._predict_slot.current:
+            return
+        self.progress.hide()
+        self._inputs_changed()
+        if error is not None:
+            self.errorRaised.emit(error, "Predicting the new texts")
+        else:
+            self.statusMessage.emit("Predicting was cancelled; nothing was kept.")
+
+    def _show_answers(self) -> None:
+        found, frame = self.found, self._predicted_frame
+        assert found is not None and frame is not None
+        self.warnings.setText("<b>Please check:</b><br>" + "<br>".join(found.warnings))
+        self.warnings.setVisible(bool(found.warnings))
+        empty = found.predictions[0].n_empty
+        self.summary.setText(
+            f"<b>{len(frame) - empty:,} texts predicted</b> by {', '.join(found.models)}"
+            + (f". {empty:,} empty {'text gets' if empty == 1 else 'texts get'} no prediction." if empty else ".")
+        )
+        counts = category_counts(found).reset_index()
+        for column in counts.columns:
+            if column.endswith(": share"):
+                counts[column] = (100 * counts[column]).round(1).astype(str) + " %"
+        self.counts_model.set_frame(counts)
+        self.counts_view.resizeColumnsToContents()
+        shown = min(PREVIEW_ROWS, len(frame))
+        preview = predictions_table(frame, model_predictions(found), 0, shown)
+        self.preview_model.set_frame(preview)
+        self.preview_label.setText(f"The first {shown:,} of {len(frame):,} rows, with the answers at the right:")
+        self.answers_box.show()
+
+    def _clear_answers(self) -> None:
+        self.found, self._predicted_frame, self._predicted_source = None, None, None
+        self.answers_box.hide()
+
+    # -- saving ---------------------------------------------------------------------------------------------
+    def choose_save_path(self) -> None:
+        if self.found is None:
+            return
+        stem = self._predicted_source.stem if self._predicted_source else "uncoded texts"
+        start = (self._predicted_source.parent if self._predicted_source else Path.home()) / f"{stem} - predictions.xlsx"
+        path, chosen = QFileDialog.getSaveFileName(self, "Save the predictions", str(start), ";;".join(SAVE_FILTERS))
+        if path:
+            path = Path(path)
+            if path.suffix.lower() not in SAVE_FILTERS.values():
+                path = path.with_name(path.name + SAVE_FILTERS.get(chosen, ".xlsx"))
+            self.save_to(path)
+
+    def save_to(self, path: Path) -> None:
+        """Write the predictions to ``path`` (the dialog has asked before replacing a file)."""
+        assert self.found is not None and self._predicted_frame is not None
+        protected = [p for p in (self._predicted_source,) if p is not None]
+        worker = Worker(write_predictions, path, self._predicted_frame, self.found, result=self.result,
+                        overwrite=True, protected=protected, name="save predictions")
+        worker.signals.finished.connect(lambda written: self.statusMessage.emit(f"Saved the predictions to {written}"))
+        worker.signals.failed.connect(lambda error: self.errorRaised.emit(error, "Saving the predictions"))
+        worker.signals.done.connect(self._save_done)
+        self.save_progress.show()
+        self.save_progress.attach(worker, f"Writing {path.name}…")
+        self.save_button.setEnabled(False)
+        self._save_slot.start(worker)
+
+    def _save_done(self) -> None:
+        self.save_progress.hide()
+        self.save_button.setEnabled(True)
+
+    # -- state -----------------------------------------------------------------------------------------------
+    def _not_ready_reason(self) -> str:
+        if self.source.frame is None:
+            return "Choose the texts to predict first."
+        if not self.source.text_columns():
+            return "Tick the column that holds the texts."
+        if not self.chosen_models():
+            return "Tick at least one model."
+        return ""
+
+    def _inputs_changed(self) -> None:
+        reason = self._not_ready_reason()
+        busy = self._predict_slot.is_busy()
+        self.predict_button.setEnabled(not reason and not busy)
+        if reason:
+            self.ready_label.setText(reason)
+        elif self.source.frame is not None:
+            n = len(self.chosen_models())
+            self.ready_label.setText(f"{len(self.source.frame):,} texts from {self.source.source_name()} · "
+                                     f"{n} {'model' if n == 1 else 'models'}")
+
+    @staticmethod
+    def _model_label(model: ModelResult, best: bool) -> str:
+        test = model.test
+        score = f"agreement (macro-F1) {test.macro_f1:.2f}" if test is not None else "not tested"
+        if test is not None and test.macro_f1_ci:
+            score += f" ({test.macro_f1_ci[0]:.2f}–{test.macro_f1_ci[1]:.2f})"
+        return f"{model.name} — {score}" + ("  ★ best" if best else "")
