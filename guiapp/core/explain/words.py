@@ -12,7 +12,7 @@ from __future__ import annotations
 import unicodedata
 from dataclasses import dataclass
 
-from guiapp.core.features.tokens import NUMBER, PUNCT, SYMBOL, TAG, URL, WORD, _NUMBER, _token_pattern
+from guiapp.core.features.tokens import _NUMBER, NUMBER, PUNCT, SYMBOL, TAG, URL, WORD, _token_pattern
 
 __all__ = ["WordSpan", "split_words", "NUMBER", "PUNCT", "SYMBOL", "TAG", "URL", "WORD"]
 

@@ -24,6 +24,7 @@ import xlsxwriter
 from guiapp.core.errors import UserError
 from guiapp.core.events import EventCallback, Progress, ignore_events
 from guiapp.core.experiment.results import ExperimentResult
+from guiapp.core.export.excel_attributions import write_attributions_sheets
 from guiapp.core.export.excel_comparison import write_comparison_sheet
 from guiapp.core.export.excel_confusion import write_confusion_sheet
 from guiapp.core.export.excel_predictions import write_predictions_sheet
@@ -82,18 +83,21 @@ def write_excel(
     protected: Iterable[str | Path] = (),
     on_event: EventCallback = ignore_events,
     constant_memory: bool | None = None,
+    attributions: Sequence[Sequence] | None = None,
 ) -> Path:
     """Write the workbook to ``path`` and return it.
 
     ``table`` with ``predictions`` gives the *Predictions* sheet (``table`` alone: the table by
     itself); ``result`` gives the other three. ``protected`` are files never to write over (the
     study's data files are added from ``result``). ``constant_memory`` None: chosen by size.
+    ``attributions`` (explained documents: ``(text, Attribution, Faithfulness | None[, name])``)
+    adds the *Word attributions* sheet, and *Explanation faithfulness* when any was checked.
     """
     predictions = list(predictions)
     if table is None and predictions:
         raise ValueError("predictions need the table they belong to")
-    if table is None and result is None:
-        raise ValueError("nothing to export: give a table with predictions, a result, or both")
+    if table is None and result is None and attributions is None:
+        raise ValueError("nothing to export: give a table with predictions, a result, attributions, or some of them")
     if table is not None:
         check_rows(table, predictions)
         check_excel_size(table, predictions)
@@ -124,6 +128,8 @@ def write_excel(
                 write_comparison_sheet(workbook, styles, result)
                 write_confusion_sheet(workbook, styles, result)
                 write_settings_sheet(workbook, styles, result)
+            if attributions is not None:
+                write_attributions_sheets(workbook, styles, attributions)
             on_event(Progress(0.9, "Saving the Excel workbook"))
             workbook.close()
             closed = True

@@ -55,6 +55,7 @@ RESULT_TERMS = ["macro-F1", "F1", "precision", "recall", "support", "confusion m
                 "standard deviation", "validation split", "learning rate", "epoch", "GPU", "Transformer",
                 "fine-tuning", "weight", "token"]
 TAB_NAMES = ("Per category", "Confusion matrix", "Tuning", "Time")
+CELL_CLICK_HINT = "Click a cell to read those documents."
 
 
 def _test_count(result: ExperimentResult) -> int:
@@ -135,6 +136,7 @@ class ResultsPage(QWidget):
 
     statusMessage = Signal(str)
     errorRaised = Signal(object, str)  # an error of an export, and what was being done
+    confusionCellClicked = Signal(str, int, int)  # model, your coding's index, the prediction's index
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -285,6 +287,9 @@ class ResultsPage(QWidget):
         self.confusion_caption.setObjectName("confusionCaption")
         self.heatmap = ConfusionHeatmap()
         self.heatmap.setObjectName("confusionHeatmap")
+        self.heatmap.click_hint = CELL_CLICK_HINT
+        self.heatmap.setToolTip(f"{CELL_CLICK_HINT} Right-click to save this chart as an image.")
+        self.heatmap.cellClicked.connect(self._cell_clicked)
         scroll = QScrollArea()
         scroll.setWidgetResizable(True)
         scroll.setFrameShape(QFrame.Shape.NoFrame)
@@ -459,6 +464,11 @@ class ResultsPage(QWidget):
             self._fit_splitter()
         return super().eventFilter(watched, event)
 
+    def _cell_clicked(self, human: int, predicted: int) -> None:
+        model = self.chosen_model()
+        if model is not None:
+            self.confusionCellClicked.emit(model.name, human, predicted)
+
     # -- details ----------------------------------------------------------------------------------------
     def _failed_html(self, failed: list[ModelResult]) -> str:
         if not failed:
@@ -500,7 +510,8 @@ class ResultsPage(QWidget):
 
         self.confusion_caption.set_plain_text(
             "Confusion matrix. Rows: your coding; columns: the model's choice. Each cell: number of test texts "
-            "and share of the row. Blue: agreement; orange: mistakes; the stronger, the larger the share."
+            "and share of the row. Blue: agreement; orange: mistakes; the stronger, the larger the share. "
+            + CELL_CLICK_HINT
         )
         self.heatmap.set_matrix(self.result.categories, test.confusion)
 

@@ -8,7 +8,7 @@ from collections.abc import Sequence
 
 import numpy as np
 import pyqtgraph as pg
-from PySide6.QtCore import QPointF, QRectF, QSize, Qt
+from PySide6.QtCore import QPointF, QRectF, QSize, Qt, Signal
 from PySide6.QtGui import QColor, QFontMetrics, QTextOption
 from PySide6.QtWidgets import QToolTip
 
@@ -95,11 +95,15 @@ class ColumnNamesAxis(pg.AxisItem):
 class ConfusionHeatmap(ChartWidget):
     """Rows: your coding; columns: the model's prediction. Each cell says how many test texts
     and which share of the row (of the texts you coded that way) it holds. Blue cells are
-    agreements, orange cells mistakes; the stronger the colour, the larger the share."""
+    agreements, orange cells mistakes; the stronger the colour, the larger the share.
 
+    A left click on a cell emits ``cellClicked(row, column)``: your coding's index, the prediction's."""
+
+    cellClicked = Signal(int, int)
     MIN_CELL = 34
     MAX_NAME_PIXELS = 220
     EMPTY_TEXT = "No confusion matrix to show"
+    click_hint = ""  # added to every cell's tooltip by pages that act on cellClicked
 
     def __init__(self, parent=None) -> None:
         self._columns_axis = ColumnNamesAxis()
@@ -121,6 +125,7 @@ class ConfusionHeatmap(ChartWidget):
         self._font_size = 9.0
         self._row_names: list[str] = []
         self.scene().sigMouseMoved.connect(self._hover)
+        self.scene().sigMouseClicked.connect(self._clicked)
         self._ready = True
         self.set_matrix([], [])
 
@@ -254,15 +259,28 @@ class ConfusionHeatmap(ChartWidget):
         item.getViewBox().setRange(xRange=(-0.5, n - 0.5), yRange=(-0.5, n - 0.5), padding=0)
         item.getAxis("left").setPen(pg.mkPen(AXIS_COLOR))
 
-    def _hover(self, scene_pos: QPointF) -> None:
+    def cell_at(self, scene_pos: QPointF) -> tuple[int, int] | None:
+        """(row, column) of the cell under a point of the scene, or None outside the cells."""
         n = len(self._categories)
         view = self.getPlotItem().getViewBox()
         if n == 0 or not view.sceneBoundingRect().contains(scene_pos):
-            return
+            return None
         point = view.mapSceneToView(scene_pos)
         r, c = round(point.y()), round(point.x())
-        if not (0 <= r < n and 0 <= c < n):
+        return (r, c) if 0 <= r < n and 0 <= c < n else None
+
+    def _clicked(self, event) -> None:
+        if event.button() != Qt.MouseButton.LeftButton:
             return
+        cell = self.cell_at(event.scenePos())
+        if cell is not None:
+            self.cellClicked.emit(*cell)
+
+    def _hover(self, scene_pos: QPointF) -> None:
+        cell = self.cell_at(scene_pos)
+        if cell is None:
+            return
+        r, c = cell
         total = int(self._matrix[r].sum())
         count = int(self._matrix[r, c])
         coded, predicted = self._categories[r], self._categories[c]
@@ -272,4 +290,6 @@ class ConfusionHeatmap(ChartWidget):
         else:
             tip = (f"Of the {format_count(total)} test texts you coded “{coded}”, the model put "
                    f"{format_count(count)} ({format_row_share(self._shares[r, c])}) in “{predicted}”.")
+        if self.click_hint:
+            tip += "\n" + self.click_hint
         QToolTip.showText(self.mapToGlobal(self.mapFromScene(scene_pos)), tip, self)

@@ -1,0 +1,303 @@
+"""The Documents step: read the test texts behind the scores.
+
+Top: the filter bar (which model, only mistakes, categories, confidence, search, another column).
+Left: every test document that passes, with your coding and each model's answer. Right: the chosen
+document in full, with every model's answer and whether it agrees with your coding; below that,
+``detail_area`` is left free for the view that colours the words a model relied on.
+
+The page shows what the engine computed (:class:`ExperimentResult`); filtering and sorting are done
+by :mod:`guiapp.core.explain.documents`, so 100,000 documents stay quick.
+"""
+
+from __future__ import annotations
+
+import html
+
+import pandas as pd
+from PySide6.QtCore import QEvent, QItemSelectionModel, QModelIndex, Qt, Signal
+from PySide6.QtGui import QBrush, QColor, QFont
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QHeaderView,
+    QLabel,
+    QSplitter,
+    QStackedWidget,
+    QTableWidget,
+    QTableWidgetItem,
+    QTextBrowser,
+    QVBoxLayout,
+    QWidget,
+)
+
+from guiapp.core.experiment.results import ExperimentResult
+from guiapp.core.explain.documents import Document, DocumentFilter, DocumentsTable, format_value
+from guiapp.ui.widgets.document_filters import DocumentFilterBar
+from guiapp.ui.widgets.documents_table import (
+    AGREE_BACKGROUND,
+    CONFIDENCE_TIP,
+    DISAGREE_BACKGROUND,
+    NO_CONFIDENCE_TIP,
+    RIGHT_MARK,
+    WRONG_MARK,
+    DocumentsTableView,
+    format_confidence,
+)
+from guiapp.ui.widgets.empty_state import EmptyState
+
+EMPTY_TITLE = "No documents yet"
+EMPTY_TEXT = "Run a study first: the Documents step lists the test documents with every model's answer."
+INTRO_TEXT = ("The test texts with your coding and each model's answer. Narrow them down with the filters, "
+              "click a column title to sort, and select a text to read it in full on the right.")
+NO_SELECTION_TEXT = "Select a text in the table to read it here, with every model's answer."
+NO_TEXTS_NOTE = "These results were saved without their texts, so only the answers can be shown."
+ANSWER_HEADERS = ["Model", "Answer", "Confidence", "Agrees with you"]
+
+
+class DocumentsPage(QWidget):
+    """Empty until :meth:`show_result`; emits ``documentSelected(index)`` for the chosen document."""
+
+    documentSelected = Signal(int)  # index among the test documents
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.result: ExperimentResult | None = None
+        self.table: DocumentsTable | None = None
+        self._selected: int | None = None
+        self.empty = EmptyState(EMPTY_TITLE, EMPTY_TEXT, "documents")
+        self.empty_label = self.empty.label
+        self.content = self._build_content()
+        self.stack = QStackedWidget()
+        self.stack.addWidget(self.empty)
+        self.stack.addWidget(self.content)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.addWidget(self.stack)
+
+    # -- building ---------------------------------------------------------------------------------
+    def _build_content(self) -> QWidget:
+        panel = QWidget()
+        intro = QLabel(INTRO_TEXT, objectName="documentsIntro")
+        intro.setWordWrap(True)
+        intro.setStyleSheet("color: #444;")
+        self.note_label = QLabel(NO_TEXTS_NOTE, objectName="documentsNote")
+        self.note_label.setWordWrap(True)
+        self.note_label.setStyleSheet(
+            "background: #fff8e1; border: 1px solid #ffe082; padding: 4px 8px; border-radius: 4px;")
+        self.note_label.hide()
+        self.filters = DocumentFilterBar()
+        self.filters.filterChanged.connect(self._apply_filter)
+        self.view = DocumentsTableView()
+        self.documents = self.view.documents
+        self.documents.shownChanged.connect(self.filters.set_count)
+        self.view.selectionModel().currentRowChanged.connect(self._current_changed)
+
+        self.splitter = QSplitter(Qt.Orientation.Horizontal, objectName="documentsSplitter")
+        self.splitter.addWidget(self.view)
+        self.splitter.addWidget(self._build_reader())
+        self.splitter.setChildrenCollapsible(False)
+        self.splitter.setStretchFactor(0, 3)
+        self.splitter.setStretchFactor(1, 2)
+        self.splitter.splitterMoved.connect(self._splitter_moved)
+        self._user_sized = False
+        self.splitter.installEventFilter(self)
+
+        layout = QVBoxLayout(panel)
+        layout.setContentsMargins(16, 12, 16, 10)
+        layout.setSpacing(8)
+        layout.addWidget(intro)
+        layout.addWidget(self.note_label)
+        layout.addWidget(self.filters)
+        layout.addWidget(self.splitter, 1)
+        return panel
+
+    def _build_reader(self) -> QWidget:
+        self.reader_stack = QStackedWidget(objectName="documentsReader")
+        self.reader_stack.setMinimumWidth(320)
+        self.no_selection_label = QLabel(NO_SELECTION_TEXT, objectName="documentsNoSelection")
+        self.no_selection_label.setWordWrap(True)
+        self.no_selection_label.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        self.no_selection_label.setStyleSheet("color: #666; font-size: 13px; padding: 24px;")
+        self.reader_stack.addWidget(self.no_selection_label)
+
+        reader = QWidget()
+        self.heading_label = QLabel("", objectName="documentHeading")
+        self.heading_label.setWordWrap(True)
+        self.heading_label.setTextFormat(Qt.TextFormat.RichText)
+        self.heading_label.setStyleSheet("font-size: 14px;")
+        self.details_label = QLabel("", objectName="documentDetails")
+        self.details_label.setWordWrap(True)
+        self.details_label.setStyleSheet("color: #555;")
+        self.text_browser = QTextBrowser(objectName="documentText")
+        self.text_browser.setOpenLinks(False)
+        self.text_browser.setStyleSheet("font-size: 13px;")
+        answers_title = QLabel("The models' answers", objectName="documentAnswersTitle")
+        answers_title.setStyleSheet("font-weight: 600;")
+        self.answers_table = QTableWidget(0, len(ANSWER_HEADERS), objectName="documentAnswers")
+        self.answers_table.setHorizontalHeaderLabels(ANSWER_HEADERS)
+        self.answers_table.horizontalHeaderItem(2).setToolTip(CONFIDENCE_TIP)
+        self.answers_table.horizontalHeaderItem(3).setToolTip("✓ yes: the model chose the category you coded.")
+        self.answers_table.verticalHeader().setVisible(False)
+        self.answers_table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+        self.answers_table.setSelectionMode(QAbstractItemView.SelectionMode.NoSelection)
+        self.answers_table.setFocusPolicy(Qt.FocusPolicy.NoFocus)
+        self.answers_table.setWordWrap(False)
+        self.answers_table.setVerticalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        header = self.answers_table.horizontalHeader()
+        header.setDefaultAlignment(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter)
+        header.setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
+        for column in range(1, len(ANSWER_HEADERS)):
+            header.setSectionResizeMode(column, QHeaderView.ResizeMode.ResizeToContents)
+        self.detail_area = QWidget(objectName="documentDetailArea")  # for the coloured-words view
+        detail_column = QVBoxLayout(self.detail_area)
+        detail_column.setContentsMargins(0, 0, 0, 0)
+
+        column = QVBoxLayout(reader)
+        column.setContentsMargins(8, 0, 0, 0)
+        column.setSpacing(6)
+        column.addWidget(self.heading_label)
+        column.addWidget(self.details_label)
+        column.addWidget(self.text_browser, 3)
+        column.addWidget(answers_title)
+        column.addWidget(self.answers_table)
+        column.addWidget(self.detail_area)
+        self.reader_stack.addWidget(reader)
+        self.reader = reader
+        return self.reader_stack
+
+    # -- public API -------------------------------------------------------------------------------
+    def show_result(self, result: ExperimentResult, metadata: pd.DataFrame | None = None) -> None:
+        """List ``result``'s test documents; ``metadata``: extra spreadsheet columns, one row per
+        test document in the same order (offered as the "Column" filter and shown in the table)."""
+        self.result = result
+        self.table = DocumentsTable.from_result(result, metadata)
+        self._selected = None
+        self.filters.set_table(self.table)
+        self.documents.set_table(self.table, self.filters.current_filter())
+        self.note_label.setVisible(len(self.table) > 0 and not any(self.table.texts))
+        self._show_document(None)
+        self.stack.setCurrentWidget(self.content)
+
+    def clear(self) -> None:
+        self.result = None
+        self.table = None
+        self._selected = None
+        self.filters.set_table(None)
+        self.documents.set_table(None)
+        self._show_document(None)
+        self.stack.setCurrentWidget(self.empty)
+
+    def show_cell(self, model: str, human: int | str, predicted: int | str) -> None:
+        """Show the documents of one confusion-matrix cell (as clicked on the Results step)."""
+        self.filters.show_cell(model, human, predicted)
+
+    def set_filter(self, flt: DocumentFilter) -> None:
+        """Filter without the filter bar (the bar is not updated); mostly for other steps and tests."""
+        self._apply_filter(flt)
+
+    def selected_document(self) -> int | None:
+        return self._selected
+
+    def select_document(self, index: int) -> bool:
+        """Select the document ``index`` in the table; False when the filters hide it."""
+        row = self.documents.row_of(index)
+        if row is None:
+            return False
+        flags = QItemSelectionModel.SelectionFlag.ClearAndSelect | QItemSelectionModel.SelectionFlag.Rows
+        self.view.selectionModel().setCurrentIndex(self.documents.index(row, 0), flags)
+        self.view.scrollTo(self.documents.index(row, 0))
+        return True
+
+    def shown_documents(self) -> list[int]:
+        """The documents in the table, in the order shown."""
+        return self.documents.shown_documents().tolist()
+
+    def count_text(self) -> str:
+        return self.filters.count()
+
+    # -- layout -------------------------------------------------------------------------------------
+    TABLE_SHARE = 0.64  # the table gets most of the width until the user moves the divider
+
+    def _splitter_moved(self, *_args) -> None:
+        self._user_sized = True
+
+    def eventFilter(self, watched, event) -> bool:
+        if watched is self.splitter and event.type() == QEvent.Type.Resize and not self._user_sized:
+            total = event.size().width() - self.splitter.handleWidth()
+            if total > 0:
+                self.splitter.setSizes([int(total * self.TABLE_SHARE), total - int(total * self.TABLE_SHARE)])
+        return super().eventFilter(watched, event)
+
+    # -- reacting ---------------------------------------------------------------------------------
+    def _apply_filter(self, flt: DocumentFilter) -> None:
+        if self.table is None:
+            return
+        keep = self._selected
+        self.documents.set_filter(flt)
+        if keep is not None and self.select_document(keep):
+            self._show_document(keep)  # the same document, perhaps coloured for another model
+        else:
+            self._set_selected(None)
+
+    def _current_changed(self, current: QModelIndex, _previous: QModelIndex) -> None:
+        self._set_selected(self.documents.document_at(current.row()) if current.isValid() else None)
+
+    def _set_selected(self, document: int | None) -> None:
+        if document == self._selected:
+            return
+        self._selected = document
+        self._show_document(document)
+        if document is not None:
+            self.documentSelected.emit(document)
+
+    def _show_document(self, index: int | None) -> None:
+        if index is None or self.table is None:
+            self.reader_stack.setCurrentWidget(self.no_selection_label)
+            return
+        document = self.table.document(index)
+        self.heading_label.setText(self._heading(document))
+        self.details_label.setText(self._details(document))
+        self.details_label.setVisible(bool(self.details_label.text()))
+        self.text_browser.setPlainText(document.text)
+        self._fill_answers(document)
+        self.reader_stack.setCurrentWidget(self.reader)
+
+    @staticmethod
+    def _heading(document: Document) -> str:
+        where = f"Row {document.row:,}"
+        if document.id is not None:
+            where += f" · ID {html.escape(str(document.id))}"
+        return f"<b>{where}</b> — you coded it <b>{html.escape(document.human)}</b>"
+
+    @staticmethod
+    def _details(document: Document) -> str:
+        parts = [f"{name}: {format_value(value)}" for name, value in document.metadata.items() if format_value(value)]
+        return "  ·  ".join(parts)
+
+    def _fill_answers(self, document: Document) -> None:
+        focus = self.documents.focus_model()
+        table = self.answers_table
+        table.setRowCount(len(document.answers))
+        for row, answer in enumerate(document.answers):
+            agrees = f"{RIGHT_MARK} yes" if answer.correct else f"{WRONG_MARK} no"
+            cells = [answer.model, answer.category, format_confidence(answer.confidence), agrees]
+            background = QBrush(QColor(AGREE_BACKGROUND if answer.correct else DISAGREE_BACKGROUND))
+            for column, text in enumerate(cells):
+                item = QTableWidgetItem(text)
+                item.setToolTip(text if column == 0 else "")
+                if column >= 1:
+                    item.setBackground(background)
+                if column == 2:
+                    item.setTextAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+                    item.setToolTip(CONFIDENCE_TIP if answer.confidence is not None else NO_CONFIDENCE_TIP)
+                if answer.model == focus:
+                    font = QFont()
+                    font.setBold(True)
+                    item.setFont(font)
+                table.setItem(row, column, item)
+        rows_height = sum(table.rowHeight(r) for r in range(table.rowCount()))
+        table.setFixedHeight(table.horizontalHeader().height() + rows_height + 2 * table.frameWidth() + 2)
+
+    def answers(self) -> list[list[str]]:
+        """The reading pane's answers table as the user reads it, row by row."""
+        table = self.answers_table
+        return [[table.item(r, c).text() for c in range(table.columnCount())] for r in range(table.rowCount())]

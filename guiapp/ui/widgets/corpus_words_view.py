@@ -1,0 +1,244 @@
+"""The words a model relies on for each category, over many documents: a bar chart and a table.
+
+The chart shows the strongest words at a glance (red toward the category, blue away, as in the
+coloured texts); the table beside it holds every word with its counts and can be sorted by any
+column, so a researcher can check that a high mean score is not one odd document.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pyqtgraph as pg
+from PySide6.QtCore import QPointF, QSize, QSortFilterProxyModel, Qt
+from PySide6.QtGui import QFontMetrics, QStandardItem, QStandardItemModel
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QComboBox,
+    QHBoxLayout,
+    QHeaderView,
+    QLabel,
+    QSplitter,
+    QTableView,
+    QToolTip,
+    QVBoxLayout,
+    QWidget,
+)
+
+from guiapp.core.explain.attribution import METHOD_NAMES
+from guiapp.core.explain.corpus_table import CorpusWord, CorpusWords
+from guiapp.core.export.highlight_html import AWAY_RGB, TOWARD_RGB, format_score
+from guiapp.ui.widgets.chart_base import GRID_ALPHA, ChartWidget, chart_font
+from guiapp.ui.widgets.explanation_terms import ATTRIBUTION_TIP, COEFFICIENT_TIP, MEAN_SCORE_TIP
+
+TOP_BARS = 15
+SORT_ROLE = Qt.ItemDataRole.UserRole + 1
+HEADERS = ["Word", "Mean score", "Occurrences", "Documents", "Coefficient"]
+HEADER_TIPS = [
+    "The word as it is usually written in your texts.",
+    MEAN_SCORE_TIP,
+    "How often the word occurs in the explained documents.",
+    "In how many of the explained documents the word occurs.",
+    COEFFICIENT_TIP,
+]
+COEFFICIENT_COLUMN = 4
+
+
+class WordBarChart(ChartWidget):
+    """Horizontal bars of mean scores, strongest at the top, the word written at the left."""
+
+    ROW_PIXELS = 22
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self._default_name = "words-per-category"
+        item = self.getPlotItem()
+        item.getViewBox().invertY(True)
+        item.showGrid(x=True, y=False, alpha=GRID_ALPHA)
+        item.getAxis("left").setStyle(tickLength=0, autoExpandTextSpace=False)
+        item.getAxis("bottom").setStyle(maxTickLevel=0)
+        self._set_axis_label("bottom", "Mean score toward the category")
+        self._rows: list[CorpusWord] = []
+        self._bars: pg.BarGraphItem | None = None
+        self._message_item: pg.TextItem | None = None
+        self.setToolTip(MEAN_SCORE_TIP)
+        self.scene().sigMouseMoved.connect(self._hover)
+        self._ready = True
+        self.set_rows([])
+
+    def sizeHint(self) -> QSize:
+        return QSize(420, 420)
+
+    def set_rows(self, rows: list[CorpusWord]) -> None:
+        self._rows = list(rows)
+        item = self.getPlotItem()
+        item.clear()
+        self._bars = None
+        self._message_item = None
+        left = item.getAxis("left")
+        if not self._rows:
+            left.setTicks([[]])
+            left.setWidth(20)
+            self._message_item = self._message("No words to show for this category")
+            return
+        n = len(self._rows)
+        scores = np.array([row.mean_score for row in self._rows], dtype=float)
+        brushes = [pg.mkBrush(*(TOWARD_RGB if s >= 0 else AWAY_RGB)) for s in scores]
+        self._bars = pg.BarGraphItem(x0=np.zeros(n), y=np.arange(n, dtype=float), height=0.7, width=scores,
+                                     brushes=brushes, pens=[pg.mkPen(None)] * n)
+        item.addItem(self._bars)
+        metrics = QFontMetrics(chart_font(9))
+        names = [metrics.elidedText(row.word, Qt.TextElideMode.ElideRight, 160) for row in self._rows]
+        left.setTicks([[(float(i), name) for i, name in enumerate(names)]])
+        left.setWidth(max(metrics.horizontalAdvance(name) for name in names) + 14)
+        low, high = min(0.0, float(scores.min())), max(0.0, float(scores.max()))
+        span = (high - low) or 1.0
+        item.getViewBox().setRange(xRange=(low - span * 0.02, high + span * 0.04), yRange=(-0.6, n - 0.4), padding=0)
+
+    def words(self) -> list[str]:
+        return [row.word for row in self._rows]
+
+    def values(self) -> list[float]:
+        return [row.mean_score for row in self._rows]
+
+    def bar_item(self) -> pg.BarGraphItem | None:
+        return self._bars
+
+    def message(self) -> str | None:
+        return self._message_item.toPlainText() if self._message_item else None
+
+    def _hover(self, scene_pos: QPointF) -> None:
+        view = self.getPlotItem().getViewBox()
+        if not self._rows or not view.sceneBoundingRect().contains(scene_pos):
+            return
+        index = round(view.mapSceneToView(scene_pos).y())
+        if 0 <= index < len(self._rows):
+            row = self._rows[index]
+            tip = (f"“{row.word}”: mean score {format_score(row.mean_score)} toward “{row.category}”, "
+                   f"{row.occurrences:,} times in {row.documents:,} documents")
+            QToolTip.showText(self.mapToGlobal(self.mapFromScene(scene_pos)), tip, self)
+
+
+def _item(text: str, sort_value: object, align_right: bool = False) -> QStandardItem:
+    item = QStandardItem(text)
+    item.setData(sort_value, SORT_ROLE)
+    item.setEditable(False)
+    if align_right:
+        item.setTextAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+    return item
+
+
+class CorpusWordsView(QWidget):
+    """Category chooser, bar chart of the top words, sortable table of all words, method sentence."""
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self._words: CorpusWords | None = None
+        self._category = QComboBox()
+        self._category.setToolTip("The category whose words are shown.")
+        self._category.currentIndexChanged.connect(self._redraw)
+        self._sentence = QLabel()
+        self._sentence.setWordWrap(True)
+        self._sentence.setStyleSheet("color:#444444;")
+        self._sentence.setToolTip(ATTRIBUTION_TIP)
+        self._chart = WordBarChart()
+        self._model = QStandardItemModel(0, len(HEADERS))
+        self._model.setHorizontalHeaderLabels(HEADERS)
+        for column, tip in enumerate(HEADER_TIPS):
+            self._model.horizontalHeaderItem(column).setToolTip(tip)
+        self._proxy = QSortFilterProxyModel()
+        self._proxy.setSourceModel(self._model)
+        self._proxy.setSortRole(SORT_ROLE)
+        self._table = QTableView()
+        self._table.setModel(self._proxy)
+        self._table.setSortingEnabled(True)
+        self._table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+        self._table.verticalHeader().hide()
+        self._table.setAlternatingRowColors(True)
+        header = self._table.horizontalHeader()
+        header.setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
+        header.setStretchLastSection(True)
+        self._table.setMinimumWidth(380)
+        top = QHBoxLayout()
+        top.addWidget(QLabel("Category:"))
+        top.addWidget(self._category)
+        top.addStretch(1)
+        splitter = QSplitter(Qt.Orientation.Horizontal)
+        splitter.addWidget(self._chart)
+        splitter.addWidget(self._table)
+        splitter.setStretchFactor(0, 1)
+        splitter.setStretchFactor(1, 1)
+        splitter.setChildrenCollapsible(False)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.addLayout(top)
+        layout.addWidget(self._sentence)
+        layout.addWidget(splitter, 1)
+        self.clear()
+
+    # ----- public API -------------------------------------------------------------------------
+    def show_words(self, words: CorpusWords) -> None:
+        self._words = words
+        self._category.blockSignals(True)
+        self._category.clear()
+        self._category.addItems(words.categories)
+        self._category.setEnabled(bool(words.categories))
+        self._category.blockSignals(False)
+        method = METHOD_NAMES.get(words.method, words.method).lower()
+        self._sentence.setText(
+            f"Words that {words.model} relies on, averaged over {words.n_documents:,} explained "
+            f"document{'s' if words.n_documents != 1 else ''} (word scores made by {method}). "
+            "Red bars push toward the category, blue bars away from it."
+        )
+        self._redraw()
+
+    def clear(self) -> None:
+        self._words = None
+        self._category.blockSignals(True)
+        self._category.clear()
+        self._category.setEnabled(False)
+        self._category.blockSignals(False)
+        self._sentence.setText("No documents have been explained yet.")
+        self._chart.set_rows([])
+        self._model.removeRows(0, self._model.rowCount())
+        self._table.setColumnHidden(COEFFICIENT_COLUMN, True)
+
+    def choose_category(self, category: str) -> None:
+        self._category.setCurrentText(category)
+
+    # ----- what the user sees -----------------------------------------------------------------
+    def sentence(self) -> str:
+        return self._sentence.text()
+
+    def chart(self) -> WordBarChart:
+        return self._chart
+
+    def table(self) -> QTableView:
+        return self._table
+
+    def visible_headers(self) -> list[str]:
+        return [h for c, h in enumerate(HEADERS) if not self._table.isColumnHidden(c)]
+
+    def table_rows(self) -> list[list[str]]:
+        """The table as shown (sorted as the user sorted it), visible columns only."""
+        columns = [c for c in range(len(HEADERS)) if not self._table.isColumnHidden(c)]
+        return [[self._proxy.index(r, c).data() for c in columns] for r in range(self._proxy.rowCount())]
+
+    # ----- drawing ----------------------------------------------------------------------------
+    def _redraw(self) -> None:
+        if self._words is None:
+            return
+        rows = sorted(self._words.for_category(self._category.currentText()), key=lambda r: r.mean_score, reverse=True)
+        self._chart.set_rows(rows[:TOP_BARS])
+        self._model.removeRows(0, self._model.rowCount())
+        for row in rows:
+            coefficient = row.coefficient
+            self._model.appendRow([
+                _item(row.word, row.word.lower()),
+                _item(format_score(row.mean_score), row.mean_score, True),
+                _item(f"{row.occurrences:,}", row.occurrences, True),
+                _item(f"{row.documents:,}", row.documents, True),
+                _item("" if coefficient is None else format_score(coefficient),
+                      float("-inf") if coefficient is None else coefficient, True),
+            ])
+        self._table.setColumnHidden(COEFFICIENT_COLUMN, all(row.coefficient is None for row in self._words.rows))
+        self._table.sortByColumn(1, Qt.SortOrder.DescendingOrder)
