@@ -34,11 +34,13 @@ from guiapp.core.project.format import Project, model_folders_of
 from guiapp.core.study.spec import ExperimentSpec, SpecError
 from guiapp.core.tables.reader import SUPPORTED_SUFFIXES, LoadedTable
 from guiapp.ui.pages.data_page import DataPage
+from guiapp.ui.pages.documents_page import DocumentsPage
 from guiapp.ui.pages.models_page import ModelsPage
 from guiapp.ui.pages.predict_page import PredictPage
 from guiapp.ui.pages.results_page import ResultsPage
 from guiapp.ui.pages.run_page import RunPage
 from guiapp.ui.project_session import PROJECT_FILTER, ProjectSession, extraction_folder
+from guiapp.ui.widgets.explanation_panel import ExplanationPanel
 from guiapp.workers import ErrorSink, registry
 
 OPEN_FILTER = (
@@ -53,9 +55,11 @@ STEPS = (
     ("Models", "Choose the models to compare and how they are tested."),
     ("Run", "Watch the models being tuned and tested."),
     ("Results", "See which model agrees best with your coding, and why."),
+    ("Documents", "Read the test texts with every model's answer, find the mistakes, and see which words "
+                  "pushed each decision."),
     ("Predict", "Apply a trained model to texts nobody has coded yet and save its answers."),
 )
-DATA_STEP, MODELS_STEP, RUN_STEP, RESULTS_STEP, PREDICT_STEP = range(5)
+DATA_STEP, MODELS_STEP, RUN_STEP, RESULTS_STEP, DOCUMENTS_STEP, PREDICT_STEP = range(6)
 
 
 def is_supported(path: Path) -> bool:
@@ -133,6 +137,16 @@ class MainWindow(QMainWindow):
         self._has_result = False
         self.ask_before_closing = True  # "save the project?" when work is unsaved (tests turn it off)
         self._model_folders: dict[str, Path] = {}  # the trained model folders of the result shown
+        self.documents_page = DocumentsPage()
+        self.explanations = ExplanationPanel()
+        self.explanations.errorRaised.connect(lambda error, doing: self.errors.report(error, doing))
+        self.explanations.statusMessage.connect(self._show_status)
+        self.documents_page.detail_area.layout().addWidget(self.explanations)
+        self.documents_page.text_browser.hide()  # the explanation shows the text, coloured
+        self.documents_page.documentSelected.connect(self._document_selected)
+        self.documents_page.filters.filterChanged.connect(
+            lambda _f: self.explanations.choose_model(self.documents_page.filters.chosen_model() or ""))
+        self.results_page.confusionCellClicked.connect(self.show_confusion_cell)
         self.predict_page = PredictPage(self._study_table)
         self.predict_page.statusMessage.connect(self._show_status)
         self.predict_page.errorRaised.connect(lambda error, doing: self.errors.report(error, doing))
@@ -143,7 +157,8 @@ class MainWindow(QMainWindow):
 
         self.steps = StepList()
         self.pages = QStackedWidget()
-        pages = (self.data_page, self.models_page, self.run_page, self.results_page, self.predict_page)
+        pages = (self.data_page, self.models_page, self.run_page, self.results_page, self.documents_page,
+                 self.predict_page)
         for (title, tip), page in zip(STEPS, pages, strict=True):
             self._add_step(title, tip, page)
         self.steps.currentRowChanged.connect(self.pages.setCurrentIndex)
@@ -350,6 +365,9 @@ class MainWindow(QMainWindow):
             RESULTS_STEP, self._has_result, "the results appear here when a run has finished."
         )
         self.steps.set_step_enabled(
+            DOCUMENTS_STEP, self._has_result, "the test documents appear here when a run has finished."
+        )
+        self.steps.set_step_enabled(
             PREDICT_STEP, self._has_result, "a study's trained models can predict new texts once a run has finished."
         )
 
@@ -387,7 +405,10 @@ class MainWindow(QMainWindow):
     def _show_result(self, result, folders: dict[str, Path]) -> None:
         self._model_folders = dict(folders)
         self.results_page.show_result(result)
-        self.predict_page.set_result(result, lambda model: self._model_folders.get(model.name))
+        folder_of = lambda model: self._model_folders.get(model.name)  # noqa: E731
+        self.documents_page.show_result(result)
+        self.explanations.set_result(result, folder_of)
+        self.predict_page.set_result(result, folder_of)
         self.predict_file_action.setEnabled(self.predict_page.has_models())
         self._has_result = True
         self._update_steps()
@@ -483,6 +504,17 @@ class MainWindow(QMainWindow):
             self.setWindowTitle(f"{spec.name or 'Recovered study'} (recovered) — {APP_NAME}")
         self._show_status(f"Opened {where}.")
 
+    def show_confusion_cell(self, model: str, human: int, predicted: int) -> None:
+        """A click on a confusion-matrix cell: the Documents step, filtered to those documents."""
+        self.go_to_step(DOCUMENTS_STEP)
+        self.documents_page.show_cell(model, human, predicted)
+        self.explanations.choose_model(model)
+
+    def _document_selected(self, index: int) -> None:
+        result = self.results_page.result
+        if result is not None and 0 <= index < len(result.test_texts):
+            self.explanations.show_document(result.test_texts[index])
+
     def choose_file_to_predict(self) -> None:
         if not self.predict_page.has_models():
             return
@@ -561,6 +593,7 @@ class MainWindow(QMainWindow):
             return
         self.project.finish()
         self.predict_page.cancel_jobs()
+        self.explanations.cancel_jobs()
         self.run_page.cancel_jobs()
         self.data_page.cancel_jobs()
         self.models_page.cancel_jobs()

@@ -1,0 +1,276 @@
+"""Why a model decided as it did, under the document on the Documents step: the words coloured
+by how much they pushed toward or away from a chosen category, the Transformer's attention, and,
+over all test documents, the words each category relies on — computed in the background with
+progress and Cancel, cached, and exported as an HTML page and CSV tables."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+
+from PySide6.QtCore import Signal
+from PySide6.QtWidgets import (
+    QComboBox,
+    QFileDialog,
+    QHBoxLayout,
+    QLabel,
+    QPushButton,
+    QSpinBox,
+    QTabWidget,
+    QVBoxLayout,
+    QWidget,
+)
+
+from guiapp.core import locations
+from guiapp.core.events import EventCallback
+from guiapp.core.experiment.results import ExperimentResult, ModelResult
+from guiapp.core.explain.cache import ExplanationCache
+from guiapp.core.explain.explain_jobs import CorpusExplanation, DocumentExplanation, explain_all, explain_one
+from guiapp.core.export.attributions_html import write_attributions_html
+from guiapp.core.export.attributions_table import write_attributions_csv, write_faithfulness_csv
+from guiapp.core.predict.trained_model import TrainedModel, open_trained_model
+from guiapp.ui.widgets.attention_heatmap import AttentionView
+from guiapp.ui.widgets.corpus_words_view import CorpusWordsView
+from guiapp.ui.widgets.highlighted_text import HighlightedText
+from guiapp.ui.widgets.job_progress import JobProgress
+from guiapp.workers import Worker, WorkerSlot
+
+MODEL_ANSWER = "the model's answer"
+
+
+def _opened(models: dict[str, TrainedModel], name: str, folder: Path) -> TrainedModel:
+    """The model called ``name``, opened once (in the worker: a Transformer takes seconds)."""
+    if name not in models:
+        models[name] = open_trained_model(folder, name)
+    return models[name]
+
+
+def explain_document_job(models, name, folder, text, target, steps, cache, on_event: EventCallback):
+    model = _opened(models, name, folder)
+    return explain_one(model, text, target, steps=steps, cache=cache, attention=True, on_event=on_event)
+
+
+def explain_all_job(models, name, folder, texts, categories, steps, cache, on_event: EventCallback):
+    model = _opened(models, name, folder)
+    found = explain_all(model, texts, categories, steps=steps, cache=cache, on_event=on_event)
+    cache.save()
+    return found
+
+
+class ExplanationPanel(QWidget):
+    errorRaised = Signal(object, str)
+    statusMessage = Signal(str)
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.result: ExperimentResult | None = None
+        self._folder_of: Callable[[ModelResult], Path | None] = lambda _m: None
+        self._models: dict[str, TrainedModel] = {}
+        self._cache = ExplanationCache()
+        self._slot = WorkerSlot()  # one job at a time: a model is never used by two threads
+        self._text: str | None = None
+        self.corpus: CorpusExplanation | None = None
+        self.explanation: DocumentExplanation | None = None
+
+        self.model_combo = QComboBox(objectName="explainModel")
+        self.model_combo.setToolTip("The model whose decision is explained.")
+        self.category_combo = QComboBox(objectName="explainCategory")
+        self.category_combo.setToolTip("Colour the words by how much they pushed the model toward this category.")
+        self.steps_spin = QSpinBox(objectName="explainSteps")
+        self.steps_spin.setRange(10, 300)
+        self.steps_spin.setValue(50)
+        self.steps_label = QLabel("Steps:")
+        tip = ("Fine-tuned Transformers are explained by integrated gradients, which compare the text with a text "
+               "of blanks in this many small steps: more steps are more exact and slower.")
+        self.steps_spin.setToolTip(tip)
+        self.steps_label.setToolTip(tip)
+        for combo in (self.model_combo, self.category_combo):
+            combo.activated.connect(lambda _i: self.explain_current())
+        self.steps_spin.editingFinished.connect(self.explain_current)
+        controls = QHBoxLayout()
+        controls.addWidget(QLabel("Why did"))
+        controls.addWidget(self.model_combo, 1)
+        controls.addWidget(QLabel("choose"))
+        controls.addWidget(self.category_combo)
+        controls.addWidget(self.steps_label)
+        controls.addWidget(self.steps_spin)
+        self.progress = JobProgress()
+        self.progress.hide()
+
+        self.words = HighlightedText()
+        self.attention = AttentionView()
+        self.corpus_view = CorpusWordsView()
+        self.all_button = QPushButton("Explain all test documents", objectName="explainAll")
+        self.all_button.setToolTip("Explain every test document for the chosen model, then list the words each "
+                                   "category relies on. Explanations already made are reused.")
+        self.all_button.clicked.connect(self.explain_all)
+        self.export_button = QPushButton("Save explanations…", objectName="exportExplanations")
+        self.export_button.setToolTip("Save the explained documents as a web page anyone can open, with a CSV "
+                                      "table of the top words and one of how faithful the explanations are.")
+        self.export_button.clicked.connect(self.choose_export_path)
+        self.export_button.setEnabled(False)
+        corpus_tab = QWidget()
+        corpus = QVBoxLayout(corpus_tab)
+        buttons = QHBoxLayout()
+        buttons.addWidget(self.all_button)
+        buttons.addWidget(self.export_button)
+        buttons.addStretch(1)
+        corpus.addLayout(buttons)
+        corpus.addWidget(self.corpus_view, 1)
+        self.tabs = QTabWidget(objectName="explainTabs")
+        self.tabs.addTab(self.words, "Why this answer")
+        self.tabs.addTab(self.attention, "Attention")
+        self.tabs.addTab(corpus_tab, "Across all documents")
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.addLayout(controls)
+        layout.addWidget(self.progress)
+        layout.addWidget(self.tabs, 1)
+
+    # -- what the page tells the panel ------------------------------------------------------------------
+    def set_result(self, result: ExperimentResult | None, folder_of: Callable[[ModelResult], Path | None]) -> None:
+        self.cancel_jobs()
+        self.result, self._folder_of = result, folder_of
+        self._models, self.corpus, self.explanation, self._text = {}, None, None, None
+        key = result.started_at.replace(":", "-") if result is not None and result.started_at else "unsaved"
+        self._cache = ExplanationCache(locations.cache_dir() / "explanations" / key)
+        self.model_combo.clear()
+        self.category_combo.clear()
+        if result is not None:
+            for model in result.ranked():
+                folder = folder_of(model)
+                if folder is not None and folder.is_dir():
+                    self.model_combo.addItem(model.name, model.name)
+            self.category_combo.addItem(MODEL_ANSWER, None)
+            for index, category in enumerate(result.categories):
+                self.category_combo.addItem(f"“{category}”", index)
+        self.words.clear("Select a document to see which words pushed the model's answer.")
+        self.attention.clear()
+        self.corpus_view.clear()
+        self.export_button.setEnabled(False)
+        self._update_controls()
+
+    def choose_model(self, name: str) -> None:
+        index = self.model_combo.findData(name)
+        if index >= 0 and index != self.model_combo.currentIndex():
+            self.model_combo.setCurrentIndex(index)
+            self.explain_current()
+
+    def show_document(self, text: str | None) -> None:
+        self._text = text
+        self.explain_current()
+
+    def is_busy(self) -> bool:
+        return self._slot.is_busy()
+
+    def cancel_jobs(self) -> None:
+        self._slot.cancel()
+        if self._slot.current is not None:
+            self._slot.current.wait(10_000)
+
+    # -- one document ---------------------------------------------------------------------------------------
+    def _chosen(self) -> tuple[str, Path] | None:
+        name = self.model_combo.currentData()
+        if name is None or self.result is None:
+            return None
+        model = next((m for m in self.result.models if m.name == name), None)
+        folder = self._folder_of(model) if model is not None else None
+        return (name, folder) if folder is not None else None
+
+    def explain_current(self) -> None:
+        chosen = self._chosen()
+        self._update_controls()
+        if chosen is None:
+            self.words.clear("None of this study's models was saved, so none can be explained. Run the study again.")
+            return
+        if not self._text or not self._text.strip():
+            self.words.clear("This document has no text to explain." if self._text is not None else
+                             "Select a document to see which words pushed the model's answer.")
+            return
+        name, folder = chosen
+        worker = Worker(explain_document_job, self._models, name, folder, self._text,
+                        self.category_combo.currentData(), self.steps_spin.value(), self._cache, name="explain")
+        text = self._text
+        worker.signals.finished.connect(lambda found, w=worker: self._explained(w, text, found))
+        worker.signals.failed.connect(lambda error: self.errorRaised.emit(error, "Explaining the document"))
+        worker.signals.done.connect(lambda w=worker: self._job_done(w))
+        self.words.clear("Working out which words mattered…")
+        self.progress.show()
+        self.progress.attach(worker, "Explaining…")
+        self._slot.start(worker)
+
+    def _explained(self, worker: Worker, text: str, found: DocumentExplanation) -> None:
+        if worker is not self._slot.current:
+            return
+        self.explanation = found
+        self.words.show_attribution(text, found.attribution, found.faithfulness)
+        if found.attention is not None:
+            self.attention.show_maps(found.attention)
+        else:
+            self.attention.clear()
+
+    def _job_done(self, worker: Worker) -> None:
+        if self._slot.current in (None, worker):
+            self.progress.hide()
+
+    # -- all documents -----------------------------------------------------------------------------------------
+    def explain_all(self) -> None:
+        chosen = self._chosen()
+        if chosen is None or self.result is None:
+            return
+        name, folder = chosen
+        worker = Worker(explain_all_job, self._models, name, folder, list(self.result.test_texts),
+                        list(self.result.categories), self.steps_spin.value(), self._cache, name="explain all")
+        worker.signals.finished.connect(lambda found, w=worker: self._all_explained(w, found))
+        worker.signals.failed.connect(lambda error: self.errorRaised.emit(error, "Explaining all test documents"))
+        worker.signals.done.connect(lambda w=worker: self._job_done(w))
+        self.progress.show()
+        self.progress.attach(worker, "Explaining all test documents…")
+        self.tabs.setCurrentIndex(2)
+        self._slot.start(worker)
+
+    def _all_explained(self, worker: Worker, found: CorpusExplanation) -> None:
+        if worker is not self._slot.current:
+            return
+        self.corpus = found
+        if found.words is not None:
+            self.corpus_view.show_words(found.words)
+        self.export_button.setEnabled(bool(found.documents))
+        self.statusMessage.emit(f"Explained {len(found.documents):,} test documents.")
+
+    # -- export ---------------------------------------------------------------------------------------------------
+    def choose_export_path(self) -> None:
+        if self.corpus is None:
+            return
+        path, _ = QFileDialog.getSaveFileName(self, "Save the explanations", str(Path.home() / "explanations.html"),
+                                              "Web page (*.html)")
+        if path:
+            self.export_to(Path(path))
+
+    def export_to(self, path: Path) -> list[Path]:
+        """The HTML page and, beside it, the top words and the faithfulness as CSV (asked before replacing)."""
+        assert self.corpus is not None
+        path = path if path.suffix.lower() == ".html" else path.with_name(path.name + ".html")
+        documents = self.corpus.documents
+        model = self.model_combo.currentText()
+        try:
+            written = [
+                write_attributions_html(path, documents, f"Why {model} decided as it did", overwrite=True),
+                write_attributions_csv(path.with_name(path.stem + " - top words.csv"), documents, overwrite=True),
+                write_faithfulness_csv(path.with_name(path.stem + " - faithfulness.csv"), documents, overwrite=True),
+            ]
+        except Exception as error:  # shown in the error dialog; nothing half-written stays
+            self.errorRaised.emit(error, "Saving the explanations")
+            return []
+        self.statusMessage.emit(f"Saved the explanations to {path}")
+        return written
+
+    def _update_controls(self) -> None:
+        name = self.model_combo.currentData()
+        model = next((m for m in self.result.models if m.name == name), None) if self.result and name else None
+        transformer = model is not None and model.representation == "transformer"
+        self.steps_label.setVisible(transformer)
+        self.steps_spin.setVisible(transformer)
+        self.tabs.setTabEnabled(1, transformer)
+        self.tabs.setTabToolTip(1, "" if transformer else "Attention exists only in fine-tuned Transformers.")
+        self.all_button.setEnabled(name is not None)
