@@ -14,6 +14,7 @@ import sys
 
 from guiapp import APP_NAME, __version__
 from guiapp.cli.console import ProgressPrinter
+from guiapp.cli.explain_command import add_explain_command, explain_command
 from guiapp.cli.health_command import add_health_command, health_command
 from guiapp.cli.predict_command import add_predict_command, predict_command
 from guiapp.cli.run_command import add_run_command, run_command
@@ -34,6 +35,7 @@ def _parser() -> argparse.ArgumentParser:
     add_health_command(commands)
     add_run_command(commands)
     add_predict_command(commands)
+    add_explain_command(commands)
     return parser
 
 
@@ -43,12 +45,14 @@ def main(argv: list[str] | None = None) -> int:
         from guiapp.ui.app import run_app
 
         return run_app(getattr(args, "file", None), example=getattr(args, "example", False))
-    if args.command in ("health", "run", "predict"):
+    if args.command in ("health", "run", "predict", "explain"):
         try:
             if args.command == "run":
                 return run_command(args, ProgressPrinter())
             if args.command == "predict":
                 return predict_command(args, ProgressPrinter())
+            if args.command == "explain":
+                return explain_command(args, ProgressPrinter())
             return health_command(args, ProgressPrinter())
         except BrokenPipeError:  # output piped into `head` and the like: stop quietly
             os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
