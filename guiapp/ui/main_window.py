@@ -147,6 +147,8 @@ class MainWindow(QMainWindow):
         self.documents_page.filters.filterChanged.connect(
             lambda _f: self.explanations.choose_model(self.documents_page.filters.chosen_model() or ""))
         self.results_page.confusionCellClicked.connect(self.show_confusion_cell)
+        self.results_page.export.explained = (  # "Explain all" results go into the Excel export too
+            lambda: self.explanations.corpus.documents if self.explanations.corpus else [])
         self.predict_page = PredictPage(self._study_table)
         self.predict_page.statusMessage.connect(self._show_status)
         self.predict_page.errorRaised.connect(lambda error, doing: self.errors.report(error, doing))

@@ -60,6 +60,13 @@ def test_explain_all_lists_words_per_category_and_exports(qtbot, shown, project,
     assert "<script" not in page and project.result.categories[0] in page
     rows = pd.read_csv(written[1], encoding="utf-8-sig")
     assert len(rows) > 0
+    # the Results step's Excel export now carries the explanations too
+    import openpyxl
+
+    workbook = tmp_path / "results.xlsx"
+    worker = shown.results_page.export.export_excel(workbook)
+    qtbot.waitUntil(lambda: not worker.is_running() and workbook.exists(), timeout=30000)
+    assert "Word attributions" in openpyxl.load_workbook(workbook, read_only=True).sheetnames
 
 
 def test_a_confusion_cell_opens_the_documents_step_filtered(qtbot, shown, project):

@@ -7,6 +7,8 @@ only replaced when the user said so. The user's own data files are never written
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import os
 from pathlib import Path
 
@@ -32,6 +34,7 @@ class ResultsExport(QWidget):
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.result: ExperimentResult | None = None
+        self.explained: Callable[[], list] = list  # explained documents for the "Word attributions" sheet
         self._slot = WorkerSlot()
         self.excel_button = QPushButton("Export to Excel…", objectName="exportExcel")
         self.excel_button.setToolTip(EXCEL_TIP)
@@ -66,6 +69,7 @@ class ResultsExport(QWidget):
 
         assert self.result is not None
         worker = Worker(write_excel, Path(path), result=self.result, overwrite=True,
+                        attributions=self.explained() or None,
                         protected=_study_files(self.result), name="writing the Excel workbook")
         return self._start(worker, "Exporting to Excel", lambda written: self._done(f"Saved {Path(written).name}",
                                                                                       written))
