@@ -7,9 +7,8 @@ only replaced when the user said so. The user's own data files are never written
 
 from __future__ import annotations
 
-from collections.abc import Callable
-
 import os
+from collections.abc import Callable
 from pathlib import Path
 
 from PySide6.QtCore import QMarginsF, QSizeF, Signal
