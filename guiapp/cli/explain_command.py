@@ -13,6 +13,7 @@ import argparse
 from pathlib import Path
 
 from guiapp.cli.console import ProgressPrinter, stopped
+from guiapp.cli.study_models import open_study_models
 
 
 def add_explain_command(commands) -> None:
@@ -66,21 +67,9 @@ def _explain(args: argparse.Namespace, progress: ProgressPrinter) -> list[Path]:
     from guiapp.core.explain.explain_jobs import explain_all, explain_one
     from guiapp.core.export.attributions_html import write_attributions_html
     from guiapp.core.export.attributions_table import write_attributions_csv, write_faithfulness_csv
-    from guiapp.core.predict.saved_results import choose_models, open_models, read_results
 
-    if Path(args.results).suffix.lower() == ".textlab":
-        from guiapp.core import locations
-        from guiapp.core.project.opening import open_project
-
-        project = open_project(args.results, extract_models_to=locations.cache_dir() / "projects")
-        if project.result is None:
-            raise UserError("This project has no results yet, so there is nothing to explain.",
-                            "Open it in TextLab, run the study, save the project, and try again.")
-        result = project.result
-        model = open_models(lambda m: project.model_folder(m.name), choose_models(result, [args.model] if args.model else None))[0]
-    else:
-        result = read_results(args.results)
-        model = open_models(args.results, choose_models(result, [args.model] if args.model else None))[0]
+    result, models = open_study_models(args.results, [args.model] if args.model else None, "explain")
+    model = models[0]
     if not any(result.test_texts):
         raise UserError("These results were saved without the test texts, so they cannot be explained.",
                         "Run the study again with this version of TextLab.")

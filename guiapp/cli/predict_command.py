@@ -13,6 +13,7 @@ import sys
 from pathlib import Path
 
 from guiapp.cli.console import ProgressPrinter, stopped
+from guiapp.cli.study_models import open_study_models
 
 
 def add_predict_command(commands) -> None:
@@ -53,7 +54,6 @@ def _predict(args: argparse.Namespace, on_event) -> Path:
     from guiapp.core.events import sub_progress
     from guiapp.core.export.prediction_files import check_output_name, write_predictions
     from guiapp.core.predict.new_texts import predict_new_texts, texts_of
-    from guiapp.core.predict.saved_results import choose_models, open_models, read_results
     from guiapp.core.study.mapping import ColumnMapping
     from guiapp.core.tables.reader import read_table
 
@@ -61,19 +61,7 @@ def _predict(args: argparse.Namespace, on_event) -> Path:
     check_output_name(out)
     if out.exists() and not args.overwrite:
         raise UserError(f"{out} already exists.", "Choose another name, or add --overwrite to replace it.")
-    if Path(args.results).suffix.lower() == ".textlab":
-        from guiapp.core import locations
-        from guiapp.core.project.opening import open_project
-
-        project = open_project(args.results, extract_models_to=locations.cache_dir() / "projects")
-        if project.result is None:
-            raise UserError("This project has no results yet, so it has no trained models to apply.",
-                            "Open it in TextLab, run the study, save the project, and try again.")
-        result = project.result
-        models = open_models(lambda model: project.model_folder(model.name), choose_models(result, args.model))
-    else:
-        result = read_results(args.results)
-        models = open_models(args.results, choose_models(result, args.model))
+    result, models = open_study_models(args.results, args.model, "apply to new texts")
     table = read_table(args.file, sheet=args.sheet, on_event=sub_progress(on_event, 0.0, 0.1))
     study_columns = list((result.spec.get("data", {}).get("mapping") or {}).get("text_columns") or [])
     columns = args.text or [c for c in study_columns if c in table.frame.columns]
