@@ -122,6 +122,7 @@ class PredictPage(QWidget):
         self.counts_model = DataFrameModel()
         self.counts_view.setModel(self.counts_model)
         self.counts_view.setMaximumHeight(220)
+        self.counts_view.verticalHeader().hide()  # a summary, not spreadsheet rows
         self.preview_view = QTableView(objectName="predictPreview")
         self.preview_model = DataFrameModel()
         self.preview_view.setModel(self.preview_model)
