@@ -28,6 +28,7 @@ from PySide6.QtWidgets import (
 )
 
 from guiapp import APP_NAME, __version__
+from guiapp.core.explain.cache import cache_files, restore_cache_files
 from guiapp.core.locations import example_path
 from guiapp.core.project.format import SUFFIX as PROJECT_SUFFIX
 from guiapp.core.project.format import Project, model_folders_of
@@ -40,7 +41,7 @@ from guiapp.ui.pages.predict_page import PredictPage
 from guiapp.ui.pages.results_page import ResultsPage
 from guiapp.ui.pages.run_page import RunPage
 from guiapp.ui.project_session import PROJECT_FILTER, ProjectSession, extraction_folder
-from guiapp.ui.widgets.explanation_panel import ExplanationPanel
+from guiapp.ui.widgets.explanation_panel import ExplanationPanel, explanations_folder
 from guiapp.workers import ErrorSink, registry
 
 OPEN_FILTER = (
@@ -436,6 +437,7 @@ class MainWindow(QMainWindow):
             result=result,
             model_folders=dict(self._model_folders) if result is not None else {},
             ui_state={"step": self.steps.currentRow(), "results_model": chosen.name if chosen else None},
+            explanations=cache_files(explanations_folder(result)) if result is not None else {},
             source_sha256=table.sha256,
             source_name=table.path.name,
         )
@@ -489,6 +491,7 @@ class MainWindow(QMainWindow):
         self.data_page.show_table(table, spec.data.mapping, test_file)
         self.models_page.load_spec(spec)
         if project.result is not None:
+            restore_cache_files(explanations_folder(project.result), project.explanations)
             self._show_result(project.result, project.model_folders)
             chosen = project.ui_state.get("results_model")
             if isinstance(chosen, str):

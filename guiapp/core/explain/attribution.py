@@ -25,6 +25,15 @@ METHOD_NAMES = {
 }
 
 
+def format_score(score: float) -> str:
+    """+0.412, −0.031; tiny scores keep their digits (+3.1e-05) instead of becoming +0.000."""
+    if score != 0 and abs(score) < 0.001:
+        text = f"{score:+.2g}"
+    else:
+        text = f"{score:+.3f}"
+    return text.replace("-", "−")
+
+
 @dataclass
 class Attribution:
     """How much each word of one document pushed one model toward (+) or away from (−) one category.
@@ -54,6 +63,16 @@ class Attribution:
         """Indices of the ``k`` words that pushed most toward (or away from) the target."""
         order = sorted(range(len(self.scores)), key=lambda i: self.scores[i], reverse=toward)
         return [i for i in order[:k] if (self.scores[i] > 0 if toward else self.scores[i] < 0)]
+
+    def top_read_words(self, k: int = 5, toward: bool = True) -> list[int]:
+        """Like :meth:`top_words`, leaving out words in the part the model never read."""
+        def read(i: int) -> bool:
+            return not any(start <= self.words[i].start < end for start, end in self.unseen)
+        return [i for i in self.top_words(len(self.words), toward=toward) if read(i)][:k]
+
+    def top_words_text(self, k: int = 5) -> str:
+        """The words that pushed most toward the target, in one cell: "tax (+0.412), cut (+0.220)"."""
+        return ", ".join(f"{self.words[i].text} ({format_score(self.scores[i])})" for i in self.top_read_words(k))
 
     def to_dict(self) -> dict[str, Any]:
         return {

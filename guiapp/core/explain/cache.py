@@ -15,10 +15,11 @@ import re
 from pathlib import Path
 from typing import Any
 
-from guiapp.core.atomic import write_text_atomic
+from guiapp.core.atomic import write_bytes_atomic, write_text_atomic
 from guiapp.core.explain.attribution import Attribution, Faithfulness
 
 FORMAT = "textlab-explanations"
+_FILE_NAME = re.compile(r"^[A-Za-z0-9._-]{1,120}\.json$")
 FORMAT_VERSION = 1
 
 
@@ -35,6 +36,45 @@ def model_file_name(model: str) -> str:
     """A file name for a model's records: a readable part plus a hash, so any name is safe."""
     readable = re.sub(r"[^A-Za-z0-9._-]+", "-", model).strip("-.")[:40] or "model"
     return f"{readable}-{hashlib.sha256(model.encode()).hexdigest()[:12]}.json"
+
+
+def run_cache_folder(cache_root: str | Path, started_at: str | None) -> Path:
+    """The folder of one run's explanations under ``cache_root`` (keyed by when the run started,
+    which a project keeps, so reopening the project finds the same folder)."""
+    key = started_at.replace(":", "-") if started_at else "unsaved"
+    return Path(cache_root) / re.sub(r"[^A-Za-z0-9._+-]", "-", key)
+
+
+def cache_files(folder: str | Path | None) -> dict[str, bytes]:
+    """The cache files of ``folder`` (file name → bytes), e.g. to keep them in a project."""
+    if folder is None or not Path(folder).is_dir():
+        return {}
+    files = {}
+    for path in sorted(Path(folder).glob("*.json")):
+        if _FILE_NAME.match(path.name) and path.is_file() and not path.is_symlink():
+            try:
+                files[path.name] = path.read_bytes()
+            except OSError:
+                continue  # a cache may always be recomputed
+    return files
+
+
+def restore_cache_files(folder: str | Path, files: dict[str, bytes]) -> list[Path]:
+    """Write the cache files a project carried into ``folder``; a file already there is kept
+    when it is at least as large (it holds the same records, or more). Unsafe names are skipped."""
+    written = []
+    for name, data in files.items():
+        if not _FILE_NAME.match(name):
+            continue
+        path = Path(folder) / name
+        try:
+            if path.is_file() and path.stat().st_size >= len(data):
+                continue
+            write_bytes_atomic(path, data)
+        except OSError:
+            continue
+        written.append(path)
+    return written
 
 
 class ExplanationCache:

@@ -13,7 +13,7 @@ from __future__ import annotations
 import bisect
 import html
 
-from guiapp.core.explain.attribution import METHOD_NAMES, Attribution, Faithfulness
+from guiapp.core.explain.attribution import METHOD_NAMES, Attribution, Faithfulness, format_score
 
 TOWARD_RGB = (214, 96, 77)  # ColorBrewer RdBu, strong red: pushed toward the category
 AWAY_RGB = (67, 147, 195)  # ColorBrewer RdBu, strong blue: pushed away from it
@@ -27,15 +27,6 @@ SCALE_WORDS = {
     "margin": "on the model's raw score",
     "probability": "as a change in probability",
 }
-
-
-def format_score(score: float) -> str:
-    """+0.412, −0.031; tiny scores keep their digits (+3.1e-05) instead of becoming +0.000."""
-    if score != 0 and abs(score) < 0.001:
-        text = f"{score:+.2g}"
-    else:
-        text = f"{score:+.3f}"
-    return text.replace("-", "−")
 
 
 def score_colour(score: float, largest: float) -> str | None:
@@ -133,8 +124,7 @@ def _read(attribution: Attribution) -> set[int]:
 
 def top_read_words(attribution: Attribution, k: int = TOP_K, toward: bool = True) -> list[int]:
     """Like :meth:`Attribution.top_words`, leaving out words in the part the model never read."""
-    read = _read(attribution)
-    return [i for i in attribution.top_words(len(attribution.words), toward=toward) if i in read][:k]
+    return attribution.top_read_words(k, toward)
 
 
 def top_words_lines(attribution: Attribution, k: int = TOP_K) -> tuple[str, str]:

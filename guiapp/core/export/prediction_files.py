@@ -24,8 +24,8 @@ FORMATS = {".xlsx": "Excel workbook", ".csv": "CSV (comma-separated, UTF-8)", ".
 
 def model_predictions(found: NewTextPredictions) -> list[ModelPredictions]:
     """The answers of each model as the export sheets show them (blank where a text was empty)."""
-    return [ModelPredictions(name, p.categories, p.predicted, p.probabilities)
-            for name, p in zip(found.models, found.predictions, strict=True)]
+    return [ModelPredictions(name, p.categories, p.predicted, p.probabilities, found.top_words_of(index))
+            for index, (name, p) in enumerate(zip(found.models, found.predictions, strict=True))]
 
 
 def check_output_name(path: str | Path) -> str:

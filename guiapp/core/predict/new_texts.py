@@ -32,6 +32,10 @@ class NewTextPredictions:
     models: list[str]
     predictions: list[Predictions]
     warnings: list[str] = field(default_factory=list)
+    top_words: list[list[str] | None] = field(default_factory=list)  # per model, when asked: one cell per text
+
+    def top_words_of(self, index: int) -> list[str] | None:
+        return self.top_words[index] if index < len(self.top_words) else None
 
 
 def texts_of(frame: pd.DataFrame, mapping: ColumnMapping) -> list[str]:
@@ -115,6 +119,24 @@ def category_counts(found: NewTextPredictions) -> pd.DataFrame:
     return pd.DataFrame(columns, index=pd.Index(categories, name="category"))
 
 
+def open_models(model_folders: Sequence[tuple[str, str | Path]], on_event: EventCallback = ignore_events,
+                ) -> list[TrainedModel]:
+    """Open the trained models (name, folder)."""
+    on_event(Progress(None, "Opening the trained models"))
+    return [open_trained_model(folder, name) for name, folder in model_folders]
+
+
+def table_texts(frame: pd.DataFrame, text_columns: Sequence[str]) -> list[str]:
+    """The texts of ``frame``'s text columns; a table without any text gets a message."""
+    if not text_columns:
+        raise UserError("No column is ticked as holding the texts.", "Tick the column with the texts to predict.")
+    texts = texts_of(frame, ColumnMapping(text_columns=list(text_columns)))
+    if not any(texts):
+        raise UserError("Every text in the chosen column is empty, so there is nothing to predict.",
+                        "Tick the column that holds the texts.")
+    return texts
+
+
 def predict_table(
     model_folders: Sequence[tuple[str, str | Path]],
     frame: pd.DataFrame,
@@ -124,12 +146,6 @@ def predict_table(
     on_event: EventCallback = ignore_events,
 ) -> NewTextPredictions:
     """Open the trained models (name, folder) and predict the texts of ``frame``'s text columns."""
-    if not text_columns:
-        raise UserError("No column is ticked as holding the texts.", "Tick the column with the texts to predict.")
-    texts = texts_of(frame, ColumnMapping(text_columns=list(text_columns)))
-    if not any(texts):
-        raise UserError("Every text in the chosen column is empty, so there is nothing to predict.",
-                        "Tick the column that holds the texts.")
-    on_event(Progress(None, "Opening the trained models"))
-    models = [open_trained_model(folder, name) for name, folder in model_folders]
+    texts = table_texts(frame, text_columns)
+    models = open_models(model_folders, on_event)
     return predict_new_texts(models, texts, coded_texts=coded_texts, on_event=on_event)

@@ -16,6 +16,9 @@ member                          what it holds
 ``models/<folder>/…``           the trained models' folders as a run saved them
                                 (safetensors, JSON, skops)
 ``ui.json``                     the window's state (current step, chosen columns, …)
+``explanations/<model>.json``   explanations already computed (word attributions and their
+                                faithfulness, one JSON file per model; see
+                                ``core/explain/cache.py``), so reopening need not redo them
 ==============================  ===========================================================
 
 Opening checks every member name before anything is read or written: no absolute paths, no
@@ -48,6 +51,8 @@ TEST_TABLE = "data/test_table.parquet"
 RESULTS_JSON = "results.json"
 UI_JSON = "ui.json"
 MODELS = "models/"
+EXPLANATIONS = "explanations/"
+_EXPLANATION_NAME = re.compile(r"^[A-Za-z0-9._-]{1,120}\.json$")
 SINGLE_MEMBERS = frozenset({STUDY_JSON, TABLE, TEST_TABLE, RESULTS_JSON, UI_JSON})
 
 # File endings whose loaders run code (pickle and its relatives): never written, never opened.
@@ -66,6 +71,7 @@ class Project:
     result: ExperimentResult | None = None
     model_folders: dict[str, Path] = field(default_factory=dict)  # model name → its trained model folder
     ui_state: dict[str, Any] = field(default_factory=dict)
+    explanations: dict[str, bytes] = field(default_factory=dict)  # cache file name → its JSON (explain/cache.py)
     source_sha256: str = ""  # of the original spreadsheet the table was read from
     source_name: str = ""  # its file name
     saved_at: str = ""  # set by open_project: when the file was saved (ISO 8601, UTC)
@@ -100,6 +106,11 @@ def archive_folder_names(names: list[str]) -> dict[str, str]:
     return chosen
 
 
+def explanation_member_ok(file_name: str) -> bool:
+    """Whether ``file_name`` may be stored as ``explanations/<file_name>``."""
+    return _EXPLANATION_NAME.match(file_name) is not None
+
+
 def is_pickle_like(name: str) -> bool:
     return PurePosixPath(name).suffix.lower() in PICKLE_ENDINGS
 
@@ -125,6 +136,10 @@ def check_member_name(name: str) -> None:
     if is_pickle_like(name):
         raise damaged(f"it holds a file that could run code when opened ({name!r}); TextLab never opens those")
     if name == PROJECT_JSON or name in SINGLE_MEMBERS:
+        return
+    if name.startswith(EXPLANATIONS):
+        if len(parts) != 2 or not _EXPLANATION_NAME.match(parts[1]):
+            raise damaged(f"it holds an unexpected file ({name!r})")
         return
     if not name.startswith(MODELS) or len(parts) < 3:
         raise damaged(f"it holds an unexpected file ({name!r})")

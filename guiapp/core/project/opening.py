@@ -106,6 +106,8 @@ def _read(archive: zipfile.ZipFile, extract_to: Path) -> fmt.Project:
         result=result,
         model_folders=_extract_models(archive, infos, index, header, extract_to / key),
         ui_state=_json(ui, fmt.UI_JSON) if ui is not None else {},
+        explanations={name[len(fmt.EXPLANATIONS):]: member(name) or b""
+                      for name in sorted(infos) if name.startswith(fmt.EXPLANATIONS)},
         source_sha256=str(source.get("sha256", "")),
         source_name=str(source.get("name", "")),
         saved_at=str(header.get("saved_at", "")),

@@ -91,7 +91,10 @@ def _write_archive(handle, project: fmt.Project, on_event: EventCallback) -> Non
     results = project.result.to_json(include_texts=True).encode("utf-8") if project.result is not None else None
     ui = _json_bytes(project.ui_state)
     model_files = _model_files(project.model_folders, on_event)
+    explanations = {name: data for name, data in sorted(project.explanations.items())
+                    if fmt.explanation_member_ok(name)}
     total = sum(len(b) for b in (study, table, test_table, results, ui) if b is not None)
+    total += sum(len(data) for data in explanations.values())
     total += sum(source.stat().st_size for files in model_files.values() for _, source in files)
 
     with zipfile.ZipFile(handle, "w", allowZip64=True) as archive:
@@ -103,6 +106,8 @@ def _write_archive(handle, project: fmt.Project, on_event: EventCallback) -> Non
         if results is not None:
             writer.add_bytes(fmt.RESULTS_JSON, results, "Saving the results…")
         writer.add_bytes(fmt.UI_JSON, ui, "Saving the window's state…")
+        for name, data in explanations.items():
+            writer.add_bytes(fmt.EXPLANATIONS + name, data, "Saving the explanations…")
         folders = fmt.archive_folder_names(list(model_files))
         for name, files in model_files.items():
             for relative, source in files:

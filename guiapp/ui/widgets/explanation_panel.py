@@ -24,7 +24,7 @@ from PySide6.QtWidgets import (
 from guiapp.core import locations
 from guiapp.core.events import EventCallback
 from guiapp.core.experiment.results import ExperimentResult, ModelResult
-from guiapp.core.explain.cache import ExplanationCache
+from guiapp.core.explain.cache import ExplanationCache, run_cache_folder
 from guiapp.core.explain.explain_jobs import CorpusExplanation, DocumentExplanation, explain_all, explain_one
 from guiapp.core.export.attributions_html import write_attributions_html
 from guiapp.core.export.attributions_table import write_attributions_csv, write_faithfulness_csv
@@ -47,7 +47,9 @@ def _opened(models: dict[str, TrainedModel], name: str, folder: Path) -> Trained
 
 def explain_document_job(models, name, folder, text, target, steps, cache, on_event: EventCallback):
     model = _opened(models, name, folder)
-    return explain_one(model, text, target, steps=steps, cache=cache, attention=True, on_event=on_event)
+    found = explain_one(model, text, target, steps=steps, cache=cache, attention=True, on_event=on_event)
+    cache.save()  # so that saving the project (or an autosave) carries it
+    return found
 
 
 def explain_all_job(models, name, folder, texts, categories, steps, cache, on_event: EventCallback):
@@ -55,6 +57,12 @@ def explain_all_job(models, name, folder, texts, categories, steps, cache, on_ev
     found = explain_all(model, texts, categories, steps=steps, cache=cache, on_event=on_event)
     cache.save()
     return found
+
+
+def explanations_folder(result: ExperimentResult | None) -> Path:
+    """Where the explanations of ``result``'s models are kept on this computer (a project carries
+    copies of these files, see ``core/project/format.py``)."""
+    return run_cache_folder(locations.cache_dir() / "explanations", result.started_at if result is not None else None)
 
 
 class ExplanationPanel(QWidget):
@@ -132,8 +140,7 @@ class ExplanationPanel(QWidget):
         self.cancel_jobs()
         self.result, self._folder_of = result, folder_of
         self._models, self.corpus, self.explanation, self._text = {}, None, None, None
-        key = result.started_at.replace(":", "-") if result is not None and result.started_at else "unsaved"
-        self._cache = ExplanationCache(locations.cache_dir() / "explanations" / key)
+        self._cache = ExplanationCache(explanations_folder(result))
         self.model_combo.clear()
         self.category_combo.clear()
         if result is not None:

@@ -100,3 +100,33 @@ def test_mixed_cells_are_kept_as_text(tmp_path):
     again = open_project(tmp_path / "mixed.textlab", extract_models_to=tmp_path / "m")
     codes = again.table["code"].tolist()
     assert codes[:3] + codes[4:] == ["1", "two", "3.5", "x", "7"] and pd.isna(codes[3])
+
+
+def test_explanations_travel_with_the_project(saved, tmp_path):
+    """Explanations computed before saving come back from the project, without computing again."""
+    from guiapp.core.explain.cache import ExplanationCache, cache_files, restore_cache_files, run_cache_folder
+    from guiapp.core.explain.explain_jobs import explain_one
+
+    project, _, _, folder = saved
+    model_result = project.result.models[0]
+    model = open_trained_model(project.model_folders[model_result.name], model_result.name)
+    here = run_cache_folder(tmp_path / "cache-before", project.result.started_at)
+    cache = ExplanationCache(here)
+    text = project.result.test_texts[0]
+    first = explain_one(model, text, cache=cache)
+    cache.save()
+    project.explanations = cache_files(here)
+    assert project.explanations
+    path = save_project(tmp_path / "explained.textlab", project)
+    project.explanations = {}
+
+    again = open_project(path, extract_models_to=tmp_path / "unpacked")
+    assert again.explanations.keys() == cache_files(here).keys()
+    elsewhere = run_cache_folder(tmp_path / "another-computer", again.result.started_at)
+    assert restore_cache_files(elsewhere, again.explanations)
+    reopened = ExplanationCache(elsewhere)
+    second = explain_one(model, text, cache=reopened)
+    assert second.attribution.to_dict() == first.attribution.to_dict()
+    assert not reopened._dirty, "the reopened cache answered; nothing was computed again"
+    with zipfile.ZipFile(path) as archive:
+        assert any(name.startswith("explanations/") for name in archive.namelist())

@@ -124,3 +124,22 @@ def test_an_unlisted_member_is_refused(good, tmp_path):
         archive.writestr("models/y/config.json", b"{}")
     with pytest.raises(UserError, match="do not match|belongs to no model"):
         open_project(extra, extract_models_to=tmp_path / "models")
+
+
+@pytest.mark.parametrize("name", ["explanations/a/b.json", "explanations/model.pkl", "explanations/x.txt"])
+def test_an_unexpected_explanations_member_is_refused(good, tmp_path, name):
+    header, members = members_of(good)
+    bad = forge(tmp_path / "odd.textlab", header, {**members, name: b"{}"})
+    with pytest.raises(UserError, match="unexpected file|could run code"):
+        open_project(bad, extract_models_to=tmp_path / "models")
+
+
+def test_a_damaged_explanations_file_opens_and_counts_as_empty(good, tmp_path):
+    from guiapp.core.explain.cache import ExplanationCache, restore_cache_files
+
+    header, members = members_of(good)
+    fine = forge(tmp_path / "fine.textlab", header, {**members, "explanations/m-0123.json": b"not json"})
+    project = open_project(fine, extract_models_to=tmp_path / "models")
+    assert project.explanations == {"m-0123.json": b"not json"}
+    restore_cache_files(tmp_path / "cache", project.explanations)
+    assert ExplanationCache(tmp_path / "cache").models() == []
