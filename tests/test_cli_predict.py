@@ -118,3 +118,17 @@ def test_a_saved_project_predicts_like_its_results_folder(results, tmp_path):
     from_project = pd.read_csv(tmp_path / "from project.csv", encoding="utf-8-sig")
     from_folder = pd.read_csv(tmp_path / "from folder.csv", encoding="utf-8-sig")
     pd.testing.assert_frame_equal(from_project, from_folder)
+
+
+def test_top_words_column_on_request(results, tmp_path):
+    out, new = results
+    target = tmp_path / "with words.csv"
+    assert main(["predict", str(out), str(new), "--out", str(target), "--model", "SVM · Basic BOW", "--top-words"]) == 0
+    table = pd.read_csv(target, encoding="utf-8-sig", keep_default_na=False)
+    cells = table["SVM · Basic BOW: top words"]
+    assert cells[3] == ""  # the empty text: no prediction, no words
+    filled = [cell for cell in cells if cell]
+    assert len(filled) > 150 and all("(+" in cell for cell in filled)
+    first_word = filled[0].split(" (")[0].lower()
+    assert first_word in " ".join(table["text"].astype(str)).lower()
+    assert main(["predict", str(out), str(new), "--out", str(tmp_path / "x.csv"), "--top-words", "--steps", "0"]) == 2

@@ -24,6 +24,11 @@ def add_predict_command(commands) -> None:
     predict.add_argument("--model", action="append", help="a model's name as in the results (repeat for several; default: the best)")
     predict.add_argument("--sheet", help="the sheet of a workbook (default: the first)")
     predict.add_argument("--text", action="append", help="the text column of the new table (repeat to join several)")
+    predict.add_argument("--top-words", action="store_true",
+                         help="add a column with the five words that pushed each prediction most (quick for "
+                              "bag-of-words models; Transformers take about a second or more per text)")
+    predict.add_argument("--steps", type=int, default=50,
+                         help="integrated-gradients steps for Transformers' top words (default 50)")
     predict.add_argument("--overwrite", action="store_true", help="replace the output file if it exists")
 
 
@@ -52,6 +57,7 @@ def predict_command(args: argparse.Namespace, progress: ProgressPrinter) -> int:
 def _predict(args: argparse.Namespace, on_event) -> Path:
     from guiapp.core.errors import UserError
     from guiapp.core.events import sub_progress
+    from guiapp.core.explain.top_words import add_top_words, slow_models
     from guiapp.core.export.prediction_files import check_output_name, write_predictions
     from guiapp.core.predict.new_texts import predict_new_texts, texts_of
     from guiapp.core.study.mapping import ColumnMapping
@@ -73,6 +79,11 @@ def _predict(args: argparse.Namespace, on_event) -> Path:
         raise UserError(f"The new table has no column {', '.join(repr(c) for c in missing)}.",
                         "Its columns: " + ", ".join(map(str, table.frame.columns)))
     texts = texts_of(table.frame, ColumnMapping(text_columns=columns))
-    found = predict_new_texts(models, texts, coded_texts=result.test_texts, on_event=sub_progress(on_event, 0.1, 0.8))
+    if args.steps < 1:
+        raise UserError("--steps must be 1 or more.", "Leave it out to use 50.")
+    split = 0.8 if not args.top_words else 0.2 if slow_models(models) else 0.45  # predictions, then top words
+    found = predict_new_texts(models, texts, coded_texts=result.test_texts, on_event=sub_progress(on_event, 0.1, split))
+    if args.top_words:
+        add_top_words(found, models, texts, steps=args.steps, on_event=sub_progress(on_event, split, 0.8))
     return write_predictions(out, table.frame, found, result=result,
                              overwrite=args.overwrite, protected=[args.file], on_event=sub_progress(on_event, 0.8, 1.0))

@@ -103,6 +103,34 @@ def test_the_uncoded_rows_of_the_study_table_can_be_predicted(qtbot, page, proje
     assert "10 texts predicted" in page.summary.text()
 
 
+def test_top_words_are_added_on_request(qtbot, page, project):
+    page.set_result(project.result, lambda model: project.model_folder(model.name))
+    page.source.own_button.click()
+    assert not page.top_words_note.isVisible()  # off by default
+    page.top_words_box.setChecked(True)
+    assert not page.top_words_note.isVisible(), "naive Bayes and logistic regression on words are quick"
+    page.predict()
+    qtbot.waitUntil(lambda: page.found is not None, timeout=30000)
+    qtbot.waitUntil(lambda: not page.is_busy())
+    preview = page.preview_model.frame()
+    column = f"{page.chosen_models()[0]}: top words"
+    assert column in preview.columns
+    filled = [cell for cell in preview[column] if cell]
+    assert filled and all(" (+" in cell for cell in filled)
+    first = filled[0].split(" (")[0].lower()
+    assert any(first in text.lower() for text in page.source.frame["text"])
+
+
+def test_a_slow_model_gets_a_note_before_its_top_words(qtbot, page, project, monkeypatch):
+    page.set_result(project.result, lambda model: project.model_folder(model.name))
+    page.source.own_button.click()
+    monkeypatch.setattr("guiapp.ui.pages.predict_page.quick_in_result", lambda *_args: False)
+    page.top_words_box.setChecked(True)
+    assert page.top_words_note.isVisible() and "10 texts" in page.top_words_note.text()
+    page.top_words_box.setChecked(False)
+    assert not page.top_words_note.isVisible()
+
+
 def test_a_bad_file_gives_a_message_not_a_traceback(qtbot, page, project, tmp_path):
     page.set_result(project.result, lambda model: project.model_folder(model.name))
     errors = []
@@ -117,7 +145,7 @@ def test_a_bad_file_gives_a_message_not_a_traceback(qtbot, page, project, tmp_pa
     empty.write_text("text,source\n", encoding="utf-8")
     page.open_path(empty)
     qtbot.waitUntil(lambda: len(errors) == 2, timeout=20000)
-    assert "has no rows" in errors[1][0].message and page.source.frame is None
+    assert "no rows" in errors[1][0].message and page.source.frame is None
 
 
 def test_project_saved_and_reopened_in_the_window(qtbot, window, project, tmp_path, isolated_settings):

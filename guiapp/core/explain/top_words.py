@@ -33,6 +33,16 @@ def is_quick(model: TrainedModel) -> bool:
     return method_for(model) in QUICK_METHODS
 
 
+def quick_in_result(representation: str, classifier: str, chosen_params: dict | None = None) -> bool:
+    """:func:`is_quick` read from a study's result, without opening the trained model (the same
+    rule :mod:`.choose_method` applies to the opened model; a test keeps the two in step)."""
+    params = chosen_params or {}
+    linear = classifier == "logistic_regression" or (classifier == "svm" and params.get("kernel", "linear") == "linear")
+    if representation == "bow":
+        return linear or classifier in ("naive_bayes", "xgboost")
+    return representation == "word_vectors" and linear
+
+
 def slow_models(models: Sequence[TrainedModel]) -> list[str]:
     """The names of the models whose top words take long (integrated gradients or leaving words out)."""
     return [model.name for model in models if not is_quick(model)]

@@ -14,6 +14,7 @@ from pathlib import Path
 import pandas as pd
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import (
+    QCheckBox,
     QFileDialog,
     QGroupBox,
     QHBoxLayout,
@@ -29,9 +30,10 @@ from PySide6.QtWidgets import (
 )
 
 from guiapp.core.experiment.results import ExperimentResult, ModelResult
+from guiapp.core.explain.top_words import predict_table_with_words, quick_in_result
 from guiapp.core.export.prediction_files import model_predictions, write_predictions
 from guiapp.core.export.predictions import predictions_table
-from guiapp.core.predict.new_texts import NewTextPredictions, category_counts, predict_table
+from guiapp.core.predict.new_texts import NewTextPredictions, category_counts
 from guiapp.core.study.mapping import ColumnMapping
 from guiapp.ui.widgets.empty_state import EmptyState
 from guiapp.ui.widgets.frame_model import DataFrameModel
@@ -98,6 +100,18 @@ class PredictPage(QWidget):
         models_layout = QVBoxLayout(models_box)
         models_layout.addWidget(QLabel("The best model is ticked. Agreement is measured on your test texts."))
         models_layout.addWidget(self.models_list)
+        self.top_words_box = QCheckBox("Also list the words behind each answer (a “top words” column)",
+                                       objectName="predictTopWords")
+        self.top_words_box.setToolTip(
+            "For each text, the five words that pushed the model most toward the category it chose, "
+            "with their scores — the same explanation as on the Documents step.")
+        self.top_words_box.toggled.connect(lambda _on: self._inputs_changed())
+        self.top_words_note = QLabel("", objectName="predictTopWordsNote")
+        self.top_words_note.setWordWrap(True)
+        self.top_words_note.setStyleSheet("color: #8a5a00;")
+        self.top_words_note.hide()
+        models_layout.addWidget(self.top_words_box)
+        models_layout.addWidget(self.top_words_note)
 
         self.predict_button = QPushButton("Predict", objectName="predictButton")
         self.predict_button.setDefault(True)
@@ -228,8 +242,9 @@ class PredictPage(QWidget):
             return
         by_name = {model.name: model for model in self.result.models}
         folders = [(name, self._folder_of(by_name[name])) for name in self.chosen_models()]
-        worker = Worker(predict_table, folders, self.source.frame, self.source.text_columns(),
-                        coded_texts=self.result.test_texts, name="predict new texts")
+        worker = Worker(predict_table_with_words, folders, self.source.frame, self.source.text_columns(),
+                        coded_texts=self.result.test_texts, top_words=self.top_words_box.isChecked(),
+                        name="predict new texts")
         frame, source = self.source.frame, self.source.path
         worker.signals.finished.connect(lambda found, w=worker: self._predicted(w, found, frame, source))
         worker.signals.failed.connect(lambda error, w=worker: self._predict_ended(w, error))
@@ -327,6 +342,7 @@ class PredictPage(QWidget):
         return ""
 
     def _inputs_changed(self) -> None:
+        self._update_top_words_note()
         reason = self._not_ready_reason()
         busy = self._predict_slot.is_busy()
         self.predict_button.setEnabled(not reason and not busy)
@@ -336,6 +352,25 @@ class PredictPage(QWidget):
             n = len(self.chosen_models())
             self.ready_label.setText(f"{len(self.source.frame):,} texts from {self.source.source_name()} · "
                                      f"{n} {'model' if n == 1 else 'models'}")
+
+    def _slow_chosen(self) -> list[str]:
+        """The ticked models whose words take long to find (not an exact calculation)."""
+        if self.result is None:
+            return []
+        by_name = {model.name: model for model in self.result.models}
+        return [name for name in self.chosen_models() if name in by_name and not quick_in_result(
+            by_name[name].representation, by_name[name].classifier, by_name[name].chosen_params)]
+
+    def _update_top_words_note(self) -> None:
+        slow = self._slow_chosen() if self.top_words_box.isChecked() else []
+        if slow:
+            texts = f"{len(self.source.frame):,} texts" if self.source.frame is not None else "each text"
+            self.top_words_note.setText(
+                f"Finding the words takes time for {', '.join(slow)}: the model has to be asked again "
+                f"many times per text (up to a few seconds each without a graphics card), so for {texts} "
+                "this can take much longer than predicting. The progress bar shows the time left, and "
+                "Cancel stops it. Bag-of-words models are quick.")
+        self.top_words_note.setVisible(bool(slow))
 
     @staticmethod
     def _model_label(model: ModelResult, best: bool) -> str:

@@ -8,10 +8,10 @@ import pytest
 
 from guiapp.core.events import Cancelled, Progress
 from guiapp.core.explain.choose_method import explain_document
-from guiapp.core.explain.top_words import add_top_words, is_quick, slow_models, top_words_for
+from guiapp.core.explain.top_words import add_top_words, is_quick, quick_in_result, slow_models, top_words_for
 from guiapp.core.export.prediction_files import write_predictions
 from guiapp.core.predict.new_texts import predict_new_texts
-from tests.core.explain.conventional_samples import KEYWORD, KeywordModel, planted_corpus, train
+from tests.core.explain.conventional_samples import CLASSIFIER_SETTINGS, KEYWORD, KeywordModel, planted_corpus, train
 
 BOW = {"min_df": 0.0, "max_df": 0.9}
 
@@ -73,3 +73,18 @@ def test_the_exported_file_carries_one_top_words_column_per_model(linear, tmp_pa
     sheet = pd.read_excel(xlsx, sheet_name="Predictions", engine="calamine")
     assert sheet["LR · BOW: top words"].iloc[0].startswith(f"{KEYWORD} (+")
 
+
+
+PAIRS = [("bow", BOW, classifier) for classifier in ("logistic_regression", "svm", "svm_rbf", "naive_bayes", "xgboost")]
+PAIRS += [("word_vectors", {"min_count": 2}, classifier)  # naive Bayes needs counts: never on word vectors
+          for classifier in ("logistic_regression", "svm", "svm_rbf", "xgboost")]
+
+
+@pytest.mark.parametrize(("representation", "options", "classifier"), PAIRS)
+def test_the_result_side_rule_agrees_with_the_opened_model(representation, options, classifier):
+    texts, labels = planted_corpus(60)
+    model = train(representation, options, classifier, texts, labels, ["other", "keyword"])
+    key = "svm" if classifier.startswith("svm") else classifier
+    assert quick_in_result(representation, key, CLASSIFIER_SETTINGS[classifier]) == is_quick(model)
+    assert not quick_in_result("sentence_embeddings", key, CLASSIFIER_SETTINGS[classifier])
+    assert not quick_in_result("transformer", "transformer", {})
