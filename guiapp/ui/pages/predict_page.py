@@ -292,7 +292,13 @@ class PredictPage(QWidget):
         self.counts_view.resizeColumnsToContents()
         shown = min(PREVIEW_ROWS, len(frame))
         preview = predictions_table(frame, model_predictions(found), 0, shown)
+        for column in preview.columns:
+            if ": probability " in str(column):
+                preview[column] = [f"{100 * value:.1f} %" if value == value else "" for value in preview[column]]
         self.preview_model.set_frame(preview)
+        self.preview_view.resizeColumnsToContents()
+        for position in range(preview.shape[1]):
+            self.preview_view.setColumnWidth(position, min(self.preview_view.columnWidth(position), 280))
         self.preview_label.setText(f"The first {shown:,} of {len(frame):,} rows, with the answers at the right:")
         self.answers_box.show()
 
