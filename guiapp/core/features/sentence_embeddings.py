@@ -83,20 +83,23 @@ class SentenceEmbeddings(PreparedRepresentation):
 
     # ---------------------------------------------------------------------- fast path
     def prepare(
-        self, texts: Sequence[str], on_event: EventCallback = ignore_events
+        self, texts: Sequence[str], on_event: EventCallback = ignore_events, *, cache: bool = True
     ) -> EmbeddingsPrepared:
-        """Embed every text (or read the embeddings from the cache)."""
+        """Embed every text (or read the embeddings from the cache). ``cache=False`` neither reads
+        nor writes the cache: for texts seen once (new texts to predict, the variants of a text
+        that explaining it by leaving words out makes), which would only fill the disk."""
         self.validate()
         texts = as_text_list(texts)
         path, identity = resolve_model(self.model)
         cache_file = locations.cache_dir() / "embeddings" / f"{self._cache_key(identity, texts)}.npy"
-        matrix = _read_cached(cache_file, len(texts))
+        matrix = _read_cached(cache_file, len(texts)) if cache else None
         if matrix is None:
             tokenizer, model = load_model(path)
             matrix = self._embed(texts, tokenizer, model, on_event)
-            buffer = io.BytesIO()
-            np.save(buffer, matrix, allow_pickle=False)
-            write_bytes_atomic(cache_file, buffer.getvalue())
+            if cache:
+                buffer = io.BytesIO()
+                np.save(buffer, matrix, allow_pickle=False)
+                write_bytes_atomic(cache_file, buffer.getvalue())
         else:
             on_event(Log(f"Read the embeddings of {len(texts):,} texts from the cache."))
             on_event(Progress(1.0, f"Embedding texts: {len(texts):,} of {len(texts):,}",
@@ -129,6 +132,11 @@ class SentenceEmbeddings(PreparedRepresentation):
         return np.asarray(matrix, dtype=np.float64)
 
     # ---------------------------------------------------------------------- sklearn API
+    def transform(self, texts: Sequence[str]) -> np.ndarray:
+        """The embeddings of ``texts``, not cached: a trained model's ``transform`` serves new
+        texts and explanations, which are seen once (a study's own texts go through ``prepare``)."""
+        return self.transform_prepared(self.prepare(texts, cache=False))
+
     def fit(self, texts: Sequence[str], y: object = None) -> SentenceEmbeddings:
         self.validate()
         _, model = load_model(resolve_model(self.model)[0])

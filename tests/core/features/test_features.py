@@ -347,3 +347,6 @@ def test_sentence_embeddings_match_sentence_transformers_and_cache(cache):
     with pytest.raises(Cancelled):
         SentenceEmbeddings(batch_size=1).prepare(["other", "texts"], on_event=cancel)
     assert len(list((cache / "embeddings").glob("*.npy"))) == 1
+    new = model.transform(["New texts to predict.", "Seen once."])  # a trained model's answers: not cached
+    assert new.shape == (2, 384) and len(list((cache / "embeddings").glob("*.npy"))) == 1
+    np.testing.assert_allclose(model.transform(texts[:2]), X[:2], atol=1e-6)
