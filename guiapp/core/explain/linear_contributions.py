@@ -24,6 +24,7 @@ Averaged word vectors: ``x = (1/n) Σ v_i`` over the n counted word vectors, so 
 from __future__ import annotations
 
 import itertools
+import weakref
 from typing import Any
 
 import numpy as np
@@ -67,9 +68,28 @@ def is_linear(model: ConventionalModel) -> bool:
     return (isinstance(classifier, LogisticRegression) or linear_svm) and on_words
 
 
+_WEIGHTS: weakref.WeakKeyDictionary[Any, dict[int, tuple[np.ndarray, float, str]]] = weakref.WeakKeyDictionary()
+_COEFS: weakref.WeakKeyDictionary[Any, dict[str, np.ndarray]] = weakref.WeakKeyDictionary()
+
+
 def target_weights(classifier: Any, position: int) -> tuple[np.ndarray, float, str]:
-    """``(w, b, what)`` with the model's margin for class ``position`` equal to ``w · x + b``."""
+    """``(w, b, what)`` with the model's margin for class ``position`` equal to ``w · x + b``.
+
+    Kept per trained classifier: a one-vs-one SVM's ``coef_`` is rebuilt from its support vectors
+    on every access (about half a second for 20 categories), and explaining the predictions of many
+    new texts asks for the same weights again and again. Trained models are never refitted in place.
+    """
     estimator = base_classifier(classifier)
+    known = _WEIGHTS.setdefault(estimator, {})
+    if position not in known:
+        if "coef" not in _COEFS.get(estimator, {}) and not isinstance(estimator, MultinomialNB):
+            coef = estimator.coef_.toarray() if sp.issparse(estimator.coef_) else np.asarray(estimator.coef_)
+            _COEFS[estimator] = {"coef": coef, "intercept": np.asarray(estimator.intercept_, dtype=np.float64)}
+        known[position] = _target_weights(estimator, position, _COEFS.get(estimator, {}))
+    return known[position]
+
+
+def _target_weights(estimator: Any, position: int, arrays: dict[str, np.ndarray]) -> tuple[np.ndarray, float, str]:
     if isinstance(estimator, MultinomialNB):
         log_prob, prior = estimator.feature_log_prob_, estimator.class_log_prior_
         if len(prior) == 2:
@@ -77,8 +97,7 @@ def target_weights(classifier: Any, position: int) -> tuple[np.ndarray, float, s
             return log_prob[position] - log_prob[other], float(prior[position] - prior[other]), "log-odds"
         return (log_prob[position] - log_prob.mean(axis=0), float(prior[position] - prior.mean()),
                 "centred log-probability")
-    coef = estimator.coef_.toarray() if sp.issparse(estimator.coef_) else np.asarray(estimator.coef_)
-    intercept = np.asarray(estimator.intercept_, dtype=np.float64)
+    coef, intercept = arrays["coef"], arrays["intercept"]
     if coef.shape[0] == 1:  # two categories: one score, positive toward the second class
         sign = 1.0 if position == 1 else -1.0
         what = "log-odds" if isinstance(estimator, LogisticRegression) else "signed distance"

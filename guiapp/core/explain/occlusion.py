@@ -19,7 +19,7 @@ from guiapp.core.explain.attribution import OCCLUSION, Attribution
 from guiapp.core.explain.words import WordSpan, split_words, text_without
 from guiapp.core.predict.trained_model import TrainedModel
 
-BATCH_SIZE = 32  # perturbed texts per answer() call
+BATCH_SIZE = 64  # perturbed texts per answer() call: most documents take one call besides the whole text
 
 
 def occlusion_sentence(target_name: str) -> str:
