@@ -15,6 +15,10 @@ os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
 os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
+# One compute thread per test process (torch, BLAS, OpenMP; set before any of them is imported). On a
+# busy 2-core machine two threads wait for each other at every small matrix product: fine-tuning a
+# model took 10-30 times longer (300 s instead of 12 s) than on one thread. Override to measure.
+os.environ.setdefault("OMP_NUM_THREADS", "1")
 # TextLab's own folders (caches, saved models of runs, autosaves) live in a folder of this test run,
 # never in the user's; within one run the caches still work (sentence embeddings, word vectors).
 _RUN_FOLDER = Path(tempfile.mkdtemp(prefix="textlab-tests-"))

@@ -1,25 +1,51 @@
-"""``textlab health FILE``: print the data-health report of a table (or of a saved study's table)."""
+"""``textlab health FILE`` or ``textlab health --spec STUDY``: the data-health report of a table.
+
+With ``--spec`` the table, sheet, columns and folds come from the study file, and the study's
+data-side checks run as well — the very ones ``textlab run`` makes before it fits anything
+(``load_study_data``: the tables exist, the test file has the study's columns, there are two
+categories or more, and every category has enough training texts for the study's folds). So
+"Ready" here means that ``run`` will not refuse the data.
+
+Exit status (``EXIT_CODES``, printed by ``textlab health --help``): 0 ready, perhaps with points
+worth a look; 1 not ready (with --spec: ``run`` would refuse the data); 2 the table or the study
+file cannot be read, or a named column is not in the table; 3 the table was read, but no text or
+no category column could be guessed (name them with --text and --category); 130 stopped.
+"""
 
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import json
 import sys
 from pathlib import Path
 
 from guiapp.cli.console import ProgressPrinter, stopped
 
+READY, NOT_READY, UNREADABLE, NO_COLUMNS, STOPPED = 0, 1, 2, 3, 130
+EXIT_CODES = """exit status:
+  0    ready, perhaps with points worth a look
+  1    not ready: problems to fix first (with --spec: `textlab run` would refuse the data)
+  2    the table or the study file cannot be read, or a named column is not in the table
+  3    the table was read, but no text or category column could be guessed (use --text, --category)
+  130  stopped"""
+
 
 def add_health_command(commands) -> None:
-    health = commands.add_parser("health", help="print the data-health report of a table")
+    health = commands.add_parser(
+        "health", help="print the data-health report of a table",
+        description="Print the data-health report of a table of coded texts, or of a saved study's table.",
+        epilog=EXIT_CODES, formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
     health.add_argument("file", nargs="?", help="the table (.xlsx, .ods, .csv, .parquet …)")
-    health.add_argument("--spec", help="read file, sheet and columns from a saved spec (.toml/.json)")
+    health.add_argument("--spec", help="read file, sheet, columns and folds from a saved study (.toml/.json) and make "
+                                       "the same data checks as `textlab run`")
     health.add_argument("--sheet", help="the sheet of a workbook (default: the first)")
     health.add_argument("--text", action="append", help="text column (repeat to join several)")
     health.add_argument("--category", help="the column with your categories")
     health.add_argument("--id", dest="id_column", help="an ID column")
     health.add_argument("--split", help="a column with train/test values")
-    health.add_argument("--folds", type=int, default=5, help="cross-validation folds (default 5)")
+    health.add_argument("--folds", type=int, help="cross-validation folds (default: the study's with --spec, else 5)")
     health.add_argument("--json", action="store_true", help="print the report as JSON")
     health.add_argument("--save-spec", help="write the data part of a spec to this .toml/.json file")
 
@@ -31,18 +57,29 @@ def health_command(args: argparse.Namespace, progress: ProgressPrinter) -> int:
     from guiapp.core.health.text_report import format_health_text
     from guiapp.core.study.mapping import suggest_mapping
     from guiapp.core.study.spec import DataSpec, ExperimentSpec
+    from guiapp.core.study.study_data import read_study_table
     from guiapp.core.tables.reader import read_table
 
     try:
+        notes: list[str] = []
+        spec = None
         if args.spec:
             spec = ExperimentSpec.load(args.spec)
-            path, sheet, mapping = spec.source_path(args.spec), spec.data.sheet, spec.data.mapping
+            mapping, folds = spec.data.mapping, args.folds or spec.evaluation.folds
         elif args.file:
-            path, sheet, mapping = Path(args.file), args.sheet, None
+            path, sheet, mapping, folds = Path(args.file), args.sheet, None, args.folds or 5
+            if not path.exists():
+                return stopped(progress, f"The file {path} does not exist.\nCheck the name and the folder.", UNREADABLE)
         else:
             print("Name a table to check, e.g.: textlab health data.xlsx", file=sys.stderr)
-            return 2
-        table = read_table(path, sheet=sheet, on_event=progress)
+            return UNREADABLE
+        if folds < 2:
+            return stopped(progress, f"--folds must be 2 or more, not {folds}.", UNREADABLE)
+        if spec is not None:  # the very reading `textlab run` does: path, sheet, checksum
+            table = read_study_table(spec, args.spec, notes, on_event=progress)
+            path = table.path
+        else:
+            table = read_table(path, sheet=sheet, on_event=progress)
         if mapping is None:
             mapping = suggest_mapping(table.frame)
             if args.text:
@@ -53,22 +90,53 @@ def health_command(args: argparse.Namespace, progress: ProgressPrinter) -> int:
                 mapping.id_column = args.id_column
             if args.split:
                 mapping.split_column = args.split
-        report = compute_health(table.frame, mapping, n_folds=args.folds, on_event=progress)
+            if not mapping.text_columns or mapping.category_column is None:
+                progress.clear()
+                print(_mapping_text(table, mapping), file=sys.stderr)
+                return stopped(progress, _no_columns_text(table, mapping), NO_COLUMNS)
+        report = compute_health(table.frame, mapping, n_folds=folds, on_event=progress)
+        if spec is not None:
+            report = _with_run_checks(report, spec, args.spec, table.frame, notes)
         progress.clear()
         if args.save_spec:
             ExperimentSpec(data=DataSpec(str(Path(path).resolve()), table.sheet, table.sha256, mapping)).save(args.save_spec)
         if args.json:
             payload = {"file": str(path), "sheet": table.sheet, "sha256": table.sha256,
-                       "mapping": mapping.to_dict(), "notices": table.notices, "report": report.to_dict()}
+                       "mapping": mapping.to_dict(), "notices": table.notices, "notes": notes,
+                       "report": report.to_dict()}
             print(json.dumps(payload, indent=2, ensure_ascii=False, default=str))
         else:
-            print(_mapping_text(table, mapping))
+            print(_mapping_text(table, mapping) + "".join(f"  note: {note}\n" for note in notes))
             print(format_health_text(report))
-        return 1 if report.verdict == "not_ready" else 0
+        return NOT_READY if report.verdict == "not_ready" else READY
     except UserError as error:
-        return stopped(progress, f"{error.message}\n{error.hint}", 2)
+        return stopped(progress, f"{error.message}\n{error.hint}", UNREADABLE)
     except (Cancelled, KeyboardInterrupt):
-        return stopped(progress, "Stopped.", 130)
+        return stopped(progress, "Stopped.", STOPPED)
+
+
+def _with_run_checks(report, spec, spec_file: str, frame, notes: list[str]):
+    """The report with the study's data-side checks (``textlab run``'s own) added as an error."""
+    from guiapp.core.errors import DataError
+    from guiapp.core.health.findings import HealthIssue
+    from guiapp.core.study.study_data import load_study_data
+
+    try:
+        data = load_study_data(spec, spec_file, table=frame)
+    except DataError as error:
+        issue = HealthIssue("error", "study_cannot_run", "The study cannot run as it is",
+                            f"`textlab run` would stop here: {error.message}", error.hint)
+        return dataclasses.replace(report, issues=(issue, *report.issues))
+    notes += [note for note in data.notes if note not in notes]
+    return report
+
+
+def _no_columns_text(table, mapping) -> str:
+    missing = [what for what, chosen in (("texts", mapping.text_columns), ("categories", mapping.category_column))
+               if not chosen]
+    columns = ", ".join(f"'{column}'" for column in list(table.frame.columns)[:20])
+    return (f"TextLab read {table.path.name} but could not tell which column holds the {' and the '.join(missing)}.\n"
+            f"Name it: textlab health {table.path.name} --text COLUMN --category COLUMN (columns: {columns}).")
 
 
 def _mapping_text(table, mapping) -> str:

@@ -28,6 +28,7 @@ from PySide6.QtWidgets import (
 )
 
 from guiapp import APP_NAME, __version__
+from guiapp.core.experiment.run_size import estimate_run
 from guiapp.core.explain.cache import cache_files, restore_cache_files
 from guiapp.core.locations import example_path
 from guiapp.core.project.format import SUFFIX as PROJECT_SUFFIX
@@ -137,6 +138,7 @@ class MainWindow(QMainWindow):
         self.results_page.errorRaised.connect(lambda error, doing: self.errors.report(error, doing))
         self._has_result = False
         self.ask_before_closing = True  # "save the project?" when work is unsaved (tests turn it off)
+        self.ask_before_large_runs = True  # "start anyway?" above LARGE_RUN_FITS fits (tests turn it off)
         self._model_folders: dict[str, Path] = {}  # the trained model folders of the result shown
         self.documents_page = DocumentsPage()
         self.explanations = ExplanationPanel()
@@ -385,6 +387,8 @@ class MainWindow(QMainWindow):
         """Start ``spec`` on the Run step (asks first when another run is still going)."""
         if self.run_page.is_busy() and not self._confirm_replace_run():
             return
+        if self.ask_before_large_runs and not self._confirm_large_run(spec):
+            return
         self.go_to_step(RUN_STEP)
         self.run_page.start(spec, table=self.data_page.table_frame())
         self._update_steps()
@@ -395,6 +399,25 @@ class MainWindow(QMainWindow):
             "A run is still going",
             "The models of the previous run are still being compared.\n\n"
             "Stop that run and start the new one? The unfinished run is not saved.",
+            QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No,
+            QMessageBox.StandardButton.No,
+        )
+        return answer == QMessageBox.StandardButton.Yes
+
+    def _confirm_large_run(self, spec: ExperimentSpec) -> bool:
+        """Ask before a study of more than LARGE_RUN_FITS fits (a grid of thousands of values)."""
+        report = self.data_page.health_report()
+        n_coded = report.n_coded if report is not None else 0
+        test_file = bool(spec.data.test_source)
+        n_test = (self.data_page.test_count() or 0) if test_file else round(spec.evaluation.test_share * n_coded)
+        n_train = n_coded if test_file else n_coded - n_test
+        size = estimate_run(spec, n_train or None, n_test, len(report.categories) if report is not None else 2)
+        if not size.large:
+            return True
+        about = f", {size.duration} on this computer" if size.duration else ""
+        answer = QMessageBox.question(
+            self, "A large study",
+            f"This study will fit {size.fits:,} models{about}.\n\nStart anyway?",
             QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No,
             QMessageBox.StandardButton.No,
         )

@@ -22,6 +22,7 @@ def window(qtbot, isolated_settings):
 
     win = MainWindow()
     win.ask_before_closing = False  # no modal "save the project?" when pytest-qt closes it
+    win.ask_before_large_runs = False  # no modal "start anyway?" before a study with a huge grid
     qtbot.addWidget(win)
     win.resize(1280, 860)
     win.show()

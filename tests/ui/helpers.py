@@ -12,6 +12,18 @@ def wait_for_report(qtbot, window, timeout=60_000):
     return page.report
 
 
+def settle_chart(chart) -> None:
+    """Finish, synchronously and whatever the machine's speed, what Qt and pyqtgraph defer after a
+    chart is resized: the pending layout pass, then a paint (just before painting, pyqtgraph moves
+    the items inside the plot to the new view). Waiting a few milliseconds instead is flaky on a
+    busy machine."""
+    from PySide6.QtWidgets import QApplication
+
+    QApplication.sendPostedEvents()
+    chart.getPlotItem().layout.activate()
+    chart.grab()
+
+
 SCREENSHOTS = Path(__file__).resolve().parents[2] / "screenshots"
 
 

@@ -160,7 +160,8 @@ def test_a_million_rows_open_at_once(qtbot):
     assert model.headerData(n - 1, VERTICAL) == "1000001"
     model.highlight_rows(range(0, n, 100))
     elapsed = time.perf_counter() - start
-    assert elapsed < 1.0, f"opening took {elapsed:.2f} s"
+    # typically ~0.1 s; copying or formatting every row would take minutes. Loose for busy machines.
+    assert elapsed < 10.0, f"opening took {elapsed:.2f} s"
 
     view = QTableView()
     qtbot.addWidget(view)
@@ -171,4 +172,4 @@ def test_a_million_rows_open_at_once(qtbot):
     qtbot.waitExposed(view)
     view.scrollToBottom()
     assert not view.grab().isNull()
-    assert time.perf_counter() - start < 3.0
+    assert time.perf_counter() - start < 30.0  # only the visible rows are drawn

@@ -23,7 +23,7 @@ def _count(n, on_event, pause=0.0):
 
 def test_result_arrives_on_gui_thread(qtbot):
     worker = Worker(_count, 5)
-    with qtbot.waitSignal(worker.signals.finished, timeout=5000) as blocker:
+    with qtbot.waitSignal(worker.signals.finished, timeout=30_000) as blocker:
         worker.start()
     assert blocker.args == [10]
     qtbot.waitUntil(lambda: not worker.is_running())
@@ -43,7 +43,7 @@ def test_log_lines_are_all_delivered(qtbot):
     logs = []
     worker = Worker(_count, 3)
     worker.signals.log.connect(logs.append)
-    with qtbot.waitSignal(worker.signals.done, timeout=5000):
+    with qtbot.waitSignal(worker.signals.done, timeout=30_000):
         worker.start()
     assert [event.message for event in logs] == ["counted"]
 
@@ -53,7 +53,7 @@ def test_error_is_delivered_not_raised(qtbot):
         raise DataError("The file is broken.", "Save it again.")
 
     worker = Worker(fail)
-    with qtbot.waitSignal(worker.signals.failed, timeout=5000) as blocker:
+    with qtbot.waitSignal(worker.signals.failed, timeout=30_000) as blocker:
         worker.start()
     assert isinstance(blocker.args[0], DataError)
     qtbot.waitUntil(lambda: not worker.is_running())
@@ -64,7 +64,7 @@ def test_cancel_stops_at_next_progress(qtbot):
     worker = Worker(_count, 10_000, pause=0.001)
     worker.signals.finished.connect(finished.append)
     worker.signals.progress.connect(lambda _: worker.cancel())
-    with qtbot.waitSignal(worker.signals.cancelled, timeout=5000):
+    with qtbot.waitSignal(worker.signals.cancelled, timeout=30_000):
         worker.start()
     qtbot.waitUntil(lambda: not worker.is_running())
     assert finished == []
@@ -77,10 +77,10 @@ def test_slot_cancels_previous_job(qtbot):
     first.signals.cancelled.connect(lambda: cancelled.append(True))
     slot.start(first)
     second = Worker(_count, 3)
-    with qtbot.waitSignal(second.signals.finished, timeout=5000):
+    with qtbot.waitSignal(second.signals.finished, timeout=30_000):
         slot.start(second)
     # the thread may end before its queued "cancelled" reaches the GUI thread: wait for the signal
-    qtbot.waitUntil(lambda: cancelled == [True], timeout=5000)
+    qtbot.waitUntil(lambda: cancelled == [True], timeout=30_000)
     qtbot.waitUntil(lambda: not first.is_running() and not second.is_running())
     assert cancelled == [True]
     qtbot.waitUntil(lambda: slot.current is None)
@@ -110,7 +110,7 @@ def test_error_sink_shows_non_blocking_dialog(qtbot):
     parent = QWidget()
     qtbot.addWidget(parent)
     sink = ErrorSink(parent)
-    with qtbot.waitSignal(sink.reported, timeout=2000):
+    with qtbot.waitSignal(sink.reported, timeout=30_000):
         sink.report(DataError("The sheet is empty.", "Pick another sheet."), "Opening the file")
     box = sink.last_dialog
     assert box is not None and box.isVisible()

@@ -14,19 +14,12 @@ import numpy as np
 from imblearn.over_sampling import RandomOverSampler
 from sklearn.model_selection import StratifiedKFold
 
-from guiapp.core.errors import DataError
+from guiapp.core.study.study_data import check_fold_sizes
 
 
 def cv_folds(y: np.ndarray, n_folds: int, seed: int) -> list[tuple[np.ndarray, np.ndarray]]:
     """Stratified k-fold splits of the training texts (positions into ``y``)."""
-    counts = np.bincount(y)
-    smallest = int(counts[counts > 0].min())
-    if smallest < n_folds:
-        raise DataError(
-            f"The smallest category has only {smallest} training texts, fewer than the {n_folds} "
-            "cross-validation folds, so some folds would miss it.",
-            f"Code more texts for the rare categories, merge them, or use at most {max(smallest, 2)} folds.",
-        )
+    check_fold_sizes(y, n_folds)  # the same check `textlab health --spec` makes (study_data.py)
     splitter = StratifiedKFold(n_splits=n_folds, shuffle=True, random_state=seed)
     return list(splitter.split(np.zeros(len(y)), y))
 

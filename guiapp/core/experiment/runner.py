@@ -42,6 +42,7 @@ from guiapp.core.experiment.fitting import fit_classifier, predict, predict_prob
 from guiapp.core.experiment.held_out import CI_LEVEL, evaluate_on_test
 from guiapp.core.experiment.resampling import cv_folds, oversampled_rows
 from guiapp.core.experiment.results import ExperimentResult, ModelResult
+from guiapp.core.experiment.run_size import estimate_run
 from guiapp.core.experiment.tuning import build_folds, default_jobs, grid_search
 from guiapp.core.models.conventional import describe_params, expand_grid, normalise_grid
 from guiapp.core.study.sections import ModelSpec
@@ -77,6 +78,8 @@ def run_experiment(
     train, test = data.split.train, data.split.test
     folds = cv_folds(data.y[train], spec.evaluation.folds, spec.seed)
     on_event(Log(f"{data.split.describe()}; {len(data.categories)} categories; {spec.evaluation.folds}-fold cross-validation."))
+    size = estimate_run(spec, len(train), len(test), len(data.categories), n_jobs)  # before the first fit
+    on_event(Log(size.warning(), "warning") if size.large else Log(size.describe()))
     result = ExperimentResult(
         spec=spec.to_dict(),
         categories=data.categories,

@@ -17,8 +17,9 @@ counts the items its title names (categories, numbers …).
 
 Issue codes (severity):
   errors    no_rows, no_category_column, no_coded_texts, one_category, all_texts_empty,
-            split_values, split_no_train
-  warnings  empty_texts, small_categories, category_spelling, numeric_measurement,
+            split_values, split_no_train, text_column_numbers (a text column of 80% or more
+            numbers or dates)
+  warnings  text_column_numbers (50% or more), empty_texts, small_categories, category_spelling, numeric_measurement,
             date_categories, too_many_categories, conflicting_duplicates, duplicate_texts,
             split_missing, split_no_test, test_only_categories, duplicate_ids,
             long_texts (when at least 25% of the texts are longer than 512 tokens)
@@ -69,7 +70,7 @@ def compute_health(
     # Imported here: these modules build the dataclasses above (no import cycle).
     from guiapp.core.health import categories as health_categories
     from guiapp.core.health import checks as health_checks
-    from guiapp.core.health import duplicates
+    from guiapp.core.health import duplicates, text_kinds
     from guiapp.core.health import lengths as health_lengths
 
     if n_folds < 2:
@@ -110,6 +111,7 @@ def compute_health(
         issues += health_categories.category_issues(data, n_rows, n_folds, bool(mapping.split_column))
     n_coded = int((category_codes >= 0).sum())
     issues += health_lengths.text_issues(measures, category_codes >= 0, mapping.text_columns)
+    issues += text_kinds.numeric_text_issues(frame, mapping.text_columns)
     found = duplicates.find_duplicates(
         measures.trimmed, measures.empty, category_codes, labels, sub_progress(on_event, 0.4, 0.55)
     )

@@ -183,14 +183,13 @@ def expand_grid(key: str, grid: dict[str, list[Any]] | None) -> list[Params]:
     """Every combination of the grid, in a fixed order; γ is only combined with the RBF kernel."""
     grid = normalise_grid(key, grid)
     names = list(grid)
-    points: list[Params] = []
+    points: dict[tuple, Params] = {}  # keyed by the point's items: drops repeats in linear time
     for values in itertools.product(*(grid[name] for name in names)):
         point = dict(zip(names, values, strict=True))
         if key == "svm" and point["kernel"] != "rbf":
             point.pop("gamma")
-        if point not in points:
-            points.append(point)
-    return points
+        points.setdefault(tuple(point.items()), point)
+    return list(points.values())
 
 
 def make_classifier(key: str, params: Params, seed: int, n_threads: int = 1) -> ClassifierMixin:

@@ -12,10 +12,13 @@ from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
+import pyarrow as pa
+import pyarrow.compute as pc
 
 from guiapp.core.tables.cell_values import (
     SPLIT_TEST,
     SPLIT_TRAIN,
+    category_label,
     category_labels,
     map_unique,
     split_kind,
@@ -24,6 +27,7 @@ from guiapp.core.tables.cell_values import (
 SAMPLE_ROWS = 20_000
 MAX_CATEGORY_VALUES = 50
 _NUMBER_TEXT = re.compile(r"\s*[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?\s*")
+_WHOLE_NUMBER_TEXT = re.compile(r"([+-]?\d+)\.0+")  # as in cell_values: "3.0" is the label "3"
 _CATEGORY_NAMES = (
     "label", "categor", "class", "code", "topic", "stance", "major", "minor", "sentiment",
     "annotation", "coding", "target", "frame", "polarity", "tag", "type",
@@ -64,7 +68,55 @@ class _Profile:
     dates: bool
 
 
+def _arrow_strings(column: pd.Series) -> pa.Array | None:
+    """A text column (pyarrow-backed str dtype) as one Arrow array; None for other columns."""
+    if not isinstance(column.dtype, pd.StringDtype) or not hasattr(column.array, "__arrow_array__"):
+        return None
+    array = pa.array(column.array)
+    return array.combine_chunks() if isinstance(array, pa.ChunkedArray) else array
+
+
+def _profile_strings(name: str, position: int, array: pa.Array) -> _Profile:
+    """:func:`_profile` for a text column, with Arrow's vectorised string functions: the same
+    numbers at a small fixed cost per column, so that a table of 1,000 columns stays quick."""
+    n_rows = len(array)
+    blank = pc.fill_null(pc.equal(pc.utf8_trim_whitespace(array), ""), True)
+    values = pc.filter(array, pc.invert(blank))
+    n_values = len(values)
+    numeric = pc.match_substring_regex(values, f"^(?:{_NUMBER_TEXT.pattern})$")
+    n_numeric = int(pc.sum(numeric).as_py() or 0)
+    free = pc.filter(values, pc.invert(numeric))
+    fractional, labels = False, values
+    if n_numeric:
+        number_texts = pc.filter(values, numeric)
+        try:
+            numbers = pc.cast(pc.utf8_trim_whitespace(number_texts), pa.float64())
+            fractional = bool(pc.any(pc.not_equal(pc.floor(numbers), numbers)).as_py())
+        except pa.ArrowInvalid:  # e.g. a number too long for Arrow: as in _profile
+            numbers = pd.to_numeric(pd.Series(number_texts.to_pylist()), errors="coerce")
+            fractional = bool((numbers % 1 != 0).any())
+        whole = pc.match_substring_regex(values, f"^(?:{_WHOLE_NUMBER_TEXT.pattern})$")
+        if pc.any(whole).as_py():
+            labels = pa.array([category_label(v) for v in values.to_pylist()], type=values.type)
+    return _Profile(
+        name=name,
+        position=position,
+        coverage=n_values / n_rows if n_rows else 0.0,
+        n_values=n_values,
+        n_distinct=int(pc.count_distinct(labels).as_py()),
+        mean_len=float(pc.mean(pc.utf8_length(free)).as_py()) if len(free) else 0.0,
+        mean_words=float(pc.mean(pc.count_substring_regex(free, r"\S+")).as_py()) if len(free) else 0.0,
+        text_share=len(free) / n_values if n_values else 0.0,
+        numeric=bool(n_values) and n_numeric == n_values,
+        fractional=fractional,
+        dates=False,
+    )
+
+
 def _profile(name: str, position: int, column: pd.Series) -> _Profile:
+    array = _arrow_strings(column)
+    if array is not None:
+        return _profile_strings(name, position, array)
     n_rows = len(column)
     labels = category_labels(column)
     present = labels.notna()
@@ -100,6 +152,14 @@ def _profile(name: str, position: int, column: pd.Series) -> _Profile:
 
 
 def _is_split_column(column: pd.Series) -> bool:
+    array = _arrow_strings(column)
+    if array is not None:  # quick: most columns fail on their first distinct value
+        kinds = set()
+        for value in pc.unique(array).to_pylist():
+            kinds.add("missing" if value is None else split_kind(value))
+            if "unknown" in kinds:
+                return False
+        return bool(kinds & {SPLIT_TRAIN, SPLIT_TEST})
     kinds = set(map_unique(column.drop_duplicates(), split_kind, "missing"))
     return "unknown" not in kinds and bool(kinds & {SPLIT_TRAIN, SPLIT_TEST})
 

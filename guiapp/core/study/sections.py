@@ -12,37 +12,26 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from guiapp.core.errors import UserError
-from guiapp.core.numbers import number_words, parse_number
+from guiapp.core.study.schema import (
+    OVERSAMPLING_CHOICES,
+    REPRESENTATION_LABELS,
+    TRANSFORMER_TUNING_CHOICES,
+    EvaluationSchema,
+    ModelSchema,
+    SpecError,
+    check_against_schema,
+)
 
-REPRESENTATION_LABELS: dict[str, str] = {
-    "bow": "Basic BOW",
-    "word_vectors": "Word vectors",
-    "sentence_embeddings": "Sentence embeddings",
-    "transformer": "Fine-tuned Transformer",
-}
-TRANSFORMER_TUNING_CHOICES = ("auto", "cross-validation", "validation split")
-OVERSAMPLING_CHOICES = ("off", "random")
-
-
-class SpecError(UserError):
-    """A spec file that cannot be read or does not make sense."""
-
-
-def refuse_unknown(data: dict[str, Any], known: set[str], where: str) -> None:
-    unknown = sorted(set(data) - known)
-    if unknown:
-        raise SpecError(
-            f"Unknown setting(s) in {where}: {', '.join(unknown)}.",
-            f"Allowed here: {', '.join(sorted(known))}. Check the spelling.",
-        )
-
-
-def _number(data: dict[str, Any], key: str, default: Any, kind: type, where: str) -> Any:
-    value = data.get(key, default)
-    try:
-        return parse_number(value, kind)
-    except ValueError:
-        raise SpecError(f"'{key}' in {where} must be {number_words(kind)}, not {value!r}.") from None
+__all__ = [
+    "DEFAULT_MODELS",
+    "OVERSAMPLING_CHOICES",
+    "REPRESENTATION_LABELS",
+    "TRANSFORMER_TUNING_CHOICES",
+    "EvaluationSpec",
+    "ModelSpec",
+    "SpecError",
+    "available_models",
+]
 
 
 @dataclass
@@ -59,33 +48,8 @@ class EvaluationSpec:
     validation_share: float = 0.2  # share of the training texts for that validation split
 
     def check(self) -> None:
-        where = "[evaluation]"
-        if not 0.05 <= self.test_share <= 0.9:
-            raise SpecError(
-                f"test_share in {where} must be between 0.05 and 0.9, not {self.test_share}.",
-                "0.3 keeps 30 % of the coded texts aside for the final test.",
-            )
-        if not 2 <= self.folds <= 20:
-            raise SpecError(f"folds in {where} must be between 2 and 20, not {self.folds}.")
-        if self.oversampling not in OVERSAMPLING_CHOICES:
-            raise SpecError(
-                f"oversampling in {where} cannot be '{self.oversampling}'.",
-                f"Choose one of: {', '.join(OVERSAMPLING_CHOICES)}.",
-            )
-        if not 0.0 < self.oversampling_ratio <= 1.0:
-            raise SpecError(
-                f"oversampling_ratio in {where} must be above 0 and at most 1, not {self.oversampling_ratio}.",
-                "0.25 grows each smaller category to a quarter of the largest one (the paper's choice).",
-            )
-        if not 0 <= self.bootstrap_samples <= 100_000:
-            raise SpecError(f"bootstrap_samples in {where} must be between 0 and 100000.")
-        if self.transformer_tuning not in TRANSFORMER_TUNING_CHOICES:
-            raise SpecError(
-                f"transformer_tuning in {where} cannot be '{self.transformer_tuning}'.",
-                f"Choose one of: {', '.join(TRANSFORMER_TUNING_CHOICES)}.",
-            )
-        if not 0.05 <= self.validation_share <= 0.5:
-            raise SpecError(f"validation_share in {where} must be between 0.05 and 0.5, not {self.validation_share}.")
+        """Raise :class:`SpecError` when a value is outside the declared schema's limits."""
+        check_against_schema(EvaluationSchema, self.to_dict(), ("evaluation",))
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -100,22 +64,7 @@ class EvaluationSpec:
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> EvaluationSpec:
-        where = "[evaluation]"
-        if not isinstance(data, dict):
-            raise SpecError(f"The {where} part of the spec is not a table of settings.")
-        refuse_unknown(data, set(cls().to_dict()), where)
-        default = cls()
-        spec = cls(
-            test_share=_number(data, "test_share", default.test_share, float, where),
-            folds=_number(data, "folds", default.folds, int, where),
-            oversampling=str(data.get("oversampling", default.oversampling)).strip().lower(),
-            oversampling_ratio=_number(data, "oversampling_ratio", default.oversampling_ratio, float, where),
-            bootstrap_samples=_number(data, "bootstrap_samples", default.bootstrap_samples, int, where),
-            transformer_tuning=str(data.get("transformer_tuning", default.transformer_tuning)).strip().lower(),
-            validation_share=_number(data, "validation_share", default.validation_share, float, where),
-        )
-        spec.check()
-        return spec
+        return cls(**check_against_schema(EvaluationSchema, data, ("evaluation",)).model_dump())
 
 
 @dataclass
@@ -203,24 +152,17 @@ class ModelSpec:
 
     @classmethod
     def from_dict(cls, data: dict[str, Any], position: int = 1) -> ModelSpec:
-        where = f"model {position} of [[models]]"
-        if not isinstance(data, dict):
-            raise SpecError(f"{where.capitalize()} is not a table of settings.")
-        refuse_unknown(data, set(cls().to_dict()), where)
-        options = data.get("representation_options", {})
-        grid = data.get("grid", {})
-        if not isinstance(options, dict) or not isinstance(grid, dict):
-            raise SpecError(f"representation_options and grid in {where} must be tables of settings.")
-        grid = {key: list(value) if isinstance(value, list | tuple) else [value] for key, value in grid.items()}
+        checked = check_against_schema(ModelSchema, data, ("models", position - 1))
+        assert isinstance(checked, ModelSchema)
         spec = cls(
-            representation=str(data.get("representation", "bow")).strip().lower(),
-            classifier=str(data.get("classifier", "svm")).strip().lower(),
+            representation=checked.representation,
+            classifier=checked.classifier,
             representation_options={
                 key: None if isinstance(value, str) and value.strip().lower() == "none" else value
-                for key, value in options.items()
+                for key, value in checked.representation_options.items()
             },
-            grid=grid,
-            name=str(data.get("name", "")),
+            grid={key: list(value) if isinstance(value, list) else [value] for key, value in checked.grid.items()},
+            name=checked.name,
         )
         spec.check()
         return spec

@@ -2,13 +2,18 @@
 
 The GUI only ever builds a spec; the command line runs the same spec. A spec holds the data
 part (source file, sheet, its SHA-256, the column mapping and an optional separate test file),
-the evaluation protocol and the list of models to compare (``spec_sections.py``). Unknown keys
-are refused with a clear message, so a typo in a hand-written spec does not go unnoticed.
+the evaluation protocol and the list of models to compare (``sections.py``). Every spec that is
+opened — a study file, a project, a results folder — passes :meth:`ExperimentSpec.from_dict`,
+which checks it against the declared schema (``schema.py``): unknown keys, values of the wrong
+kind and values out of range are refused with a sentence that names the key, so a typo in a
+hand-written spec does not go unnoticed. :meth:`ExperimentSpec.load` adds the checks of a file:
+not empty, not nested absurdly deep, valid TOML/JSON (with the line), and a ``source``.
 """
 
 from __future__ import annotations
 
 import json
+import re
 import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -18,15 +23,21 @@ import tomli_w
 
 from guiapp.core.atomic import write_text_atomic
 from guiapp.core.study.mapping import ColumnMapping
+from guiapp.core.study.schema import (
+    FORMAT_DOC,
+    SCHEMA_VERSION,
+    DataSchema,
+    StudySchema,
+    check_against_schema,
+    nesting_error,
+)
 from guiapp.core.study.sections import (
     EvaluationSpec,
     ModelSpec,
     SpecError,
-    refuse_unknown,
 )
 
-SCHEMA_VERSION = 1
-_DATA_KEYS = {"source", "sheet", "sha256", "mapping", "test_source", "test_sheet"}
+MAX_NESTING = 64  # tables and lists inside each other; a study file needs 4
 
 
 @dataclass
@@ -52,20 +63,15 @@ class DataSpec:
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> DataSpec:
-        if not isinstance(data, dict):
-            raise SpecError("The [data] part of the spec is not a table of settings.")
-        refuse_unknown(data, _DATA_KEYS, "[data]")
-        mapping = data.get("mapping", {})
-        if not isinstance(mapping, dict):
-            raise SpecError("The [data.mapping] part of the spec is not a table of settings.")
-        refuse_unknown(mapping, set(ColumnMapping().to_dict()), "[data.mapping]")
+        checked = check_against_schema(DataSchema, data, ("data",))
+        assert isinstance(checked, DataSchema)
         spec = cls(
-            source=str(data.get("source", "")),
-            sheet=data.get("sheet"),
-            sha256=str(data.get("sha256", "")),
-            mapping=ColumnMapping.from_dict(mapping),
-            test_source=str(data.get("test_source", "") or ""),
-            test_sheet=data.get("test_sheet"),
+            source=checked.source,
+            sheet=checked.sheet,
+            sha256=checked.sha256,
+            mapping=ColumnMapping(**checked.mapping.model_dump()),
+            test_source=checked.test_source,
+            test_sheet=checked.test_sheet,
         )
         if spec.test_source and spec.mapping.split_column:
             raise SpecError(
@@ -99,29 +105,23 @@ class ExperimentSpec:
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> ExperimentSpec:
-        if not isinstance(data, dict):
-            raise SpecError("A spec must be a table of settings.")
-        refuse_unknown(data, {"schema_version", "name", "seed", "data", "evaluation", "models"}, "the spec")
-        version = int(data.get("schema_version", SCHEMA_VERSION))
-        if version > SCHEMA_VERSION:
+        """The spec of a dictionary, checked against the declared schema (see ``schema.py``)."""
+        version = data.get("schema_version") if isinstance(data, dict) else None
+        if isinstance(version, int | float) and not isinstance(version, bool) and version > SCHEMA_VERSION:
             raise SpecError(
                 f"This spec was written by a newer TextLab (format {version}).",
                 "Update TextLab to open it.",
             )
-        try:
-            seed = int(data.get("seed", 20210401))
-        except (TypeError, ValueError):
-            raise SpecError(f"The seed must be a whole number, not {data.get('seed')!r}.") from None
-        models = data.get("models", [])
-        if not isinstance(models, list):
-            raise SpecError("'models' must be a list of model tables ([[models]] in TOML).")
+        checked = check_against_schema(StudySchema, data)  # every problem of the file at once
+        assert isinstance(checked, StudySchema)
+        raw = dict(data)
         return cls(
-            data=DataSpec.from_dict(data.get("data", {})),
-            name=str(data.get("name", "")),
-            seed=seed,
-            evaluation=EvaluationSpec.from_dict(data.get("evaluation", {})),
-            models=[ModelSpec.from_dict(model, position) for position, model in enumerate(models, 1)],
-            schema_version=version,
+            data=DataSpec.from_dict(raw.get("data", {})),
+            name=checked.name,
+            seed=checked.seed,
+            evaluation=EvaluationSpec.from_dict(raw.get("evaluation", {})),
+            models=[ModelSpec.from_dict(model, position) for position, model in enumerate(raw.get("models", []), 1)],
+            schema_version=checked.schema_version,
         )
 
     # -- text formats ------------------------------------------------------------------------
@@ -130,24 +130,39 @@ class ExperimentSpec:
 
     @classmethod
     def from_json(cls, text: str) -> ExperimentSpec:
+        check_nesting(text, toml=False)
         try:
-            return cls.from_dict(json.loads(text))
+            data = json.loads(text)
         except json.JSONDecodeError as error:
             raise SpecError(
-                f"The spec is not valid JSON (line {error.lineno}, column {error.colno}).",
-                "Check that line for a missing comma or quote.",
+                f"The study file is not valid JSON (line {error.lineno}, column {error.colno}: {error.msg})."
+                + _quoted_line(text, error.lineno),
+                "Check that line for a missing comma, quote or bracket.",
                 str(error),
             ) from None
+        except RecursionError:
+            raise nesting_error() from None
+        return cls.from_dict(data)
 
     def to_toml(self) -> str:
         return tomli_w.dumps(_without_none(self.to_dict()))
 
     @classmethod
     def from_toml(cls, text: str) -> ExperimentSpec:
+        check_nesting(text, toml=True)
         try:
-            return cls.from_dict(tomllib.loads(text))
+            data = tomllib.loads(text)
         except tomllib.TOMLDecodeError as error:
-            raise SpecError("The spec is not valid TOML.", "Check the line named below.", str(error)) from None
+            where = re.search(r"line (\d+), column (\d+)", str(error))
+            line = int(where.group(1)) if where else 0
+            raise SpecError(
+                f"The study file is not valid TOML: {error}." + _quoted_line(text, line),
+                "Check that line: text needs quotes, a list needs [ ], and each setting is written key = value.",
+                str(error),
+            ) from None
+        except RecursionError:
+            raise nesting_error() from None
+        return cls.from_dict(data)
 
     # -- files -------------------------------------------------------------------------------
     def save(self, path: str | Path) -> None:
@@ -157,14 +172,28 @@ class ExperimentSpec:
 
     @classmethod
     def load(cls, path: str | Path) -> ExperimentSpec:
+        """Read a study file: checked against the schema, and it must name its table."""
         path = Path(path)
         try:
             text = path.read_text(encoding="utf-8-sig")
         except FileNotFoundError:
-            raise SpecError(f"The spec file {path} does not exist.", "Check the path.") from None
+            raise SpecError(f"The study file {path} does not exist.", "Check the path.") from None
+        except IsADirectoryError:
+            raise SpecError(f"{path} is a folder, not a study file.", "Name the .toml or .json study file.") from None
         except (OSError, UnicodeDecodeError) as error:
-            raise SpecError(f"The spec file {path} cannot be read.", "Save it as UTF-8 text.", str(error)) from None
+            raise SpecError(f"The study file {path} cannot be read.", "Save it as UTF-8 text.", str(error)) from None
+        if not text.strip():
+            raise SpecError(
+                f"The study file {path.name} is empty.",
+                f"Write at least [data] with source and [data.mapping] (see {FORMAT_DOC}), "
+                "or save a study from TextLab with File → Save data settings as….",
+            )
         spec = cls.from_toml(text) if path.suffix.lower() == ".toml" else cls.from_json(text)
+        if not spec.data.source.strip():
+            raise SpecError(
+                f"The study file {path.name} does not say which table to use: [data] source is missing.",
+                'Add it under [data], e.g. source = "tweets.csv" (relative to the study file\'s folder).',
+            )
         return spec
 
     def source_path(self, spec_file: str | Path | None = None) -> Path:
@@ -174,6 +203,26 @@ class ExperimentSpec:
     def test_source_path(self, spec_file: str | Path | None = None) -> Path | None:
         """The separate test file, if any, resolved like :meth:`source_path`."""
         return _resolve(self.data.test_source, spec_file) if self.data.test_source else None
+
+
+def check_nesting(text: str, *, toml: bool) -> None:
+    """Refuse text whose tables and lists nest deeper than :data:`MAX_NESTING`, without parsing it
+    (the parsers recurse, and a file nested thousands deep would crash them)."""
+    strings = (r'"""[\s\S]*?"""|\'\'\'[\s\S]*?\'\'\'|"[^"\\\n]*(?:\\.[^"\\\n]*)*"|\'[^\'\n]*\'|#[^\n]*' if toml
+               else r'"[^"\\]*(?:\\.[^"\\]*)*"')
+    depth = 0
+    for bracket in re.sub(r"[^\[\]{}]", "", re.sub(strings, "", text)):
+        depth = depth + 1 if bracket in "[{" else max(depth - 1, 0)
+        if depth > MAX_NESTING:
+            raise nesting_error()
+
+
+def _quoted_line(text: str, number: int) -> str:
+    lines = text.splitlines()
+    if not 1 <= number <= len(lines):
+        return ""
+    line = lines[number - 1].strip()
+    return f"\nLine {number}: {line[:120]}{'…' if len(line) > 120 else ''}"
 
 
 def _resolve(name: str, spec_file: str | Path | None) -> Path:

@@ -3,10 +3,16 @@
 Reads the spec's table (or takes the table the GUI already holds), applies the column mapping,
 sets aside texts without a category or without any text (saying how many), and decides the
 test texts: from a separate test file, from the split column, or a stratified random hold-out.
+
+``load_study_data`` is also the one set of data-side checks a study must pass before it runs:
+``run_experiment`` calls it, and ``textlab health --spec`` calls it to answer exactly as a run
+would (tables that exist, a test file with the study's columns, at least two categories, and
+enough texts of each category for the study's cross-validation folds).
 """
 
 from __future__ import annotations
 
+import os
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -19,7 +25,7 @@ from guiapp.core.events import EventCallback, Log, ignore_events, sub_progress
 from guiapp.core.study.mapping import apply_mapping, check_mapping
 from guiapp.core.study.spec import ExperimentSpec
 from guiapp.core.study.split import TrainTestSplit, random_holdout
-from guiapp.core.tables.reader import read_table
+from guiapp.core.tables.reader import LoadedTable, read_table
 from guiapp.core.tables.rows import spreadsheet_row
 
 
@@ -57,20 +63,14 @@ def load_study_data(
     if mapping.category_column is None:
         raise DataError("The study has no category column.", "Choose the column that holds your coding.")
     if table is None:
-        source = spec.source_path(spec_file)
-        loaded = read_table(source, spec.data.sheet, on_event=sub_progress(on_event, 0.0, 0.8))
-        table = loaded.frame
-        if spec.data.sha256 and loaded.sha256 != spec.data.sha256:
-            notes.append(
-                f"The file {source.name} has changed since the study was set up; results may differ from earlier runs."
-            )
+        table = read_study_table(spec, spec_file, notes, on_event=sub_progress(on_event, 0.0, 0.8)).frame
     check_mapping(table, mapping)
     main = _usable(apply_mapping(table, mapping).frame, "the table", notes)
 
     test_part: pd.DataFrame | None = None
-    test_file = spec.test_source_path(spec_file)
-    if test_file is not None:
-        test_table = read_table(test_file, spec.data.test_sheet, on_event=sub_progress(on_event, 0.8, 1.0)).frame
+    if spec.data.test_source:
+        loaded_test = read_study_table(spec, spec_file, notes, test=True, on_event=sub_progress(on_event, 0.8, 1.0))
+        test_file, test_table = loaded_test.path, loaded_test.frame
         try:
             check_mapping(test_table, mapping)
         except DataError as error:
@@ -118,6 +118,7 @@ def load_study_data(
             notes.append(
                 "Categories only in the test texts (no model can predict them): " + ", ".join(unseen) + "."
             )
+    check_fold_sizes(y[split.train], spec.evaluation.folds, categories)
     for note in notes:
         on_event(Log(note, "warning"))
     return StudyData(
@@ -129,6 +130,66 @@ def load_study_data(
         split=split,
         notes=notes,
     )
+
+
+def read_study_table(spec: ExperimentSpec, spec_file: str | Path | None, notes: list[str], *, test: bool = False,
+                     on_event: EventCallback = ignore_events) -> LoadedTable:
+    """The study's table (or test table) as the study file names it; a sheet only for a workbook,
+    and a note in ``notes`` when the table changed since the study was set up."""
+    path = study_table_path(spec, spec_file, notes, test=test)
+    key, sheet = ("test_sheet", spec.data.test_sheet) if test else ("sheet", spec.data.sheet)
+    loaded = read_table(path, sheet, on_event=on_event)
+    if sheet is not None and loaded.sheet is None:
+        raise DataError(
+            f"[data] {key} is \"{sheet}\", but {path.name} is not a workbook and has no sheets.",
+            f"Leave {key} out of the study file for a CSV or Parquet file; it is only for workbooks (.xlsx, .ods …).",
+        )
+    if not test:
+        notes += changed_file_notes(spec, path, loaded.sha256)
+    return loaded
+
+
+def study_table_path(spec: ExperimentSpec, spec_file: str | Path | None, notes: list[str], *, test: bool = False) -> Path:
+    """The study's table (or test table), which must exist; a relative path that climbs out of
+    the study file's folder is allowed but named in ``notes``, resolved, so nobody is surprised."""
+    key, name = ("test_source", spec.data.test_source) if test else ("source", spec.data.source)
+    path = spec.test_source_path(spec_file) if test else spec.source_path(spec_file)
+    assert path is not None
+    what = "test file" if test else "table"
+    if not path.exists():
+        where = " (relative to the study file's folder)" if spec_file is not None and not Path(name).is_absolute() else ""
+        raise DataError(
+            f"The study's {what} {path} does not exist.",
+            f"Check [data] {key} = \"{name}\" in the study file{where}, or move the file there.",
+        )
+    if spec_file is not None and not Path(name).expanduser().is_absolute():
+        folder = Path(spec_file).resolve().parent
+        resolved = Path(os.path.normpath(path))
+        if not resolved.is_relative_to(folder):
+            notes.append(f"The study's {what} is outside the study file's folder: {key} = \"{name}\" is {resolved}.")
+    return path
+
+
+def changed_file_notes(spec: ExperimentSpec, source: Path, sha256: str) -> list[str]:
+    """A note when the table's checksum differs from the one the study was set up with."""
+    if spec.data.sha256 and sha256 != spec.data.sha256:
+        return [f"The file {source.name} has changed since the study was set up; results may differ from earlier runs."]
+    return []
+
+
+def check_fold_sizes(y_train: np.ndarray, n_folds: int, categories: list[str] | None = None) -> None:
+    """Refuse when the smallest category has fewer training texts than cross-validation folds."""
+    counts = np.bincount(y_train)
+    present = np.flatnonzero(counts)
+    smallest = int(present[np.argmin(counts[present])])
+    size = int(counts[smallest])
+    if size < n_folds:
+        name = f" ('{categories[smallest]}')" if categories is not None else ""
+        raise DataError(
+            f"The smallest category{name} has only {size} training texts, fewer than the {n_folds} "
+            "cross-validation folds, so some folds would miss it.",
+            f"Code more texts for the rare categories, merge them, or use at most {max(size, 2)} folds.",
+        )
 
 
 def _usable(frame: pd.DataFrame, where: str, notes: list[str]) -> pd.DataFrame:

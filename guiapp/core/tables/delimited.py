@@ -30,6 +30,7 @@ from guiapp.core.tables.text_sniffing import (
     detect_encoding,
     guess_legacy_encoding,
     sniff_layout,
+    strip_stray_nuls,
 )
 
 SAMPLE_BYTES = 256 * 1024
@@ -47,6 +48,37 @@ class DelimitedTable:
     encoding: str
     delimiter: str | None
     notices: list[str] = field(default_factory=list)
+
+
+class _NulDropper(io.RawIOBase):
+    """A binary stream without the NUL bytes of another (pyarrow would keep them in the
+    cells); counts the ones it drops. Copies each block once, only when it holds a NUL."""
+
+    def __init__(self, inner) -> None:
+        self._inner = inner
+        self.dropped = 0
+
+    def readable(self) -> bool:
+        return True
+
+    def readinto(self, buffer) -> int:  # type: ignore[override]
+        view = memoryview(buffer).cast("B")
+        while True:
+            data = self._inner.read(len(view))
+            if not data:
+                return 0
+            if data.find(b"\x00") >= 0:
+                n = len(data)
+                data = data.replace(b"\x00", b"")
+                self.dropped += n - len(data)
+                if not data:
+                    continue  # a block of NULs only: read on (0 would mean the end)
+            view[: len(data)] = data
+            return len(data)
+
+    def close(self) -> None:
+        self._inner.close()
+        super().close()
 
 
 class _CountingFile(io.RawIOBase):
@@ -77,12 +109,12 @@ def is_gzip(path: Path) -> bool:
     return path.suffix.lower() == ".gz"
 
 
-def read_sample(path: Path) -> tuple[bytes, bool]:
+def read_sample(path: Path, size: int = SAMPLE_BYTES) -> tuple[bytes, bool]:
     """The first bytes of the (decompressed) file and whether they are the whole file."""
     opener = gzip.open if is_gzip(path) else open
     with opener(path, "rb") as handle:
-        sample = handle.read(SAMPLE_BYTES + 1)
-    return sample[:SAMPLE_BYTES], len(sample) <= SAMPLE_BYTES
+        sample = handle.read(size + 1)
+    return sample[:size], len(sample) <= size
 
 
 def read_delimited(path: Path, suffix: str, on_event: EventCallback) -> DelimitedTable:
@@ -102,6 +134,7 @@ def read_delimited(path: Path, suffix: str, on_event: EventCallback) -> Delimite
             "Choose the file that holds your coded texts, or save the table again from the "
             "program you use to edit it.",
         )
+    sample, sample_nuls = strip_stray_nuls(sample)
     try:
         encoding = detect_encoding(sample, at_eof)
     except NotText as error:
@@ -111,6 +144,10 @@ def read_delimited(path: Path, suffix: str, on_event: EventCallback) -> Delimite
             "file can export tables, export yours as .xlsx or CSV (UTF-8).",
             details=str(error),
         ) from error
+    # NULs are dropped while parsing (cheap for plain files; a compressed file is then
+    # unpacked by Python rather than Arrow, so only when its start already had some)
+    drop_nuls = encoding not in ("utf-16", "utf-16-le", "utf-16-be", "utf-32") and (
+        bool(sample_nuls) or not is_gzip(path))
     layout = sniff_layout(decode_sample(sample, encoding, at_eof), suffix, at_eof)
     quoting = layout.quoting
     block_size = BLOCK_SIZE
@@ -127,7 +164,7 @@ def read_delimited(path: Path, suffix: str, on_event: EventCallback) -> Delimite
     while True:
         tried.append(encoding)
         try:
-            table = _parse(path, layout, encoding, quoting, block_size, report)
+            table, nuls = _parse(path, layout, encoding, quoting, block_size, report, drop_nuls)
             if quoting and layout.delimiter == "\t" and _swallowed_lines(table):
                 quoting = False
                 notices.append(
@@ -155,6 +192,15 @@ def read_delimited(path: Path, suffix: str, on_event: EventCallback) -> Delimite
                     "Open it in Excel or LibreOffice and save it again as CSV (UTF-8) or .xlsx.",
                     details=f"gave up after retrying ({kind}); encodings tried: {tried}",
                 ) from retry
+    if nuls:
+        what = "1 NUL character" if nuls == 1 else f"{nuls:,} NUL characters"
+        notices.append(
+            f"Removed {what} (invisible “null” bytes, often left by a faulty export or a "
+            "crash while saving) from the file; check that the texts are complete."
+        )
+    if layout.titles:
+        lines = "1 line" if layout.skip_lines == 1 else f"{layout.skip_lines} lines"
+        notices.append(f"Skipped {lines} above the header: {layout.titles}.")
     header = None
     if layout.has_header and table.num_rows:
         header = [table.column(i)[0].as_py() for i in range(table.num_columns)]
@@ -190,7 +236,8 @@ def _arrow_encoding(encoding: str) -> str:
     return "utf8" if encoding in ("utf-8", "utf-8-sig") else encoding
 
 
-def _parse(path, layout: TextLayout, encoding: str, quoting: bool, block_size: int, report):
+def _parse(path, layout: TextLayout, encoding: str, quoting: bool, block_size: int, report,
+           drop_nuls: bool = True) -> tuple[pa.Table, int]:
     names = [f"c{i}" for i in range(layout.n_columns)]
     bad_rows: list = []
 
@@ -201,7 +248,8 @@ def _parse(path, layout: TextLayout, encoding: str, quoting: bool, block_size: i
         return "error"
 
     read_options = pacsv.ReadOptions(
-        column_names=names, block_size=block_size, encoding=_arrow_encoding(encoding)
+        column_names=names, block_size=block_size, encoding=_arrow_encoding(encoding),
+        skip_rows=layout.skip_lines,
     )
     parse_options = pacsv.ParseOptions(
         delimiter=layout.delimiter or _NO_DELIMITER,
@@ -220,9 +268,15 @@ def _parse(path, layout: TextLayout, encoding: str, quoting: bool, block_size: i
     counting = _CountingFile(path)
     total = max(path.stat().st_size, 1)
     message = f"Reading {path.name}"
-    stream = pa.PythonFile(counting, mode="r")
-    if is_gzip(path):
-        stream = pa.CompressedInputStream(stream, "gzip")
+    dropper = None
+    if drop_nuls:
+        inner = gzip.GzipFile(fileobj=counting, mode="rb") if is_gzip(path) else counting
+        dropper = _NulDropper(inner)
+        stream = pa.PythonFile(dropper, mode="r")
+    else:
+        stream = pa.PythonFile(counting, mode="r")
+        if is_gzip(path):
+            stream = pa.CompressedInputStream(stream, "gzip")
     batches: list[pa.RecordBatch] = []
     reader = None
     try:
@@ -235,7 +289,7 @@ def _parse(path, layout: TextLayout, encoding: str, quoting: bool, block_size: i
                 break
             batches.append(batch)
             report(counting.bytes_read / total, message)
-        return pa.Table.from_batches(batches, schema=reader.schema)
+        return pa.Table.from_batches(batches, schema=reader.schema), (dropper.dropped if dropper else 0)
     except pa.ArrowInvalid as error:
         text = str(error)
         if bad_rows:

@@ -5,7 +5,8 @@ CONTRACT:
 - ``list_sheets(path) -> list[str]``: sheet names of a workbook (.xlsx .xlsm .xls .ods), ``[]`` for
   other formats. Raises :class:`DataError` with a plain message for unreadable files.
 - ``read_table(path, sheet=None, on_event=ignore_events) -> LoadedTable``: reads the whole table.
-  ``sheet=None`` means the first sheet. Reports :class:`Progress` often (at least every ~0.1 s
+  ``sheet=None`` means the first visible sheet, or — when that holds no table (a read-me) —
+  the visible sheet with the biggest table, with a notice. Reports :class:`Progress` often (at least every ~0.1 s
   of work) and so can be cancelled by the callback raising :class:`Cancelled`.
 - Column names are unique, non-empty strings (duplicates renamed "name (2)", empty ones
   "Column 3"); each rename adds a sentence to ``LoadedTable.notices``.
@@ -13,8 +14,13 @@ CONTRACT:
   (numbers, booleans, datetimes, strings) — formulas give their cached values; empty cells are
   missing (``pd.NA``/NaN/None) in every format. The frame has a default RangeIndex: row ``i``
   is spreadsheet row ``i + 2`` (the header is row 1) — except where a notice says otherwise:
-  a sheet whose header is below empty rows, or a text file whose first line is data (no header
+  a sheet whose header is below empty rows or title rows ("Study 2024", a merged title cell:
+  skipped, see ``header_row.py``), or a text file whose first line is data (no header
   line; the columns are then called "Column 1" …).
+- A table with column names but no rows of data raises :class:`EmptyTableError` (a
+  :class:`DataError`; ``reason`` "no_rows", or "formulas" for an .xlsx whose formulas were
+  never calculated). JSON lines (.jsonl, .ndjson, or one JSON object per line under any name)
+  are read as a table; stray NUL bytes in text files are dropped, with a notice.
 - Empty trailing rows and unnamed empty trailing columns are dropped. What a file really is
   comes from its bytes, not its name: images, PDFs, Word files, web pages and encrypted
   workbooks get a plain error; a workbook named .csv or text named .xls is read as what it is.
@@ -35,14 +41,17 @@ import pandas as pd
 from guiapp.core.errors import DataError
 from guiapp.core.events import EventCallback, Progress, ignore_events, sub_progress
 from guiapp.core.tables.column_names import tidy_table
-from guiapp.core.tables.delimited import read_delimited
+from guiapp.core.tables.delimited import read_delimited, read_sample
+from guiapp.core.tables.empty_data import has_uncalculated_formulas, no_data_rows, uncalculated_formulas
 from guiapp.core.tables.file_signatures import GZIP, HTML, PARQUET, WORKBOOK, identify
+from guiapp.core.tables.json_lines import JSON_LINES_SUFFIXES, looks_like_json_lines, read_json_lines
 from guiapp.core.tables.workbooks import read_workbook, workbook_sheet_names
 
 WORKBOOK_SUFFIXES = (".xlsx", ".xlsm", ".xls", ".xlsb", ".ods")
 DELIMITED_SUFFIXES = (".csv", ".tsv", ".txt", ".tab")
+TEXT_SUFFIXES = DELIMITED_SUFFIXES + JSON_LINES_SUFFIXES
 PARQUET_SUFFIXES = (".parquet", ".pq")
-SUPPORTED_SUFFIXES = WORKBOOK_SUFFIXES + DELIMITED_SUFFIXES + PARQUET_SUFFIXES
+SUPPORTED_SUFFIXES = WORKBOOK_SUFFIXES + TEXT_SUFFIXES + PARQUET_SUFFIXES
 
 
 @dataclass
@@ -62,7 +71,7 @@ class LoadedTable:
 
 _PLAIN_FORMATS = (
     "Excel (.xlsx, .xlsm, .xls, .xlsb), OpenDocument (.ods), CSV or text (.csv, .tsv, .txt, "
-    ".tab, also gzip-compressed like .csv.gz) and Parquet (.parquet)"
+    ".tab, also gzip-compressed like .csv.gz), JSON lines (.jsonl) and Parquet (.parquet)"
 )
 
 
@@ -103,6 +112,10 @@ def read_table(
         elif reader == "parquet":
             frame, header = _read_parquet(path, reading)
             loaded = LoadedTable(frame, path, "parquet")
+        elif reader == "json":
+            lines = read_json_lines(path, reading)
+            loaded = LoadedTable(lines.frame, path, "jsonl", encoding="utf-8")
+            header, notices = lines.header, lines.notices
         else:
             text = read_delimited(path, suffix, reading)
             file_format = suffix.lstrip(".") if suffix in DELIMITED_SUFFIXES else "csv"
@@ -120,6 +133,10 @@ def read_table(
                 f'"{path.name}" holds no table: there are no columns with names or values.',
                 "Choose the file (or sheet) that holds your coded texts.",
             )
+        if len(loaded.frame) == 0 and reader != "parquet":
+            if reader == "workbook" and has_uncalculated_formulas(path, loaded.sheet or ""):
+                raise uncalculated_formulas(path.name, loaded.sheet or "")
+            raise no_data_rows(path.name, loaded.sheet)
         loaded.notices = notices + renames
         loaded.sha256 = sha256
         on_event(Progress(1.0, f"Read {len(loaded.frame):,} rows from {path.name}"))
@@ -159,7 +176,7 @@ def _check_is_readable_file(path: Path) -> None:
             f'"{path.name}" is a folder, not a file.',
             "Open the folder and choose the spreadsheet or CSV file inside it.",
         )
-    if suffix not in SUPPORTED_SUFFIXES or (gzipped and suffix not in DELIMITED_SUFFIXES):
+    if suffix not in SUPPORTED_SUFFIXES or (gzipped and suffix not in TEXT_SUFFIXES):
         shown = "".join(path.suffixes[-2:]) if gzipped else path.suffix
         what = f'files ending in "{shown}"' if shown else "files without an ending like .xlsx"
         raise DataError(
@@ -196,7 +213,13 @@ def _choose_reader(path: Path, suffix: str, content: str) -> str:
             f'Rename it to "{path.name}.gz", or unpack it with your archive program and open '
             "the unpacked file.",
         )
-    return "text"
+    if suffix in JSON_LINES_SUFFIXES:
+        return "json"
+    try:
+        sample = read_sample(path, 65536)[0]
+    except (OSError, EOFError):  # a broken gzip file: the text reader explains it
+        return "text"
+    return "json" if looks_like_json_lines(sample) else "text"
 
 
 def _read_parquet(path: Path, on_event: EventCallback) -> tuple[pd.DataFrame, list[object]]:

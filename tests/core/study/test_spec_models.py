@@ -77,7 +77,7 @@ def test_bad_models_are_refused_with_a_sentence(models, message) -> None:
     [
         ({"folds": 1}, "between 2 and 20"),
         ({"test_share": 0.95}, "between 0.05 and 0.9"),
-        ({"oversampling": "smote"}, "cannot be 'smote'"),
+        ({"oversampling": "smote"}, 'oversampling is "smote".*one of: "off", "random"'),
         ({"oversampling_ratio": 0}, "above 0"),
         ({"folds": "five"}, "whole number"),
     ],
