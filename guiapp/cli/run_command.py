@@ -1,22 +1,25 @@
 """``textlab run SPEC --out DIR``: run a saved study without the app.
 
-Prints what happens (log lines, and a progress line on a terminal), writes ``DIR/results.json``
-and ``DIR/predictions.csv`` only when the whole study has finished, and ends with a table of the
-models, best first. Exit status: 0 all models ran, 1 some failed, 2 the study could not run,
-130 interrupted.
+Prints what happens (log lines, and a progress line on a terminal) and ends with a table of the
+models, best first. DIR (``results.json``, ``predictions.csv``, ``models/``, the manifest) appears
+whole when the whole study has finished, replacing an older run's results as a whole, or not at
+all (``core/experiment/output_folder.py``, ``docs/results-folder.md``); whether it can be written
+(writable, free space, no other run writing there) is checked before the study starts. Exit
+status: 0 all models ran, 1 some failed, 2 the study could not run or its results could not be
+written, 130 interrupted.
 """
 
 from __future__ import annotations
 
 import argparse
 import sys
-from pathlib import Path
 
 
 def add_run_command(commands) -> None:
     run = commands.add_parser("run", help="run a saved study (.toml/.json spec) and write its results")
     run.add_argument("spec", help="the study file, e.g. study.toml (see docs/spec-format.md)")
-    run.add_argument("--out", required=True, help="folder for results.json and predictions.csv")
+    run.add_argument("--out", required=True, help="folder for the results (results.json, predictions.csv, models/); "
+                     "an older run's results there are replaced as a whole")
     run.add_argument("--jobs", type=int, help="worker processes for tuning (default: one per CPU core)")
     run.add_argument("--quiet", action="store_true", help="print only warnings, errors and the summary")
 
@@ -25,6 +28,7 @@ def run_command(args: argparse.Namespace, progress) -> int:
     from guiapp.cli.console import stopped
     from guiapp.core.errors import UserError
     from guiapp.core.events import Cancelled, Log
+    from guiapp.core.experiment.output_folder import OutputFolder, cannot_write, space_needed
     from guiapp.core.experiment.result_files import write_results
     from guiapp.core.experiment.runner import run_experiment
     from guiapp.core.study.spec import ExperimentSpec
@@ -36,19 +40,28 @@ def run_command(args: argparse.Namespace, progress) -> int:
         else:
             progress(event)
 
+    out = OutputFolder(args.out)
     try:
         spec = ExperimentSpec.load(args.spec)
-        result = run_experiment(
-            spec, on_event, spec_file=args.spec, n_jobs=args.jobs, artefacts_dir=Path(args.out) / "models"
-        )
-        paths = write_results(result, args.out)
+        out.need_bytes = space_needed(spec)
+        with out:  # checked and locked before the study starts; written whole or not at all
+            result = run_experiment(spec, on_event, spec_file=args.spec, n_jobs=args.jobs,
+                                    artefacts_dir=out.partial / "models")
+            write_results(result, out.partial, moved_to=out.target)
+            out.commit()
     except UserError as error:
         return stopped(progress, f"{error.message}\n{error.hint}", 2)
+    except OSError as error:  # the drive filled up or went away while the results were written
+        error = cannot_write(out.parent, error)
+        return stopped(progress, f"{error.message} No results were written.\n{error.hint}", 2)
     except (Cancelled, KeyboardInterrupt):
-        return stopped(progress, "Stopped; no results were written.", 130)
+        if out.committed:
+            return stopped(progress, f"Stopped; the results had been written to {out.target}.", 130)
+        kept = f"\nThe earlier results in {out.target} are unchanged." if out.target.is_dir() else ""
+        return stopped(progress, "Stopped; no results were written." + kept, 130)
     progress.clear()
     print(summary_table(result))
-    print("Wrote " + " and ".join(str(path) for path in paths))
+    print(f"Wrote {out.target} (results.json, predictions.csv, models/)")
     return 0 if all(model.ok for model in result.models) else 1
 
 

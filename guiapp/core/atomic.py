@@ -6,18 +6,43 @@ from __future__ import annotations
 import hashlib
 import os
 import tempfile
+import threading
 from pathlib import Path
 
-# tempfile.mkstemp makes files only their owner may read (0600); a file the user keeps should get
-# the permissions any new file of theirs gets (their umask), so colleagues can open it too.
-_UMASK = os.umask(0)
-os.umask(_UMASK)
+_UMASK_LOCK = threading.Lock()
 
 
+def current_umask() -> int:
+    """The process's umask, read now (a test or the user may change it while TextLab runs).
+
+    Linux shows it in /proc/self/status, which changes nothing; elsewhere it is set and put back
+    under a lock (``os.umask`` has no read-only form), so two of our threads never race on it."""
+    try:
+        with open("/proc/self/status", encoding="ascii") as status:
+            for line in status:
+                if line.startswith("Umask:"):
+                    return int(line.split()[1], 8)
+    except (OSError, ValueError, IndexError):
+        pass
+    with _UMASK_LOCK:
+        mask = os.umask(0o077)
+        os.umask(mask)
+    return mask
+
+
+# tempfile.mkstemp makes files only their owner may read (0600) and mkdtemp such folders (0700); a
+# file the user keeps should get the permissions any new file of theirs gets (their umask), so
+# colleagues on a shared drive can open it too.
 def usual_permissions(fd: int) -> None:
     """Give a file made by ``tempfile.mkstemp`` the permissions of an ordinary new file."""
     if hasattr(os, "fchmod"):
-        os.fchmod(fd, 0o666 & ~_UMASK)
+        os.fchmod(fd, 0o666 & ~current_umask())
+
+
+def usual_folder_permissions(folder: str | Path) -> None:
+    """Give a folder made by ``tempfile.mkdtemp`` the permissions of an ordinary new folder."""
+    if os.name == "posix":
+        os.chmod(folder, 0o777 & ~current_umask())
 
 
 def write_text_atomic(path: str | Path, text: str, encoding: str = "utf-8") -> None:

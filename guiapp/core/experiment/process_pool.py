@@ -6,36 +6,106 @@ executor: joblib's ``Parallel`` reuses that one and expects its own bookkeeping 
 it made any later ``joblib.Parallel(backend="loky")`` in the same process fail. Callers wait for results in short slices and
 report progress between them, so a Cancel raised by the progress callback takes effect within
 ``POLL_SECONDS``; the pool's processes are then killed rather than waited for.
+
+Workers end with their parent, also when it is killed outright (SIGKILL, a crash, the task manager),
+so no orphan keeps computing for minutes. Each worker's initializer starts a watchdog thread that
+exits the worker once its parent is gone (POSIX reparents an orphan, so ``os.getppid()`` changes;
+checked every ``WATCHDOG_SECONDS``). On Linux the worker also asks the kernel to kill it when its
+parent dies (``prctl(PR_SET_PDEATHSIG, SIGKILL)``), which is immediate; the kernel ties that to the
+parent *thread* that started the worker, so it is asked for only when pool and workers are started
+from the main thread (the command line), not from the app's short-lived worker threads, whose end
+would otherwise kill a pool meant to be reused. On Windows ``os.getppid()`` does not change when the
+parent dies; there loky's workers notice the closed pipe only between tasks. A terminal's Ctrl-C
+goes to the parent only (workers start with SIGINT blocked and then ignore it); the parent's
+KeyboardInterrupt then kills them like a Cancel.
 """
 
 from __future__ import annotations
 
+import os
+import signal
 import threading
+import time
 from collections.abc import Callable
 from concurrent.futures import FIRST_COMPLETED, Future, wait
+from contextlib import contextmanager
 from typing import Any
 
 POLL_SECONDS = 0.2
 IDLE_TIMEOUT_SECONDS = 120
+WATCHDOG_SECONDS = 0.2
 
 _POOL: Any = None
+_POOL_MAIN_THREAD = False  # whether _POOL was started from the main thread
 _POOL_LOCK = threading.Lock()
 
 
 def pool(n_jobs: int):
     """The engine's pool with ``n_jobs`` workers: the running one when it fits, else a new one."""
-    global _POOL
+    global _POOL, _POOL_MAIN_THREAD
     from joblib.externals.loky import ProcessPoolExecutor
 
+    main_thread = threading.current_thread() is threading.main_thread()
     with _POOL_LOCK:
         current = _POOL
-        usable = (current is not None and current._max_workers == n_jobs
+        usable = (current is not None and current._max_workers == n_jobs and _POOL_MAIN_THREAD == main_thread
                   and not current._flags.shutdown and not current._flags.broken)
         if not usable:
             if current is not None:
                 current.shutdown(wait=True, kill_workers=True)
-            _POOL = ProcessPoolExecutor(max_workers=n_jobs, timeout=IDLE_TIMEOUT_SECONDS)
+            with _ctrl_c_held_back():  # the workers and loky's helper processes start with it blocked
+                _POOL = ProcessPoolExecutor(max_workers=n_jobs, timeout=IDLE_TIMEOUT_SECONDS,
+                                            initializer=end_with_parent, initargs=(os.getpid(), main_thread))
+                _POOL._ensure_executor_running()  # start the workers now rather than at the first submit
+            _POOL_MAIN_THREAD = main_thread
         return _POOL
+
+
+@contextmanager
+def _ctrl_c_held_back():
+    """Processes started inside begin with SIGINT blocked (a signal mask is inherited), so a
+    terminal's Ctrl-C reaches the parent only, which then stops its workers (as the standard
+    library's resource tracker does); otherwise a worker still starting up prints a traceback."""
+    if not hasattr(signal, "pthread_sigmask"):
+        yield
+        return
+    previous = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, previous)
+
+
+def end_with_parent(parent_pid: int, kernel_signal: bool = False) -> None:
+    """In a worker process: exit when the process ``parent_pid`` ends (see the module docstring);
+    leave Ctrl-C to the parent, also for a worker that loky starts later without the mask."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    if kernel_signal:
+        _ask_kernel_for_sigkill_when_parent_dies()
+    if os.getppid() != parent_pid:  # the parent died before we got here
+        os._exit(1)
+    thread = threading.Thread(target=_watch_parent, args=(parent_pid,), name="textlab-parent-watchdog", daemon=True)
+    thread.start()
+
+
+def _watch_parent(parent_pid: int) -> None:
+    while os.getppid() == parent_pid:
+        time.sleep(WATCHDOG_SECONDS)
+    os._exit(1)
+
+
+def _ask_kernel_for_sigkill_when_parent_dies() -> None:
+    import sys
+
+    if not sys.platform.startswith("linux"):
+        return
+    try:
+        import ctypes
+
+        pr_set_pdeathsig = 1
+        ctypes.CDLL(None, use_errno=True).prctl(pr_set_pdeathsig, int(signal.SIGKILL), 0, 0, 0)
+    except (OSError, AttributeError):  # no prctl: the watchdog still ends the worker
+        pass
 
 
 def shutdown() -> None:

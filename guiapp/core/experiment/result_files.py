@@ -3,8 +3,9 @@
 ``predictions.csv`` has one row per test text and model (long format, easy to filter in Excel or
 R): the spreadsheet row, ID, text, the human coding, the model, its prediction, whether they
 agree, and one probability column per category (empty where a model gives none). Both files
-are written atomically, so an interrupted run never leaves half a file. Schema:
-``docs/results-format.md``.
+are written atomically, so an interrupted run never leaves half a file; ``textlab run`` writes
+them into a partial folder that is moved into place whole (``output_folder.py``). Schema:
+``docs/results-format.md``; the folder: ``docs/results-folder.md``.
 """
 
 from __future__ import annotations
@@ -49,10 +50,17 @@ def predictions_frame(result: ExperimentResult) -> pd.DataFrame:
     return pd.concat(frames, ignore_index=True)
 
 
-def write_results(result: ExperimentResult, folder: str | Path) -> list[Path]:
-    """Write both files into ``folder`` (created if needed); returns their paths."""
+def write_results(result: ExperimentResult, folder: str | Path, moved_to: str | Path | None = None) -> list[Path]:
+    """Write both files into ``folder`` (created if needed); returns their paths.
+
+    ``moved_to``: where ``folder`` will be moved once complete; the saved models' folders inside
+    ``folder`` are then recorded in results.json (and ``result``) by the path they will have there."""
     folder = Path(folder)
     folder.mkdir(parents=True, exist_ok=True)
+    if moved_to is not None:
+        for model in result.models:
+            if model.artefact and Path(model.artefact).is_relative_to(folder):
+                model.artefact = str(Path(moved_to) / Path(model.artefact).relative_to(folder))
     buffer = io.StringIO()
     predictions_frame(result).to_csv(buffer, index=False, lineterminator="\n")
     predictions = folder / PREDICTIONS_NAME

@@ -2,7 +2,9 @@
 
 ``results.json`` lists the models; each finished model was saved in ``models/<model folder>``
 beside it. The folder may have been moved or copied since the run, so a model is looked for
-there first and at the path recorded during the run second.
+there first and at the path recorded during the run second. A folder is read only when its
+manifest (``textlab-results.json``, written last) is there and every file matches it, so results
+of a stopped run, or files of two runs mixed, are refused with a message (``results_manifest``).
 """
 
 from __future__ import annotations
@@ -15,6 +17,7 @@ import pandas as pd
 from guiapp.core.errors import UserError
 from guiapp.core.experiment.artefacts import model_folder_name
 from guiapp.core.experiment.results import ExperimentResult, ModelResult
+from guiapp.core.experiment.results_manifest import MANIFEST_NAME, check_results_folder
 from guiapp.core.predict.trained_model import TrainedModel, open_trained_model
 
 RESULTS_FILE = "results.json"
@@ -22,12 +25,13 @@ PREDICTIONS_FILE = "predictions.csv"
 
 
 def read_results(folder: str | Path) -> ExperimentResult:
-    """The study's results from a results folder (or a results.json file)."""
+    """The study's results from a results folder (or its results.json), checked against its manifest."""
     path = Path(folder)
-    path = path if path.suffix.lower() == ".json" else path / RESULTS_FILE
-    if not path.is_file():
-        raise UserError(f"There are no study results at {path}.",
+    path = (path.parent if path.suffix.lower() == ".json" else path) / RESULTS_FILE
+    if not path.is_file() and not (path.parent / MANIFEST_NAME).is_file():
+        raise UserError(f"There are no study results at {path.parent}.",
                         "Name the folder that `textlab run … --out FOLDER` wrote (it holds results.json).")
+    check_results_folder(path.parent)
     try:
         result = ExperimentResult.from_json(path.read_text(encoding="utf-8"))
     except (ValueError, KeyError, TypeError) as error:
