@@ -222,12 +222,21 @@ def survivors_after(runs: list[Run], seconds: float = 5.0) -> list[int]:
     return left
 
 
-def test_ctrl_c_in_a_terminal_keeps_the_earlier_results(earlier, previous) -> None:
+SLOW_SVM = """
+[[models]]
+representation = "bow"
+classifier = "svm"
+grid = { kernel = ["linear", "rbf"], C = [0.01, 0.1, 1, 10, 100], gamma = [0.01, 0.1, 1] }
+"""
+
+
+def test_ctrl_c_in_a_terminal_keeps_the_earlier_results(earlier, previous, tmp_path) -> None:
     before = whole(previous)
-    run = Run(earlier[0], previous)
+    run = Run(fast_spec(tmp_path / "slow", SLOW_SVM), previous)  # a grid long enough to be stopped midway
     while not run.descendants and run.process.poll() is None:  # the study's worker has started
         run.watch()
         time.sleep(0.02)
+    assert run.process.poll() is None, "the run ended before it could be stopped"
     run.stop(signal.SIGINT)
     status, error = run.finish()
     assert status == 130 and "Stopped; no results were written." in error and "Traceback" not in error, error

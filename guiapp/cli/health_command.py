@@ -94,7 +94,9 @@ def health_command(args: argparse.Namespace, progress: ProgressPrinter) -> int:
                 progress.clear()
                 print(_mapping_text(table, mapping), file=sys.stderr)
                 return stopped(progress, _no_columns_text(table, mapping), NO_COLUMNS)
-        report = compute_health(table.frame, mapping, n_folds=folds, on_event=progress)
+        study = {} if spec is None else {"fixes": spec.data.category_fixes, "seed": spec.seed, "test_share": (
+            None if spec.data.test_source else spec.evaluation.test_share)}
+        report = compute_health(table.frame, mapping, n_folds=folds, on_event=progress, **study)
         if spec is not None:
             report = _with_run_checks(report, spec, args.spec, table.frame, notes)
         progress.clear()

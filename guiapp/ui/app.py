@@ -23,7 +23,9 @@ def create_application(argv: list[str] | None = None):
     QCoreApplication.setOrganizationName("TextLab")
     QCoreApplication.setApplicationName(APP_NAME)
     QCoreApplication.setApplicationVersion(__version__)
-    app.setStyle("Fusion")
+    from guiapp.ui.widgets.sort_arrow_style import arrow_style
+
+    app.setStyle(arrow_style("Fusion"))  # Fusion, with sort arrows pointing the way the values run
     return app
 
 
@@ -35,6 +37,9 @@ def run_app(file: str | Path | None = None, example: bool = False) -> int:
     window = MainWindow()
     _install_excepthook(window)
     window.show()
+    if os.environ.get("TEXTLAB_EXIT_WHEN_SHOWN"):  # benchmarks/bench_cold_start.py: time to the first window
+        _exit_when_shown(app)
+        return app.exec()
     if file:
         window.open_path(Path(file))
     elif example:
@@ -44,6 +49,19 @@ def run_app(file: str | Path | None = None, example: bool = False) -> int:
 
         QTimer.singleShot(0, window.offer_recovery)  # after a crash: offer the autosave
     return app.exec()
+
+
+def _exit_when_shown(app) -> None:
+    """Once the event loop has painted the shown window: print the clock (``time.time()``) and quit."""
+    import time
+
+    from PySide6.QtCore import QTimer
+
+    def report() -> None:
+        print(f"TEXTLAB_SHOWN {time.time():.6f}", flush=True)
+        app.quit()
+
+    QTimer.singleShot(0, report)
 
 
 def _install_excepthook(window) -> None:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from PySide6.QtCore import QSettings, QSize, Qt
+from PySide6.QtCore import QEvent, QSettings, QSize, Qt
 from PySide6.QtGui import (
     QAction,
     QCloseEvent,
@@ -33,7 +33,8 @@ from guiapp.core.explain.cache import cache_files, restore_cache_files
 from guiapp.core.locations import example_path
 from guiapp.core.project.format import SUFFIX as PROJECT_SUFFIX
 from guiapp.core.project.format import Project, model_folders_of
-from guiapp.core.study.spec import ExperimentSpec, SpecError
+from guiapp.core.study.spec import DataSpec, ExperimentSpec, SpecError
+from guiapp.core.study.table_changes import TableChanges
 from guiapp.core.tables.reader import SUPPORTED_SUFFIXES, LoadedTable
 from guiapp.ui.pages.data_page import DataPage
 from guiapp.ui.pages.documents_page import DocumentsPage
@@ -62,6 +63,31 @@ STEPS = (
     ("Predict", "Apply a trained model to texts nobody has coded yet and save its answers."),
 )
 DATA_STEP, MODELS_STEP, RUN_STEP, RESULTS_STEP, DOCUMENTS_STEP, PREDICT_STEP = range(6)
+
+
+def show_data_changed(parent: QWidget, title: str, text: str) -> QMessageBox:
+    """Say (without blocking) that a study's data file changed since the study was saved."""
+    box = QMessageBox(QMessageBox.Icon.Information, title, text, QMessageBox.StandardButton.Ok, parent)
+    box.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+    box.open()
+    return box
+
+
+def data_changed_text(name: str, recorded: DataSpec, rows: int, categories: list[str] | None) -> str:
+    """"study.xlsx changed since this study was saved: 1,122 → 1,130 rows; new category “Green”. …" """
+    changes = TableChanges(rows_before=recorded.rows, rows_after=rows)
+    if recorded.categories is not None and categories is not None:
+        changes.new_categories = [c for c in categories if c not in set(recorded.categories)]
+        changes.gone_categories = [c for c in recorded.categories if c not in set(categories)]
+    parts = changes.sentences()
+    if parts:
+        what = ": " + "; ".join(parts) + "."
+    elif recorded.rows is not None:
+        what = f" (its contents differ, though it still has {rows:,} rows" + (
+            " and the same categories)." if recorded.categories is not None and categories is not None else ").")
+    else:
+        what = f" (its contents differ; it now has {rows:,} rows)."
+    return f"{name} changed since this study was saved{what} The study will use the file as it is now."
 
 
 def is_supported(path: Path) -> bool:
@@ -122,10 +148,13 @@ class MainWindow(QMainWindow):
         self.data_page.welcome.recentRequested.connect(lambda path: self.open_path(Path(path)))
         self.data_page.other_button.clicked.connect(self.choose_file)
         self.data_page.reportReady.connect(lambda _report: self._data_changed())
+        self.data_page.reportReady.connect(self._check_study_data)
+        self._study_check: tuple[str, DataSpec] | None = None  # (study file name, its data part) until checked
         self.data_page.testFileChanged.connect(self._data_changed)
         self.data_page.mapping_panel.mappingChanged.connect(lambda _mapping: self._data_changed())
 
         self.models_page = ModelsPage()
+        self.models_page.study_source = lambda: (self.study_spec(), self.data_page.table_frame())
         self.models_page.statusMessage.connect(self._show_status)
         self.models_page.runRequested.connect(self.start_run)
         self.models_page.saveRequested.connect(self.save_spec)
@@ -287,6 +316,8 @@ class MainWindow(QMainWindow):
         self.data_page.open_path(path)
 
     def _table_loaded(self, table) -> None:
+        self._results_follow_table(table)
+        self._start_study_check(table)
         self.setWindowTitle(f"{table.path.name} — {APP_NAME}")
         self.save_spec_action.setEnabled(True)
         self.save_project_action.setEnabled(True)
@@ -328,9 +359,13 @@ class MainWindow(QMainWindow):
             self.errors.report(error, "Opening the study")
             return
         test = spec.test_source_path(path)
+        if self._has_result and not self._result_is_of_study(spec, source):
+            self._clear_results()  # results belong to their study
+        self._study_check = (source.name, spec.data) if spec.data.sha256 else None
         self.steps.setCurrentRow(DATA_STEP)
         self.data_page.open_path(
-            source, spec.data.sheet, spec.data.mapping, (str(test), spec.data.test_sheet) if test else None
+            source, spec.data.sheet, spec.data.mapping, (str(test), spec.data.test_sheet) if test else None,
+            fixes=spec.data.category_fixes,
         )
         self.models_page.load_spec(spec)
         self._show_status(f"Opened the study {path.name}: {len(spec.models)} models.")
@@ -390,6 +425,7 @@ class MainWindow(QMainWindow):
         if self.ask_before_large_runs and not self._confirm_large_run(spec):
             return
         self.go_to_step(RUN_STEP)
+        self.models_page.cancel_jobs()  # a speed measurement would only compete with the run
         self.run_page.start(spec, table=self.data_page.table_frame())
         self._update_steps()
 
@@ -438,6 +474,70 @@ class MainWindow(QMainWindow):
         self.predict_file_action.setEnabled(self.predict_page.has_models())
         self._has_result = True
         self._update_steps()
+
+    # -- which study the results belong to -------------------------------------------------------------
+    def _clear_results(self) -> None:
+        """Results, Documents and Predict go back to their empty states (another study was opened)."""
+        self.results_page.clear()
+        self.documents_page.clear()
+        self.explanations.set_result(None, lambda _model: None)
+        self.predict_page.set_result(None)
+        self.predict_file_action.setEnabled(False)
+        self._model_folders = {}
+        self._has_result = False
+        self._update_steps()
+
+    def _result_data(self) -> dict:
+        result = self.results_page.result
+        return ((result.spec or {}).get("data") or {}) if result is not None else {}
+
+    def _result_is_of_study(self, spec: ExperimentSpec, source: Path) -> bool:
+        result = self.results_page.result
+        return (result is not None and (result.spec or {}).get("name", "") == spec.name
+                and _same_file(self._result_data().get("source"), source))
+
+    def _results_follow_table(self, table: LoadedTable) -> None:
+        """A table was shown: keep the results made from it, label them when the file changed since
+        (Reload), clear them when the table is another one."""
+        if not self._has_result:
+            return
+        data = self._result_data()
+        sha = str(data.get("sha256") or "")
+        if sha and table.sha256 and sha == table.sha256:
+            self.results_page.set_data_note("")
+        elif _same_file(data.get("source"), table.path):
+            if sha and table.sha256:
+                rows = data.get("rows")
+                then = f" ({rows:,} rows)" if isinstance(rows, int) else ""
+                self.results_page.set_data_note(
+                    f"These results were computed on an earlier version of {table.path.name}{then}; the file now has "
+                    f"{len(table.frame):,} rows. Run the study again to include the changes.")
+        else:
+            self._clear_results()
+
+    def _start_study_check(self, table: LoadedTable) -> None:
+        """An opened study's table is read: if it is not the one the study was saved with, say so
+        (once its categories are known, from the health report, when the study recorded them)."""
+        if self._study_check is None:
+            return
+        name, recorded = self._study_check
+        if not table.sha256 or table.sha256 == recorded.sha256 or table.path.name != name:
+            self._study_check = None
+            return
+        if recorded.categories is None or not self.data_page.mapping().category_column:
+            self._study_check = None
+            self.data_changed_box = show_data_changed(
+                self, "The study's data file changed", data_changed_text(name, recorded, len(table.frame), None))
+
+    def _check_study_data(self, report) -> None:
+        if self._study_check is None or self.data_page.table is None:
+            return
+        name, recorded = self._study_check
+        self._study_check = None
+        categories = sorted(category.label for category in report.categories)
+        self.data_changed_box = show_data_changed(
+            self, "The study's data file changed",
+            data_changed_text(name, recorded, len(self.data_page.table.frame), categories))
 
     # -- projects ---------------------------------------------------------------------------------------
     def _study_table(self):
@@ -511,7 +611,7 @@ class MainWindow(QMainWindow):
             test_path = folder / "test texts.parquet"
             project.test_table.to_parquet(test_path, index=False)
             test_file = (str(test_path), None)
-        self.data_page.show_table(table, spec.data.mapping, test_file)
+        self.data_page.show_table(table, spec.data.mapping, test_file, fixes=spec.data.category_fixes)
         self.models_page.load_spec(spec)
         if project.result is not None:
             restore_cache_files(explanations_folder(project.result), project.explanations)
@@ -520,8 +620,7 @@ class MainWindow(QMainWindow):
             if isinstance(chosen, str):
                 self.results_page.choose_model(chosen)
         else:
-            self._has_result = False
-            self._update_steps()
+            self._clear_results()
         step = project.ui_state.get("step")
         if isinstance(step, int) and 0 <= step < self.steps.count() and step != RUN_STEP:
             self.go_to_step(step)
@@ -614,6 +713,11 @@ class MainWindow(QMainWindow):
             "Please cite: Adler, E. Scott and John Wilkerson. Congressional Bills Project: 2001–2002.",
         )
 
+    def changeEvent(self, event: QEvent) -> None:
+        super().changeEvent(event)
+        if event.type() == QEvent.Type.ActivationChange and self.isActiveWindow():
+            self.data_page.check_file_on_disk()  # back from the editor: did the file change?
+
     # -- closing --------------------------------------------------------------------------------------
     def closeEvent(self, event: QCloseEvent) -> None:
         if not self._may_close():
@@ -651,6 +755,15 @@ class MainWindow(QMainWindow):
         start = Path(self.settings.value("last_folder", str(Path.home()))) / (data_path_stem(str(table.path)).name + PROJECT_SUFFIX)
         path, _ = QFileDialog.getSaveFileName(self, "Save the project", str(start), PROJECT_FILTER)
         return bool(path) and self.project.save_and_wait(Path(path))
+
+
+def _same_file(source: object, path: Path) -> bool:
+    if not source:
+        return False
+    try:
+        return Path(str(source)).resolve() == path.resolve()
+    except OSError:
+        return False
 
 
 def data_path_stem(source: str) -> Path:

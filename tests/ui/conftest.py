@@ -42,3 +42,13 @@ def instant_device_check(monkeypatch):
 
     monkeypatch.setattr(transformer_choice, "detect_device", lambda on_event=None: CPU_DEVICE)
     yield
+
+
+@pytest.fixture(autouse=True)
+def no_speed_measurement(monkeypatch):
+    """The Models step measures this computer's speed in the background; UI tests keep the
+    built-in figures (a test that checks the measurement turns it back on)."""
+    from guiapp.ui.pages.models_page import ModelsPage
+
+    monkeypatch.setattr(ModelsPage, "measure_in_background", False)
+    yield

@@ -90,7 +90,8 @@ def not_ready_report(**changes) -> HealthReport:
         DuplicateGroup("Stop the war now", (5, 17, 40), ("pro", "contra"), True),
         DuplicateGroup("I agree", (7, 8), ("pro",), False),
     )
-    base = dict(n_empty_texts=12, issues=issues, duplicate_groups=groups)
+    base = dict(n_empty_texts=12, issues=issues, duplicate_groups=groups,
+                n_repeated_texts=sum(len(group.rows) - 1 for group in groups))  # the extra copies
     base.update(changes)
     return ready_report(**base)
 
@@ -139,7 +140,7 @@ def policy_report() -> HealthReport:
     )
     return HealthReport(
         n_rows=4449, n_coded=n_coded, n_uncoded=4449 - n_coded, n_empty_texts=0, n_folds=5,
-        categories=cats, duplicate_groups=groups,
+        categories=cats, duplicate_groups=groups, n_repeated_texts=sum(len(group.rows) - 1 for group in groups),
         words=lengths("words", words, bins=40),
         tokens=lengths("tokens", tokens, limit=512, bins=40),
         tokenizer_name="all-MiniLM-L6-v2", issues=issues,

@@ -335,3 +335,31 @@ def test_save_button_asks_the_window_to_save(page, qtbot):
         page.save_button.click()
     page.set_data(None, None)
     assert not page.save_button.isEnabled() and page.build_spec() is None
+
+
+def test_missing_speeds_are_measured_once_in_the_background(qtbot, monkeypatch):
+    """The estimate asks for a short measurement of what the per-machine cache lacks, then updates."""
+    from guiapp.core.experiment import speed_probe
+
+    calls = []
+    missing = {"keys": ["fit:bow:svm"]}
+    monkeypatch.setattr(speed_probe, "missing_keys", lambda models, *args, **kwargs: list(missing["keys"]))
+
+    def fake_measure(spec, spec_file=None, table=None, on_event=None, **kwargs):
+        calls.append((len(spec.models), len(table)))
+        missing["keys"] = []  # now in the cache
+        return {"fit:bow:svm": 1.0}
+
+    monkeypatch.setattr(speed_probe, "measure_study", fake_measure)
+    monkeypatch.setattr(ModelsPage, "measure_in_background", True)
+    widget = ModelsPage()
+    qtbot.addWidget(widget)
+    table = pd.DataFrame({"Title": ["a bill"] * 10, "Topic": ["x", "y"] * 5})
+    widget.study_source = lambda: (ExperimentSpec(data=DATA, models=[ModelSpec("bow", "svm")]), table)
+    widget.set_data(DATA, bills_report())
+    assert "Measuring this computer's speed" in widget.estimate_label.text()
+    qtbot.waitUntil(lambda: "Measuring" not in widget.estimate_label.text(), timeout=30000)
+    qtbot.waitUntil(lambda: not widget.is_measuring(), timeout=30000)
+    assert calls == [(1, 10)] and widget.estimate_label.text().endswith("on this computer.")
+    widget._update_estimates()
+    assert calls == [(1, 10)], "nothing left to measure: no second measurement"

@@ -124,7 +124,7 @@ def test_top_words_are_added_on_request(qtbot, page, project):
 def test_a_slow_model_gets_a_note_before_its_top_words(qtbot, page, project, monkeypatch):
     page.set_result(project.result, lambda model: project.model_folder(model.name))
     page.source.own_button.click()
-    monkeypatch.setattr("guiapp.ui.pages.predict_page.quick_in_result", lambda *_args: False)
+    monkeypatch.setattr("guiapp.core.explain.top_words.quick_in_result", lambda *_args: False)
     page.top_words_box.setChecked(True)
     assert page.top_words_note.isVisible() and "10 texts" in page.top_words_note.text()
     page.top_words_box.setChecked(False)

@@ -264,6 +264,7 @@ def test_an_engine_error_goes_to_the_error_sink(qtbot, errors):
     assert page.banner_text() == "The run stopped: The column “Topic” has no coded texts."
     assert page.rows()[0].state_text() == "Cancelled" and page.rows()[1].state_text() == "Not run"
     assert ready == []
+    assert "Starting" not in page.overall_message.text() and "Stopped" in page.overall_message.text()
 
 
 def test_header_names_a_separate_test_file(qtbot, errors):

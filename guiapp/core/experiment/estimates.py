@@ -1,8 +1,12 @@
-"""Rough expected run times, so the Models step can say "about 2 minutes" before a run.
+"""Expected run times, so the Models step can say "about 2 minutes" before a run.
 
-The constants were measured on a 2-core laptop-class CPU (benchmarks/bench_tuning.py prints the
-real times); the estimate only has to get the order of magnitude right, and the Run step's
-"time left" takes over from measured progress once a run starts.
+The shape of each cost (how it grows with texts, categories, trees, epochs) comes from constants
+measured on a 2-core laptop-class CPU (benchmarks/bench_tuning.py prints the real times). Where
+this computer has been measured (``speed_probe.py`` does a little of the study's real work and
+keeps the result per machine in the cache, ``speed_cache.py``), the measured speed replaces the
+constant: the seconds per text of the chosen embedding model, and a factor for how much faster
+or slower this computer fits each classifier or fine-tunes each Transformer. Without a
+measurement the constants stand. The Run step's "time left" takes over once a run starts.
 
 A fine-tuned Transformer is estimated from its registry entry's seconds per epoch over 1,000
 texts of about 64 subword tokens (on the CPU or on a GPU): every setting of the grid is trained
@@ -14,6 +18,7 @@ from __future__ import annotations
 
 import os
 
+from guiapp.core.experiment.speed_cache import machine_identity, read_speed
 from guiapp.core.models.conventional import expand_grid
 from guiapp.core.study.sections import ModelSpec
 
@@ -57,23 +62,44 @@ def estimate_seconds(
             validation_share=validation_share, mean_tokens=mean_tokens,
         )
     workers = max(1, min(n_jobs or os.cpu_count() or 1, 2 if n_train < 200_000 else 1))
-    size = max(n_train, 1) / 1000.0
-    categories = max(n_categories, 2)
+    identity = machine_identity()
+    factor = read_speed(f"fit:{model.classifier}:{model.representation}", identity) or 1.0
     total = 0.0
     for point in expand_grid(model.classifier, model.grid):
-        per_fit = _FIT_SECONDS_PER_1000[model.classifier]
-        if model.classifier == "svm":
-            per_fit *= size**1.7 * (1.0 if model.representation == "bow" else 1.5)
-        elif model.classifier == "xgboost":
-            per_fit *= size * (categories if categories > 2 else 1) / 3 * point["n_estimators"] / 100
-            per_fit *= point["max_depth"] / 6
-        else:
-            per_fit *= size * categories / 3
+        per_fit = fit_seconds_per_fit(model.classifier, model.representation, point, n_train, n_categories)
         total += per_fit * (folds * (folds - 1) / folds + 1)
-    total /= workers
+    total *= factor / workers
     if model.representation == "sentence_embeddings":
-        total += (n_train + n_test) / _EMBED_TEXTS_PER_SECOND
+        name = model.representation_options.get("model") or "all-MiniLM-L6-v2"
+        per_text = read_speed(f"embed:{name}", identity) or 1.0 / _EMBED_TEXTS_PER_SECOND
+        total += (n_train + n_test) * per_text
     return total + 1.0
+
+
+def fit_seconds_per_fit(classifier: str, representation: str, point: dict, n_train: int, n_categories: int) -> float:
+    """The constants' seconds for one fit of ``classifier`` at setting ``point`` on ``n_train`` texts."""
+    size = max(n_train, 1) / 1000.0
+    categories = max(n_categories, 2)
+    per_fit = _FIT_SECONDS_PER_1000[classifier]
+    if classifier == "svm":
+        per_fit *= size**1.7 * (1.0 if representation == "bow" else 1.5)
+    elif classifier == "xgboost":
+        per_fit *= size * (categories if categories > 2 else 1) / 3 * point.get("n_estimators", 100) / 100
+        per_fit *= point.get("max_depth", 6) / 6
+    else:
+        per_fit *= size * categories / 3
+    return per_fit
+
+
+def per_text_finetune_seconds(model_name: str, on_gpu: bool, mean_tokens: float | None, max_length: int) -> float:
+    """The registry's seconds to learn from one text of ``mean_tokens`` subword tokens, one epoch."""
+    from guiapp.core.models.transformers.sources.registry import info_for
+
+    info = info_for(model_name)
+    per_text = (info.seconds_per_1000_samples_gpu if on_gpu else info.seconds_per_1000_samples_cpu) / 1000.0
+    if mean_tokens:
+        per_text *= max(0.5, min(float(mean_tokens), float(max_length)) / _TOKENS_PER_TEXT)
+    return per_text
 
 
 def transformer_tuning_splits(tuning: str, on_gpu: bool, folds: int) -> int:
@@ -104,14 +130,11 @@ def estimate_transformer_seconds(
         expand_transformer_grid,
         full_options,
     )
-    from guiapp.core.models.transformers.sources.registry import info_for
 
     options = full_options(model.representation_options)
-    info = info_for(options["model"])
     gpu = on_gpu and options["device"] != "cpu"
-    per_text = (info.seconds_per_1000_samples_gpu if gpu else info.seconds_per_1000_samples_cpu) / 1000.0
-    if mean_tokens:
-        per_text *= max(0.5, min(float(mean_tokens), float(options["max_length"])) / _TOKENS_PER_TEXT)
+    per_text = per_text_finetune_seconds(options["model"], gpu, mean_tokens, options["max_length"])
+    per_text *= read_speed(f"finetune:{options['model']}:{'gpu' if gpu else 'cpu'}", machine_identity()) or 1.0
     splits = transformer_tuning_splits(tuning, gpu, folds)
     n_train = max(n_train, 1)
     if splits == 1:

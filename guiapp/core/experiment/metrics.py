@@ -6,12 +6,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
-from sklearn.metrics import (
-    accuracy_score,
-    confusion_matrix,
-    f1_score,
-    precision_recall_fscore_support,
-)
 
 
 def macro_f1(y_true: np.ndarray, y_pred: np.ndarray) -> float:
@@ -19,6 +13,8 @@ def macro_f1(y_true: np.ndarray, y_pred: np.ndarray) -> float:
 
     The same as scikit-learn's ``f1_macro`` scorer, which GridSearchCV uses.
     """
+    from sklearn.metrics import f1_score
+
     return float(f1_score(y_true, y_pred, average="macro", zero_division=0))
 
 
@@ -35,6 +31,8 @@ class CategoryScores:
 
 
 def category_scores(y_true: np.ndarray, y_pred: np.ndarray, categories: list[str]) -> list[CategoryScores]:
+    from sklearn.metrics import precision_recall_fscore_support
+
     precision, recall, f1, support = precision_recall_fscore_support(
         y_true, y_pred, labels=np.arange(len(categories)), zero_division=0
     )
@@ -45,11 +43,15 @@ def category_scores(y_true: np.ndarray, y_pred: np.ndarray, categories: list[str
 
 
 def accuracy(y_true: np.ndarray, y_pred: np.ndarray) -> float:
+    from sklearn.metrics import accuracy_score
+
     return float(accuracy_score(y_true, y_pred))
 
 
 def confusion(y_true: np.ndarray, y_pred: np.ndarray, n_classes: int) -> list[list[int]]:
     """Rows: the human coding; columns: the model's prediction."""
+    from sklearn.metrics import confusion_matrix
+
     return confusion_matrix(y_true, y_pred, labels=np.arange(n_classes)).astype(int).tolist()
 
 

@@ -77,7 +77,8 @@ def run_experiment(
     data = load_study_data(spec, spec_file, table, sub_progress(on_event, 0.0, 0.02))
     train, test = data.split.train, data.split.test
     folds = cv_folds(data.y[train], spec.evaluation.folds, spec.seed)
-    on_event(Log(f"{data.split.describe()}; {len(data.categories)} categories; {spec.evaluation.folds}-fold cross-validation."))
+    on_event(Log(f"{data.split.describe()}; {len(data.categories)} categories; each setting is tried on "
+                 f"{spec.evaluation.folds} parts of the training texts in turn ({spec.evaluation.folds}-fold cross-validation)."))
     size = estimate_run(spec, len(train), len(test), len(data.categories), n_jobs)  # before the first fit
     on_event(Log(size.warning(), "warning") if size.large else Log(size.describe()))
     result = ExperimentResult(
@@ -173,7 +174,7 @@ def run_model(
 
     start = time.perf_counter()
     if key not in prepared_cache:
-        on_event(Progress(0.0, "preparing the texts"))
+        on_event(Progress(0.0, "turning the texts into numbers"))
         prepared = representation.prepare(data.texts, on_event=sub_progress(on_event, 0.0, prepare_share))
         prepared_cache[key] = (representation, prepared)
     prepared = prepared_cache[key][1]
@@ -183,6 +184,8 @@ def run_model(
         representation, prepared, data.y, train, folds, ratio, spec.seed, sub_progress(on_event, prepare_share, prepare_share + 0.05)
     )
     seconds["features"] = time.perf_counter() - start
+    if fold_data:
+        on_event(Log(f"{model.display_name}: each text becomes {fold_data[0].X_train.shape[1]:,} numbers."))
 
     start = time.perf_counter()
     grid, chosen = grid_search(
@@ -192,7 +195,7 @@ def run_model(
     del fold_data
     chosen_params = grid[chosen].params
 
-    on_event(Progress(0.93, "fitting the chosen setting on all training texts"))
+    on_event(Progress(0.93, "training the chosen setting on all training texts"))
     start = time.perf_counter()
     final = clone(representation).fit_prepared(prepared, train)
     X_train, y_train = final.transform_prepared(prepared, train), data.y[train]
@@ -200,7 +203,7 @@ def run_model(
         drawn = oversampled_rows(y_train, ratio, spec.seed)
         X_train, y_train = X_train[drawn], y_train[drawn]
     def check() -> None:
-        on_event(Progress(0.95, "fitting the chosen setting on all training texts"))
+        on_event(Progress(0.95, "training the chosen setting on all training texts"))
 
     fit_args = (model.classifier, chosen_params, spec.seed, os.cpu_count() or 1, X_train, y_train)
     if n_jobs > 1:  # in a worker process, so that Cancel can stop even a long final fit at once

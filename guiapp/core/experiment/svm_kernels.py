@@ -15,8 +15,6 @@ import time
 from collections.abc import Callable
 
 import numpy as np
-import scipy.sparse as sp
-from sklearn.svm import SVC
 
 from guiapp.core.experiment.metrics import macro_f1
 from guiapp.core.models.conventional import Params
@@ -29,11 +27,15 @@ def can_share_kernel(X_train) -> bool:
 
 
 def _dots(A, B) -> np.ndarray:
+    import scipy.sparse as sp
+
     product = A @ B.T
     return product.toarray() if sp.issparse(product) else np.asarray(product)
 
 
 def _squares(X) -> np.ndarray:
+    import scipy.sparse as sp
+
     if sp.issparse(X):
         return np.asarray(X.multiply(X).sum(axis=1)).ravel()
     return np.einsum("ij,ij->i", X, X)
@@ -49,6 +51,8 @@ def score_svm_settings(
     check: Callable[[], None] | None = None,
 ) -> list[tuple[float, float]]:
     """``(macro-F1, seconds)`` per SVM setting, all fitted on kernels from one dot product."""
+    from sklearn.svm import SVC
+
     start = time.perf_counter()
     train_dots, valid_dots = _dots(X_train, X_train), _dots(X_valid, X_train)
     train_squares, valid_squares = _squares(X_train), _squares(X_valid)

@@ -196,7 +196,7 @@ def _describe(point: dict) -> str:
 
 
 def _run_label(split: int, n_splits: int, point: dict, index: int, n_points: int) -> str:
-    where = f"fold {split + 1} of {n_splits}, " if n_splits > 1 else ""
+    where = f"part {split + 1} of {n_splits} of the data, " if n_splits > 1 else ""
     return f"{where}setting {index + 1} of {n_points} ({_describe(point)})"
 
 

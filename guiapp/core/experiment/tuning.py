@@ -50,7 +50,7 @@ def build_folds(
     """Fit the representation on each fold's training part and build both parts' features."""
     built = []
     for number, (fit_part, valid_part) in enumerate(folds, 1):
-        on_event(Progress(None, f"preparing fold {number} of {len(folds)}"))
+        on_event(Progress(None, f"preparing part {number} of {len(folds)} of the data"))
         fit_rows, valid_rows = train_rows[fit_part], train_rows[valid_part]
         fold_representation = clone(representation).fit_prepared(prepared, fit_rows)
         X_train = fold_representation.transform_prepared(prepared, fit_rows)
@@ -83,7 +83,8 @@ def grid_search(
     seconds = np.zeros(len(points))
     total_fits = len(points) * len(folds)
     done_fits = 0
-    last_message = [f"fitting {total_fits} settings × folds"]
+    last_message = [f"trying {len(points)} setting{'s' if len(points) != 1 else ''} on {len(folds)} parts of the data "
+                    f"({total_fits:,} fits)"]
 
     def current() -> Progress:
         return Progress(done_fits / total_fits, last_message[0], done_fits, total_fits)
@@ -94,7 +95,7 @@ def grid_search(
             scores[index, fold_index] = score
             seconds[index] += fit_seconds
         done_fits += len(group)
-        last_message[0] = f"fold {fold_index + 1} of {len(folds)}, setting {group[-1] + 1} of {len(points)}"
+        last_message[0] = f"part {fold_index + 1} of {len(folds)} of the data, setting {group[-1] + 1} of {len(points)}"
         on_event(current())
 
     if n_jobs == 1 or len(tasks) == 1:

@@ -19,6 +19,7 @@ from typing import Any
 from guiapp import APP_NAME, __version__
 from guiapp.core.experiment.results import ExperimentResult, ModelResult
 from guiapp.core.models.conventional import CLASSIFIERS, describe_params
+from guiapp.core.study.category_fixes import CategoryFixes
 from guiapp.core.study.sections import REPRESENTATION_LABELS
 
 APPENDIX_VERSION = 1
@@ -85,6 +86,8 @@ def _data(result: ExperimentResult, data_sha256: str | None) -> dict[str, Any]:
         "category_column": mapping.get("category_column"),
         "id_column": mapping.get("id_column"),
         "split_column": mapping.get("split_column"),
+        # fixes of the categories the study recorded (the data file itself was not changed)
+        "category_fixes": _category_fixes(source.get("category_fixes")),
         "coded_texts": n_train + n_test if isinstance(n_train, int) and isinstance(n_test, int) else None,
         "n_categories": len(result.categories),
         # how many test texts each category has: the only per-category counts a result holds
@@ -94,6 +97,14 @@ def _data(result: ExperimentResult, data_sha256: str | None) -> dict[str, Any]:
         ],
     }
     return _drop_empty(data)
+
+
+def _category_fixes(raw: Any) -> dict[str, Any] | None:
+    """``[data] category_fixes`` with a sentence for the HTML appendix; None when there are none."""
+    fixes = CategoryFixes.from_dict(raw if isinstance(raw, dict) else None)
+    if fixes.is_empty():
+        return None
+    return {**fixes.to_dict(), "summary": fixes.summary()}
 
 
 def _split(result: ExperimentResult) -> dict[str, Any]:

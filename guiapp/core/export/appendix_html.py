@@ -108,6 +108,7 @@ def _data_section(appendix: dict[str, Any]) -> str:
         ("Rows in the table", data.get("rows")),
         ("Text column(s)", data.get("text_columns")),
         ("Category column", data.get("category_column")),
+        ("Category fixes (file unchanged)", (data.get("category_fixes") or {}).get("summary")),
         ("Coded texts used", data.get("coded_texts")),
         ("Categories", data.get("n_categories")),
         ("Test texts from", split.get("how")),

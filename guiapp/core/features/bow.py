@@ -17,16 +17,15 @@ import itertools
 import uuid
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
-import scipy.sparse as sp
-from sklearn.preprocessing import normalize
 
 from guiapp.core.errors import UserError
 from guiapp.core.events import EventCallback, Progress, ignore_events
 from guiapp.core.features import checks
 from guiapp.core.features.base import PreparedRepresentation
+from guiapp.core.features.bow_choices import ANALYZERS, WEIGHTINGS
 from guiapp.core.features.stemming import check_stem_language, stem_map
 from guiapp.core.features.stop_words import stop_word_set
 from guiapp.core.features.tokens import (
@@ -40,8 +39,9 @@ from guiapp.core.features.tokens import (
     word_ngrams,
 )
 
-WEIGHTINGS = ("binary", "counts", "tfidf")
-ANALYZERS = ("word", "char")
+if TYPE_CHECKING:
+    import scipy.sparse as sp
+
 _PROGRESS_EVERY = 500
 
 
@@ -226,6 +226,8 @@ class BagOfWords(PreparedRepresentation):
 
     def transform_prepared(self, prepared: BowPrepared, rows: np.ndarray | None = None) -> sp.csr_matrix:
         """The weighted document-term matrix (float64 CSR) of these rows over the fitted terms."""
+        from sklearn.preprocessing import normalize
+
         if not hasattr(self, "vocabulary_"):
             raise RuntimeError("BagOfWords must be fitted before transform")
         self._check_prepared(prepared)

@@ -12,8 +12,6 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from sklearn.feature_extraction.text import ENGLISH_STOP_WORDS
-
 from guiapp.core.errors import UserError
 
 _SNOWBALL = {
@@ -101,6 +99,8 @@ STOP_WORD_LANGUAGES: list[str] = sorted(["english", *_SNOWBALL])
 
 def stop_word_set(stop_words: str | Iterable[str] | None) -> frozenset[str]:
     """The lowercased stop words for a language name, a user's own word list, or None (none)."""
+    from sklearn.feature_extraction.text import ENGLISH_STOP_WORDS
+
     if stop_words is None:
         return frozenset()
     if isinstance(stop_words, str):

@@ -23,9 +23,12 @@ import re
 import sys
 import unicodedata
 from collections.abc import Iterable, Sequence
+from typing import TYPE_CHECKING
 
 import numpy as np
-import scipy.sparse as sp
+
+if TYPE_CHECKING:
+    import scipy.sparse as sp
 
 WORD, NUMBER, PUNCT, SYMBOL, URL, TAG = range(6)
 KIND_NAMES = ("word", "number", "punctuation", "symbol", "url", "tag")
@@ -168,6 +171,8 @@ def count_matrix(docs: Sequence[Sequence[str]]) -> tuple[sp.csr_matrix, list[str
     Column order is Python's string order, the same as scikit-learn's ``CountVectorizer``.
     Indices are sorted within each row and duplicates are summed (canonical CSR).
     """
+    import scipy.sparse as sp
+
     vocabulary: dict[str, int] = {}
     indices: list[int] = []
     indptr = [0]
@@ -194,6 +199,8 @@ def select_columns(matrix: sp.csr_matrix, columns: np.ndarray, n_columns: int) -
     ``columns`` must be increasing apart from the ``-1`` entries (true when both vocabularies
     are sorted), so the result keeps sorted indices without a sort.
     """
+    import scipy.sparse as sp
+
     remap = np.full(matrix.shape[1], -1, dtype=np.int64)
     present = columns >= 0
     remap[columns[present]] = np.flatnonzero(present)

@@ -24,10 +24,9 @@ import os
 import uuid
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
-import scipy.sparse as sp
 
 from guiapp.core.errors import UserError
 from guiapp.core.events import EventCallback, Progress, ignore_events
@@ -46,6 +45,9 @@ from guiapp.core.features.word_vector_files import (
     WordVectors,
     open_word_vectors,
 )
+
+if TYPE_CHECKING:
+    import scipy.sparse as sp
 
 _PROGRESS_EVERY = 500
 
@@ -110,6 +112,8 @@ class AveragedWordVectors(PreparedRepresentation):
         self, texts: Sequence[str], on_event: EventCallback = ignore_events
     ) -> VectorsPrepared:
         """Tokenise every text once and count its words that have a vector."""
+        import scipy.sparse as sp
+
         self.validate()
         texts = as_text_list(texts)
         vectors = self._vectors(on_event)

@@ -1,7 +1,10 @@
 """Checks of the data-health report about the categories: how many, how large, how written.
 
-Spelling variants ("Pro" / "pro ") are reported, never merged; numbers and dates as categories
-are pointed out because they often mean that the wrong column was chosen.
+Spelling variants ("Pro" / "pro ", "Pro-life" / "pro life") and spaces at the ends of categories
+are reported with one-click fixes (merge, trim spaces) that the study records in
+``[data] category_fixes``; categories with fewer training texts than folds make the data "not
+ready" — in the run's own words (``study_data.fold_size_error``) — and offer "Leave out". Numbers
+and dates as categories are pointed out because they often mean that the wrong column was chosen.
 """
 
 from __future__ import annotations
@@ -20,8 +23,10 @@ from guiapp.core.health.checks import (
     quoted,
     rows_of,
 )
-from guiapp.core.health.findings import HealthIssue
+from guiapp.core.health.findings import FixAction, HealthIssue
+from guiapp.core.study.category_fixes import CategoryFixes, spelling_key, trim
 from guiapp.core.study.mapping import cell_text
+from guiapp.core.study.study_data import fold_size_error
 
 RARE_SHARE = 0.02
 MAX_NUMERIC_CODES = 50
@@ -38,7 +43,10 @@ def _with_counts(data: CategoryData, indices: Sequence[int], counts: np.ndarray 
     return [f"{quoted(data.labels[i])} ({int(counts[i]):,})" for i in ordered]
 
 
-def category_issues(data: CategoryData, n_rows: int, n_folds: int, split_chosen: bool) -> list[HealthIssue]:
+def category_issues(data: CategoryData, n_rows: int, n_folds: int, split_chosen: bool,
+                    held_out: str = "") -> list[HealthIssue]:
+    """``held_out``: how the test texts are set aside ("" when none are taken from this table),
+    said in the explanation of too-small categories."""
     column, n_coded, n_labels = data.column, data.n_coded, len(data.labels)
     if n_coded == 0:
         return [make_issue(
@@ -49,6 +57,8 @@ def category_issues(data: CategoryData, n_rows: int, n_folds: int, split_chosen:
         )]
     issues: list[HealthIssue] = []
     uncoded = data.codes < 0
+    if data.left_out is not None:
+        uncoded &= ~data.left_out
     if uncoded.any():
         n = int(uncoded.sum())
         issues.append(make_issue(
@@ -83,19 +93,28 @@ def category_issues(data: CategoryData, n_rows: int, n_folds: int, split_chosen:
         ))
         return issues
     issues += _spelling_issues(data)
+    issues += _space_issues(data)
     small = [i for i in range(n_labels) if data.train_counts[i] < n_folds]
     if small:
-        where = " coded training texts" if split_chosen else " coded texts"
+        sizes = [(data.labels[i], int(data.train_counts[i])) for i in small]
+        run_words = fold_size_error(sorted(sizes, key=lambda item: (item[1], item[0])), n_folds)
+        names = _with_counts(data, small, data.train_counts)
+        n = len(small)
+        subject = quoted(data.labels[small[0]]) if n == 1 else plural(n, "category", "categories")
+        where = f" ({held_out})" if held_out else ""
+        leave = FixAction(
+            f"Leave out {quoted(data.labels[small[0]])}" if n == 1 else f"Leave out these {n} categories",
+            CategoryFixes(leave_out=[data.labels[i] for i in small]),
+        )
         issues.append(make_issue(
-            "warning", "small_categories",
-            f"{plural(len(small), 'category', 'categories')} "
-            f"{'has' if len(small) == 1 else 'have'} fewer than {n_folds}{where}",
-            f"TextLab tests each model by dividing the coded texts into {n_folds} parts "
+            "error", "small_categories",
+            f"{subject} {'has' if n == 1 else 'have'} fewer than {n_folds} coded training texts",
+            f"TextLab tests each model by dividing the training texts{where} into {n_folds} parts "
             "(“folds”) and checking each part in turn, so every category needs at least "
-            f"{n_folds} examples. Too few: "
-            f"{listing(_with_counts(data, small, data.train_counts), 10)}.",
-            "Merge it with a related category, code more examples, or use fewer folds.",
+            f"{n_folds} training texts; a run would stop. Training texts: {listing(names, 10)}.",
+            run_words.hint,
             rows_of(data, small),
+            actions=[leave],
         ))
     rare = [i for i in range(n_labels)
             if data.counts[i] < RARE_SHARE * n_coded and data.train_counts[i] >= n_folds]
@@ -113,27 +132,99 @@ def category_issues(data: CategoryData, n_rows: int, n_folds: int, split_chosen:
     return issues
 
 
+def hold_out_like_the_run(data: CategoryData, has_text: np.ndarray, test_share: float, seed: int) -> str:
+    """Set ``data.train_counts`` to the training texts per category after the run's own seeded,
+    stratified hold-out (``load_study_data``: usable rows in table order, categories in the
+    run's order); returns how the test texts are chosen, in words."""
+    from guiapp.core.errors import DataError
+    from guiapp.core.study.split import random_holdout
+    from guiapp.core.study.study_data import category_order
+
+    usable = np.flatnonzero((data.codes >= 0) & has_text)
+    if len(usable) == 0:
+        return ""
+    order = category_order(set(data.labels))
+    position = {label: index for index, label in enumerate(order)}
+    rank = np.array([position[label] for label in data.labels], dtype=np.int64)
+    y = rank[data.codes[usable]]
+    train = np.zeros(len(data.codes), dtype=bool)
+    if (np.bincount(y)[np.unique(y)] < 2).any():
+        train[usable] = True  # the run stops before the hold-out; a single text counts as one
+        data.train_counts = np.bincount(data.codes[train], minlength=len(data.labels))
+        return f"after {test_share:.0%} of the coded texts are kept aside for the final test"
+    try:
+        split = random_holdout(y, test_share, seed)
+        train[usable[split.train]] = True
+    except DataError:  # a test share too small to hold every category: the run will say so
+        train[usable] = True
+    data.train_counts = np.bincount(data.codes[train], minlength=len(data.labels))
+    return f"after {test_share:.0%} of the coded texts are kept aside for the final test"
+
+
 def _spelling_issues(data: CategoryData) -> list[HealthIssue]:
     groups: dict[str, list[int]] = {}
     for i, label in enumerate(data.labels):
-        groups.setdefault(" ".join(label.split()).casefold(), []).append(i)
+        groups.setdefault(spelling_key(label), []).append(i)
     variants = [sorted(g, key=lambda i: (-int(data.counts[i]), data.labels[i]))
                 for g in groups.values() if len(g) > 1]
     if not variants:
         return []
     variants.sort(key=lambda g: -int(data.counts[g].sum()))
-    described = ["; ".join([", ".join(_with_counts(data, g)) for g in variants[:10]])]
+    described = "; ".join(", ".join(_with_counts(data, g)) for g in variants[:10])
     minority = [i for g in variants for i in g[1:]]
+    merges = [_merge_of(data, g) for g in variants]
+    actions = [FixAction(_merge_words(fixes), fixes) for fixes in merges[:3]]
+    if len(merges) > 1:
+        everything = CategoryFixes(merge={k: v for fixes in merges for k, v in fixes.merge.items()})
+        actions.append(FixAction(f"Merge all {len(merges)}", everything))
     n = len(variants)
     return [make_issue(
         "warning", "category_spelling",
         f"{plural(n, 'category', 'categories')} {'is' if n == 1 else 'are'} spelled in more "
         "than one way",
-        "These look like the same category, written with different capitals or spaces, and "
-        f"would count as different categories: {described[0]}"
-        f"{' …' if n > 10 else ''} (rows in brackets).",
-        "Make the spellings identical in your spreadsheet, then load it again.",
+        "These look like the same category, written with different capitals, spaces or punctuation, "
+        f"and would count as different categories: {described}"
+        f"{' …' if n > 10 else ''} (coded texts in brackets; ␣ marks a space at the start or end).",
+        "Merge them here: TextLab records the merge in the study and leaves your spreadsheet as it is. "
+        "Or make the spellings identical in your spreadsheet and load it again.",
         rows_of(data, minority),
+        actions=actions,
+    )]
+
+
+def _merge_of(data: CategoryData, group: list[int]) -> CategoryFixes:
+    """Every spelling of a group into the most frequent one, without spaces at its ends."""
+    target = trim(data.labels[group[0]])
+    return CategoryFixes(merge={data.labels[i]: target for i in group if data.labels[i] != target})
+
+
+def _merge_words(fixes: CategoryFixes) -> str:
+    sources, target = list(fixes.merge), next(iter(fixes.merge.values()))
+    if len(sources) == 1:
+        return f"Merge {quoted(sources[0])} into {quoted(target)}"
+    return f"Merge {len(sources)} spellings into {quoted(target)}"
+
+
+def _space_issues(data: CategoryData) -> list[HealthIssue]:
+    """Categories with spaces (or tabs, non-breaking, zero-width spaces) at their ends or doubled
+    inside that are not already spelling variants of another category."""
+    keys: dict[str, int] = {}
+    for label in data.labels:
+        keys[spelling_key(label)] = keys.get(spelling_key(label), 0) + 1
+    spaced = [i for i, label in enumerate(data.labels) if trim(label) != label and keys[spelling_key(label)] == 1]
+    if not spaced:
+        return []
+    n = len(spaced)
+    return [make_issue(
+        "warning", "category_spaces",
+        f"{plural(n, 'category', 'categories')} {'has' if n == 1 else 'have'} spaces you cannot see",
+        f"{listing(_with_counts(data, spaced), 10)}: ␣ marks a space at the start or end; tabs, non-breaking "
+        "and zero-width spaces are named. Such a category does not match the same category typed without "
+        "them, for example in a test file or a later coding round.",
+        "Trim the spaces here (TextLab records it in the study; your spreadsheet stays as it is), or remove "
+        "them in your spreadsheet.",
+        rows_of(data, spaced),
+        actions=[FixAction("Trim spaces", CategoryFixes(trim_spaces=True))],
     )]
 
 

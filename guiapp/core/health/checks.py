@@ -14,7 +14,8 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from guiapp.core.health.findings import CategoryCount, HealthIssue, Severity
+from guiapp.core.health.findings import CategoryCount, FixAction, HealthIssue, Severity
+from guiapp.core.study.category_fixes import visible
 from guiapp.core.study.mapping import cell_text
 
 MAX_ISSUE_ROWS = 10_000
@@ -27,7 +28,8 @@ def plural(n: int, word: str, words: str | None = None) -> str:
 
 
 def quoted(label: str) -> str:
-    return f"“{label}”"
+    """“label”, with hidden characters shown (“Democratic␣”, “Other[tab]”)."""
+    return f"“{visible(label)}”"
 
 
 def listing(items: Sequence[str], limit: int = 5) -> str:
@@ -43,6 +45,7 @@ def make_issue(
     fix: str,
     rows: np.ndarray | Iterable[int] | None = None,
     count: int | None = None,
+    actions: Sequence[FixAction] = (),
 ) -> HealthIssue:
     """A HealthIssue with its rows capped at MAX_ISSUE_ROWS; ``count`` defaults to all rows."""
     positions = np.asarray([] if rows is None else rows)
@@ -56,6 +59,7 @@ def make_issue(
         fix=fix,
         rows=tuple(int(p) for p in positions[:MAX_ISSUE_ROWS]),
         count=int(total),
+        actions=tuple(actions),
     )
 
 
@@ -69,6 +73,7 @@ class CategoryData:
     counts: np.ndarray  # coded rows per label
     train_counts: np.ndarray  # coded rows per label that can be used for training
     source_is_datetime: bool
+    left_out: np.ndarray | None = None  # rows whose category the study leaves out
 
     @property
     def n_coded(self) -> int:

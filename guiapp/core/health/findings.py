@@ -7,10 +7,21 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass, field
 from typing import Literal
 
+from guiapp.core.study.category_fixes import CategoryFixes
+
 Severity = Literal["error", "warning", "info"]
 
 
 Verdict = Literal["ready", "warnings", "not_ready"]
+
+
+@dataclass(frozen=True)
+class FixAction:
+    """A one-click fix a finding offers: the button's words and the category fixes it adds to the
+    study (recorded in ``[data] category_fixes``, never written into the table)."""
+
+    label: str  # "Merge “Democratic␣” into “Democratic”", "Leave out these 2 categories", "Trim spaces"
+    fixes: CategoryFixes
 
 
 @dataclass(frozen=True)
@@ -25,6 +36,7 @@ class HealthIssue:
     fix: str  # what to do about it
     rows: tuple[int, ...] = ()  # table positions the user can jump to (may be capped, see count)
     count: int = 0  # how many rows/items are affected in total
+    actions: tuple[FixAction, ...] = ()  # one-click fixes of the categories (see FixAction)
 
 
 @dataclass(frozen=True)
@@ -55,7 +67,7 @@ class LengthStats:
 
 @dataclass(frozen=True)
 class DuplicateGroup:
-    """Rows whose texts are exactly the same."""
+    """Rows whose texts are the same once spaces and capitals are ignored (see ``duplicates.py``)."""
 
     text_preview: str  # the first ~120 characters
     rows: tuple[int, ...]
@@ -76,6 +88,11 @@ class HealthReport:
     tokens: LengthStats | None
     tokenizer_name: str | None
     issues: tuple[HealthIssue, ...] = field(default_factory=tuple)  # errors, then warnings, then info
+    # rows that repeat the text of an earlier row (the extra copies: a text in 3 rows counts 2);
+    # the one count of duplicates the key figure, the finding and the table's caption all show
+    n_repeated_texts: int = 0
+    n_left_out: int = 0  # coded rows of categories the study leaves out (category_fixes)
+    category_fixes: CategoryFixes = field(default_factory=CategoryFixes)  # the fixes this report applied
 
     @property
     def verdict(self) -> Verdict:

@@ -2,8 +2,14 @@
 
 CONTRACT (dataclasses fixed):
 
-``compute_health(frame, mapping, *, n_folds=5, token_counter=None, on_event=ignore_events)``
-maps the table (``guiapp.core.study.mapping.apply_mapping``) and returns a :class:`HealthReport`.
+``compute_health(frame, mapping, *, n_folds=5, fixes=None, test_share=0.3, seed=20210401,
+token_counter=None, on_event=ignore_events)`` maps the table
+(``guiapp.core.study.mapping.apply_mapping``, with the study's category ``fixes`` applied exactly
+as a run applies them) and returns a :class:`HealthReport`. Training texts per category are
+counted as the run counts them: the split column's non-test rows, or — without one — the rows
+left after the study's seeded stratified hold-out of ``test_share`` (``test_share=None``: the
+test texts come from a separate file, every coded row trains). A category with fewer training
+texts than ``n_folds`` is an error, because the run would stop there.
 ``token_counter`` is a callable ``(texts: list[str], on_event) -> (list[int], tokenizer_name)``
 (see ``guiapp.core.health.token_lengths``); None means "use the default Transformer tokenizer", and if
 that cannot be loaded ``tokens`` is None and an info issue says so. Reports progress; cancellable.
@@ -16,14 +22,14 @@ number of affected rows (``rows`` keeps at most 10,000 of them); for an issue wi
 counts the items its title names (categories, numbers …).
 
 Issue codes (severity):
-  errors    no_rows, no_category_column, no_coded_texts, one_category, all_texts_empty,
+  errors    no_rows, no_category_column, no_coded_texts, one_category, all_texts_empty, small_categories,
             split_values, split_no_train, text_column_numbers (a text column of 80% or more
             numbers or dates)
-  warnings  text_column_numbers (50% or more), empty_texts, small_categories, category_spelling, numeric_measurement,
+  warnings  text_column_numbers (50% or more), empty_texts, category_spelling, category_spaces, numeric_measurement,
             date_categories, too_many_categories, conflicting_duplicates, duplicate_texts,
             split_missing, split_no_test, test_only_categories, duplicate_ids,
             long_texts (when at least 25% of the texts are longer than 512 tokens)
-  info      uncoded_rows, rare_categories, numeric_categories, short_texts, long_texts,
+  info      uncoded_rows, left_out_rows, rare_categories, numeric_categories, short_texts, long_texts,
             missing_ids, token_lengths_unavailable
 
 Limits: ``categories`` lists at most 10,000 categories (largest first); ``duplicate_groups``
@@ -45,6 +51,7 @@ from guiapp.core.errors import UserError
 from guiapp.core.events import EventCallback, Log, Progress, ignore_events, sub_progress
 from guiapp.core.health.findings import HealthIssue, HealthReport, LengthStats
 from guiapp.core.health.token_lengths import DEFAULT_MAX_TOKENS, count_tokens
+from guiapp.core.study.category_fixes import CategoryFixes
 from guiapp.core.study.mapping import ColumnMapping, apply_mapping, split_labels
 
 TokenCounter = Callable[[list[str], EventCallback], tuple[list[int], str]]
@@ -59,6 +66,9 @@ def compute_health(
     mapping: ColumnMapping,
     *,
     n_folds: int = 5,
+    fixes: CategoryFixes | None = None,
+    test_share: float | None = 0.3,
+    seed: int = 20210401,
     token_counter: TokenCounter | None = None,
     on_event: EventCallback = ignore_events,
 ) -> HealthReport:
@@ -77,7 +87,10 @@ def compute_health(
         raise ValueError(f"n_folds must be at least 2, not {n_folds}")
     started = time.perf_counter()
     on_event(Progress(0.0, "Reading your choice of columns"))
-    coded = apply_mapping(frame, mapping).frame
+    fixes = fixes or CategoryFixes()
+    mapped = apply_mapping(frame, mapping, fixes)
+    coded = mapped.frame
+    left_out = mapped.left_out.to_numpy(dtype=bool) if mapped.left_out is not None else np.zeros(len(coded), bool)
     n_rows = len(coded)
     if n_rows == 0:
         issue = health_checks.make_issue(
@@ -87,13 +100,14 @@ def compute_health(
             "row below the column names.",
         )
         on_event(Progress(1.0, "Checked the table"))
-        return HealthReport(0, 0, 0, 0, n_folds, (), (), None, None, None, (issue,))
+        return HealthReport(0, 0, 0, 0, n_folds, (), (), None, None, None, (issue,), category_fixes=fixes)
 
     issues: list[HealthIssue] = []
     measures = health_lengths.measure_texts(coded["text"], sub_progress(on_event, 0.02, 0.3))
     on_event(Progress(0.3, "Counting the categories"))
     split = coded["split"].to_numpy()
-    train_mask = split == "train" if mapping.split_column else np.ones(n_rows, dtype=bool)
+    # as the run: rows marked test are the test texts, all others (also an empty split cell) train
+    train_mask = split != "test" if mapping.split_column else np.ones(n_rows, dtype=bool)
     data = None
     if mapping.category_column is None:
         issues.append(health_checks.make_issue(
@@ -107,8 +121,22 @@ def compute_health(
             coded["category"], train_mask, mapping.category_column,
             frame[mapping.category_column].dtype,
         )
+        data.left_out = left_out
+        held_out = ""
+        if not mapping.split_column and test_share is not None:
+            held_out = health_categories.hold_out_like_the_run(data, ~measures.empty, test_share, seed)
         category_codes, labels = data.codes, data.labels
-        issues += health_categories.category_issues(data, n_rows, n_folds, bool(mapping.split_column))
+        issues += health_categories.category_issues(data, n_rows, n_folds, bool(mapping.split_column), held_out)
+        if left_out.any():
+            issues.append(health_checks.make_issue(
+                "info", "left_out_rows",
+                f"{health_checks.plural(int(left_out.sum()), 'coded text')} left out",
+                "You chose to leave out "
+                + health_checks.listing([health_checks.quoted(label) for label in fixes.leave_out], 10)
+                + ". Their texts are not used to train or test the models; your spreadsheet is unchanged.",
+                "Undo the fix above the findings to use them again.",
+                left_out,
+            ))
     n_coded = int((category_codes >= 0).sum())
     issues += health_lengths.text_issues(measures, category_codes >= 0, mapping.text_columns)
     issues += text_kinds.numeric_text_issues(frame, mapping.text_columns)
@@ -135,7 +163,7 @@ def compute_health(
     report = HealthReport(
         n_rows=n_rows,
         n_coded=n_coded,
-        n_uncoded=n_rows - n_coded,
+        n_uncoded=n_rows - n_coded - int(left_out.sum()),
         n_empty_texts=int(measures.empty.sum()),
         n_folds=n_folds,
         categories=health_checks.category_counts(data, n_folds) if data is not None else (),
@@ -144,6 +172,9 @@ def compute_health(
         tokens=tokens,
         tokenizer_name=tokenizer,
         issues=tuple(issues),
+        n_repeated_texts=found.n_repeated,
+        n_left_out=int(left_out.sum()),
+        category_fixes=fixes,
     )
     seconds = time.perf_counter() - started
     on_event(Log(f"Checked {health_checks.plural(n_rows, 'row')} in {seconds:.1f} s."))

@@ -10,16 +10,13 @@ from __future__ import annotations
 import itertools
 import math
 from dataclasses import dataclass
-from typing import Any
-
-from sklearn.base import ClassifierMixin
-from sklearn.linear_model import LogisticRegression
-from sklearn.naive_bayes import MultinomialNB
-from sklearn.svm import SVC
-from xgboost import XGBClassifier
+from typing import TYPE_CHECKING, Any
 
 from guiapp.core.errors import UserError
 from guiapp.core.numbers import number_words, parse_number
+
+if TYPE_CHECKING:
+    from sklearn.base import ClassifierMixin
 
 Params = dict[str, Any]
 
@@ -194,6 +191,11 @@ def expand_grid(key: str, grid: dict[str, list[Any]] | None) -> list[Params]:
 
 def make_classifier(key: str, params: Params, seed: int, n_threads: int = 1) -> ClassifierMixin:
     """A fresh scikit-learn-compatible classifier with these settings."""
+    from sklearn.linear_model import LogisticRegression
+    from sklearn.naive_bayes import MultinomialNB
+    from sklearn.svm import SVC
+    from xgboost import XGBClassifier
+
     params = dict(params)
     if key == "svm":
         return SVC(random_state=seed, **params)

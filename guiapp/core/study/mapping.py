@@ -18,7 +18,10 @@ CONTRACT:
   (a metadata column named like one of those four gets " (extra)" added to its name).
   It raises :class:`DataError` only for the structural problems (no text column, unknown
   column, a column in two roles); split values that are not train/test-like become None here
-  and are reported by ``check_mapping`` and the health report.
+  and are reported by ``check_mapping`` and the health report. ``fixes`` (the study's
+  ``[data] category_fixes``) are applied to ``category`` here, the one place both the health
+  report and the run read categories from; rows of a left-out category get None and are marked
+  in ``CodedTexts.left_out``.
 - ``category_label(value) -> str | None``: the label a cell stands for: None for missing or
   whitespace-only; numbers without a fractional part as integers (``1.0`` and the text
   ``"1.0"`` → ``"1"``); dates as ISO dates ("2021-03-04"); other strings kept exactly (spelling
@@ -41,6 +44,7 @@ from dataclasses import dataclass, field
 import pandas as pd
 
 from guiapp.core.errors import DataError
+from guiapp.core.study.category_fixes import CategoryFixes, fix_categories
 from guiapp.core.study.mapping_suggest import suggest_roles
 from guiapp.core.tables.cell_values import (
     SPLIT_TEST,
@@ -96,6 +100,7 @@ class CodedTexts:
 
     frame: pd.DataFrame
     mapping: ColumnMapping
+    left_out: pd.Series | None = None  # rows whose category the study leaves out (category_fixes)
 
 
 # --------------------------------------------------------------------------- checking
@@ -181,7 +186,7 @@ def check_mapping(frame: pd.DataFrame, mapping: ColumnMapping) -> None:
 # --------------------------------------------------------------------------- applying
 
 
-def apply_mapping(frame: pd.DataFrame, mapping: ColumnMapping) -> CodedTexts:
+def apply_mapping(frame: pd.DataFrame, mapping: ColumnMapping, fixes: CategoryFixes | None = None) -> CodedTexts:
     """The table in TextLab's terms (see the module docstring)."""
     _check_structure(frame, mapping)
     index = pd.RangeIndex(len(frame))
@@ -195,8 +200,10 @@ def apply_mapping(frame: pd.DataFrame, mapping: ColumnMapping) -> CodedTexts:
         text = joined.where(text.ne("") & part.ne(""), text.where(part.eq(""), part))
     assert text is not None
     data: dict[str, object] = {"text": text.astype("str")}
+    left_out = pd.Series(False, index=index)
     if mapping.category_column is not None:
-        data["category"] = category_labels(frame[mapping.category_column]).set_axis(index)
+        labels = category_labels(frame[mapping.category_column]).set_axis(index)
+        data["category"], left_out = fix_categories(labels, fixes)
     else:
         data["category"] = pd.Series([None] * len(frame), index=index, dtype=object)
     if mapping.id_column is not None:
@@ -210,7 +217,7 @@ def apply_mapping(frame: pd.DataFrame, mapping: ColumnMapping) -> CodedTexts:
         data["split"] = pd.Series([None] * len(frame), index=index, dtype=object)
     for column in mapping.metadata_columns:
         data[column if column not in data else f"{column} (extra)"] = frame[column].set_axis(index)
-    return CodedTexts(frame=pd.DataFrame(data, index=index), mapping=mapping)
+    return CodedTexts(frame=pd.DataFrame(data, index=index), mapping=mapping, left_out=left_out)
 
 # --------------------------------------------------------------------------- suggesting
 

@@ -106,6 +106,23 @@ class MappingSchema(_Section):
     text_separator: str = Field(" ", description="Put between the parts when several text columns are joined.")
 
 
+class CategoryFixesSchema(_Section):
+    """[data] category_fixes: fixes of the category column the study records (the table itself is
+    never changed)."""
+
+    trim_spaces: bool = Field(
+        False, description="Remove spaces (also tabs, non-breaking and zero-width ones) at the start and end of categories.",
+    )
+    merge: dict[str, str] = Field(
+        default_factory=dict, examples=[{"Democratic ": "Democratic"}],
+        description="A category as written in the table → the category it becomes.",
+    )
+    leave_out: list[str] = Field(
+        default_factory=list, examples=[["Other"]],
+        description="Categories whose texts are not used (named as they are after merging and trimming).",
+    )
+
+
 class DataSchema(_Section):
     """[data]: where the coded texts come from."""
 
@@ -118,6 +135,18 @@ class DataSchema(_Section):
     mapping: MappingSchema = Field(default_factory=MappingSchema, description="Which column plays which role.")
     test_source: str = Field("", examples=["test.csv"], description="Optional: a separate table of test texts.")
     test_sheet: str | None = Field(None, description="Workbooks only: the test table's sheet.")
+    category_fixes: CategoryFixesSchema = Field(
+        default_factory=CategoryFixesSchema,
+        description="Optional: spelling variants merged, spaces trimmed, categories left out — recorded here, "
+                    "never written into the table.",
+    )
+    rows: int | None = Field(
+        None, ge=0, examples=[1122], description="Optional: how many rows the table had when the study was saved.",
+    )
+    categories: list[str] | None = Field(
+        None, examples=[["Red", "Blue"]],
+        description="Optional: the categories of the category column when the study was saved.",
+    )
 
 
 class EvaluationSchema(_Section):

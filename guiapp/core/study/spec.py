@@ -22,6 +22,7 @@ from typing import Any
 import tomli_w
 
 from guiapp.core.atomic import write_text_atomic
+from guiapp.core.study.category_fixes import CategoryFixes
 from guiapp.core.study.mapping import ColumnMapping
 from guiapp.core.study.schema import (
     FORMAT_DOC,
@@ -50,6 +51,9 @@ class DataSpec:
     mapping: ColumnMapping = field(default_factory=ColumnMapping)
     test_source: str = ""  # optional separate table of test texts with the same columns
     test_sheet: str | None = None
+    rows: int | None = None  # rows of the table when the spec was made (None = not recorded)
+    categories: list[str] | None = None  # its categories then (None = not recorded)
+    category_fixes: CategoryFixes = field(default_factory=CategoryFixes)  # recorded, never written to the table
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -59,6 +63,10 @@ class DataSpec:
             "test_source": self.test_source,
             "test_sheet": self.test_sheet,
             "mapping": self.mapping.to_dict(),
+            "rows": self.rows,
+            "categories": None if self.categories is None else list(self.categories),
+            # left out when there are none, so studies without fixes read as before
+            **({} if self.category_fixes.is_empty() else {"category_fixes": self.category_fixes.to_dict()}),
         }
 
     @classmethod
@@ -72,6 +80,9 @@ class DataSpec:
             mapping=ColumnMapping(**checked.mapping.model_dump()),
             test_source=checked.test_source,
             test_sheet=checked.test_sheet,
+            rows=checked.rows,
+            categories=None if checked.categories is None else list(checked.categories),
+            category_fixes=CategoryFixes(**checked.category_fixes.model_dump()),
         )
         if spec.test_source and spec.mapping.split_column:
             raise SpecError(

@@ -22,6 +22,7 @@ import pandas as pd
 
 from guiapp.core.errors import DataError
 from guiapp.core.events import EventCallback, Log, ignore_events, sub_progress
+from guiapp.core.study.category_fixes import CategoryFixes, visible
 from guiapp.core.study.mapping import apply_mapping, check_mapping
 from guiapp.core.study.spec import ExperimentSpec
 from guiapp.core.study.split import TrainTestSplit, random_holdout
@@ -65,7 +66,8 @@ def load_study_data(
     if table is None:
         table = read_study_table(spec, spec_file, notes, on_event=sub_progress(on_event, 0.0, 0.8)).frame
     check_mapping(table, mapping)
-    main = _usable(apply_mapping(table, mapping).frame, "the table", notes)
+    fixes = spec.data.category_fixes
+    main = _usable(apply_mapping(table, mapping, fixes), "the table", notes, fixes)
 
     test_part: pd.DataFrame | None = None
     if spec.data.test_source:
@@ -78,7 +80,7 @@ def load_study_data(
                 f"The test file {test_file.name} does not have the study's columns: {error.message}",
                 "Give the test file the same column names as the training table.",
             ) from None
-        test_part = _usable(apply_mapping(test_table, mapping).frame, "the test file", notes)
+        test_part = _usable(apply_mapping(test_table, mapping, fixes), "the test file", notes, fixes)
         train_part = main
         how = "test file"
     elif mapping.split_column is not None:
@@ -109,6 +111,9 @@ def load_study_data(
     code = {label: index for index, label in enumerate(categories)}
     y = np.array([code[label] for label in frame["category"]], dtype=np.int64)
     if test_part is None:
+        single = [(categories[i], 1) for i in np.flatnonzero(np.bincount(y, minlength=len(categories)) == 1)]
+        if single:  # a random hold-out cannot put it among both the training and the test texts
+            raise fold_size_error(single, spec.evaluation.folds, what="coded text")
         split = random_holdout(y, spec.evaluation.test_share, spec.seed)
     else:
         n_train = len(train_part)
@@ -177,31 +182,71 @@ def changed_file_notes(spec: ExperimentSpec, source: Path, sha256: str) -> list[
     return []
 
 
+def small_categories(y_train: np.ndarray, n_folds: int, categories: list[str] | None = None) -> list[tuple[str, int]]:
+    """``(category, training texts)`` of the categories with fewer training texts than folds,
+    smallest first (categories with no training text at all are not counted here)."""
+    counts = np.bincount(y_train, minlength=len(categories) if categories is not None else 0)
+    small = [int(i) for i in np.flatnonzero((counts > 0) & (counts < n_folds))]
+    names = categories if categories is not None else [str(i) for i in range(len(counts))]
+    return sorted(((names[i], int(counts[i])) for i in small), key=lambda item: (item[1], item[0]))
+
+
+def fold_size_error(small: list[tuple[str, int]], n_folds: int, what: str = "training text") -> DataError:
+    """The run's words for categories too small for the folds: each named (hidden spaces shown),
+    counted right, and a suggestion that works (no number of folds helps a single text)."""
+    def count(n: int) -> str:
+        return f"{n:,} {what}{'' if n == 1 else 's'}"
+
+    names = [f"“{visible(label)}”" for label, _ in small]
+    smallest = min(n for _, n in small)
+    listed = ", ".join(f"{name} ({n:,})" for name, (_, n) in zip(names[:10], small[:10], strict=True))
+    listed += f" and {len(small) - 10:,} more" if len(small) > 10 else ""
+    if what == "coded text" and len(small) == 1:
+        message = (f"The category {names[0]} has only {count(small[0][1])}, so it cannot be among both the "
+                   "training texts and the test texts.")
+    elif what == "coded text":
+        message = (f"{len(small):,} categories have only 1 coded text, so they cannot be among both the training "
+                   f"texts and the test texts: {listed}.")
+    elif len(small) == 1:
+        message = (f"The category {names[0]} has only {count(small[0][1])}, fewer than the {n_folds} "
+                   "cross-validation folds, so some folds would miss it.")
+    else:
+        message = (f"{len(small):,} categories have fewer training texts than the {n_folds} cross-validation folds, "
+                   f"so some folds would miss them: {listed}.")
+    it = "it" if len(small) == 1 else "them"
+    if smallest < 2:
+        hint = (f"No number of folds works with a single text: merge {it} with a related category, leave {it} out "
+                "(buttons in the Data step's check, or [data] category_fixes in the study file), or code more texts.")
+    else:
+        hint = (f"Code more texts of {'this category' if len(small) == 1 else 'these categories'}, merge or leave "
+                f"{it} out (the Data step's check offers both), or use at most {smallest} folds.")
+    if any(visible(label) != label for label, _ in small):
+        hint += " ␣ marks a space at the start or end of a category; “Trim spaces” removes it."
+    return DataError(message, hint)
+
+
 def check_fold_sizes(y_train: np.ndarray, n_folds: int, categories: list[str] | None = None) -> None:
-    """Refuse when the smallest category has fewer training texts than cross-validation folds."""
-    counts = np.bincount(y_train)
-    present = np.flatnonzero(counts)
-    smallest = int(present[np.argmin(counts[present])])
-    size = int(counts[smallest])
-    if size < n_folds:
-        name = f" ('{categories[smallest]}')" if categories is not None else ""
-        raise DataError(
-            f"The smallest category{name} has only {size} training texts, fewer than the {n_folds} "
-            "cross-validation folds, so some folds would miss it.",
-            f"Code more texts for the rare categories, merge them, or use at most {max(size, 2)} folds.",
-        )
+    """Refuse when a category has fewer training texts than cross-validation folds."""
+    small = small_categories(y_train, n_folds, categories)
+    if small:
+        raise fold_size_error(small, n_folds)
 
 
-def _usable(frame: pd.DataFrame, where: str, notes: list[str]) -> pd.DataFrame:
+def _usable(coded, where: str, notes: list[str], fixes: CategoryFixes | None = None) -> pd.DataFrame:
     """Rows with a category and some text; the others are counted in ``notes``."""
-    frame = frame.assign(row=[spreadsheet_row(position) for position in range(len(frame))])
-    uncoded = frame["category"].isna()
-    empty = frame["text"].str.strip().eq("") & ~uncoded
+    frame = coded.frame.assign(row=[spreadsheet_row(position) for position in range(len(coded.frame))])
+    left_out = coded.left_out if coded.left_out is not None else pd.Series(False, index=frame.index)
+    if left_out.any():
+        names = ", ".join(f"“{visible(label)}”" for label in (fixes.leave_out if fixes else []))
+        notes.append(f"{int(left_out.sum()):,} texts in {where} belong to categories the study leaves out ({names}) "
+                     "and are not used.")
+    uncoded = frame["category"].isna() & ~left_out
+    empty = frame["text"].str.strip().eq("") & frame["category"].notna()
     if uncoded.any():
         notes.append(f"{int(uncoded.sum()):,} texts in {where} have no category yet and are not used.")
     if empty.any():
         notes.append(f"{int(empty.sum()):,} coded rows in {where} have no text and are not used.")
-    usable = frame[~uncoded & ~empty]
+    usable = frame[frame["category"].notna() & ~empty]
     if usable.empty:
         raise DataError(f"There are no coded texts in {where}.", "Check the category and text columns.")
     return usable

@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pandas as pd
-from PySide6.QtCore import Qt, Signal
+from PySide6.QtCore import QFileSystemWatcher, Qt, QTimer, Signal
 from PySide6.QtWidgets import (
     QComboBox,
+    QFrame,
     QHBoxLayout,
     QLabel,
     QPushButton,
@@ -26,6 +29,7 @@ from guiapp.core.health.findings import HealthReport
 from guiapp.core.health.report import compute_health
 from guiapp.core.study.mapping import ColumnMapping, check_mapping, suggest_mapping
 from guiapp.core.study.spec import DataSpec
+from guiapp.core.study.table_changes import TableChanges, compare_tables, keep_mapping
 from guiapp.core.tables.reader import LoadedTable, read_table
 from guiapp.core.tables.text_sniffing import describe_encoding
 from guiapp.ui.widgets.frame_model import DataFrameModel
@@ -36,6 +40,9 @@ from guiapp.ui.widgets.mapping_panel import MappingPanel
 from guiapp.ui.widgets.row_subset import RowSubsetModel
 from guiapp.ui.widgets.welcome import WelcomePanel
 from guiapp.workers import ErrorSink, Worker, WorkerSlot
+
+if TYPE_CHECKING:
+    from guiapp.core.study.category_fixes import CategoryFixes
 
 FORMAT_NAMES = {
     "xlsx": "Excel workbook", "xlsm": "Excel workbook with macros", "xls": "Excel 97–2003 workbook",
@@ -61,6 +68,29 @@ def read_and_suggest(
     return table, suggest_mapping(table.frame)
 
 
+def read_again(
+    path: Path, sheet: str | None, mapping: ColumnMapping, before: pd.DataFrame, on_event: EventCallback = ignore_events
+) -> tuple[LoadedTable, ColumnMapping, TableChanges]:
+    """Read a table again (Reload), keeping every column role whose column is still there, and
+    say what changed since ``before`` (the version on screen). Off the GUI thread."""
+    table = read_table(path, sheet=sheet, on_event=on_event)
+    kept, lost = keep_mapping(mapping, table.frame.columns)
+    changes = compare_tables(before, table.frame, kept.category_column)
+    changes.lost_roles = lost
+    return table, kept, changes
+
+
+FileSignature = tuple[int, int] | None  # (modification time in ns, size); None = the file is gone
+
+
+def file_signature(path: Path) -> FileSignature:
+    try:
+        stat = os.stat(path)
+    except OSError:
+        return None
+    return stat.st_mtime_ns, stat.st_size
+
+
 class DataPage(QWidget):
     """Welcome → loading → workspace (mapping, health report, table)."""
 
@@ -76,8 +106,17 @@ class DataPage(QWidget):
         self.test_file: tuple[str, str | None] | None = None  # (path, sheet) from an opened study file
         self._wanted_test_file: tuple[str, str | None] | None = None
         self.report: HealthReport | None = None
+        self._previous_sha: str | None = None  # of the table shown before the current one (for Reload)
         self._load_slot = WorkerSlot()
         self._health_slot = WorkerSlot()
+        # Noticing that the file changed on disk: a watcher, and a check when the window is activated.
+        self.watcher = QFileSystemWatcher(self)
+        self.watcher.fileChanged.connect(self._file_touched)
+        self._watched: Path | None = None
+        self._signature: FileSignature = None  # of the version on screen (or the one the user chose to keep)
+        self._reading_signature: FileSignature = None  # taken when the reading started
+        self._check_timer = QTimer(self, singleShot=True, interval=300)  # editors write in several steps
+        self._check_timer.timeout.connect(self.check_file_on_disk)
 
         self.welcome = WelcomePanel()
         self.loading = self._build_loading()
@@ -117,6 +156,10 @@ class DataPage(QWidget):
         self.sheet_combo = QComboBox(objectName="sheetCombo")
         self.sheet_combo.setToolTip("This workbook has several sheets: choose the one with your coded texts.")
         self.sheet_combo.activated.connect(self._sheet_chosen)
+        self.reload_button = QPushButton("Reload", objectName="reloadFile")
+        self.reload_button.setToolTip("Read this file again (after you changed it, e.g. in Excel), keeping the "
+                                      "column roles you chose, and see what changed.")
+        self.reload_button.clicked.connect(self.reload)
         self.other_button = QPushButton("Open another file…", objectName="openAnother")
         header = QHBoxLayout()
         titles = QVBoxLayout()
@@ -125,10 +168,17 @@ class DataPage(QWidget):
         header.addLayout(titles, 1)
         header.addWidget(self.sheet_label)
         header.addWidget(self.sheet_combo)
+        header.addWidget(self.reload_button)
         header.addWidget(self.other_button)
         self.notices = QLabel("", objectName="fileNotices")
         self.notices.setWordWrap(True)
         self.notices.setStyleSheet("background: #fff8e1; border: 1px solid #ffe082; padding: 6px; border-radius: 4px;")
+
+        self.disk_banner = self._build_disk_banner()
+        self.changes_label = QLabel("", objectName="reloadChanges")
+        self.changes_label.setWordWrap(True)
+        self.changes_label.setStyleSheet("background: #e3f2fd; border: 1px solid #90caf9; padding: 6px; border-radius: 4px;")
+        self.changes_label.hide()
 
         self.mapping_panel = MappingPanel()
         self.mapping_panel.mappingChanged.connect(self._mapping_changed)
@@ -156,6 +206,7 @@ class DataPage(QWidget):
         self.mapping_message.setStyleSheet("background: #fdecea; border: 1px solid #f5c6cb; padding: 8px; border-radius: 4px;")
         self.health_view = HealthReportView()
         self.health_view.rowsRequested.connect(self.show_rows)
+        self.health_view.categoryFixesChanged.connect(lambda _fixes: self._mapping_changed(self.mapping()))
         column = QVBoxLayout(health_tab)
         column.setContentsMargins(0, 0, 0, 0)
         column.addWidget(self.health_progress)
@@ -200,9 +251,30 @@ class DataPage(QWidget):
 
         layout = QVBoxLayout(panel)
         layout.addLayout(header)
+        layout.addWidget(self.disk_banner)
+        layout.addWidget(self.changes_label)
         layout.addWidget(self.notices)
         layout.addWidget(splitter, 1)
         return panel
+
+    def _build_disk_banner(self) -> QFrame:
+        banner = QFrame(objectName="diskBanner")
+        banner.setStyleSheet("#diskBanner { background: #fff3cd; border: 1px solid #ffcc66; border-radius: 4px; }")
+        self.disk_label = QLabel("", objectName="diskLabel")
+        self.disk_label.setWordWrap(True)
+        self.banner_reload = QPushButton("Reload", objectName="bannerReload")
+        self.banner_reload.setToolTip("Read the file as it is now, keeping your column roles.")
+        self.banner_reload.clicked.connect(self.reload)
+        self.banner_keep = QPushButton("Keep this version", objectName="bannerKeep")
+        self.banner_keep.setToolTip("Go on with the table as it was read; the file on disk is not read.")
+        self.banner_keep.clicked.connect(self.keep_this_version)
+        row = QHBoxLayout(banner)
+        row.setContentsMargins(8, 4, 8, 4)
+        row.addWidget(self.disk_label, 1)
+        row.addWidget(self.banner_reload)
+        row.addWidget(self.banner_keep)
+        banner.hide()
+        return banner
 
     # -- opening -------------------------------------------------------------------------------
     def open_path(
@@ -211,22 +283,108 @@ class DataPage(QWidget):
         sheet: str | None = None,
         mapping: ColumnMapping | None = None,
         test_file: tuple[str, str | None] | None = None,
+        fixes: CategoryFixes | None = None,
     ) -> None:
         """Read ``path`` in the background; the current table stays until the new one is read.
 
-        ``mapping`` and ``test_file`` (path, sheet) come from an opened study file."""
+        ``mapping``, ``test_file`` (path, sheet) and the category ``fixes`` come from an opened study file."""
         path = Path(path)
         self.test_file = None
+        self._wanted_fixes = fixes
         self._wanted_test_file = test_file  # checked once the table (and so the mapping) is there
         worker = Worker(read_and_suggest, path, sheet=sheet, wanted=mapping, name=f"read {path.name}")
         self._health_slot.cancel()
         self.load_title.setText(f"Reading {path.name}" + (f", sheet “{sheet}”" if sheet else ""))
         self.load_progress.attach(worker, "Opening the file…")
+        self._reading_signature = file_signature(path)
         worker.signals.finished.connect(lambda loaded, w=worker: self._table_loaded(w, loaded))
         worker.signals.failed.connect(lambda error, w=worker: self._load_ended(w, error))
         worker.signals.cancelled.connect(lambda w=worker: self._load_ended(w, None))
         self.stack.setCurrentWidget(self.loading)
         self._load_slot.start(worker)
+
+    def can_reload(self) -> bool:
+        """A file (not a project's snapshot) is shown and nothing is being read."""
+        return self.table is not None and self._watched is not None and not self._load_slot.is_busy()
+
+    def reload(self) -> None:
+        """Read the same file (and sheet) again, keeping the column roles; says what changed."""
+        if not self.can_reload():
+            return
+        table = self.table
+        assert table is not None
+        worker = Worker(read_again, table.path, table.sheet, self.mapping(), table.frame, name=f"read {table.path.name} again")
+        self._health_slot.cancel()
+        self.load_title.setText(f"Reading {table.path.name} again" + (f", sheet “{table.sheet}”" if table.sheet else ""))
+        self.load_progress.attach(worker, "Reading the file again…")
+        self._reading_signature = file_signature(table.path)
+        self._wanted_test_file = self.test_file
+        worker.signals.finished.connect(lambda loaded, w=worker: self._reloaded(w, loaded))
+        worker.signals.failed.connect(lambda error, w=worker: self._load_ended(w, error))
+        worker.signals.cancelled.connect(lambda w=worker: self._load_ended(w, None))
+        self.stack.setCurrentWidget(self.loading)
+        self._load_slot.start(worker)
+
+    def _reloaded(self, worker: Worker, loaded: tuple[LoadedTable, ColumnMapping, TableChanges]) -> None:
+        if worker is not self._load_slot.current:
+            return
+        table, mapping, changes = loaded
+        self._show_loaded(table, mapping)
+        if table.sha256 and table.sha256 == self._previous_sha:
+            text = f"Read {table.path.name} again: the file has not changed."
+        else:
+            text = f"Read {table.path.name} again: {changes.summary()}"
+        self.changes_label.setText(text + (" Your column roles were kept." if not changes.lost_roles else
+                                           " The other column roles were kept."))
+        self.changes_label.show()
+        self.statusMessage.emit(text)
+
+    def keep_this_version(self) -> None:
+        """Go on with the table on screen; the banner comes back only if the file changes again."""
+        if self._watched is not None:
+            self._signature = file_signature(self._watched)
+            self._rewatch()
+        self.disk_banner.hide()
+        self.statusMessage.emit("Kept the version of the file that was read; the file on disk was not read.")
+
+    def check_file_on_disk(self) -> bool:
+        """Show the banner when the file on screen changed on disk since it was read (never reloads)."""
+        path = self._watched
+        if path is None or self.table is None or self._load_slot.is_busy():
+            return False
+        now = file_signature(path)
+        self._rewatch()
+        if now == self._signature:
+            return False
+        if now is None:
+            self.disk_label.setText(f"<b>{path.name} was moved or deleted</b> since it was loaded. TextLab goes on with "
+                                    "the table as it was read.")
+        else:
+            self.disk_label.setText(f"<b>The file changed on disk</b> since it was loaded ({path.name}). Reload it to use "
+                                    "the new version (your column roles are kept), or keep this version.")
+        self.banner_reload.setVisible(now is not None)
+        self.disk_banner.show()
+        return True
+
+    def _file_touched(self, _path: str) -> None:
+        self._check_timer.start()
+
+    def _rewatch(self) -> None:
+        """Editors replace a file (write a new one, rename it over): the watch must be set again."""
+        if self._watched is not None and str(self._watched) not in self.watcher.files() and self._watched.exists():
+            self.watcher.addPath(str(self._watched))
+
+    def _watch(self, path: Path | None) -> None:
+        if self.watcher.files():
+            self.watcher.removePaths(self.watcher.files())
+        self._watched = path
+        self._signature = self._reading_signature if path is not None else None
+        self._rewatch()
+        self.reload_button.setEnabled(path is not None)
+        self.reload_button.setToolTip(
+            "Read this file again (after you changed it, e.g. in Excel), keeping the column roles you chose, and "
+            "see what changed." if path is not None else
+            "This is the copy of the table kept in the project; open the original file to read it again.")
 
     def is_busy(self) -> bool:
         return self._load_slot.is_busy() or self._health_slot.is_busy() or self.test_choice.is_busy()
@@ -253,16 +411,24 @@ class DataPage(QWidget):
         self._show_loaded(*loaded)
 
     def show_table(self, table: LoadedTable, mapping: ColumnMapping,
-                   test_file: tuple[str, str | None] | None = None) -> None:
+                   test_file: tuple[str, str | None] | None = None, fixes: CategoryFixes | None = None) -> None:
         """Show a table that is already read, with its mapping (a project's snapshot)."""
         self._load_slot.cancel()
         self._health_slot.cancel()
         self._wanted_test_file = test_file
-        self._show_loaded(table, mapping)
+        self._wanted_fixes = fixes
+        self._show_loaded(table, mapping, watch=False)
 
-    def _show_loaded(self, table: LoadedTable, mapping: ColumnMapping) -> None:
+    def _show_loaded(self, table: LoadedTable, mapping: ColumnMapping, watch: bool = True) -> None:
+        self._previous_sha = self.table.sha256 if self.table is not None else None
+        wanted, self._wanted_fixes = getattr(self, "_wanted_fixes", None), None
+        if self.table is None or self.table.path != table.path or wanted is not None:
+            self.health_view.set_category_fixes(wanted)  # fixes belong to one table (a study's own, when opened)
         self.table = table
         self.report = None
+        self._watch(table.path if watch else None)
+        self.disk_banner.hide()
+        self.changes_label.hide()
         frame = table.frame
         self.file_label.setText(table.path.name + (f"  ·  sheet “{table.sheet}”" if table.sheet and len(table.sheets) > 1 else ""))
         self.file_label.setToolTip(str(table.path))
@@ -332,9 +498,12 @@ class DataPage(QWidget):
     def data_spec(self) -> DataSpec | None:
         if self.table is None:
             return None
-        spec = DataSpec(str(self.table.path), self.table.sheet, self.table.sha256, self.mapping())
+        spec = DataSpec(str(self.table.path), self.table.sheet, self.table.sha256, self.mapping(), rows=len(self.table.frame))
+        if self.report is not None and spec.mapping.category_column:
+            spec.categories = sorted(category.label for category in self.report.categories)
         if self.test_file is not None and not spec.mapping.split_column:
             spec.test_source, spec.test_sheet = self.test_file
+        spec.category_fixes = self.health_view.category_fixes()  # the check's one-click fixes
         return spec
 
     def _mapping_changed(self, mapping: ColumnMapping) -> None:
@@ -346,7 +515,8 @@ class DataPage(QWidget):
             self.table_view.setColumnWidth(position, 520 if roles.get(str(column)) == "text" else 140)
         self.mapping_message.hide()
         self.report = None  # the report on screen stays until the new one is ready
-        worker = Worker(compute_health, self.table.frame, mapping, n_folds=5, name="health report")
+        worker = Worker(compute_health, self.table.frame, mapping, n_folds=5, fixes=self.health_view.category_fixes(),
+                        test_share=None if self.test_file is not None else 0.3, name="health report")
         worker.signals.finished.connect(lambda report, w=worker: self._report_ready(w, report))
         worker.signals.failed.connect(lambda error, w=worker: self._health_failed(w, error))
         worker.signals.done.connect(lambda w=worker: self._health_done(w))

@@ -14,12 +14,15 @@ from __future__ import annotations
 import html
 
 import pandas as pd
-from PySide6.QtCore import QEvent, QItemSelectionModel, QModelIndex, Qt, Signal
+from PySide6.QtCore import QEvent, QItemSelectionModel, QModelIndex, QSize, Qt, Signal
 from PySide6.QtGui import QBrush, QColor, QFont
 from PySide6.QtWidgets import (
     QAbstractItemView,
+    QFrame,
     QHeaderView,
     QLabel,
+    QScrollArea,
+    QSizePolicy,
     QSplitter,
     QStackedWidget,
     QTableWidget,
@@ -51,6 +54,37 @@ INTRO_TEXT = ("The test texts with your coding and each model's answer. Narrow t
 NO_SELECTION_TEXT = "Select a text in the table to read it here, with every model's answer."
 NO_TEXTS_NOTE = "These results were saved without their texts, so only the answers can be shown."
 ANSWER_HEADERS = ["Model", "Answer", "Confidence", "Agrees with you"]
+
+
+class SidewaysScroll(QScrollArea):
+    """One row of controls that scrolls sideways when the window is too narrow for it, as tall as
+    the row (plus the scroll bar only while one is needed)."""
+
+    def __init__(self, row: QWidget) -> None:
+        super().__init__()
+        self.setWidget(row)
+        self.setWidgetResizable(True)
+        self.setFrameShape(QFrame.Shape.NoFrame)
+        self.setVerticalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Fixed)
+
+    def _height(self) -> int:
+        row = self.widget()
+        height = row.sizeHint().height()
+        if row.minimumSizeHint().width() > self.viewport().width():
+            height += self.horizontalScrollBar().sizeHint().height()
+        return height
+
+    def sizeHint(self) -> QSize:
+        return QSize(self.widget().sizeHint().width(), self._height())
+
+    def minimumSizeHint(self) -> QSize:
+        return QSize(60, self._height())
+
+    def resizeEvent(self, event) -> None:
+        super().resizeEvent(event)
+        if self.height() != self._height():
+            self.updateGeometry()
 
 
 class DocumentsPage(QWidget):
@@ -106,7 +140,7 @@ class DocumentsPage(QWidget):
         layout.setSpacing(8)
         layout.addWidget(intro)
         layout.addWidget(self.note_label)
-        layout.addWidget(self.filters)
+        layout.addWidget(SidewaysScroll(self.filters))  # a narrow window scrolls the filters sideways
         layout.addWidget(self.splitter, 1)
         return panel
 
@@ -160,8 +194,12 @@ class DocumentsPage(QWidget):
         column.addWidget(answers_title)
         column.addWidget(self.answers_table)
         column.addWidget(self.detail_area)
-        self.reader_stack.addWidget(reader)
-        self.reader = reader
+        self.reader = QScrollArea(objectName="documentReaderScroll")  # a low window scrolls the reader
+        self.reader.setWidgetResizable(True)
+        self.reader.setFrameShape(QFrame.Shape.NoFrame)
+        self.reader.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self.reader.setWidget(reader)
+        self.reader_stack.addWidget(self.reader)
         return self.reader_stack
 
     # -- public API -------------------------------------------------------------------------------

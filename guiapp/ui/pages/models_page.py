@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import copy
 import math
+from collections.abc import Callable
 from pathlib import Path
 
 import pandas as pd
@@ -31,7 +32,6 @@ from guiapp.core.experiment.estimates import (
     estimate_seconds,
     transformer_tuning_splits,
 )
-from guiapp.core.features.registry import default_options
 from guiapp.core.health.findings import HealthReport
 from guiapp.core.models.conventional import CLASSIFIERS
 from guiapp.core.models.transformers.options import (
@@ -102,8 +102,17 @@ class ModelsPage(QWidget):
     saveRequested = Signal()
     statusMessage = Signal(str)
 
+    # A short measurement of this computer's speed on the user's own texts, cached per machine
+    # (core/experiment/speed_probe.py), makes the estimates follow the machine; UI tests switch it off.
+    measure_in_background = True
+
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
+        from guiapp.workers import WorkerSlot
+
+        self.study_source: Callable[[], tuple[ExperimentSpec | None, pd.DataFrame | None]] | None = None
+        self._measure_slot = WorkerSlot()
+        self._measured_for: frozenset[str] = frozenset()
         self._data: DataSpec | None = None
         self._report: HealthReport | None = None
         self._split: tuple[int, int] | None = None
@@ -241,8 +250,33 @@ class ModelsPage(QWidget):
         return self.choice.checked() + ([TRANSFORMER_PAIR] if self.transformer.is_checked() else [])
 
     def cancel_jobs(self) -> None:
-        """Stop the check for a GPU (the window is closing)."""
+        """Stop the check for a GPU and the speed measurement (the window is closing, or a run starts)."""
         self.transformer.cancel_jobs()
+        self._measure_slot.cancel()
+
+    def is_measuring(self) -> bool:
+        return self._measure_slot.is_busy()
+
+    def _measure_missing(self) -> None:
+        """Measure, in the background, the speeds the estimates still guess (once per set of models)."""
+        if not self.measure_in_background or self.study_source is None or self._measure_slot.is_busy():
+            return
+        from guiapp.core.experiment.speed_probe import measure_study, missing_keys
+        from guiapp.workers import Worker
+
+        spec, table = self.study_source()
+        if spec is None or table is None or not spec.models:
+            return
+        missing = frozenset(missing_keys(spec.models))
+        if not missing or missing == self._measured_for:
+            return
+        self._measured_for = missing
+        worker = Worker(measure_study, spec, table=table, name="measure this computer's speed")
+        worker.signals.finished.connect(lambda _found: self._update_estimates())
+        worker.signals.failed.connect(lambda _error: None)  # the estimate keeps its built-in figures
+        self._measure_slot.start(worker)
+        self.estimate_label.setText(self.estimate_label.text() + "  Measuring this computer's speed on a few "
+                                    "of your texts to make the estimate more precise…")
 
     def _sizes(self) -> tuple[int, int, int] | None:
         """(training texts, test texts, categories), or None before the data is checked."""
@@ -309,6 +343,8 @@ class ModelsPage(QWidget):
         The data part stays with the Data step. A representation's options (a classifier's grid)
         are taken from the first model that uses it.
         """
+        from guiapp.core.features.registry import default_options
+
         options: dict[str, dict] = {}
         grids: dict[str, dict] = {}
         pairs: list[Pair] = []
@@ -415,13 +451,19 @@ class ModelsPage(QWidget):
             self.data_label.setText(
                 f"{n_train:,} coded texts in {n_categories} categories to train and tune the models; "
                 f"{n_test:,} coded test texts from the file {Path(self._data.test_source).name} for the final test."
+                + self._fixes_line()
             )
             return
         where = "in your split column" if self._split is not None else "at random"
         self.data_label.setText(
             f"{n_train + n_test:,} coded texts in {n_categories} categories: {n_train:,} to train and tune "
-            f"the models, {n_test:,} kept aside {where} for the final test."
+            f"the models, {n_test:,} kept aside {where} for the final test." + self._fixes_line()
         )
+
+    def _fixes_line(self) -> str:
+        """"\nCategory fixes applied: …" for the data line ("" without fixes)."""
+        fixes = self._data.category_fixes.summary() if self._data is not None else ""
+        return f"\nCategory fixes applied: {fixes} (recorded in the study; your spreadsheet is unchanged)." if fixes else ""
 
     def _update_estimates(self) -> None:
         sizes = self._sizes()
@@ -458,6 +500,8 @@ class ModelsPage(QWidget):
             self.estimate_label.setText(f"1 model: {describe_duration(total)} on this computer.")
         else:
             self.estimate_label.setText(f"All {len(checked)} models: {describe_duration(total)} on this computer.")
+        if checked:
+            self._measure_missing()
 
     def _transformer_estimate(self, n_train: int, n_test: int, n_categories: int) -> float | None:
         """Show the Transformer's expected time; returns it (None when it cannot be estimated)."""

@@ -30,7 +30,6 @@ from PySide6.QtWidgets import (
 )
 
 from guiapp.core.experiment.results import ExperimentResult, ModelResult
-from guiapp.core.explain.top_words import predict_table_with_words, quick_in_result
 from guiapp.core.export.prediction_files import model_predictions, write_predictions
 from guiapp.core.export.predictions import predictions_table
 from guiapp.core.predict.new_texts import NewTextPredictions, category_counts
@@ -236,6 +235,8 @@ class PredictPage(QWidget):
 
     # -- predicting --------------------------------------------------------------------------------------
     def predict(self) -> None:
+        from guiapp.core.explain.top_words import predict_table_with_words
+
         reason = self._not_ready_reason()
         if reason or self.result is None or self.source.frame is None:
             self.ready_label.setText(reason)
@@ -361,6 +362,8 @@ class PredictPage(QWidget):
 
     def _slow_chosen(self) -> list[str]:
         """The ticked models whose words take long to find (not an exact calculation)."""
+        from guiapp.core.explain.top_words import quick_in_result
+
         if self.result is None:
             return []
         by_name = {model.name: model for model in self.result.models}

@@ -12,6 +12,7 @@ computed (``ExperimentResult``); it computes none itself.
 from __future__ import annotations
 
 import html
+from datetime import datetime
 from pathlib import Path
 from typing import Any
 
@@ -32,6 +33,7 @@ from PySide6.QtWidgets import (
 )
 
 from guiapp.core.experiment.results import ExperimentResult, ModelResult
+from guiapp.core.study.category_fixes import CategoryFixes
 from guiapp.ui.widgets.chart_base import ChartWidget
 from guiapp.ui.widgets.confusion_heatmap import ConfusionHeatmap
 from guiapp.ui.widgets.empty_state import EmptyState
@@ -60,6 +62,36 @@ CELL_CLICK_HINT = "Click a cell to read those documents."
 
 def _test_count(result: ExperimentResult) -> int:
     return len(result.test_true) or int(result.split.get("n_test", 0) or 0)
+
+
+def study_line(result: ExperimentResult) -> str:
+    """Which study and data file a result belongs to, and when it was run (the line above the headline):
+    Study “name” · data file.xlsx (1,122 rows) · run on 23 Nov 2026 14:02."""
+    spec = result.spec or {}
+    data = spec.get("data") or {}
+    parts = [f"Study “{spec.get('name') or 'untitled'}”"]
+    source = str(data.get("source") or "")
+    if source:
+        rows = data.get("rows")
+        parts.append(Path(source).name + (f" ({rows:,} rows)" if isinstance(rows, int) else ""))
+    fixes = CategoryFixes.from_dict(data.get("category_fixes")).summary()
+    if fixes:
+        parts.append(f"category fixes: {fixes}")
+    when = _local_time(result.finished_at or result.started_at)
+    if when:
+        parts.append(f"run on {when}")
+    return "  ·  ".join(parts)
+
+
+def _local_time(stamp: str) -> str:
+    """An ISO time stamp as local time in words ("23 Nov 2026 14:02"); "" when there is none."""
+    try:
+        moment = datetime.fromisoformat(stamp)
+    except (TypeError, ValueError):
+        return ""
+    if moment.tzinfo is not None:
+        moment = moment.astimezone()
+    return f"{moment.day} {moment:%b %Y %H:%M}"
 
 
 def headline(result: ExperimentResult) -> tuple[str, str]:
@@ -143,9 +175,14 @@ class ResultsPage(QWidget):
         self.result: ExperimentResult | None = None
         self._ranked: list[ModelResult] = []
         self.empty = self._build_empty()
-        self.content = self._build_content()
+        self.panel = self._build_content()
         self.stack = QStackedWidget()
         self.stack.addWidget(self.empty)
+        # below its smallest comfortable height (a low window) the page scrolls instead of squeezing
+        self.content = QScrollArea(objectName="resultsScroll")
+        self.content.setWidgetResizable(True)
+        self.content.setFrameShape(QFrame.Shape.NoFrame)
+        self.content.setWidget(self.panel)
         self.stack.addWidget(self.content)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
@@ -159,6 +196,15 @@ class ResultsPage(QWidget):
 
     def _build_content(self) -> QWidget:
         panel = QWidget()
+        self.study_label = QLabel("", objectName="studyLine")
+        self.study_label.setWordWrap(True)
+        self.study_label.setStyleSheet("color: #444;")
+        self.study_label.setToolTip("The study these results belong to, the data file it used and when it was run.")
+        self.data_note_label = QLabel("", objectName="resultDataNote")
+        self.data_note_label.setWordWrap(True)
+        self.data_note_label.setStyleSheet(
+            "background: #fff8e1; border: 1px solid #ffe082; padding: 4px 8px; border-radius: 4px;")
+        self.data_note_label.hide()
         self.headline_label = QLabel("", objectName="headline")
         self.headline_label.setWordWrap(True)
         self.headline_label.setTextFormat(Qt.TextFormat.RichText)
@@ -264,6 +310,8 @@ class ResultsPage(QWidget):
         layout = QVBoxLayout(panel)
         layout.setContentsMargins(16, 12, 16, 10)
         layout.setSpacing(6)
+        layout.addWidget(self.study_label)
+        layout.addWidget(self.data_note_label)
         layout.addWidget(self.headline_label)
         layout.addWidget(self.caution_label)
         layout.addWidget(self.notes_label)
@@ -356,6 +404,8 @@ class ResultsPage(QWidget):
     # -- public API -------------------------------------------------------------------------------
     def show_result(self, result: ExperimentResult) -> None:
         self.result = result
+        self.study_label.setText(study_line(result))
+        self.set_data_note("")
         self.export.set_result(result)
         self._ranked = result.ranked()
         rich, _ = headline(result)
@@ -402,6 +452,14 @@ class ResultsPage(QWidget):
         self._ranked = []
         self.picker.clear()
         self.stack.setCurrentWidget(self.empty)
+
+    def set_data_note(self, text: str) -> None:
+        """A warning above the results (e.g. the data file changed since they were computed); "" hides it."""
+        self.data_note_label.setText(text)
+        self.data_note_label.setVisible(bool(text))
+
+    def data_note(self) -> str:
+        return self.data_note_label.text() if not self.data_note_label.isHidden() else ""
 
     def choose_model(self, name: str) -> None:
         """Show the details of the model called ``name``."""

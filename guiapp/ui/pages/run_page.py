@@ -30,6 +30,7 @@ from PySide6.QtWidgets import (
 )
 
 from guiapp.core.events import Log, Metric, Progress, TaskUpdate, ignore_events
+from guiapp.core.progress_clock import TimeLeftClock
 from guiapp.core.study.spec import ExperimentSpec
 from guiapp.ui.widgets.empty_state import EmptyState
 from guiapp.ui.widgets.glossary import GlossaryLabel
@@ -118,6 +119,7 @@ class RunPage(QWidget):
         self._started = 0.0
         self._ended: float | None = None
         self._fraction: float | None = None
+        self._clock = TimeLeftClock()  # the study's time left: recent speed, climbs only when a slow-down lasts
         self._timer = QTimer(self)
         self._timer.setInterval(1000)
         self._timer.timeout.connect(self._tick)
@@ -272,6 +274,7 @@ class RunPage(QWidget):
         signals.cancelled.connect(lambda w=worker: self._on_cancelled(w))
         signals.done.connect(lambda w=worker: self._on_done(w))
         self._started = time.monotonic()
+        self._clock.reset(self._started)
         self._ended = None
         self._set_state("running")
         self.append_log(f"Started: {count} model{'s' if count != 1 else ''} to compare.")
@@ -411,6 +414,7 @@ class RunPage(QWidget):
         self.model_list.stop_unfinished()
         report = self.errors.report(error, "Running the study")
         self._set_state("failed")
+        self.overall_message.setText("Stopped: the study could not go on (see the message above).")
         self._show_banner("failed", f"The run stopped: {report.message}", results=False)
         self.append_log(f"The run stopped: {report.message}", "error")
         self.statusMessage.emit("The run stopped because of a problem.")
@@ -449,18 +453,24 @@ class RunPage(QWidget):
         self._user_sized = True
 
     def _fit_splitter(self) -> None:
-        """The model rows get the room they need; the log gets the rest (at least a few lines)."""
+        """The model rows get the room they need; the log gets the rest, at least a few lines
+        (it scrolls, and its lines are also in the rows above)."""
         total = sum(self.splitter.sizes())
         if total <= 0:
             return
         rows = self.model_list.widget()
         rows.adjustSize()
         need = rows.sizeHint().height() + self.models_title.sizeHint().height() + 12
-        top = max(min(need, total - min(170, total // 3)), min(total // 2, 120))
+        if self.model_list.horizontalScrollBar().isVisible():
+            need += self.model_list.horizontalScrollBar().height()
+        log_lines = self.log_view.fontMetrics().lineSpacing() * 4 + 40  # title row, frame, 4 lines
+        top = max(min(need, total - min(log_lines, total // 3)), min(total // 2, 120))
         self.splitter.setSizes([top, total - top])
 
     def eventFilter(self, watched, event) -> bool:
-        if watched is self.splitter and event.type() == QEvent.Type.Resize and not self._user_sized:
+        # refit on resize, and on showing the page: the rows grow while the page may be hidden
+        refit = event.type() in (QEvent.Type.Resize, QEvent.Type.Show)
+        if watched is self.splitter and refit and not self._user_sized:
             self._fit_splitter()
         return super().eventFilter(watched, event)
 
@@ -509,8 +519,8 @@ class RunPage(QWidget):
         fraction = self._fraction or 0.0
         if self._state == "stopping":
             text += "  ·  stopping…"
-        elif fraction >= 0.02 and elapsed >= 3.0:
-            text += "  ·  " + format_time_left(elapsed * (1 - fraction) / fraction)
+        elif (left := self._clock.update(time.monotonic(), fraction)) is not None and elapsed >= 3.0:
+            text += "  ·  " + format_time_left(left)
         else:
             text += "  ·  estimating…"
         self.time_label.setText(text)

@@ -31,12 +31,7 @@ from PySide6.QtWidgets import (
 )
 
 from guiapp.core.errors import UserError
-from guiapp.core.features.bow import ANALYZERS, WEIGHTINGS
-from guiapp.core.features.registry import (
-    OPTION_HELP,
-    default_options,
-    make_representation,
-)
+from guiapp.core.features.bow_choices import ANALYZERS, WEIGHTINGS
 from guiapp.core.features.stemming import STEM_LANGUAGES
 from guiapp.core.features.stop_words import STOP_WORD_LANGUAGES
 from guiapp.ui.widgets.model_choice import REPRESENTATION_TITLES
@@ -230,6 +225,8 @@ class RepresentationOptionsBox(QGroupBox):
     changed = Signal()
 
     def __init__(self, kind: str, parent: QWidget | None = None) -> None:
+        from guiapp.core.features.registry import OPTION_HELP, default_options
+
         super().__init__(REPRESENTATION_TITLES.get(kind, kind), parent)
         self.setObjectName(f"optionsBox_{kind}")
         self.kind = kind
@@ -290,6 +287,8 @@ class RepresentationOptionsBox(QGroupBox):
         return self.check()
 
     def check(self) -> bool:
+        from guiapp.core.features.registry import make_representation
+
         try:
             make_representation(self.kind, self.options())
         except UserError as error:

@@ -13,8 +13,8 @@ from pathlib import Path
 import numpy as np
 import pyqtgraph as pg
 import pyqtgraph.exporters as pg_exporters
-from PySide6.QtCore import QRect, QRectF, QSize, Qt, Signal
-from PySide6.QtGui import QColor, QFont, QPainter, QResizeEvent
+from PySide6.QtCore import QRect, QRectF, QSettings, QSize, QStandardPaths, Qt, Signal
+from PySide6.QtGui import QColor, QFont, QPainter, QPicture, QResizeEvent
 from PySide6.QtSvg import QSvgGenerator
 from PySide6.QtWidgets import QFileDialog, QMenu
 
@@ -28,6 +28,7 @@ GRID_ALPHA = 0.18
 SAVE_ACTION_TEXT = "Save chart as image…"
 PLOT_MARGINS = (6, 10, 16, 6)  # left, top, right, bottom (pixels around the axes)
 EXPORT_SCALE = 2  # PNG exports at twice the screen size, crisp in reports
+CHART_FOLDER_KEY = "last_chart_folder"  # QSettings key: where charts were last saved
 
 
 def format_count(value: float) -> str:
@@ -41,6 +42,22 @@ def format_share(share: float) -> str:
     if 0 < percent < 0.1:
         return "< 0.1 %"
     return f"{percent:.1f} %"
+
+
+def chart_folder() -> Path:
+    """Where the "Save chart" dialog opens: the folder a chart was last saved to, else the
+    user's Documents folder (else the home folder)."""
+    settings = QSettings()
+    for key in (CHART_FOLDER_KEY, "last_folder"):
+        folder = settings.value(key, "", type=str)
+        if folder and Path(folder).is_dir():
+            return Path(folder)
+    documents = QStandardPaths.writableLocation(QStandardPaths.StandardLocation.DocumentsLocation)
+    return Path(documents) if documents and Path(documents).is_dir() else Path.home()
+
+
+def remember_chart_folder(folder: Path) -> None:
+    QSettings().setValue(CHART_FOLDER_KEY, str(folder))
 
 
 def chart_font(point_size: float, bold: bool = False) -> QFont:
@@ -114,18 +131,23 @@ class ChartWidget(pg.PlotWidget):
         menu.deleteLater()
 
     def save_with_dialog(self) -> Path | None:
-        """Ask where to save (PNG or SVG) and save; returns the path, or None if cancelled."""
+        """Ask where to save (PNG or SVG) and save; returns the path, or None if cancelled.
+        The dialog opens in the folder a chart was last saved to (remembered across sessions),
+        at first in the user's Documents folder."""
+        start = chart_folder() / f"{self._default_name}.png"
         path, chosen = QFileDialog.getSaveFileName(
             self,
             "Save chart as image",
-            f"{self._default_name}.png",
+            str(start),
             "PNG image (*.png);;SVG drawing (*.svg)",
         )
         if not path:
             return None
         if not Path(path).suffix:
             path += ".svg" if "svg" in (chosen or "").lower() else ".png"
-        return self.export(path)
+        saved = self.export(path)
+        remember_chart_folder(saved.parent)
+        return saved
 
     def export(self, path: str | Path) -> Path:
         """Save the chart as ``.svg`` (vector drawing) or ``.png`` (picture; also for any
@@ -152,20 +174,18 @@ class ChartWidget(pg.PlotWidget):
         return target
 
     def _export_svg(self, path: Path) -> None:
-        try:
-            pg_exporters.SVGExporter(self.getPlotItem()).export(str(path))
-        except ValueError:
-            # pyqtgraph 0.14's SVG exporter cannot parse the closed paths ("... Z") that newer
-            # Qt versions write (pyqtgraph issue #3495); draw through Qt's SVG generator instead.
-            self._export_svg_with_qt(path)
-
-    def _export_svg_with_qt(self, path: Path) -> None:
+        """Draw the same scene as the PNG, through Qt's SVG generator. (pyqtgraph 0.14's
+        SVGExporter fails on the closed paths newer Qt versions write, pyqtgraph issue #3495.)"""
         source = self.getPlotItem().sceneBoundingRect()
         size = QSize(int(source.width()), int(source.height()))
         generator = QSvgGenerator()
         generator.setFileName(str(path))
         generator.setSize(size)
         generator.setViewBox(QRect(0, 0, size.width(), size.height()))
+        # pyqtgraph draws axes, whiskers and text through QPictures, which a painter replays scaled
+        # by the ratio of the device's resolution to the picture's: the generator's default 72 dpi
+        # against the screen's 96 shrank and shifted them. Same resolution, same drawing.
+        generator.setResolution(QPicture().logicalDpiY())
         generator.setTitle(self._default_name)
         generator.setDescription("Chart made with TextLab")
         painter = QPainter(generator)

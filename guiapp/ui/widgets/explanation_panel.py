@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import Signal
 from PySide6.QtWidgets import (
@@ -25,7 +26,6 @@ from guiapp.core import locations
 from guiapp.core.events import EventCallback
 from guiapp.core.experiment.results import ExperimentResult, ModelResult
 from guiapp.core.explain.cache import ExplanationCache, run_cache_folder
-from guiapp.core.explain.explain_jobs import CorpusExplanation, DocumentExplanation, explain_all, explain_one
 from guiapp.core.export.attributions_html import write_attributions_html
 from guiapp.core.export.attributions_table import write_attributions_csv, write_faithfulness_csv
 from guiapp.core.predict.trained_model import TrainedModel, open_trained_model
@@ -34,6 +34,9 @@ from guiapp.ui.widgets.corpus_words_view import CorpusWordsView
 from guiapp.ui.widgets.highlighted_text import HighlightedText
 from guiapp.ui.widgets.job_progress import JobProgress
 from guiapp.workers import Worker, WorkerSlot
+
+if TYPE_CHECKING:
+    from guiapp.core.explain.explain_jobs import CorpusExplanation, DocumentExplanation
 
 MODEL_ANSWER = "the model's answer"
 
@@ -46,6 +49,8 @@ def _opened(models: dict[str, TrainedModel], name: str, folder: Path) -> Trained
 
 
 def explain_document_job(models, name, folder, text, target, steps, cache, on_event: EventCallback):
+    from guiapp.core.explain.explain_jobs import explain_one
+
     model = _opened(models, name, folder)
     found = explain_one(model, text, target, steps=steps, cache=cache, attention=True, on_event=on_event)
     cache.save()  # so that saving the project (or an autosave) carries it
@@ -53,6 +58,8 @@ def explain_document_job(models, name, folder, text, target, steps, cache, on_ev
 
 
 def explain_all_job(models, name, folder, texts, categories, steps, cache, on_event: EventCallback):
+    from guiapp.core.explain.explain_jobs import explain_all
+
     model = _opened(models, name, folder)
     found = explain_all(model, texts, categories, steps=steps, cache=cache, on_event=on_event)
     cache.save()

@@ -37,8 +37,9 @@ FIGURE_CAPTIONS = {
     "categories": ("categories", "The different codes found in your category column."),
     "empty": ("empty texts", "Rows whose text cell is empty or contains only spaces."),
     "duplicates": (
-        "texts that appear more than once",
-        "Texts that occur word for word in more than one row. They are listed at the bottom.",
+        "rows repeat the text of another row",
+        "Rows whose text already appears in another row (spaces and capitals ignored); a text in 3 rows "
+        "counts 2. They are listed at the bottom.",
     ),
 }
 
@@ -158,9 +159,10 @@ class FigureTile(QFrame):
 
 
 class IssueCard(QFrame):
-    """One finding: severity, title, explanation, what to do, and a button to see its rows."""
+    """One finding: severity, title, explanation, what to do, a button to see its rows, and the
+    one-click fixes it offers (``fix_button``, calling ``on_fix(action)``)."""
 
-    def __init__(self, issue: HealthIssue, on_show_rows, parent=None) -> None:
+    def __init__(self, issue: HealthIssue, on_show_rows, parent=None, on_fix=None) -> None:
         super().__init__(parent)
         self.issue = issue
         accent, background, text = COLORS.get(issue.severity, COLORS["info"])
@@ -205,9 +207,25 @@ class IssueCard(QFrame):
             fix.set_plain_text(issue.fix, bold_prefix="What to do:")
             fix.setObjectName("issue_fix")
             body.addWidget(fix)
-        if issue.rows:
+        self.fix_buttons: list[QPushButton] = []
+        if issue.rows or (issue.actions and on_fix is not None):
             row = QHBoxLayout()
             row.setContentsMargins(0, 4, 0, 0)
+            for action in issue.actions if on_fix is not None else ():
+                fix_button = QPushButton(action.label, self)
+                fix_button.setObjectName("fix_button")
+                fix_button.setProperty("code", issue.code)
+                fix_button.setCursor(Qt.CursorShape.PointingHandCursor)
+                fix_button.setStyleSheet(
+                    f"QPushButton#fix_button {{ background: white; color: {accent}; border: 1px solid {accent};"
+                    " border-radius: 3px; padding: 4px 10px; font-weight: 600; }"
+                )
+                fix_button.setToolTip("TextLab records this fix in the study and checks the data again. "
+                                      "Your spreadsheet is not changed; Undo takes it back.")
+                fix_button.clicked.connect(lambda _checked=False, a=action: on_fix(a))
+                row.addWidget(fix_button)
+                self.fix_buttons.append(fix_button)
+        if issue.rows:
             self.button = QPushButton(show_rows_text(issue), self)
             self.button.setObjectName("show_rows_button")
             self.button.setProperty("code", issue.code)
@@ -215,5 +233,6 @@ class IssueCard(QFrame):
             self.button.setToolTip("Marks these rows in the table and jumps to the first one.")
             self.button.clicked.connect(lambda: on_show_rows(list(issue.rows)))
             row.addWidget(self.button)
+        if issue.rows or self.fix_buttons:
             row.addStretch(1)
             body.addLayout(row)

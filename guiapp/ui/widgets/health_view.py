@@ -13,7 +13,13 @@ Widgets tests (and the page) can find by objectName: ``verdict_banner`` (propert
 ``issues_summary``, ``issue_card`` (property ``severity``, ``code``), ``issue_title``,
 ``issue_explanation``, ``issue_fix``, ``show_rows_button``, ``category_caption``,
 ``category_chart``, ``words_summary``, ``words_chart``, ``tokens_summary``, ``tokens_chart``,
-``tokens_note``, ``duplicates_caption``, ``duplicates_table``, ``health_placeholder``.
+``tokens_note``, ``duplicates_caption``, ``duplicates_table``, ``health_placeholder``,
+``fix_button`` (property ``code``), ``applied_fixes`` (frame), ``applied_fixes_text``, ``undo_fix_button``.
+
+One-click fixes of the categories: a finding's ``fix_button`` adds its
+:class:`~guiapp.core.study.category_fixes.CategoryFixes` to the view's (:meth:`category_fixes`) and
+emits :attr:`categoryFixesChanged`; the page checks the data again with them and records them in
+the study (``DataSpec.category_fixes``). "Applied fixes: … [Undo]" takes the last one back.
 """
 
 from __future__ import annotations
@@ -36,7 +42,9 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from guiapp.core.health.findings import HealthReport
+from guiapp.core.health.duplicates import repeated_words
+from guiapp.core.health.findings import FixAction, HealthReport
+from guiapp.core.study.category_fixes import CategoryFixes, visible
 from guiapp.core.tables.rows import spreadsheet_row
 from guiapp.ui.widgets.charts import CategoryBarChart, HistogramChart
 from guiapp.ui.widgets.glossary import GlossaryLabel
@@ -65,17 +73,21 @@ class HealthReportView(QWidget):
     positions when the user asks to see the rows behind an issue or a group of identical texts."""
 
     rowsRequested = Signal(list)
+    categoryFixesChanged = Signal(object)  # CategoryFixes: all fixes now applied
 
     def __init__(self, parent=None) -> None:
         super().__init__(parent)
         self._report: HealthReport | None = None
+        self._fixes = CategoryFixes()
+        self._fix_history: list[CategoryFixes] = []  # the fixes before each click, for Undo
         outer = QVBoxLayout(self)
         outer.setContentsMargins(0, 0, 0, 0)
         self._scroll = QScrollArea(self)
         self._scroll.setObjectName("health_scroll")
         self._scroll.setWidgetResizable(True)
         self._scroll.setFrameShape(QFrame.Shape.NoFrame)
-        self._scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        # the content narrows to fit (figures in fewer columns); where it still cannot, it scrolls
+        self._scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAsNeeded)
         outer.addWidget(self._scroll)
 
         self._content = QWidget()
@@ -101,6 +113,7 @@ class HealthReportView(QWidget):
 
         self._sections: list[QWidget] = []
         self._build_banner()
+        self._build_applied_fixes()
         self._build_figures()
         self._build_issues()
         self._build_categories()
@@ -113,6 +126,35 @@ class HealthReportView(QWidget):
     def report(self) -> HealthReport | None:
         return self._report
 
+    def category_fixes(self) -> CategoryFixes:
+        """The category fixes applied now (recorded in the study; the spreadsheet is unchanged)."""
+        return CategoryFixes.from_dict(self._fixes.to_dict())
+
+    def set_category_fixes(self, fixes: CategoryFixes | None) -> None:
+        """Start from these fixes (a new table: none; an opened study: its own); no signal."""
+        self._fixes = CategoryFixes.from_dict(fixes.to_dict()) if fixes is not None else CategoryFixes()
+        self._fix_history = []
+        self._show_applied_fixes()
+
+    def apply_fix(self, action: FixAction) -> None:
+        """Add a finding's fix and ask for a new check (as its button does)."""
+        self._fix_history.append(self._fixes)
+        self._fixes = self._fixes.combined(action.fixes)
+        self._show_applied_fixes()
+        self.categoryFixesChanged.emit(self.category_fixes())
+
+    def undo_fix(self) -> None:
+        """Take back the last fix."""
+        if not self._fix_history:
+            self._fixes = CategoryFixes()
+        else:
+            self._fixes = self._fix_history.pop()
+        self._show_applied_fixes()
+        self.categoryFixesChanged.emit(self.category_fixes())
+
+    def fix_buttons(self) -> list[QPushButton]:
+        return [button for card in self._issue_cards for button in card.fix_buttons]
+
     def set_report(self, report: HealthReport | None) -> None:
         """Show a report (None: the "no check yet" placeholder)."""
         self._report = report
@@ -120,6 +162,7 @@ class HealthReportView(QWidget):
         for section in self._sections:
             section.setVisible(report is not None)
         if report is None:
+            self._applied.hide()
             self._category_chart.set_categories([], [], [], [])
             self._words_chart.set_histogram([], [])
             self._tokens_chart.set_histogram([], [])
@@ -127,6 +170,7 @@ class HealthReportView(QWidget):
             self._set_issues(())
             return
         self._show_verdict(report)
+        self._show_applied_fixes()
         self._show_figures(report)
         self._set_issues(report.issues)
         self._show_categories(report)
@@ -208,6 +252,36 @@ class HealthReportView(QWidget):
         layout.addWidget(self._verdict_text, 1)
         self._layout.addWidget(self._banner)
         self._sections.append(self._banner)
+
+    def _build_applied_fixes(self) -> None:
+        frame = QFrame(self._content)
+        frame.setObjectName("applied_fixes")
+        frame.setStyleSheet(
+            "QFrame#applied_fixes { background: #eef5fc; border: 1px solid #c9dcf0; border-radius: 3px; }"
+        )
+        layout = QHBoxLayout(frame)
+        layout.setContentsMargins(12, 8, 12, 8)
+        self._applied_text = QLabel(frame)
+        self._applied_text.setObjectName("applied_fixes_text")
+        self._applied_text.setWordWrap(True)
+        self._applied_text.setTextFormat(Qt.TextFormat.PlainText)
+        layout.addWidget(self._applied_text, 1)
+        self._undo_button = QPushButton("Undo", frame)
+        self._undo_button.setObjectName("undo_fix_button")
+        self._undo_button.setToolTip("Take back the last fix and check the data again.")
+        self._undo_button.clicked.connect(self.undo_fix)
+        layout.addWidget(self._undo_button, 0, Qt.AlignmentFlag.AlignTop)
+        self._layout.addWidget(frame)
+        self._applied = frame
+        frame.hide()
+
+    def _show_applied_fixes(self) -> None:
+        summary = self._fixes.summary()
+        self._applied.setVisible(bool(summary) and self._report is not None)
+        self._applied_text.setText(
+            f"Applied fixes: {summary}. TextLab records them in the study; your spreadsheet is not changed."
+            if summary else ""
+        )
 
     def _build_figures(self) -> None:
         frame, layout = self._section(card=False)
@@ -323,7 +397,7 @@ class HealthReportView(QWidget):
             "uncoded": report.n_uncoded,
             "categories": len(report.categories),
             "empty": report.n_empty_texts,
-            "duplicates": len(report.duplicate_groups),
+            "duplicates": report.n_repeated_texts,
         }
         for key, value in values.items():
             self._figures[key].number.setText(f"{value:,}")
@@ -337,7 +411,7 @@ class HealthReportView(QWidget):
             card.deleteLater()
         self._issue_cards = []
         for issue in issues:
-            card = IssueCard(issue, self.rowsRequested.emit, self._issues_box.parentWidget())
+            card = IssueCard(issue, self.rowsRequested.emit, self._issues_box.parentWidget(), on_fix=self.apply_fix)
             self._issues_box.addWidget(card)
             self._issue_cards.append(card)
         counts = {s: sum(1 for i in issues if i.severity == s) for s in ("error", "warning", "info")}
@@ -356,7 +430,7 @@ class HealthReportView(QWidget):
     def _show_categories(self, report: HealthReport) -> None:
         cats = report.categories
         self._category_chart.set_categories(
-            [c.label for c in cats], [c.count for c in cats], [c.share for c in cats], [c.too_small for c in cats]
+            [visible(c.label) for c in cats], [c.count for c in cats], [c.share for c in cats], [c.too_small for c in cats]
         )
         k = report.n_folds
         if not cats:
@@ -451,7 +525,8 @@ class HealthReportView(QWidget):
             self._duplicates_caption.set_plain_text("No text appears more than once.")
             return
         n_conflicting = sum(g.conflicting for g in groups)
-        text = f"{plural(len(groups), 'text')} {'appears' if len(groups) == 1 else 'appear'} in more than one row"
+        text = (f"{repeated_words(report.n_repeated_texts)} (spaces and capitals ignored): "
+                f"{plural(len(groups), 'text')} {'appears' if len(groups) == 1 else 'appear'} in more than one row")
         if n_conflicting:
             text += f"; {n_conflicting:,} of them {'was' if n_conflicting == 1 else 'were'} coded differently (marked)"
         self._duplicates_caption.set_plain_text(text + ". Click a line to see its rows in the table.")
@@ -470,7 +545,8 @@ class HealthReportView(QWidget):
 
     def eventFilter(self, watched, event) -> bool:
         if watched is self._content and event.type() == QEvent.Type.Resize:
-            self._arrange_figures(6 if self._content.width() >= 900 else 3)
+            width = self._content.width()
+            self._arrange_figures(6 if width >= 900 else 3 if width >= 480 else 2)
         return super().eventFilter(watched, event)
 
     @staticmethod

@@ -15,18 +15,13 @@ from PySide6.QtWidgets import (
 )
 
 from guiapp.core.events import Progress
+from guiapp.core.progress_clock import TimeLeftClock, describe_time_left
 from guiapp.workers.worker import Worker
 
 
 def format_time_left(seconds: float) -> str:
-    if seconds < 1.5:
-        return "almost done"
-    if seconds < 60:
-        return f"about {seconds:.0f} s left"
-    minutes = seconds / 60
-    if minutes < 60:
-        return f"about {minutes:.0f} min left"
-    return f"about {minutes / 60:.1f} h left"
+    """"about 3 min left" (rounded, so the label does not flicker); see ``core/progress_clock.py``."""
+    return describe_time_left(seconds)
 
 
 class JobProgress(QWidget):
@@ -54,11 +49,11 @@ class JobProgress(QWidget):
         layout.addWidget(self.message)
         layout.addLayout(row)
         self._worker: Worker | None = None
-        self._started = 0.0
+        self._clock = TimeLeftClock()
 
     def attach(self, worker: Worker, message: str = "Working…") -> None:
         self._worker = worker
-        self._started = time.monotonic()
+        self._clock.reset(time.monotonic())
         self.message.setText(message)
         self.bar.setRange(0, 0)  # busy until the first fraction arrives
         self.time_left.setText("")
@@ -74,9 +69,10 @@ class JobProgress(QWidget):
             return
         self.bar.setRange(0, 1000)
         self.bar.setValue(int(round(1000 * min(max(event.fraction, 0.0), 1.0))))
-        elapsed = time.monotonic() - self._started
-        if event.fraction > 0.02 and elapsed > 1.0:
-            self.time_left.setText(format_time_left(elapsed * (1 - event.fraction) / event.fraction))
+        # the time left follows the recent speed and only climbs when a slow-down lasts (core/progress_clock.py)
+        seconds = self._clock.update(time.monotonic(), event.fraction)
+        if seconds is not None:
+            self.time_left.setText(describe_time_left(seconds))
 
     def _cancel(self) -> None:
         self.cancel_button.setEnabled(False)

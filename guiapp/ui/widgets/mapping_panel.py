@@ -69,7 +69,22 @@ class _CheckList(QListWidget):
         self.blockSignals(False)
 
     def checked(self) -> list[str]:
-        return [self.item(i).text() for i in range(self.count()) if self.item(i).checkState() == Qt.CheckState.Checked]
+        return [self.item(i).text() for i in range(self.count())
+                if self.item(i).checkState() == Qt.CheckState.Checked and not self.item(i).isHidden()]
+
+    def offer_only(self, offered: set[str]) -> None:
+        """Hide (and untick) the columns not in ``offered``; show the others again."""
+        self.blockSignals(True)
+        for i in range(self.count()):
+            item = self.item(i)
+            hidden = item.text() not in offered
+            if hidden and item.checkState() == Qt.CheckState.Checked:
+                item.setCheckState(Qt.CheckState.Unchecked)
+            item.setHidden(hidden)
+        self.blockSignals(False)
+
+    def shown(self) -> list[str]:
+        return [self.item(i).text() for i in range(self.count()) if not self.item(i).isHidden()]
 
 
 class MappingPanel(QWidget):
@@ -100,7 +115,8 @@ class MappingPanel(QWidget):
         self.id_column = self._combo("idColumn", "Optional: a column that names each text (a document number). It is carried into exports.")
         self.split = self._combo("splitColumn", "Optional: a column saying which texts are for training and which for the final test (values like “train” and “test”). Without it TextLab sets aside a random test set.")
         self.metadata = _CheckList("metadataColumns")
-        self.metadata.setToolTip("Optional: columns to keep for later, e.g. to compare groups of texts or to include in exports.")
+        self.metadata.setToolTip("Optional: columns to keep for later, e.g. to compare groups of texts or to include in "
+                                 "exports. Columns that already have a role above are not listed.")
 
         self.hints = {name: QLabel(objectName=f"{name}Hint") for name in ("text", "category", "id", "split")}
         for hint in self.hints.values():
@@ -163,6 +179,7 @@ class MappingPanel(QWidget):
         self.separator.setCurrentText(separator or next(iter(SEPARATORS)))
         for widget in widgets:
             widget.blockSignals(False)
+        self._offer_free_columns()
         self._update_hints()
 
     def mapping(self) -> ColumnMapping:
@@ -180,8 +197,17 @@ class MappingPanel(QWidget):
 
     # -- internals -------------------------------------------------------------------------
     def _changed(self, *_args) -> None:
+        self._offer_free_columns()
         self._update_hints()
         self._debounce.start()
+
+    def _offer_free_columns(self) -> None:
+        """"Keep for later" lists only the columns without another role (text, category, ID, split)."""
+        if self._frame is None:
+            return
+        mapping = self.mapping()
+        used = {*mapping.text_columns, mapping.category_column, mapping.id_column, mapping.split_column}
+        self.metadata.offer_only({str(c) for c in self._frame.columns} - used)
 
     def _update_hints(self) -> None:
         mapping = self.mapping()

@@ -26,8 +26,8 @@ from PySide6.QtWidgets import (
 )
 
 from guiapp.core.events import Metric, Progress, TaskUpdate
+from guiapp.core.progress_clock import TimeLeftClock, describe_time_left
 from guiapp.ui.widgets.glossary import explain
-from guiapp.ui.widgets.job_progress import format_time_left
 from guiapp.ui.widgets.loss_chart import LossPanel
 from guiapp.ui.widgets.results_charts import format_seconds
 
@@ -67,6 +67,7 @@ class ModelProgressRow(QFrame):
         self.name = name
         self._state = "waiting"
         self._started: float | None = None
+        self._clock = TimeLeftClock()
         self.setFrameShape(QFrame.Shape.StyledPanel)
         self.setStyleSheet(
             "QFrame#modelRow { background: white; border: 1px solid #dde2e8; border-radius: 6px; }"
@@ -148,6 +149,7 @@ class ModelProgressRow(QFrame):
             raise ValueError(f"unknown state {state!r}")
         if state == "running" and self._started is None:
             self._started = time.monotonic()
+            self._clock.reset(self._started)
         self._state = state
         if state in FINAL_STATES:
             self.time_label.setText("")
@@ -175,11 +177,12 @@ class ModelProgressRow(QFrame):
             return
         fraction = min(max(float(fraction), 0.0), 1.0)
         self.bar.setValue(round(fraction * 1000))
-        elapsed = time.monotonic() - (self._started or time.monotonic())
+        # recent speed, climbing only when a slow-down lasts (core/progress_clock.py)
+        seconds = self._clock.update(time.monotonic(), fraction)
         if fraction >= 0.999:
             self.time_label.setText("almost done")
-        elif fraction > 0.03 and elapsed > 1.0:
-            self.time_label.setText(format_time_left(elapsed * (1 - fraction) / fraction))
+        elif seconds is not None:
+            self.time_label.setText(describe_time_left(seconds))
         else:
             self.time_label.setText("estimating…")
 

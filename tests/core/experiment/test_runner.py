@@ -48,7 +48,7 @@ def test_study_reports_every_model_with_metrics_ci_and_times() -> None:
     progress = [e for e in events if isinstance(e, Progress)]
     assert progress[-1].fraction == 1.0
     assert all(0.0 <= e.fraction <= 1.0 for e in progress if e.fraction is not None)
-    assert any(e.task == 1 and "fold" in e.message for e in progress)
+    assert any(e.task == 1 and "part" in e.message for e in progress)
 
 
 def test_result_round_trips_through_json() -> None:
@@ -97,7 +97,7 @@ def test_cancel_mid_grid_stops_within_the_next_checkpoint(n_jobs: int) -> None:
     seen: list[Progress] = []
 
     def on_event(event) -> None:
-        if isinstance(event, Progress) and event.done and "fold" in event.message:
+        if isinstance(event, Progress) and event.done and "part" in event.message:
             seen.append(event)
             if event.done >= 3:
                 raise Cancelled()
@@ -175,7 +175,7 @@ def test_a_study_without_models_or_with_a_bad_model_is_refused() -> None:
 
 def test_cancel_keeps_the_models_that_had_finished() -> None:
     def on_event(event) -> None:
-        if isinstance(event, Progress) and event.task == 1 and event.done and "fold" in event.message:
+        if isinstance(event, Progress) and event.task == 1 and event.done and "part" in event.message:
             raise Cancelled()
 
     slow = ModelSpec("bow", "xgboost", grid={"n_estimators": [30], "max_depth": [2, 3], "learning_rate": [0.1, 0.3]})

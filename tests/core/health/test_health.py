@@ -159,11 +159,13 @@ def test_small_categories():
     frame = frame_of(texts(len(labels)), labels)
     report = check(frame)
     found = issue(report, "small_categories")
-    assert found.severity == "warning"
-    assert found.title == "2 categories have fewer than 5 coded texts"
+    assert found.severity == "error"  # a run would stop: the report says "not ready" too
+    assert report.verdict == "not_ready"
+    assert found.title == "2 categories have fewer than 5 coded training texts"
     assert found.rows == (20, 21, 22, 23) and found.count == 4
     assert "“c” (3), “d” (1)" in found.explanation
-    assert "merge it with a related category, code more examples, or use fewer folds" in found.fix.lower()
+    assert "merge them with a related category, leave them out" in found.fix.lower()
+    assert [action.label for action in found.actions] == ["Leave out these 2 categories"]
     small = {c.label: c.too_small for c in report.categories}
     assert small == {"a": False, "b": False, "c": True, "d": True}
     assert [c.label for c in report.categories] == ["a", "b", "c", "d"]
@@ -174,15 +176,15 @@ def test_small_categories():
 
 
 def test_no_small_categories_when_enough_examples():
-    assert "small_categories" not in codes(check(balanced(5)))
+    assert "small_categories" not in codes(check(balanced(10)))  # 7 training texts each after the hold-out
 
 
 def test_rare_categories_info():
-    labels = ["a"] * 200 + ["b"] * 200 + ["r"] * 6
+    labels = ["a"] * 200 + ["b"] * 200 + ["r"] * 8  # 8 coded, 5 or more training texts after the hold-out
     report = check(frame_of(texts(len(labels)), labels))
     found = issue(report, "rare_categories")
     assert found.severity == "info"
-    assert found.count == 6 and found.rows == tuple(range(400, 406))
+    assert found.count == 8 and found.rows == tuple(range(400, 408))
     assert "oversampling" in found.explanation
     assert "rare_categories" not in codes(check(balanced()))
 
@@ -194,7 +196,7 @@ def test_category_spelling_variants():
     assert found.severity == "warning"
     assert found.title == "2 categories are spelled in more than one way"
     assert "“Pro” (6), “PRO” (1), “pro ” (2)" not in found.explanation  # ordered by count
-    assert "“Pro” (6), “pro ” (2), “PRO” (1)" in found.explanation
+    assert "“Pro” (6), “pro␣” (2), “PRO” (1)" in found.explanation  # the hidden space shown
     assert "“contra” (6), “Contra” (5)" in found.explanation
     assert found.rows == (6, 7, 8, 15, 16, 17, 18, 19)
     assert "make the spellings identical in your spreadsheet" in found.fix.lower()
@@ -282,7 +284,8 @@ def test_duplicate_texts():
     report = check(frame)
     found = issue(report, "duplicate_texts")
     assert found.severity == "warning"
-    assert found.title == "2 texts appear more than once (5 rows)"
+    assert found.title == "3 rows repeat the text of another row"  # the extra copies, as the key figure
+    assert report.n_repeated_texts == 3
     assert found.rows == (1, 2, 5, 8, 10)
     assert "conflicting_duplicates" not in codes(report)
     assert [(g.rows, g.categories, g.conflicting) for g in report.duplicate_groups] == [
@@ -302,10 +305,10 @@ def test_conflicting_duplicates_first():
     report = check(frame)
     conflict = issue(report, "conflicting_duplicates")
     assert conflict.severity == "warning"
-    assert conflict.title == "1 text appears more than once with different categories"
+    assert conflict.title == "1 text is coded with different categories in different rows"
     assert conflict.rows == (0, 4, 7)
     plain = issue(report, "duplicate_texts")
-    assert plain.rows == (3, 6, 9, 11)
+    assert plain.rows == (0, 3, 4, 6, 7, 9, 11) and plain.title == "4 rows repeat the text of another row"
     groups = report.duplicate_groups
     assert groups[0].conflicting and groups[0].rows == (0, 4, 7)
     assert groups[0].categories == ("a", "b")

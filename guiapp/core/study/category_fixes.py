@@ -1,0 +1,136 @@
+"""Fixes of the category column that a study records, never writes into the source table.
+
+``[data] category_fixes`` in a study file: ``trim_spaces`` (remove spaces, tabs, non-breaking and
+zero-width spaces at the start and end of a category, and runs of them inside it become one
+space), ``merge`` (a category as written → the category it becomes) and ``leave_out`` (categories
+whose texts are not used). They are applied in one place, :func:`fix_categories`, which
+``apply_mapping`` calls, so the data-health report and the run see the same categories.
+
+Order: a ``merge`` key matches a category as written in the table, or — with ``trim_spaces`` —
+as trimmed; ``leave_out`` names a category as it is after merging and trimming.
+
+Also here: :func:`visible` (a category with its invisible characters shown, “Democratic␣”) and
+:func:`spelling_key` (what makes two spellings "the same category").
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from dataclasses import dataclass, field
+from typing import Any
+
+import pandas as pd
+
+# spaces a spreadsheet can hide: ordinary, tab, line breaks, non-breaking, thin, ideographic …
+_ZERO_WIDTH = "\u200b\u200c\u200d\u2060\ufeff"
+_CLASS = r"[\s\u00a0\u2007\u202f" + _ZERO_WIDTH + "]+"
+_SPACES = re.compile(_CLASS)
+_EDGES = re.compile(f"^{_CLASS}|{_CLASS}$")
+_NAMED = {
+    "\t": "[tab]",
+    "\n": "[line break]",
+    "\r": "[line break]",
+    "\u00a0": "[non-breaking space]",
+    "\u2007": "[non-breaking space]",
+    "\u202f": "[non-breaking space]",
+    "\u200b": "[zero-width space]",
+    "\u200c": "[zero-width space]",
+    "\u200d": "[zero-width space]",
+    "\u2060": "[zero-width space]",
+    "\ufeff": "[zero-width space]",
+}
+SPACE_MARK = "␣"
+
+
+def trim(label: str) -> str:
+    """Without spaces of any kind at the ends; runs of them inside become one ordinary space."""
+    return _SPACES.sub(" ", _EDGES.sub("", label))
+
+
+def visible(label: str) -> str:
+    """The label with what a reader cannot see made visible: an ordinary space at the start or
+    end as ␣, tabs, line breaks, non-breaking and zero-width spaces by name anywhere."""
+    core = label.strip(" ")
+    lead = len(label) - len(label.lstrip(" "))
+    tail = len(label) - len(label.rstrip(" ")) if core else 0
+    middle = "".join(_NAMED.get(char, char) for char in core)
+    return SPACE_MARK * lead + middle + SPACE_MARK * tail
+
+
+def has_hidden_characters(label: str) -> bool:
+    return visible(label) != label
+
+
+def spelling_key(label: str) -> str:
+    """Two categories with the same key look like one category spelled differently: compared
+    after Unicode NFKC, case folding, without spaces of any kind and without punctuation (a key
+    of only punctuation keeps it)."""
+    folded = unicodedata.normalize("NFKC", trim(label)).casefold()
+    words = "".join(char for char in folded if char.isalnum())
+    return words or _SPACES.sub("", folded)
+
+
+@dataclass
+class CategoryFixes:
+    """The study's fixes of its category column (see the module docstring)."""
+
+    trim_spaces: bool = False
+    merge: dict[str, str] = field(default_factory=dict)
+    leave_out: list[str] = field(default_factory=list)
+
+    def is_empty(self) -> bool:
+        return not (self.trim_spaces or self.merge or self.leave_out)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"trim_spaces": self.trim_spaces, "merge": dict(self.merge), "leave_out": list(self.leave_out)}
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any] | None) -> CategoryFixes:
+        data = data or {}
+        return cls(bool(data.get("trim_spaces", False)), dict(data.get("merge") or {}), list(data.get("leave_out") or []))
+
+    def combined(self, other: CategoryFixes) -> CategoryFixes:
+        """These fixes and then ``other``'s (a later merge of the same category wins)."""
+        merge = {key: other.merge.get(value, value) for key, value in self.merge.items()}
+        merge.update({key: value for key, value in other.merge.items() if key not in merge})
+        leave_out = list(dict.fromkeys([*self.leave_out, *other.leave_out]))
+        return CategoryFixes(self.trim_spaces or other.trim_spaces, merge, leave_out)
+
+    def fix(self, label: str) -> str | None:
+        """The category a label becomes (None: left out)."""
+        if label in self.merge:
+            label = self.merge[label]
+        elif self.trim_spaces:
+            trimmed = trim(label)
+            label = self.merge.get(trimmed, trimmed)
+        return None if label in self.leave_out else label
+
+    def describe(self) -> list[str]:
+        """One phrase per fix, in a researcher's words."""
+        parts = []
+        if self.trim_spaces:
+            parts.append("spaces trimmed at the start and end of categories")
+        for source, target in self.merge.items():
+            parts.append(f"“{visible(source)}” merged into “{visible(target)}”")
+        if self.leave_out:
+            names = ", ".join(f"“{visible(label)}”" for label in self.leave_out)
+            parts.append(f"left out {names}")
+        return parts
+
+    def summary(self) -> str:
+        """"spaces trimmed …; “Democratic␣” merged into “Democratic”; left out “Other”" ("" when none)."""
+        return "; ".join(self.describe())
+
+
+def fix_categories(category: pd.Series, fixes: CategoryFixes | None) -> tuple[pd.Series, pd.Series]:
+    """``(fixed categories, left-out mask)``: labels after the fixes (None where uncoded or
+    left out) and which rows had a category that is left out."""
+    left_out = pd.Series(False, index=category.index)
+    if fixes is None or fixes.is_empty():
+        return category, left_out
+    uniques = category.dropna().unique()
+    table = {label: fixes.fix(label) for label in uniques}
+    fixed = category.map(table, na_action="ignore")
+    left_out = category.notna() & fixed.isna()
+    return fixed.astype(object).where(fixed.notna(), None), left_out
