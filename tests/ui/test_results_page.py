@@ -218,7 +218,7 @@ def test_time_tab_shows_stage_durations_and_a_chart(page, result):
     page.show_tab("Time")
     model = result.ranked()[0]
     rows = page.times_table.rows()
-    assert rows[0] == ["Turning the texts into features", format_seconds(model.seconds["features"])]
+    assert rows[0] == ["Turning the texts into numbers", format_seconds(model.seconds["features"])]
     assert rows[-1] == ["Total", format_seconds(model.seconds["total"])]
     assert page.time_chart.seconds() == [m.seconds["total"] for m in result.ranked()]
     assert format_seconds(75) == "1 min 15 s" and format_seconds(3.25) == "3.2 s"

@@ -525,7 +525,7 @@ def test_results_show_how_the_transformer_was_tuned_where_it_trained_and_what_wa
 
     # a conventional model keeps its own details
     page.choose_model("SVM · Basic BOW")
-    assert "features" in page.summary_label.text() and "trained on" not in page.summary_label.text()
+    assert "numbers" in page.summary_label.text() and "trained on" not in page.summary_label.text()
     assert not page.model_notes_label.isVisible() and not page.saved_box.isVisible()
     page.show_tab("Tuning")
     assert page.grid_table.isVisible() and not page.transformer_grid.isVisible()

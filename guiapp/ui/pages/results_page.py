@@ -551,7 +551,8 @@ class ResultsPage(QWidget):
         parts.append(f"rank {rank} of {len(self._ranked)}")
         transformer = is_transformer(model)
         if model.n_features:
-            parts.append(format_weights(model.n_features) if transformer else f"{model.n_features:,} features")
+            parts.append(format_weights(model.n_features) if transformer
+                         else f"each text is {model.n_features:,} numbers")
         device = device_text(model.spec.get("device")) if transformer else ""
         if device:
             parts.append(f"trained on {device}")

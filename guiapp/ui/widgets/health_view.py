@@ -51,6 +51,7 @@ from guiapp.ui.widgets.glossary import GlossaryLabel
 from guiapp.ui.widgets.health_parts import (
     CARD_BORDER,
     COLORS,
+    FIGURE_CAPTIONS,
     FIGURE_KEYS,
     MUTED_TEXT,
     PAGE_BACKGROUND,
@@ -402,6 +403,8 @@ class HealthReportView(QWidget):
         for key, value in values.items():
             self._figures[key].number.setText(f"{value:,}")
         self._figures["categories"].caption.setText("category" if values["categories"] == 1 else "categories")
+        self._figures["duplicates"].caption.setText(
+            "row repeats the text of another row" if values["duplicates"] == 1 else FIGURE_CAPTIONS["duplicates"][0])
 
     def _set_issues(self, issues) -> None:
         for card in self._issue_cards:

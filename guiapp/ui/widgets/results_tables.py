@@ -283,7 +283,7 @@ class TransformerGridTable(_Table):
 
 
 STAGES = (
-    ("features", "Turning the texts into features"),
+    ("features", "Turning the texts into numbers"),
     ("tuning", "Tuning: trying every setting with cross-validation"),
     ("final_fit", "Training the chosen setting on all training texts"),
     ("predict", "Predicting the test texts"),

@@ -194,7 +194,7 @@ def train(
                 on_event(Metric("loss", step, value, total))
                 on_event(Progress(
                     step / total,
-                    f"epoch {epoch} of {epochs}, step {step} of {total} · loss {recent:.2f} · {speed:.1f} samples/s",
+                    f"epoch {epoch} of {epochs}, step {step} of {total} · loss {recent:.2f} · {speed:.1f} texts a second",
                     done=step, total=total,
                 ))
             on_event(Log(
