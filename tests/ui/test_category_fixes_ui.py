@@ -71,3 +71,54 @@ def test_before_a_fix_the_offer_is_shown(qtbot, window, tmp_path):
     labels = [button.text() for button in view.fix_buttons()]
     assert "Leave out “Democratic␣”" in labels and "Merge “Democratic␣” into “Democratic”" in labels
     save_screenshot(view.content_widget(), "health_fix_offered")
+
+
+def test_the_researchers_walk_from_a_slipped_category_to_predicted_uncoded_rows(qtbot, window, tmp_path):
+    """Issue 12's walk by clicks: a workbook with a trailing-space category and uncoded rows is
+    opened, fixed in the app, run, read in Results, its uncoded rows predicted; the study file
+    saved and opened again brings the fix back."""
+    from guiapp.core.experiment.runner import run_experiment
+    from guiapp.core.study.spec import ExperimentSpec
+    from guiapp.ui.main_window import MODELS_STEP, PREDICT_STEP, RESULTS_STEP
+
+    path = tmp_path / "statements.xlsx"
+    frame = pd.read_csv(_statements(tmp_path / "statements.csv"))
+    frame.loc[len(frame)] = ["health climate union statement still to code", None]
+    frame.loc[len(frame)] = ["tax border freedom statement still to code", None]
+    frame.to_excel(path, index=False)
+    window.open_path(path)
+    report = wait_for_report(qtbot, window)
+    assert report.verdict == "not_ready" and report.n_uncoded == 2
+    qtbot.mouseClick(_fix_button(window.data_page.health_view, "Merge “Democratic␣” into “Democratic”"),
+                     Qt.MouseButton.LeftButton)
+    _wait_for_new_report(qtbot, window, report)
+    qtbot.waitUntil(lambda: window.steps.is_step_enabled(MODELS_STEP))
+
+    window.run_page.run_fn = lambda spec, on_event, **kwargs: run_experiment(spec, on_event, n_jobs=1, **kwargs)
+    page = window.models_page
+    page.choice.none_button.click()
+    page.choice.checkbox("bow", "naive_bayes").click()
+    page.run_button.click()
+    qtbot.waitUntil(lambda: window.steps.currentRow() == RESULTS_STEP, timeout=60_000)
+    qtbot.waitUntil(lambda: not window.run_page.is_busy())
+    result = window.results_page.result
+    assert result.categories == ["Democratic", "Republican"]
+    assert result.spec["data"]["category_fixes"]["merge"] == {"Democratic ": "Democratic"}
+
+    window.go_to_step(PREDICT_STEP)
+    predict = window.predict_page
+    assert "2 uncoded rows" in predict.source.own_button.text()
+    predict.source.own_button.click()
+    predict.predict()
+    qtbot.waitUntil(lambda: predict.found is not None, timeout=30_000)
+    qtbot.waitUntil(lambda: not predict.is_busy())
+    labels = predict.found.predictions[0].labels()
+    assert len(labels) == 2 and set(labels) <= {"Democratic", "Republican"}  # the merged categories only
+
+    study = tmp_path / "statements.toml"
+    window.study_spec().save(study)
+    window.open_study(study)
+    wait_for_report(qtbot, window)
+    qtbot.waitUntil(lambda: not window.data_page.health_view.category_fixes().is_empty(), timeout=30_000)
+    assert window.data_page.health_view.category_fixes().merge == {"Democratic ": "Democratic"}
+    assert ExperimentSpec.load(study).data.category_fixes.merge == {"Democratic ": "Democratic"}
