@@ -7,6 +7,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from guiapp.core.locations import example_path
 from guiapp.core.study.spec import ExperimentSpec
 
@@ -64,3 +66,18 @@ def test_unknown_column_is_explained(tmp_path):
     result = _run("health", str(path), "--category", "labels")
     assert result.returncode == 2
     assert "labels" in result.stderr and "Traceback" not in result.stderr
+
+
+def test_a_file_given_alone_opens_in_the_app(tmp_path, monkeypatch):
+    """What a file manager runs on a double-click: ``TextLab study.textlab`` opens the app with it."""
+    from guiapp.cli import entry
+    from guiapp.ui import app
+
+    opened = []
+    monkeypatch.setattr(app, "run_app", lambda file=None, example=False: opened.append(file) or 0)
+    project = tmp_path / "my study.textlab"
+    project.write_bytes(b"PK")
+    assert entry.main([str(project)]) == 0
+    assert opened == [str(project)]
+    with pytest.raises(SystemExit):  # a word that is neither a command nor a file is still an error
+        entry.main(["no-such-command"])

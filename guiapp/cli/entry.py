@@ -1,6 +1,7 @@
 """Command line: ``textlab`` starts the app; ``textlab health FILE`` prints the data-health report;
 ``textlab run SPEC --out DIR`` runs a saved study headless (``run_command.py``); ``textlab predict
-RESULTS NEW --out FILE`` applies its trained models to new texts (``predict_command.py``).
+RESULTS NEW --out FILE`` applies its trained models to new texts (``predict_command.py``); ``textlab
+self-test`` checks the installation (``self_test_command.py``).
 
 The command line and the GUI share one engine (``guiapp.core``): whatever the GUI shows about a
 table, ``textlab health`` prints from the same functions.
@@ -18,6 +19,7 @@ from guiapp.cli.explain_command import add_explain_command, explain_command
 from guiapp.cli.health_command import add_health_command, health_command
 from guiapp.cli.predict_command import add_predict_command, predict_command
 from guiapp.cli.run_command import add_run_command, run_command
+from guiapp.cli.self_test_command import add_self_test_command, self_test_command
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -36,16 +38,28 @@ def _parser() -> argparse.ArgumentParser:
     add_run_command(commands)
     add_predict_command(commands)
     add_explain_command(commands)
+    add_self_test_command(commands)
     return parser
 
 
+COMMANDS = ("gui", "health", "run", "predict", "explain", "self-test")
+
+
+def _with_gui_for_a_file(argv: list[str]) -> list[str]:
+    """``textlab study.textlab`` (what a file manager runs on a double-click) means ``textlab gui
+    study.textlab``: a first argument that is an existing file, not a command, opens it in the app."""
+    if argv and argv[0] not in COMMANDS and not argv[0].startswith("-") and os.path.isfile(argv[0]):
+        return ["gui", *argv]
+    return argv
+
+
 def main(argv: list[str] | None = None) -> int:
-    args = _parser().parse_args(argv)
+    args = _parser().parse_args(_with_gui_for_a_file(list(sys.argv[1:] if argv is None else argv)))
     if args.command in (None, "gui"):
         from guiapp.ui.app import run_app
 
         return run_app(getattr(args, "file", None), example=getattr(args, "example", False))
-    if args.command in ("health", "run", "predict", "explain"):
+    if args.command in ("health", "run", "predict", "explain", "self-test"):
         try:
             if args.command == "run":
                 return run_command(args, ProgressPrinter())
@@ -53,6 +67,8 @@ def main(argv: list[str] | None = None) -> int:
                 return predict_command(args, ProgressPrinter())
             if args.command == "explain":
                 return explain_command(args, ProgressPrinter())
+            if args.command == "self-test":
+                return self_test_command(args, ProgressPrinter())
             return health_command(args, ProgressPrinter())
         except BrokenPipeError:  # output piped into `head` and the like: stop quietly
             os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
@@ -63,4 +79,5 @@ def main(argv: list[str] | None = None) -> int:
 def main_gui() -> int:
     from guiapp.ui.app import run_app
 
-    return run_app(None)
+    files = [arg for arg in sys.argv[1:] if os.path.isfile(arg)]
+    return run_app(files[0] if files else None)

@@ -32,19 +32,39 @@ _DIR_NAME = "TextLab" if sys.platform in ("win32", "darwin") else "textlab"
 
 
 def resources_dir() -> Path:
-    """The ``resources/`` folder: next to the package in a checkout, inside the bundle when frozen."""
+    """The ``resources/`` folder: inside the bundle when frozen, else the installed ``guiapp_resources``
+    package (the wheel ships ``resources/`` under that name), else next to the package in a checkout."""
     frozen_root = getattr(sys, "_MEIPASS", None)
     if frozen_root:
         return Path(frozen_root) / "resources"
     override = os.environ.get("TEXTLAB_RESOURCES")
     if override:
         return Path(override)
-    return Path(__file__).resolve().parents[2] / "resources"
+    checkout = Path(__file__).resolve().parents[2] / "resources"
+    if (checkout / "example").is_dir():
+        return checkout
+    return _installed_resources() or checkout
+
+
+def _installed_resources() -> Path | None:
+    """The folder of the installed ``guiapp_resources`` package (pyproject.toml maps it to ``resources/``)."""
+    import importlib.util
+
+    found = importlib.util.find_spec("guiapp_resources")
+    if found is None or not found.submodule_search_locations:
+        return None
+    return Path(next(iter(found.submodule_search_locations)))
 
 
 def example_path() -> Path:
     """The example study shipped with the app (US Congress bills coded by policy topic)."""
     return resources_dir() / "example" / "us_congress_bills.xlsx"
+
+
+def icon_path(size: int | None = None) -> Path:
+    """The app icon: the SVG source, or the PNG rendered at ``size`` pixels (16 … 512)."""
+    folder = resources_dir() / "icons"
+    return folder / ("textlab.svg" if size is None else f"textlab-{size}.png")
 
 
 def cache_dir() -> Path:

@@ -26,16 +26,22 @@ def create_application(argv: list[str] | None = None):
     from guiapp.ui.widgets.sort_arrow_style import arrow_style
 
     app.setStyle(arrow_style("Fusion"))  # Fusion, with sort arrows pointing the way the values run
+    from guiapp.ui.widgets.about_dialog import app_icon
+
+    app.setWindowIcon(app_icon())
     return app
 
 
 def run_app(file: str | Path | None = None, example: bool = False) -> int:
     """Start the GUI; optionally open ``file`` (or the example) right away. Returns the exit code."""
+    from guiapp.ui.file_open_events import FileOpenFilter
     from guiapp.ui.main_window import MainWindow
 
     app = create_application()
     window = MainWindow()
     _install_excepthook(window)
+    window._file_open_filter = FileOpenFilter(window)  # kept alive with the window
+    app.installEventFilter(window._file_open_filter)
     window.show()
     if os.environ.get("TEXTLAB_EXIT_WHEN_SHOWN"):  # benchmarks/bench_cold_start.py: time to the first window
         _exit_when_shown(app)

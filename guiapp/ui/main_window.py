@@ -27,7 +27,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from guiapp import APP_NAME, __version__
+from guiapp import APP_NAME
 from guiapp.core.experiment.run_size import estimate_run
 from guiapp.core.explain.cache import cache_files, restore_cache_files
 from guiapp.core.locations import example_path
@@ -281,8 +281,12 @@ class MainWindow(QMainWindow):
         about.triggered.connect(self.show_about)
         about_example = QAction("About the example data", self)
         about_example.triggered.connect(self.show_about_example)
+        self.self_test_action = QAction("&Self-test…", self)
+        self.self_test_action.setToolTip("Check that the bundled model, word vectors and example load and a tiny study runs")
+        self.self_test_action.triggered.connect(self.show_self_test)
         help_menu.addAction(about)
         help_menu.addAction(about_example)
+        help_menu.addAction(self.self_test_action)
 
         toolbar = QToolBar("Main", objectName="mainToolbar")
         toolbar.setMovable(False)
@@ -692,15 +696,16 @@ class MainWindow(QMainWindow):
 
     # -- help -----------------------------------------------------------------------------------------
     def show_about(self) -> None:
-        QMessageBox.about(
-            self,
-            f"About {APP_NAME}",
-            f"<h3>{APP_NAME} {__version__}</h3>"
-            "<p>Find out which machine-learning model best reproduces your own coding of texts, "
-            "see why it decides as it does, and use it on the rest of your corpus.</p>"
-            "<p>Everything runs on this computer; your texts are never uploaded.</p>"
-            "<p>Licence: GNU GPL v3 or later.</p>",
-        )
+        from guiapp.ui.widgets.about_dialog import about_box
+
+        about_box(self).exec()
+
+    def show_self_test(self) -> None:
+        """Help → Self-test…: the checks run in a worker; the dialog shows each line as it comes."""
+        from guiapp.ui.widgets.self_test_dialog import SelfTestDialog
+
+        self.self_test_dialog = SelfTestDialog(self)
+        self.self_test_dialog.open()
 
     def show_about_example(self) -> None:
         QMessageBox.information(
