@@ -233,11 +233,13 @@ grid = { kernel = ["linear", "rbf"], C = [0.01, 0.1, 1, 10, 100], gamma = [0.01,
 def test_ctrl_c_in_a_terminal_keeps_the_earlier_results(earlier, previous, tmp_path) -> None:
     before = whole(previous)
     run = Run(fast_spec(tmp_path / "slow", SLOW_SVM), previous)  # a grid long enough to be stopped midway
-    while not run.descendants and run.process.poll() is None:  # the study's worker has started
+    # stop it once the study is under way: its workers run and its partial folder exists
+    while (not run.descendants or not hidden(previous.parent)) and run.process.poll() is None:
         run.watch()
         time.sleep(0.02)
+    time.sleep(0.5)  # past start-up, into the grid
     assert run.process.poll() is None, "the run ended before it could be stopped"
-    run.stop(signal.SIGINT)
+    run.process.send_signal(signal.SIGINT)  # to the run itself; the workers end with it
     status, error = run.finish()
     assert status == 130 and "Stopped; no results were written." in error and "Traceback" not in error, error
     assert whole(previous) == before and hidden(previous.parent) == []
