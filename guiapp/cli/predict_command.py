@@ -57,9 +57,9 @@ def predict_command(args: argparse.Namespace, progress: ProgressPrinter) -> int:
 def _predict(args: argparse.Namespace, on_event) -> Path:
     from guiapp.core.errors import UserError
     from guiapp.core.events import sub_progress
-    from guiapp.core.explain.top_words import add_top_words, slow_models
+    from guiapp.core.explain.top_words import predict_with_words
     from guiapp.core.export.prediction_files import check_output_name, write_predictions
-    from guiapp.core.predict.new_texts import predict_new_texts, texts_of
+    from guiapp.core.predict.new_texts import texts_of
     from guiapp.core.study.mapping import ColumnMapping
     from guiapp.core.tables.reader import read_table
 
@@ -81,9 +81,7 @@ def _predict(args: argparse.Namespace, on_event) -> Path:
     texts = texts_of(table.frame, ColumnMapping(text_columns=columns))
     if args.steps < 1:
         raise UserError("--steps must be 1 or more.", "Leave it out to use 50.")
-    split = 0.8 if not args.top_words else 0.2 if slow_models(models) else 0.45  # predictions, then top words
-    found = predict_new_texts(models, texts, coded_texts=result.test_texts, on_event=sub_progress(on_event, 0.1, split))
-    if args.top_words:
-        add_top_words(found, models, texts, steps=args.steps, on_event=sub_progress(on_event, split, 0.8))
+    found = predict_with_words(models, texts, coded_texts=result.test_texts, top_words=args.top_words,
+                               steps=args.steps, on_event=sub_progress(on_event, 0.1, 0.8))
     return write_predictions(out, table.frame, found, result=result,
                              overwrite=args.overwrite, protected=[args.file], on_event=sub_progress(on_event, 0.8, 1.0))

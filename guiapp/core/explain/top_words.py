@@ -100,6 +100,25 @@ def add_top_words(
     return found
 
 
+def predict_with_words(
+    models: Sequence[TrainedModel],
+    texts: Sequence[str],
+    *,
+    coded_texts: Sequence[str] | None = None,
+    top_words: bool = True,
+    steps: int = DEFAULT_STEPS,
+    on_event: EventCallback = ignore_events,
+) -> NewTextPredictions:
+    """Every model's answers for ``texts`` then (when asked) the top words of every prediction.
+    The predictions take the first share of the progress bar: a small one when some model
+    explains slowly, half when all explanations are exact arithmetic."""
+    split = 1.0 if not top_words else (0.1 if slow_models(models) else 0.5)
+    found = predict_new_texts(models, texts, coded_texts=coded_texts, on_event=sub_progress(on_event, 0.0, split))
+    if top_words:
+        add_top_words(found, models, texts, steps=steps, on_event=sub_progress(on_event, split, 1.0))
+    return found
+
+
 def predict_table_with_words(
     model_folders: Sequence[tuple[str, str | Path]],
     frame: pd.DataFrame,
@@ -110,13 +129,9 @@ def predict_table_with_words(
     steps: int = DEFAULT_STEPS,
     on_event: EventCallback = ignore_events,
 ) -> NewTextPredictions:
-    """:func:`~guiapp.core.predict.new_texts.predict_table`, then (when asked) the top words of
-    every prediction. The predictions take the first share of the progress bar: a small one when
-    some model explains slowly, half when all explanations are exact arithmetic."""
+    """Open the trained models (name, folder) and :func:`predict_with_words` the texts of
+    ``frame``'s text columns (the Predict step's job)."""
     texts = table_texts(frame, text_columns)
     models = open_models(model_folders, on_event)
-    split = 1.0 if not top_words else (0.1 if slow_models(models) else 0.5)
-    found = predict_new_texts(models, texts, coded_texts=coded_texts, on_event=sub_progress(on_event, 0.0, split))
-    if top_words:
-        add_top_words(found, models, texts, steps=steps, on_event=sub_progress(on_event, split, 1.0))
-    return found
+    return predict_with_words(models, texts, coded_texts=coded_texts, top_words=top_words, steps=steps,
+                              on_event=on_event)

@@ -1,4 +1,5 @@
-"""Predict the texts of a table nobody has coded yet, with one or several trained models.
+"""Predict the texts of a table nobody has coded yet, with one or several trained models (the Predict
+step and `textlab predict` add the top words on top: ``core/explain/top_words.py``).
 
 The same mapping as for coded texts says which column(s) hold the text; the category column is not
 needed (when the table has one, e.g. the uncoded rows of the study's own table, it is ignored).
@@ -135,17 +136,3 @@ def table_texts(frame: pd.DataFrame, text_columns: Sequence[str]) -> list[str]:
         raise UserError("Every text in the chosen column is empty, so there is nothing to predict.",
                         "Tick the column that holds the texts.")
     return texts
-
-
-def predict_table(
-    model_folders: Sequence[tuple[str, str | Path]],
-    frame: pd.DataFrame,
-    text_columns: Sequence[str],
-    *,
-    coded_texts: Sequence[str] | None = None,
-    on_event: EventCallback = ignore_events,
-) -> NewTextPredictions:
-    """Open the trained models (name, folder) and predict the texts of ``frame``'s text columns."""
-    texts = table_texts(frame, text_columns)
-    models = open_models(model_folders, on_event)
-    return predict_new_texts(models, texts, coded_texts=coded_texts, on_event=on_event)
