@@ -69,7 +69,7 @@ def _train(folder: Path) -> None:
 
 def _top_words(folder: Path, n: int) -> None:
     from guiapp.core.explain.top_words import top_words_for
-    from guiapp.core.predict.trained_model import open_trained_model
+    from guiapp.core.predict.open_model import open_trained_model
 
     model, texts = open_trained_model(folder, folder.name), _texts(n, seed=1)
     predicted, probabilities = model.answer(texts)
@@ -106,8 +106,8 @@ def _pipeline_answer(folder: str):
 def _case(kind: str, folder: str, n: int, queue) -> None:
     import psutil
 
+    from guiapp.core.predict.open_model import open_trained_model
     from guiapp.core.predict.stream import predict_in_chunks
-    from guiapp.core.predict.trained_model import open_trained_model
 
     texts = _texts(n)
     model = open_trained_model(folder, Path(folder).name)

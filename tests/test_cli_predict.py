@@ -43,9 +43,11 @@ def results(tmp_path_factory):
 def test_every_model_is_saved_and_reopened_gives_the_runs_decisions(results):
     out, _ = results
     result = read_results(out)
-    assert sorted(p.name for p in (out / "models").iterdir()) == ["Naive-Bayes---Basic-BOW", "SVM---Basic-BOW"]
+    assert sorted(p.name for p in (out / "models").iterdir()) == [
+        "Combined--stacking", "Combined--weighted-vote", "Naive-Bayes---Basic-BOW", "SVM---Basic-BOW"]
     for model_result, model in zip(result.models, open_models(out, result.models), strict=True):
-        assert model.family == "conventional" and model.categories == result.categories
+        assert model.family == ("combined" if model_result.representation == "combined" else "conventional")
+        assert model.categories == result.categories
         decisions, probabilities = model.answer(result.test_texts)
         assert decisions.tolist() == model_result.predictions
         np.testing.assert_allclose(probabilities, np.array(model_result.probabilities), atol=1e-6)

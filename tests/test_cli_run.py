@@ -29,7 +29,9 @@ def test_documented_example_runs_as_is_and_writes_both_files(tmp_path, capsys) -
     assert "SVM · Basic BOW" in printed and "Naive Bayes · Basic BOW" in printed
 
     result = ExperimentResult.from_json((out / "results.json").read_text(encoding="utf-8"))
-    assert [model.status for model in result.models] == ["done"] * 3
+    assert [model.status for model in result.models] == ["done"] * 5  # three models, two combinations of them
+    assert [model.representation for model in result.models[3:]] == ["combined", "combined"]
+    assert "Combined: weighted vote" in printed and "weighted vote: " in printed
     assert result.split["how"] == "test file" and len(result.test_true) == 200
     for model in result.models:
         assert 0.5 < model.test.macro_f1 <= 1.0
@@ -37,7 +39,7 @@ def test_documented_example_runs_as_is_and_writes_both_files(tmp_path, capsys) -
     assert result.environment["packages"]["scikit-learn"]
 
     predictions = pd.read_csv(out / "predictions.csv", encoding="utf-8-sig")
-    assert len(predictions) == 3 * 200
+    assert len(predictions) == 5 * 200  # three models and two combinations
     assert {"row", "text", "true_category", "model", "predicted_category", "correct"} <= set(predictions.columns)
     assert [c for c in predictions.columns if c.startswith("probability: ")] == [
         f"probability: {c}" for c in result.categories
@@ -80,4 +82,5 @@ def test_a_failed_model_gives_exit_status_1_and_the_rest_is_written(tmp_path, ca
     assert main(["run", str(spec), "--out", str(tmp_path / "out"), "--quiet"]) == 1
     assert "failed:" in capsys.readouterr().out
     result = ExperimentResult.from_json((tmp_path / "out" / "results.json").read_text(encoding="utf-8"))
-    assert [model.status for model in result.models] == ["done", "done", "failed"]
+    assert [model.status for model in result.models][:3] == ["done", "done", "failed"]
+    assert [model.spec["parts"] for model in result.models[3:]] == [[m.name for m in result.models[:2]]] * 2

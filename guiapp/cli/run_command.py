@@ -66,16 +66,17 @@ def run_command(args: argparse.Namespace, progress) -> int:
 
 
 def summary_table(result) -> str:
-    from guiapp.core.models.conventional import describe_params
+    from guiapp.core.experiment.describe import describe_chosen
 
     lines = [f"{result.split['description']}; {len(result.categories)} categories", ""]
     header = f"{'model':34} {'macro-F1':>8}  {'95 % interval':>13}  {'CV mean':>7}  {'time':>7}  chosen setting"
     lines += [header, "-" * len(header)]
     for model in result.ranked():
         low, high = model.test.macro_f1_ci or (float("nan"), float("nan"))
+        cv_mean = model.cv_mean if model.cv_mean is not None else float("nan")
         lines.append(
-            f"{model.name[:34]:34} {model.test.macro_f1:8.3f}  {low:6.3f}–{high:6.3f}  {model.cv_mean:7.3f}  "
-            f"{model.seconds.get('total', 0):6.1f}s  {describe_params(model.classifier, model.chosen_params)}"
+            f"{model.name[:34]:34} {model.test.macro_f1:8.3f}  {low:6.3f}–{high:6.3f}  {cv_mean:7.3f}  "
+            f"{model.seconds.get('total', 0):6.1f}s  {describe_chosen(model)}"
         )
     for model in result.models:
         if not model.ok:

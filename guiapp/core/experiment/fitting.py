@@ -185,3 +185,16 @@ def fit_and_score(
 def task_result(args: tuple[Any, ...]) -> list[tuple[float, float]]:
     """Picklable entry point for worker processes: ``fit_and_score(*args)``."""
     return fit_and_score(*args)
+
+
+def fitted_probabilities(args: tuple[Any, ...]) -> np.ndarray:
+    """Picklable entry point: fit ``(classifier, params, seed, n_threads, X_train, y_train)`` with
+    probabilities and return them for ``X_valid`` (columns in category order; a classifier without
+    probabilities puts all weight on its decision)."""
+    classifier, params, seed, n_threads, X_train, y_train, X_valid, n_categories = args
+    model = fit_classifier(classifier, params, seed, n_threads, X_train, y_train, probabilities=True)
+    probabilities = predict_proba(model, X_valid, n_categories)
+    if probabilities is None:
+        probabilities = np.zeros((X_valid.shape[0], n_categories))
+        probabilities[np.arange(X_valid.shape[0]), predict(model, X_valid)] = 1.0
+    return probabilities

@@ -144,3 +144,32 @@ def call(n_jobs: int, tick: Callable[[], None], fn: Callable[..., Any], *args: A
     finally:
         if not finished:
             kill(executor)
+
+
+def map_calls(n_jobs: int, tick: Callable[[int], None], fn: Callable[[Any], Any], arguments: list[Any]) -> list[Any]:
+    """``[fn(a) for a in arguments]``, in worker processes when ``n_jobs`` > 1 (at most one call per
+    worker in flight, so a Cancel raised by ``tick`` only has running calls to stop). ``tick`` gets
+    the number of calls finished so far."""
+    if n_jobs <= 1 or len(arguments) <= 1:
+        values = []
+        for argument in arguments:
+            tick(len(values))
+            values.append(fn(argument))
+        return values
+    executor = pool(n_jobs)
+    values: list[Any] = [None] * len(arguments)
+    queue = list(reversed(range(len(arguments))))
+    pending: dict[Future, int] = {}
+    finished = False
+    try:
+        while queue or pending:
+            while queue and len(pending) < n_jobs:
+                index = queue.pop()
+                pending[executor.submit(fn, arguments[index])] = index
+            for future in wait_some(pending, lambda: tick(len(arguments) - len(queue) - len(pending))):
+                values[pending.pop(future)] = future.result()
+        finished = True
+        return values
+    finally:
+        if not finished:
+            kill(executor)

@@ -37,9 +37,11 @@ from guiapp.core.events import (
 )
 from guiapp.core.experiment import process_pool
 from guiapp.core.experiment.artefacts import model_folder_name, run_folder
+from guiapp.core.experiment.combined_models import add_combined_models
 from guiapp.core.experiment.conventional_files import save_conventional
 from guiapp.core.experiment.fitting import fit_classifier, predict, predict_proba
 from guiapp.core.experiment.held_out import CI_LEVEL, evaluate_on_test
+from guiapp.core.experiment.out_of_fold import OutOfFold, conventional_out_of_fold
 from guiapp.core.experiment.resampling import cv_folds, oversampled_rows
 from guiapp.core.experiment.results import ExperimentResult, ModelResult
 from guiapp.core.experiment.run_size import estimate_run
@@ -95,6 +97,8 @@ def run_experiment(
     )
     prepared_cache: dict[str, tuple[object, object]] = {}
     n_models = len(spec.models)
+    # the models' out-of-fold probabilities, kept when combined models will be learnt from them
+    out_of_fold: dict[str, OutOfFold] | None = {} if spec.evaluation.combine and n_models >= 2 else None
     for index, model in enumerate(spec.models):
         def report(event, index=index, name=model.display_name):
             if isinstance(event, Metric):
@@ -116,10 +120,11 @@ def run_experiment(
             if model.representation == "transformer":
                 from guiapp.core.experiment.transformer_runner import run_transformer_model
 
-                model_result = run_transformer_model(model, data, folds, spec, report, run_folder(artefacts_dir, started))
+                model_result = run_transformer_model(model, data, folds, spec, report, run_folder(artefacts_dir, started),
+                                                     out_of_fold)
             else:
                 model_result = run_model(model, data, folds, spec, prepared_cache, n_jobs, report,
-                                         run_folder(artefacts_dir, started))
+                                         run_folder(artefacts_dir, started), out_of_fold)
         except Cancelled as stop:
             on_event(TaskUpdate(index, "cancelled", model.display_name))
             # the models that had finished are not lost: the caller finds them on the exception
@@ -145,6 +150,8 @@ def run_experiment(
             )
             on_event(TaskUpdate(index, "done", model.display_name, model_result))
         result.models.append(model_result)
+    if out_of_fold is not None:
+        add_combined_models(result, data, spec, out_of_fold, run_folder(artefacts_dir, started), on_event)
     result.environment = environment(n_jobs)  # after the models: records torch and the GPU when used
     result.finished_at = _now()
     on_event(Progress(1.0, "Finished"))
@@ -160,9 +167,12 @@ def run_model(
     n_jobs: int,
     on_event: EventCallback,
     artefacts_dir: Path | None = None,
+    out_of_fold: dict[str, OutOfFold] | None = None,
 ) -> ModelResult:
     """Tune, refit and test one model (see the module docstring); the final model is saved in a
-    folder of its own under ``artefacts_dir`` (in safe formats, see ``conventional_files``)."""
+    folder of its own under ``artefacts_dir`` (in safe formats, see ``conventional_files``).
+    With ``out_of_fold``, the chosen setting's out-of-fold probabilities are kept there, under the
+    model's name, for the combined models."""
     from guiapp.core.features import make_representation
 
     total_start = time.perf_counter()
@@ -192,6 +202,12 @@ def run_model(
         model.classifier, points, fold_data, spec.seed, n_jobs, sub_progress(on_event, prepare_share + 0.05, 0.92)
     )
     seconds["tuning"] = time.perf_counter() - start
+    if out_of_fold is not None:  # its time is the combined models', not this model's
+        start = time.perf_counter()
+        probabilities = conventional_out_of_fold(model.classifier, grid[chosen].params, fold_data, folds, len(train),
+                                                 len(data.categories), spec.seed, n_jobs, sub_progress(on_event, 0.92, 0.93))
+        out_of_fold[model.display_name] = OutOfFold(probabilities, time.perf_counter() - start)
+        total_start += out_of_fold[model.display_name].seconds
     del fold_data
     chosen_params = grid[chosen].params
 

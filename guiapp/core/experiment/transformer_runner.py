@@ -20,6 +20,7 @@ from sklearn.model_selection import train_test_split
 from guiapp.core.events import EventCallback, Log, Metric, Progress, sub_progress
 from guiapp.core.experiment import metrics
 from guiapp.core.experiment.artefacts import model_folder_name
+from guiapp.core.experiment.out_of_fold import OutOfFold
 from guiapp.core.experiment.resampling import oversampled_rows
 from guiapp.core.experiment.results import GridPointResult, ModelResult
 from guiapp.core.study.sections import ModelSpec
@@ -54,7 +55,10 @@ def run_transformer_model(
     spec: ExperimentSpec,
     on_event: EventCallback,
     artefacts_dir: Path | None = None,
+    out_of_fold: dict[str, OutOfFold] | None = None,
 ) -> ModelResult:
+    """With ``out_of_fold``, the chosen setting's probabilities for the texts held out from its tuning
+    runs are kept there under the model's name (for the combined models)."""
     from guiapp.core.models.transformers.fine_tuning import fine_tune, pick_device, predict_proba, save_fine_tuned
     from guiapp.core.models.transformers.options import (
         expand_transformer_grid,
@@ -93,6 +97,7 @@ def run_transformer_model(
     bounds = np.concatenate([[0.0], np.cumsum(weights) / sum(weights)]) * 0.95 + 0.02
     scores = np.zeros((len(points), len(splits)))
     seconds = np.zeros(len(points))
+    held_out = np.full((len(points), len(train), n_labels), np.nan) if out_of_fold is not None else None
     notes: list[str] = []
     run = 0
     tuning_start = time.perf_counter()
@@ -106,6 +111,8 @@ def run_transformer_model(
             probabilities = predict_proba(tuned, list(texts[valid_rows]), forward)
             seconds[index] += time.perf_counter() - start
             scores[index, split_index] = metrics.macro_f1(data.y[valid_rows], probabilities.argmax(axis=1))
+            if held_out is not None:
+                held_out[index, valid_part] = probabilities
             notes.extend(note for note in tuned.notes if note not in notes)
             del tuned
             _free_memory()
@@ -118,6 +125,9 @@ def run_transformer_model(
     means = scores.mean(axis=1)
     chosen = int(np.flatnonzero(means == means.max())[0])
     chosen_params = dict(points[chosen])
+    if held_out is not None and out_of_fold is not None:
+        out_of_fold[model.display_name] = OutOfFold(held_out[chosen])
+        del held_out
 
     label = f"final model ({_describe(chosen_params)})"
     forward = _forwarding(on_event, bounds[-2], bounds[-1], label)

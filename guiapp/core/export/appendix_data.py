@@ -167,7 +167,9 @@ def _model(model: ModelResult, evaluation: dict[str, Any], rank: int | None) -> 
         "n_features": model.n_features or None,
         "seconds": dict(model.seconds) or None,
     }
-    if model.chosen_params:
+    if model.representation == "combined":
+        facts.update(_combined(model))
+    elif model.chosen_params:
         facts["chosen"] = dict(model.chosen_params)
         facts["chosen_text"] = _describe(model.classifier, model.chosen_params)
         facts.update(_cv_summary(model))
@@ -184,6 +186,27 @@ def _model(model: ModelResult, evaluation: dict[str, Any], rank: int | None) -> 
             for s in test.per_category
         ]
     return _drop_empty(facts)
+
+
+COMBINED_LABELS = {"weighted_vote": "Weighted vote", "stacking": "Stacking"}
+
+
+def _combined(model: ModelResult) -> dict[str, Any]:
+    """A combined model's facts: what it combines, with which weights, learnt on how many texts."""
+    spec = model.spec or {}
+    scores = list(model.cv_scores)
+    return {
+        "representation_label": "Combined model",
+        "classifier_label": COMBINED_LABELS.get(model.classifier, model.classifier),
+        "grid": None, "grid_labels": None, "tuning": None, "n_features": None,
+        "parts": list(spec.get("parts") or []),
+        "weights": dict(spec.get("weights") or {}),
+        "learnt_on_texts": spec.get("learnt_on_texts"),
+        "stacking_C": (model.chosen_params or {}).get("C"),
+        "cv_scores": scores or None,
+        "cv_mean": statistics.fmean(scores) if scores else None,
+        "cv_splits": len(scores) or None,
+    }
 
 
 def _cv_summary(model: ModelResult) -> dict[str, Any]:

@@ -68,6 +68,9 @@ def model_phrase(model: dict[str, Any]) -> str:
     classifier = model.get("classifier_label", model.get("classifier", "model"))
     representation = model.get("representation")
     pretrained = model.get("pretrained")
+    if representation == "combined":
+        return "a weighted vote of the models above" if model.get("classifier") == "weighted_vote" else (
+            "a stacking of the models above")
     if representation == "transformer":
         return f"a fine-tuned Transformer ({pretrained})" if pretrained else "a fine-tuned Transformer"
     classifier = CLASSIFIER_PHRASES.get(classifier, f"a {classifier} classifier")
@@ -85,7 +88,9 @@ def appendix_paragraph(appendix: dict[str, Any]) -> str:
 
 
 def _design(appendix: dict[str, Any]) -> tuple[str, str]:
-    models = appendix.get("models", [])
+    everything = appendix.get("models", [])
+    models = [model for model in everything if model.get("representation") != "combined"]
+    combined = [model for model in everything if model.get("representation") == "combined"]
     data, split, evaluation = appendix.get("data", {}), appendix.get("split", {}), appendix.get("evaluation", {})
     sentences = []
     phrases = [model_phrase(model) for model in models]
@@ -100,10 +105,34 @@ def _design(appendix: dict[str, Any]) -> tuple[str, str]:
     sentences.append(_tuning_sentence(models, evaluation))
     sentences.append(_oversampling_sentence(evaluation))
     sentences.append(_transformer_sentence(models))
+    sentences.append(_combined_sentence(combined))
     if "seed" in evaluation:
         sentences.append(f"All random steps used the seed {evaluation['seed']}.")
     sentences.append(_software_sentence(appendix))
     return " ".join(s for s in first if s), " ".join(s for s in sentences if s)
+
+
+def _combined_sentence(combined: list[dict[str, Any]]) -> str:
+    """How the combined models were built, in one or two sentences."""
+    if not combined:
+        return ""
+    parts = combined[0].get("parts") or []
+    texts = combined[0].get("learnt_on_texts")
+    kinds = []
+    for model in combined:
+        if model.get("classifier") == "weighted_vote":
+            kinds.append("a weighted average of their predicted probabilities (soft voting), with weights chosen by greedy "
+                         "ensemble selection with replacement (Caruana et al., 2004) to maximise macro-F1")
+        elif model.get("classifier") == "stacking":
+            strength = model.get("stacking_C")
+            kinds.append("a multinomial logistic regression on their probabilities (stacking), L2-regularised"
+                         + (f" with C = {strength:g} chosen by cross-validation" if strength else ""))
+    on = f" of {texts:,} training texts" if texts else " of the training texts"
+    subject, verb = ("Both", "were") if len(kinds) > 1 else ("It", "was")
+    return (f"We also combined the {count(len(parts), 'model')} into {count(len(combined), 'combined model')}: "
+            f"{', and '.join(kinds)}. {subject} {verb} learnt from out-of-fold probabilities{on}, that is, for each "
+            f"text from models fitted without it in the same cross-validation folds, and {verb} evaluated on the same "
+            "test set as the single models.")
 
 
 def _data_sentence(data: dict[str, Any], split: dict[str, Any]) -> str:

@@ -45,10 +45,19 @@ CATEGORY_HEADERS = ["Model", "Category", "Precision", "Recall", "F1", "Support (
 PERCENT_COLUMNS = {3, 4, 5, 6, 7}
 
 
+COMBINED_CLASSIFIERS = {"weighted_vote": "Weighted vote", "stacking": "Stacking"}
+
+
 def classifier_label(classifier: str) -> str:
     if classifier in CLASSIFIERS:
         return CLASSIFIERS[classifier].label
-    return "Fine-tuning" if classifier == "fine_tune" else classifier
+    return "Fine-tuning" if classifier == "fine_tune" else COMBINED_CLASSIFIERS.get(classifier, classifier)
+
+
+def representation_label(representation: str) -> str:
+    if representation == "combined":
+        return "Combined model"
+    return REPRESENTATION_LABELS.get(representation, representation)
 
 
 def ordered(result: ExperimentResult) -> list[ModelResult]:
@@ -67,7 +76,7 @@ def _summary_row(model: ModelResult) -> list[object]:
     ci = test.macro_f1_ci if test else None
     return [
         model.name,
-        REPRESENTATION_LABELS.get(model.representation, model.representation),
+        representation_label(model.representation),
         classifier_label(model.classifier),
         test.macro_f1 if test else None,
         ci[0] if ci else None,

@@ -15,9 +15,8 @@ from xlsxwriter.worksheet import Worksheet
 
 from guiapp.core.experiment.results import ExperimentResult, ModelResult
 from guiapp.core.export.excel_cells import text_width
-from guiapp.core.export.excel_comparison import classifier_label
+from guiapp.core.export.excel_comparison import classifier_label, representation_label
 from guiapp.core.export.excel_style import Styles
-from guiapp.core.study.sections import REPRESENTATION_LABELS
 
 SHEET = "Settings"
 SPLITS = {
@@ -117,9 +116,13 @@ def model_lines(position: int, model: ModelResult) -> list[Line]:
     spec = model.spec or {}
     lines = [
         Line(f"Model {position}: {model.name}", section=True),
-        Line("Representation of the texts", REPRESENTATION_LABELS.get(model.representation, model.representation)),
+        Line("Representation of the texts", representation_label(model.representation)),
         Line("Classifier", classifier_label(model.classifier)),
     ]
+    if spec.get("parts"):
+        lines.append(Line("Combines (weight or share of influence)", readable(spec.get("weights") or spec["parts"])))
+        if spec.get("learnt_on"):
+            lines.append(Line("Combination learnt on", str(spec["learnt_on"])))
     if spec.get("representation_options"):
         lines.append(Line("Representation settings", readable(spec["representation_options"])))
     if spec.get("grid"):

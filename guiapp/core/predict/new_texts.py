@@ -18,9 +18,10 @@ import pandas as pd
 
 from guiapp.core.errors import UserError
 from guiapp.core.events import EventCallback, Log, Progress, ignore_events, sub_progress
+from guiapp.core.predict.open_model import open_trained_model
 from guiapp.core.predict.stream import DEFAULT_CHUNK_SIZE, Predictions, predict_in_chunks
 from guiapp.core.predict.text_checks import compare_profiles, profile_texts
-from guiapp.core.predict.trained_model import TrainedModel, open_trained_model
+from guiapp.core.predict.trained_model import TrainedModel
 from guiapp.core.study.mapping import ColumnMapping, apply_mapping
 from guiapp.core.study.mapping_suggest import suggest_roles
 from guiapp.core.tables.cell_values import category_labels

@@ -18,7 +18,8 @@ from guiapp.core.errors import UserError
 from guiapp.core.experiment.artefacts import model_folder_name
 from guiapp.core.experiment.results import ExperimentResult, ModelResult
 from guiapp.core.experiment.results_manifest import MANIFEST_NAME, check_results_folder
-from guiapp.core.predict.trained_model import TrainedModel, open_trained_model
+from guiapp.core.predict.open_model import open_trained_model
+from guiapp.core.predict.trained_model import TrainedModel
 
 RESULTS_FILE = "results.json"
 PREDICTIONS_FILE = "predictions.csv"

@@ -10,13 +10,9 @@ never runs code from the folder. :class:`TrainedModel` gives both families one f
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from pathlib import Path
 from typing import Any
 
 import numpy as np
-
-from guiapp.core.errors import UserError
-from guiapp.core.models.transformers.sources.files import LABELS_FILE
 
 
 class TrainedModel(ABC):
@@ -61,21 +57,6 @@ class TransformerModel(TrainedModel):
         return int(self.fine_tuned.settings.max_length)
 
 
-def open_trained_model(folder: str | Path, name: str = "") -> TrainedModel:
-    """Open the model saved in ``folder``; a :class:`UserError` says why when it cannot be used."""
-    folder = Path(folder)
-    if not folder.is_dir():
-        raise UserError(f"The trained model “{name or folder.name}” is not where it was saved ({folder}).",
-                        "Run the study again to train it, or open the project that holds it.")
-    name = name or folder.name
-    if (folder / LABELS_FILE).is_file():
-        from guiapp.core.models.transformers.fine_tuning import load_fine_tuned
-
-        fine_tuned, categories = load_fine_tuned(folder)
-        return TransformerModel(name, fine_tuned, categories)
-    return _open_conventional(folder, name)
-
-
 class ConventionalModel(TrainedModel):
     family = "conventional"
 
@@ -92,13 +73,3 @@ class ConventionalModel(TrainedModel):
             probabilities = np.zeros((len(texts), len(self.categories)))
             probabilities[np.arange(len(texts)), decisions] = 1.0
         return decisions, probabilities
-
-
-def _open_conventional(folder: Path, name: str) -> TrainedModel:
-    from guiapp.core.experiment.conventional_files import MODEL_FILE, load_conventional
-
-    if not (folder / MODEL_FILE).is_file():
-        raise UserError(f"The folder {folder} does not hold a model TextLab saved.",
-                        "Choose the folder of a trained model (inside the results' models folder).")
-    saved = load_conventional(folder)
-    return ConventionalModel(name, saved.representation, saved.classifier, saved.categories)

@@ -167,6 +167,9 @@ class EvaluationSchema(_Section):
         Literal["auto", "cross-validation", "validation split"], BeforeValidator(_choice)
     ] = Field("auto", description="How a fine-tuned Transformer's setting is chosen.")
     validation_share: float = Field(0.2, ge=0.05, le=0.5, description="Share of training texts in that validation split.")
+    combine: bool = Field(
+        True, description="Also build combined models (weighted vote, stacking) of the compared models.",
+    )
 
 
 class ModelSchema(_Section):

@@ -46,6 +46,8 @@ class EvaluationSpec:
     # Transformers: "auto" = k-fold cross-validation on a GPU, one stratified validation split on a CPU
     transformer_tuning: str = "auto"
     validation_share: float = 0.2  # share of the training texts for that validation split
+    # combined models (weighted vote, stacking) from the compared models' out-of-fold probabilities
+    combine: bool = True
 
     def check(self) -> None:
         """Raise :class:`SpecError` when a value is outside the declared schema's limits."""
@@ -60,6 +62,7 @@ class EvaluationSpec:
             "bootstrap_samples": self.bootstrap_samples,
             "transformer_tuning": self.transformer_tuning,
             "validation_share": self.validation_share,
+            "combine": self.combine,
         }
 
     @classmethod

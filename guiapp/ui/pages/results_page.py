@@ -34,6 +34,15 @@ from PySide6.QtWidgets import (
 
 from guiapp.core.experiment.results import ExperimentResult, ModelResult
 from guiapp.core.study.category_fixes import CategoryFixes
+from guiapp.ui.pages.combined_details import (
+    COMBINED_STAGES,
+    COMBINED_TERMS,
+    chosen_text,
+    folds_text,
+    how_text,
+    is_combined,
+    summary_part,
+)
 from guiapp.ui.widgets.chart_base import ChartWidget
 from guiapp.ui.widgets.confusion_heatmap import ConfusionHeatmap
 from guiapp.ui.widgets.empty_state import EmptyState
@@ -55,7 +64,7 @@ OVERLAP_TEXT = "The top models' intervals overlap: the difference between them m
 RESULT_TERMS = ["macro-F1", "F1", "precision", "recall", "support", "confusion matrix", "confidence interval",
                 "interval", "cross-validation", "fold", "grid", "setting", "test text", "accuracy",
                 "standard deviation", "validation split", "learning rate", "epoch", "GPU", "Transformer",
-                "fine-tuning", "weight", "token"]
+                "fine-tuning", "weight", "token", *COMBINED_TERMS]
 TAB_NAMES = ("Per category", "Confusion matrix", "Tuning", "Time")
 CELL_CLICK_HINT = "Click a cell to read those documents."
 
@@ -550,7 +559,9 @@ class ResultsPage(QWidget):
         parts.append(f"accuracy {test.accuracy:.2f}")
         parts.append(f"rank {rank} of {len(self._ranked)}")
         transformer = is_transformer(model)
-        if model.n_features:
+        if is_combined(model):
+            parts.append(summary_part(model))
+        elif model.n_features:
             parts.append(format_weights(model.n_features) if transformer
                          else f"each text is {model.n_features:,} numbers")
         device = device_text(model.spec.get("device")) if transformer else ""
@@ -577,6 +588,8 @@ class ResultsPage(QWidget):
         self._show_tuning(model)
         if transformer:
             self.times_table.set_seconds(model.seconds, transformer_stages(str(model.spec.get("tuning") or "")))
+        elif is_combined(model):
+            self.times_table.set_seconds(model.seconds, COMBINED_STAGES)
         else:
             self.times_table.set_seconds(model.seconds)
         self.device_label.set_plain_text(f"{model.name} was trained on {device}." if device else "")
@@ -598,6 +611,10 @@ class ResultsPage(QWidget):
             self.show_folder_button.setEnabled(exists)
 
     def _show_tuning(self, model: ModelResult) -> None:
+        self.tabs.setTabText(TAB_NAMES.index("Tuning"), "How it combines" if is_combined(model) else "Tuning")
+        if is_combined(model):
+            self._show_combination(model)
+            return
         setting = describe_setting(model.classifier, model.chosen_params)
         self.chosen_label.set_plain_text(f"Chosen setting: {setting}", bold_prefix="")
         transformer = is_transformer(model)
@@ -628,6 +645,16 @@ class ResultsPage(QWidget):
         else:
             self.grid_caption.set_plain_text("No tuning results were recorded for this model.")
         self.grid_table.set_grid(model.classifier, model.grid, model.chosen_params)
+
+    def _show_combination(self, model: ModelResult) -> None:
+        self.tuning_label.set_plain_text(chosen_text(model))
+        self.chosen_label.set_plain_text(how_text(model))
+        self.tuning_label.setVisible(True)
+        self.folds_label.set_plain_text(folds_text(model))
+        self.grid_caption.set_plain_text("")
+        self.grid_table.setVisible(False)
+        self.transformer_grid.setVisible(False)
+        self.transformer_spacer.setVisible(True)
 
     def _show_transformer_tuning(self, model: ModelResult) -> None:
         how = str(model.spec.get("tuning") or "")

@@ -28,7 +28,8 @@ from guiapp.core.experiment.results import ExperimentResult, ModelResult
 from guiapp.core.explain.cache import ExplanationCache, run_cache_folder
 from guiapp.core.export.attributions_html import write_attributions_html
 from guiapp.core.export.attributions_table import write_attributions_csv, write_faithfulness_csv
-from guiapp.core.predict.trained_model import TrainedModel, open_trained_model
+from guiapp.core.predict.open_model import open_trained_model
+from guiapp.core.predict.trained_model import TrainedModel
 from guiapp.ui.widgets.attention_heatmap import AttentionView
 from guiapp.ui.widgets.corpus_words_view import CorpusWordsView
 from guiapp.ui.widgets.highlighted_text import HighlightedText

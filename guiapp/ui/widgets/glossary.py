@@ -106,6 +106,22 @@ TERMS: dict[str, str] = {
     ),
     "stemming": "Cutting words down to their stem, so that 'taxes', 'taxed' and 'taxing' count as one word.",
     "stop word": "A very common word such as 'the' or 'and' that says little about a text's category.",
+    "combined model": (
+        "A model that asks several of the compared models and combines their answers; it is "
+        "tested on the same test texts as every other model."
+    ),
+    "weighted vote": (
+        "Averaging the models' probabilities for each category, the better models counting more; "
+        "the weights are learnt on the training texts, never on the test texts."
+    ),
+    "stacking": (
+        "A small extra model (a logistic regression) that reads the models' probabilities and "
+        "learns which model to trust for which category."
+    ),
+    "out-of-fold": (
+        "For each training text, a model's answer from a version of the model trained without "
+        "that text (in cross-validation), so a combination learns from honest answers."
+    ),
     "random seed": (
         "A number that fixes every random choice (the test texts, the folds, oversampling), so "
         "the same study gives the same result when it is run again."

@@ -29,7 +29,7 @@ QUICK = [ModelSpec("bow", "naive_bayes"), ModelSpec("bow", "logistic_regression"
 
 def test_study_reports_every_model_with_metrics_ci_and_times() -> None:
     events = []
-    result = runner_module.run_experiment(study(QUICK), events.append, table=coded_texts(240), n_jobs=1)
+    result = runner_module.run_experiment(study(QUICK, combine=False), events.append, table=coded_texts(240), n_jobs=1)
     assert [model.status for model in result.models] == ["done", "done"]
     assert result.categories == ["defence", "energy", "health"]
     assert result.split["n_test"] == 72 and result.split["n_train"] == 168

@@ -41,8 +41,13 @@ def test_transformer_beside_a_conventional_model(tmp_path) -> None:
         study([ModelSpec("bow", "naive_bayes"), TRANSFORMER]), events.append,
         table=coded_texts(90, seed=1), n_jobs=1, artefacts_dir=tmp_path,
     )  # fmt: skip
-    bow, transformer = result.models
+    bow, transformer, vote, stacking = result.models
     assert transformer.ok, transformer.message
+    # combined with the conventional model on the validation texts, the only ones held out from both
+    n_valid = round(result.split["n_train"] * 0.2)
+    assert vote.spec["parts"] == [bow.name, transformer.name] and stacking.ok
+    assert abs(vote.spec["learnt_on_texts"] - n_valid) <= 1 and "validation split" in vote.spec["learnt_on"]
+    assert (tmp_path / "Combined--weighted-vote" / "combined.json").is_file()
     assert len(transformer.predictions) == len(bow.predictions) == len(result.test_true)
     assert transformer.spec["tuning"].startswith("one validation split")  # no GPU here
     assert transformer.spec["device"]["kind"] == "cpu"

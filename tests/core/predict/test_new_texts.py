@@ -10,7 +10,8 @@ import pytest
 from guiapp.core.errors import UserError
 from guiapp.core.events import Log
 from guiapp.core.predict.new_texts import predict_new_texts, texts_of
-from guiapp.core.predict.trained_model import TrainedModel, open_trained_model
+from guiapp.core.predict.open_model import open_trained_model
+from guiapp.core.predict.trained_model import TrainedModel
 from guiapp.core.study.mapping import ColumnMapping
 
 CATEGORIES = ["economy", "health", "defence"]

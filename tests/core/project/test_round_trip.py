@@ -9,7 +9,7 @@ import pandas as pd
 import pytest
 
 from guiapp.core.events import Cancelled, Progress
-from guiapp.core.predict.trained_model import open_trained_model
+from guiapp.core.predict.open_model import open_trained_model
 from guiapp.core.project import format as fmt
 from guiapp.core.project.opening import open_project
 from guiapp.core.project.saving import save_project

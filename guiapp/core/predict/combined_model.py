@@ -1,0 +1,98 @@
+"""A combined model opened from its folder: its parts opened from theirs, and their probabilities
+combined as the study learnt (``experiment/combining.py``).
+
+The folder holds one JSON file (``combined.json``: the parts' names and folder names, the
+categories and the combination's numbers); nothing in it is executed. The parts are the study's
+own trained models, found by name (``find_part``) or beside the combined model's folder.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from guiapp.core.errors import UserError
+from guiapp.core.experiment.artefacts import model_folder_name
+from guiapp.core.experiment.combined_models import COMBINED_FILE, COMBINED_FORMAT
+from guiapp.core.experiment.combining import Combiner, combiner_from_dict
+from guiapp.core.predict.trained_model import TrainedModel
+
+MAX_FILE_BYTES = 16 * 1024 * 1024
+
+
+class CombinedModel(TrainedModel):
+    """The parts answer; their probabilities are combined (weighted vote or stacking)."""
+
+    family = "combined"
+
+    def __init__(self, name: str, parts: list[TrainedModel], combiner: Combiner, categories: list[str]) -> None:
+        self.name, self.parts, self.combiner, self.categories = name, parts, combiner, categories
+
+    def answer(self, texts: list[str]) -> tuple[np.ndarray, np.ndarray]:
+        combined = self.combiner.combine([part.answer(texts)[1] for part in self.parts])
+        return combined.argmax(axis=1), combined
+
+    @property
+    def part_names(self) -> list[str]:
+        return [part.name for part in self.parts]
+
+
+def open_combined_model(folder: Path, name: str, find_part: Callable[[str], Path | None] | None,
+                        open_part: Callable[..., TrainedModel]) -> CombinedModel:
+    described = _read(folder / COMBINED_FILE)
+    categories = described["categories"]
+    parts = []
+    for part in described["parts"]:
+        where = _part_folder(folder, part, find_part)
+        if where is None:
+            raise UserError(f"The combined model “{name}” needs the trained model “{part['name']}”, which is not "
+                            f"beside it ({folder.parent}).",
+                            "Keep the study's trained models together: open the whole results folder or the project.")
+        opened = open_part(where, part["name"], find_part)
+        if list(opened.categories) != list(categories):
+            raise UserError(f"The trained model “{part['name']}” found for “{name}” has other categories than the study.",
+                            "Open the results folder or project the combined model came from.")
+        parts.append(opened)
+    return CombinedModel(name, parts, described["combiner"], categories)
+
+
+def _read(path: Path) -> dict[str, Any]:
+    damaged = UserError(f"The combined model's file {path} is damaged or was not written by TextLab.",
+                        "Run the study again to build the combined models.")
+    try:
+        if path.stat().st_size > MAX_FILE_BYTES:
+            raise damaged
+        data = json.loads(path.read_text(encoding="utf-8"))
+        if data.get("format") != COMBINED_FORMAT or int(data.get("version", 0)) != 1:
+            raise damaged
+        categories = [str(value) for value in data["categories"]]
+        parts = [{"name": str(part["name"]), "folder": str(part.get("folder", ""))} for part in data["parts"]]
+        combiner = combiner_from_dict(data["combiner"])
+    except UserError:
+        raise
+    except (OSError, ValueError, KeyError, TypeError, AttributeError) as error:
+        raise UserError(damaged.message, damaged.hint, details=repr(error)) from error
+    if not parts or any(_unsafe(part["folder"]) for part in parts):
+        raise damaged
+    return {"categories": categories, "parts": parts, "combiner": combiner}
+
+
+def _unsafe(name: str) -> bool:
+    return bool(name) and (name in (".", "..") or "/" in name or "\\" in name or "\x00" in name)
+
+
+def _part_folder(folder: Path, part: dict[str, str], find_part: Callable[[str], Path | None] | None) -> Path | None:
+    if find_part is not None:
+        found = find_part(part["name"])
+        if found is not None and Path(found).is_dir():
+            return Path(found)
+    # beside it: as the run saved it, as a results folder names it, as a project unpacks it
+    names = [part["folder"], model_folder_name(part["name"]),
+             re.sub(r"[^A-Za-z0-9._-]", "-", part["name"]).strip("-.") or "model"]
+    return next((folder.parent / candidate for candidate in names if candidate and (folder.parent / candidate).is_dir()),
+                None)

@@ -1,0 +1,101 @@
+"""Every pair of models compared, with Holm's correction over all the pairs.
+
+Two ways, matching the two paired tests of :mod:`paired_tests`: on the shared test set (McNemar's
+test on each text's right/wrong) or across the cross-validation folds (Nadeau & Bengio's corrected
+t-test on per-fold scores). The Holm correction (:mod:`holm`) is over the m·(m-1)/2 pairs, so a
+reviewer's "you compared many models" is answered. Pairs are formed in the order the models are
+given (A before B). Assumptions are those of the tests used.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import asdict, dataclass
+from itertools import combinations
+
+from guiapp.core.stats.holm import holm_adjust
+from guiapp.core.stats.paired_tests import corrected_resampled_t_test, mcnemar
+
+
+@dataclass(frozen=True)
+class PairComparison:
+    """One pair's test. Test-set comparisons fill ``n_only_a_right``/``n_only_b_right`` and
+    ``n_texts``; fold comparisons fill ``mean_difference`` (A - B) and its interval."""
+
+    model_a: str
+    model_b: str
+    method: str
+    statistic: float
+    p_value: float
+    p_holm: float
+    n_comparisons: int
+    n_texts: int | None = None
+    n_only_a_right: int | None = None
+    n_only_b_right: int | None = None
+    mean_difference: float | None = None
+    ci_low: float | None = None
+    ci_high: float | None = None
+    level: float | None = None
+
+    def to_dict(self) -> dict:
+        return asdict(self)
+
+
+def _names(by_model: Mapping) -> list[str]:
+    names = list(by_model)
+    if len(names) < 2:
+        raise ValueError("Comparing models needs at least two models.")
+    return names
+
+
+def compare_on_test_set(right_by_model: Mapping[str, object]) -> list[PairComparison]:
+    """McNemar's test for every pair; ``right_by_model[name]`` is that model's right/wrong per
+    test text (the same texts, in the same order, for every model)."""
+    names = _names(right_by_model)
+    pairs = list(combinations(names, 2))
+    results = [mcnemar(right_by_model[a], right_by_model[b]) for a, b in pairs]
+    adjusted = holm_adjust([r.p_value for r in results])
+    return [
+        PairComparison(
+            model_a=a,
+            model_b=b,
+            method=r.method,
+            statistic=r.statistic,
+            p_value=r.p_value,
+            p_holm=p_holm,
+            n_comparisons=len(pairs),
+            n_texts=len(right_by_model[a]),
+            n_only_a_right=r.n_only_a_right,
+            n_only_b_right=r.n_only_b_right,
+        )
+        for (a, b), r, p_holm in zip(pairs, results, adjusted, strict=True)
+    ]
+
+
+def compare_across_folds(
+    scores_by_model: Mapping[str, object], n_train: int, n_test: int, level: float = 0.95
+) -> list[PairComparison]:
+    """The corrected resampled t-test for every pair; ``scores_by_model[name]`` holds that model's
+    score in each fold (the same folds, in the same order, for every model)."""
+    names = _names(scores_by_model)
+    pairs = list(combinations(names, 2))
+    results = [
+        corrected_resampled_t_test(scores_by_model[a], scores_by_model[b], n_train, n_test, level) for a, b in pairs
+    ]
+    adjusted = holm_adjust([r.p_value for r in results])
+    return [
+        PairComparison(
+            model_a=a,
+            model_b=b,
+            method=r.method,
+            statistic=r.t,
+            p_value=r.p_value,
+            p_holm=p_holm,
+            n_comparisons=len(pairs),
+            mean_difference=r.mean_difference,
+            ci_low=r.ci_low,
+            ci_high=r.ci_high,
+            level=r.level,
+        )
+        for (a, b), r, p_holm in zip(pairs, results, adjusted, strict=True)
+    ]
