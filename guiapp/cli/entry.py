@@ -1,7 +1,8 @@
 """Command line: ``textlab`` starts the app; ``textlab health FILE`` prints the data-health report;
 ``textlab run SPEC --out DIR`` runs a saved study headless (``run_command.py``); ``textlab predict
 RESULTS NEW --out FILE`` applies its trained models to new texts (``predict_command.py``); ``textlab
-self-test`` checks the installation (``self_test_command.py``).
+self-test`` checks the installation (``self_test_command.py``); ``textlab learning-curve SPEC --out DIR``
+draws the study's learning curves (``learning_curve_command.py``).
 
 The command line and the GUI share one engine (``guiapp.core``): whatever the GUI shows about a
 table, ``textlab health`` prints from the same functions.
@@ -17,6 +18,7 @@ from guiapp import APP_NAME, __version__
 from guiapp.cli.console import ProgressPrinter
 from guiapp.cli.explain_command import add_explain_command, explain_command
 from guiapp.cli.health_command import add_health_command, health_command
+from guiapp.cli.learning_curve_command import add_learning_curve_command, learning_curve_command
 from guiapp.cli.predict_command import add_predict_command, predict_command
 from guiapp.cli.run_command import add_run_command, run_command
 from guiapp.cli.self_test_command import add_self_test_command, self_test_command
@@ -39,10 +41,11 @@ def _parser() -> argparse.ArgumentParser:
     add_predict_command(commands)
     add_explain_command(commands)
     add_self_test_command(commands)
+    add_learning_curve_command(commands)
     return parser
 
 
-COMMANDS = ("gui", "health", "run", "predict", "explain", "self-test")
+COMMANDS = ("gui", "health", "run", "predict", "explain", "self-test", "learning-curve")
 
 
 def _with_gui_for_a_file(argv: list[str]) -> list[str]:
@@ -59,7 +62,7 @@ def main(argv: list[str] | None = None) -> int:
         from guiapp.ui.app import run_app
 
         return run_app(getattr(args, "file", None), example=getattr(args, "example", False))
-    if args.command in ("health", "run", "predict", "explain", "self-test"):
+    if args.command in ("health", "run", "predict", "explain", "self-test", "learning-curve"):
         try:
             if args.command == "run":
                 return run_command(args, ProgressPrinter())
@@ -69,6 +72,8 @@ def main(argv: list[str] | None = None) -> int:
                 return explain_command(args, ProgressPrinter())
             if args.command == "self-test":
                 return self_test_command(args, ProgressPrinter())
+            if args.command == "learning-curve":
+                return learning_curve_command(args, ProgressPrinter())
             return health_command(args, ProgressPrinter())
         except BrokenPipeError:  # output piped into `head` and the like: stop quietly
             os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())

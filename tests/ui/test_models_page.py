@@ -138,7 +138,8 @@ def test_data_summary_and_evaluation_sentence(page):
     )
     assert page.evaluation_label.plain_text() == (
         "30 % of the coded texts are kept aside for the final test; settings are tuned by 5-fold "
-        "cross-validation on the rest; smaller categories are not oversampled."
+        "cross-validation on the rest; smaller categories are not oversampled. Two combined models of the "
+        "ticked models (a weighted vote and a stacking) are built too, and tested like the others."
     )
     assert "Cross-validation:" in page.evaluation_label.toolTip()  # the jargon is explained
     assert not page.changes_label.isVisible()
@@ -363,3 +364,23 @@ def test_missing_speeds_are_measured_once_in_the_background(qtbot, monkeypatch):
     assert calls == [(1, 10)] and widget.estimate_label.text().endswith("on this computer.")
     widget._update_estimates()
     assert calls == [(1, 10)], "nothing left to measure: no second measurement"
+
+
+def test_combined_models_and_the_transformer_choice_are_set_in_the_advanced_dialog(page, qtbot):
+    dialog = page.open_advanced()
+    assert dialog.test_tab.combine.isChecked()  # on by default
+    dialog.test_tab.combine.setChecked(False)
+    transformer = dialog.transformer_tab
+    assert transformer.transformer_choice() == "cheapest within noise" and transformer.seeds_value() == 1
+    transformer.choice.setCurrentIndex(transformer.choice.findData("best score"))
+    transformer.seeds.setValue(3)
+    qtbot.mouseClick(dialog.ok_button, Qt.MouseButton.LeftButton)
+    spec = page.build_spec()
+    assert not spec.evaluation.combine
+    assert spec.evaluation.transformer_choice == "best score" and spec.evaluation.transformer_seeds == 3
+    assert "combined models" not in page.evaluation_label.plain_text()
+    assert "no combined models" in page.changes_label.text()
+    assert "3 seeds" in page.changes_label.text() and "paper's rule" in page.changes_label.text()
+    again = page.open_advanced()  # the dialog shows what the study holds
+    assert not again.test_tab.combine.isChecked() and again.transformer_tab.seeds_value() == 3
+    again.reject()

@@ -156,8 +156,10 @@ def test_a_whole_study_from_data_to_results(qtbot, window, tmp_path):
     qtbot.waitUntil(lambda: not window.run_page.is_busy())
     assert enabled_steps(window) == [True, True, True, True, True, True]
     results = window.results_page
-    assert results.result is not None and len(results.result.finished_models()) == 2
-    assert results.picker.count() == 2
+    # the two ticked models and the two combined models the app builds from them by default
+    assert results.result is not None and len(results.result.finished_models()) == 2 + 2
+    assert results.picker.count() == 4
+    assert sum(model.representation == "combined" for model in results.result.models) == 2
     assert window.run_page.state() == "finished"
 
 

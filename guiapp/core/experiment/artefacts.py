@@ -17,3 +17,9 @@ def run_folder(folder: str | Path | None, started: str) -> Path:
 def model_folder_name(name: str) -> str:
     """A file-system-safe folder name for a model ("SVM · Basic BOW" → "SVM---Basic-BOW")."""
     return "".join(c if c.isalnum() or c in "-_." else "-" for c in name).strip("-") or "model"
+
+
+# A combined model's folder holds this one JSON file (combined_models.py); kept here, in a module
+# that imports nothing heavy, so that opening a model knows it without loading the engine.
+COMBINED_FILE = "combined.json"
+COMBINED_FORMAT = "textlab-combined-model"

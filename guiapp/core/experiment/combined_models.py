@@ -20,15 +20,13 @@ import numpy as np
 from guiapp.core.atomic import write_text_atomic
 from guiapp.core.events import EventCallback, Log
 from guiapp.core.experiment import combining
-from guiapp.core.experiment.artefacts import model_folder_name
+from guiapp.core.experiment.artefacts import COMBINED_FILE, COMBINED_FORMAT, model_folder_name
 from guiapp.core.experiment.held_out import CI_LEVEL, evaluate_on_test
 from guiapp.core.experiment.out_of_fold import OutOfFold
 from guiapp.core.experiment.results import ExperimentResult, ModelResult
 from guiapp.core.study.spec import ExperimentSpec
 from guiapp.core.study.study_data import StudyData
 
-COMBINED_FILE = "combined.json"
-COMBINED_FORMAT = "textlab-combined-model"
 METHOD_NAMES = {"weighted_vote": "Combined: weighted vote", "stacking": "Combined: stacking"}
 MIN_TEXTS_PER_CATEGORY = 2  # out-of-fold texts of each category needed to learn a combination
 

@@ -23,6 +23,8 @@ from guiapp.core.experiment.artefacts import model_folder_name
 from guiapp.core.experiment.out_of_fold import OutOfFold
 from guiapp.core.experiment.resampling import oversampled_rows
 from guiapp.core.experiment.results import GridPointResult, ModelResult
+from guiapp.core.experiment.seed_average import save_seed_average
+from guiapp.core.experiment.setting_choice import choose_setting, describe_choice
 from guiapp.core.study.sections import ModelSpec
 from guiapp.core.study.spec import ExperimentSpec
 from guiapp.core.study.study_data import StudyData
@@ -81,11 +83,11 @@ def run_transformer_model(
     texts = np.asarray(data.texts, dtype=object)
     n_labels = len(data.categories)
 
-    def settings(point: dict) -> FineTuneSettings:
+    def settings(point: dict, seed: int = spec.seed) -> FineTuneSettings:
         return FineTuneSettings(
             learning_rate=point["learning_rate"], epochs=point["epochs"], batch_size=options["batch_size"],
             max_length=options["max_length"], truncation=options["truncation"], dropout=options["dropout"],
-            seed=spec.seed, device=options["device"], mixed_precision=options["mixed_precision"],
+            seed=seed, device=options["device"], mixed_precision=options["mixed_precision"],
         )  # fmt: skip
 
     def learning_rows(rows: np.ndarray) -> np.ndarray:
@@ -93,11 +95,13 @@ def run_transformer_model(
 
     # progress: every training run weighs its epochs; the final refit counts as the longest
     weights = [point["epochs"] * len(fit) for fit, _ in splits for point in points]
-    weights.append(max(point["epochs"] for point in points) * len(train))
+    n_seeds = spec.evaluation.transformer_seeds
+    weights += [max(point["epochs"] for point in points) * len(train)] * n_seeds
     bounds = np.concatenate([[0.0], np.cumsum(weights) / sum(weights)]) * 0.95 + 0.02
     scores = np.zeros((len(points), len(splits)))
     seconds = np.zeros(len(points))
     held_out = np.full((len(points), len(train), n_labels), np.nan) if out_of_fold is not None else None
+    valid_predictions = [np.zeros((len(points), len(valid)), dtype=int) for _, valid in splits]
     notes: list[str] = []
     run = 0
     tuning_start = time.perf_counter()
@@ -111,6 +115,7 @@ def run_transformer_model(
             probabilities = predict_proba(tuned, list(texts[valid_rows]), forward)
             seconds[index] += time.perf_counter() - start
             scores[index, split_index] = metrics.macro_f1(data.y[valid_rows], probabilities.argmax(axis=1))
+            valid_predictions[split_index][index] = probabilities.argmax(axis=1)
             if held_out is not None:
                 held_out[index, valid_part] = probabilities
             notes.extend(note for note in tuned.notes if note not in notes)
@@ -122,23 +127,36 @@ def run_transformer_model(
         GridPointResult(dict(point), [float(v) for v in scores[i]], float(scores[i].mean()), float(scores[i].std()), float(seconds[i]))
         for i, point in enumerate(points)
     ]
-    means = scores.mean(axis=1)
-    chosen = int(np.flatnonzero(means == means.max())[0])
+    choice = choose_setting(points, scores, valid_predictions, [data.y[train[valid]] for _, valid in splits],
+                            spec.evaluation.transformer_choice, spec.seed)
+    chosen = choice.chosen
     chosen_params = dict(points[chosen])
+    notes.extend(describe_choice(choice, points, "the validation texts" if len(splits) == 1 else "the folds"))
     if held_out is not None and out_of_fold is not None:
         out_of_fold[model.display_name] = OutOfFold(held_out[chosen])
         del held_out
 
-    label = f"final model ({_describe(chosen_params)})"
-    forward = _forwarding(on_event, bounds[-2], bounds[-1], label)
-    start = time.perf_counter()
     final_rows = learning_rows(train)
-    final = fine_tune(path, list(texts[final_rows]), data.y[final_rows], n_labels, settings(chosen_params), forward)
-    final_seconds = time.perf_counter() - start
-    start = time.perf_counter()
-    probabilities = predict_proba(final, list(texts[test]), sub_progress(on_event, 0.97, 0.99))
-    predict_seconds = time.perf_counter() - start
+    finals, seed_probabilities, final_seconds, predict_seconds = [], [], 0.0, 0.0
+    for number in range(n_seeds):  # several seeds: their probabilities are averaged
+        seed = spec.seed + number
+        label = f"final model ({_describe(chosen_params)}" + (f", seed {number + 1} of {n_seeds})" if n_seeds > 1 else ")")
+        forward = _forwarding(on_event, bounds[len(bounds) - 2 - (n_seeds - 1 - number)],
+                              bounds[len(bounds) - 1 - (n_seeds - 1 - number)], label)
+        start = time.perf_counter()
+        finals.append(fine_tune(path, list(texts[final_rows]), data.y[final_rows], n_labels,
+                                settings(chosen_params, seed), forward))
+        final_seconds += time.perf_counter() - start
+        start = time.perf_counter()
+        seed_probabilities.append(predict_proba(finals[-1], list(texts[test]), sub_progress(on_event, 0.97, 0.99)))
+        predict_seconds += time.perf_counter() - start
+    final = finals[0]
+    probabilities = np.mean(seed_probabilities, axis=0)
     predicted = probabilities.argmax(axis=1)
+    seed_scores = [metrics.macro_f1(data.y[test], p.argmax(axis=1)) for p in seed_probabilities]
+    if n_seeds > 1:
+        notes.append(f"The chosen setting was fine-tuned with {n_seeds} seeds and their probabilities averaged; "
+                     f"alone, each seed's model scored {min(seed_scores):.3f}–{max(seed_scores):.3f} test macro-F1.")
     notes.extend(note for note in final.notes if note not in notes)
     notes.extend(_cut_notes(final, texts[final_rows], texts[test], options))
     for note in notes:
@@ -146,7 +164,10 @@ def run_transformer_model(
     artefact = ""
     if artefacts_dir is not None:
         folder = Path(artefacts_dir) / model_folder_name(model.display_name)
-        save_fine_tuned(final, folder, data.categories)
+        if n_seeds == 1:
+            save_fine_tuned(final, folder, data.categories)
+        else:
+            save_seed_average(finals, folder, model.display_name, data.categories, save_fine_tuned)
         artefact = str(folder)
     y_test = data.y[test]
     full_spec = model.to_dict()
@@ -157,6 +178,8 @@ def run_transformer_model(
         tuning=how,
         device={"kind": device.kind, "name": device.name, "bf16": device.bf16},
         notes=notes,
+        setting_choice=choice.to_dict(),
+        **({"seeds": n_seeds, "seed_scores": [round(score, 6) for score in seed_scores]} if n_seeds > 1 else {}),
     )
     from guiapp.core.experiment.held_out import CI_LEVEL, evaluate_on_test
 
@@ -181,7 +204,7 @@ def run_transformer_model(
         n_features=int(sum(p.numel() for p in final.model.parameters())),
         artefact=artefact,
     )
-    del final
+    del final, finals
     _free_memory()
     on_event(Progress(1.0, "done"))
     return result

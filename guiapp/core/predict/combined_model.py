@@ -17,8 +17,7 @@ from typing import Any
 import numpy as np
 
 from guiapp.core.errors import UserError
-from guiapp.core.experiment.artefacts import model_folder_name
-from guiapp.core.experiment.combined_models import COMBINED_FILE, COMBINED_FORMAT
+from guiapp.core.experiment.artefacts import COMBINED_FILE, COMBINED_FORMAT, model_folder_name
 from guiapp.core.experiment.combining import Combiner, combiner_from_dict
 from guiapp.core.predict.trained_model import TrainedModel
 
@@ -91,6 +90,8 @@ def _part_folder(folder: Path, part: dict[str, str], find_part: Callable[[str], 
         found = find_part(part["name"])
         if found is not None and Path(found).is_dir():
             return Path(found)
+    if part["folder"] and (folder / part["folder"]).is_dir():  # inside it (a Transformer's seeds)
+        return folder / part["folder"]
     # beside it: as the run saved it, as a results folder names it, as a project unpacks it
     names = [part["folder"], model_folder_name(part["name"]),
              re.sub(r"[^A-Za-z0-9._-]", "-", part["name"]).strip("-.") or "model"]

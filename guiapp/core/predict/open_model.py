@@ -8,7 +8,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from guiapp.core.errors import UserError
-from guiapp.core.experiment.combined_models import COMBINED_FILE
+from guiapp.core.experiment.artefacts import COMBINED_FILE
 from guiapp.core.models.transformers.sources.files import LABELS_FILE
 from guiapp.core.predict.trained_model import ConventionalModel, TrainedModel, TransformerModel
 

@@ -30,7 +30,6 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass
 
 import numpy as np
-from scipy import stats
 
 EXACT_BELOW = 25
 ROUNDING = 1e-12
@@ -89,9 +88,13 @@ def mcnemar(a_right, b_right) -> McNemarResult:
     only_b = int(np.count_nonzero(b & ~a))
     discordant = only_a + only_b
     if discordant < EXACT_BELOW:
+        from scipy import stats  # imported when used: it takes a while to load
+
         p = stats.binomtest(only_a, discordant, 0.5).pvalue if discordant else 1.0
         return McNemarResult(float(min(only_a, only_b)), float(p), only_a, only_b, EXACT_METHOD)
     statistic = (abs(only_a - only_b) - 1) ** 2 / discordant
+    from scipy import stats
+
     return McNemarResult(float(statistic), float(stats.chi2.sf(statistic, 1)), only_a, only_b, CHI_SQUARE_METHOD)
 
 
@@ -127,6 +130,8 @@ def corrected_resampled_t_test(
     variance = float(differences.var(ddof=1)) * (1 / folds + n_test / n_train)
     se = variance**0.5
     t = mean / se
+    from scipy import stats
+
     p = float(2 * stats.t.sf(abs(t), df))
     half = float(stats.t.ppf(0.5 + level / 2, df)) * se
     return CorrectedTTestResult(float(t), df, p, mean, mean - half, mean + half, level, folds)

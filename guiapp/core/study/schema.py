@@ -167,6 +167,14 @@ class EvaluationSchema(_Section):
         Literal["auto", "cross-validation", "validation split"], BeforeValidator(_choice)
     ] = Field("auto", description="How a fine-tuned Transformer's setting is chosen.")
     validation_share: float = Field(0.2, ge=0.05, le=0.5, description="Share of training texts in that validation split.")
+    transformer_choice: Annotated[
+        Literal["cheapest within noise", "best score"], BeforeValidator(_choice)
+    ] = Field("cheapest within noise", description="Among a Transformer's settings within one standard error of the "
+              "best: the one that trains least (\"cheapest within noise\"), or always the top score (\"best score\", "
+              "the paper's protocol).")
+    transformer_seeds: WholeNumber = Field(
+        1, ge=1, le=10, description="Fine-tune the chosen setting with this many seeds and average their probabilities.",
+    )
     combine: bool = Field(
         True, description="Also build combined models (weighted vote, stacking) of the compared models.",
     )

@@ -46,6 +46,9 @@ class EvaluationSpec:
     # Transformers: "auto" = k-fold cross-validation on a GPU, one stratified validation split on a CPU
     transformer_tuning: str = "auto"
     validation_share: float = 0.2  # share of the training texts for that validation split
+    # how a Transformer's setting is chosen from its tuning scores (setting_choice.py)
+    transformer_choice: str = "cheapest within noise"  # or "best score" (the paper's protocol)
+    transformer_seeds: int = 1  # the chosen setting fine-tuned with this many seeds, probabilities averaged
     # combined models (weighted vote, stacking) from the compared models' out-of-fold probabilities
     combine: bool = True
 
@@ -62,6 +65,8 @@ class EvaluationSpec:
             "bootstrap_samples": self.bootstrap_samples,
             "transformer_tuning": self.transformer_tuning,
             "validation_share": self.validation_share,
+            "transformer_choice": self.transformer_choice,
+            "transformer_seeds": self.transformer_seeds,
             "combine": self.combine,
         }
 

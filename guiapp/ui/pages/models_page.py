@@ -548,6 +548,10 @@ class ModelsPage(QWidget):
         else:
             imbalance = "smaller categories are not oversampled"
         text = f"{first}; {tuning}; {imbalance}."
+        checked = len(self.choice.checked()) + (1 if self.transformer.is_checked() else 0)
+        if evaluation.combine and checked >= 2:
+            text += (" Two combined models of the ticked models (a weighted vote and a stacking) are built too, "
+                     "and tested like the others.")
         if self.transformer.is_checked():
             text += " " + self.transformer_tuning_text()
         return text
@@ -575,6 +579,12 @@ class ModelsPage(QWidget):
         default_evaluation = EvaluationSpec()
         if self.settings.evaluation.bootstrap_samples != default_evaluation.bootstrap_samples:
             parts.append(f"{self.settings.evaluation.bootstrap_samples} resamples for the interval")
+        if not self.settings.evaluation.combine:
+            parts.append("no combined models")
+        if self.settings.evaluation.transformer_choice != default_evaluation.transformer_choice:
+            parts.append("the Transformer's top-scoring setting (the paper's rule)")
+        if self.settings.evaluation.transformer_seeds != default_evaluation.transformer_seeds:
+            parts.append(f"the Transformer fine-tuned with {self.settings.evaluation.transformer_seeds} seeds")
         for representation, options in self.settings.options.items():
             if representation == TRANSFORMER:
                 names = ", ".join(TRANSFORMER_OPTION_NAMES.get(name, name) for name in options)

@@ -44,6 +44,7 @@ from guiapp.ui.pages.combined_details import (
     summary_part,
 )
 from guiapp.ui.widgets.chart_base import ChartWidget
+from guiapp.ui.widgets.comparison_view import ComparisonView
 from guiapp.ui.widgets.confusion_heatmap import ConfusionHeatmap
 from guiapp.ui.widgets.empty_state import EmptyState
 from guiapp.ui.widgets.glossary import GlossaryLabel, explain
@@ -57,15 +58,23 @@ from guiapp.ui.widgets.results_tables import (
     describe_setting,
     transformer_stages,
 )
+from guiapp.workers import Worker, WorkerSlot
+
+
+def compare_models_job(result: ExperimentResult, on_event=None):  # noqa: ANN001 — a Worker's job
+    from guiapp.core.experiment.comparisons import compare_models
+
+    return compare_models(result)
 
 EMPTY_TITLE = "No results yet"
 EMPTY_TEXT = "Run a study on the Run step: the comparison of your models appears here."
-OVERLAP_TEXT = "The top models' intervals overlap: the difference between them may be chance."
+OVERLAP_TEXT = ("The top models' intervals overlap: the tab “Is the best really better?” below tells whether their "
+                "difference is larger than chance.")
 RESULT_TERMS = ["macro-F1", "F1", "precision", "recall", "support", "confusion matrix", "confidence interval",
                 "interval", "cross-validation", "fold", "grid", "setting", "test text", "accuracy",
                 "standard deviation", "validation split", "learning rate", "epoch", "GPU", "Transformer",
                 "fine-tuning", "weight", "token", *COMBINED_TERMS]
-TAB_NAMES = ("Per category", "Confusion matrix", "Tuning", "Time")
+TAB_NAMES = ("Per category", "Confusion matrix", "Tuning", "Time", "Is the best really better?")
 CELL_CLICK_HINT = "Click a cell to read those documents."
 
 
@@ -278,10 +287,13 @@ class ResultsPage(QWidget):
         self.tabs.addTab(self._build_confusion_tab(), TAB_NAMES[1])
         self.tabs.addTab(self._build_tuning_tab(), TAB_NAMES[2])
         self.tabs.addTab(self._build_time_tab(), TAB_NAMES[3])
+        self.tabs.addTab(self._build_comparison_tab(), TAB_NAMES[4])
         self.tabs.setTabToolTip(0, "How well the model does on each of your categories.")
         self.tabs.setTabToolTip(1, "Confusion matrix: " + explain(["confusion matrix"]).split(": ", 1)[1])
         self.tabs.setTabToolTip(2, "Which settings were tried and which one was chosen.")
         self.tabs.setTabToolTip(3, "How long each stage took.")
+        self.tabs.setTabToolTip(4, "Whether the differences between the models are larger than chance, and how "
+                                   "closely each model agrees with your coding (as a second coder would).")
         self.model_notes_label = GlossaryLabel("", terms=RESULT_TERMS)
         self.model_notes_label.setObjectName("modelNotes")
         self.model_notes_label.setStyleSheet("color: #444;")
@@ -410,9 +422,30 @@ class ResultsPage(QWidget):
         scroll.setWidget(inner)
         return scroll
 
+    def _build_comparison_tab(self) -> QWidget:
+        self.comparison = ComparisonView()
+        self.comparison.setObjectName("comparisonView")
+        self._comparison_slot = WorkerSlot()
+        scroll = QScrollArea()
+        scroll.setWidgetResizable(True)
+        scroll.setFrameShape(QFrame.Shape.NoFrame)
+        scroll.setWidget(self.comparison)
+        return scroll
+
+    def _compare_in_background(self, result: ExperimentResult) -> None:
+        """The paired tests and agreement take a second or more on large test sets: off the GUI thread."""
+        self.comparison.clear()
+        self.comparison.headline.set_plain_text("Comparing the models…")
+        worker = Worker(compare_models_job, result, name="compare models")
+        worker.signals.finished.connect(
+            lambda found, result=result: self.result is result and self.comparison.set_comparisons(
+                found, n_texts=len(result.test_true)))
+        self._comparison_slot.start(worker)
+
     # -- public API -------------------------------------------------------------------------------
     def show_result(self, result: ExperimentResult) -> None:
         self.result = result
+        self._compare_in_background(result)
         self.study_label.setText(study_line(result))
         self.set_data_note("")
         self.export.set_result(result)
@@ -456,6 +489,8 @@ class ResultsPage(QWidget):
 
     def clear(self) -> None:
         self.result = None
+        self._comparison_slot.cancel()
+        self.comparison.clear()
         self.export.cancel()
         self.export.set_result(None)
         self._ranked = []

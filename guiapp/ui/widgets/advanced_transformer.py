@@ -59,6 +59,19 @@ OPTION_NAMES = {
     "device": "where it computes",
     "mixed_precision": "16-bit numbers",
 }
+CHOICE_CHOICES = (
+    ("cheapest within noise", "Prefer the cheaper setting (fewer epochs) when the scores are within noise"),
+    ("best score", "Always take the top score (the paper's protocol)"),
+)
+CHOICE_HELP = (
+    "With a few hundred validation texts, settings often differ by less than the score's own noise. The "
+    "default takes, among the settings within one standard error of the best, the one that trains least; "
+    "the paper's protocol always takes the top score."
+)
+SEEDS_HELP = (
+    "Fine-tune the chosen setting several times with different random seeds and average their answers: "
+    "steadier results and the spread across seeds is shown, at that many times the final training time."
+)
 TUNING_CHOICES = (
     ("auto", "Automatic: cross-validation with a GPU, one validation split without"),
     ("cross-validation", "Cross-validation with the folds of the “Test and tuning” tab"),
@@ -250,6 +263,12 @@ class TransformerTab(QWidget):
         self.tuning = QComboBox(objectName="transformerTuning")
         for value, text in TUNING_CHOICES:
             self.tuning.addItem(text, value)
+        self.choice = QComboBox(objectName="transformerChoice")
+        for value, text in CHOICE_CHOICES:
+            self.choice.addItem(text, value)
+        self.seeds = QSpinBox(objectName="transformerSeeds")
+        self.seeds.setRange(1, 10)
+        self.seeds.setSuffix(" seed(s), probabilities averaged")
         self.validation_share = QSpinBox(objectName="transformerValidationShare")
         self.validation_share.setRange(5, 50)
         self.validation_share.setSuffix(" % of the training texts")
@@ -261,6 +280,8 @@ class TransformerTab(QWidget):
         tuning_form.addRow(_label("Choose the best setting by:", TUNING_HELP, self.tuning), self.tuning)
         share_tip = explain(["validation split"]) + " The paper's choice: 20 %."
         tuning_form.addRow(_label("Validation split:", share_tip, self.validation_share), self.validation_share)
+        tuning_form.addRow(_label("When settings are within noise:", CHOICE_HELP, self.choice), self.choice)
+        tuning_form.addRow(_label("Final model:", SEEDS_HELP, self.seeds), self.seeds)
         _stack(tuning_box, tuning_form, self.tuning_note)
 
         self.options_error = QLabel("", objectName="transformerOptionsError")
@@ -277,9 +298,9 @@ class TransformerTab(QWidget):
         bottom.addStretch(0)
         bottom.addWidget(self.restore_options, 0, Qt.AlignmentFlag.AlignTop | Qt.AlignmentFlag.AlignRight)
 
-        for widget in (self.max_length, self.truncation, self.device, self.tuning):
+        for widget in (self.max_length, self.truncation, self.device, self.tuning, self.choice):
             widget.currentIndexChanged.connect(self._edited)
-        for spin in (self.batch_size, self.dropout, self.validation_share):
+        for spin in (self.batch_size, self.dropout, self.validation_share, self.seeds):
             spin.valueChanged.connect(self._edited)
         self.mixed_precision.toggled.connect(self._edited)
         for name, widget in (("batch_size", self.batch_size), ("dropout", self.dropout)):
@@ -289,6 +310,8 @@ class TransformerTab(QWidget):
         self.device.setToolTip(OPTION_HELP["device"])
         self.tuning.setToolTip(TUNING_HELP)
         self.validation_share.setToolTip(share_tip)
+        self.choice.setToolTip(CHOICE_HELP)
+        self.seeds.setToolTip(SEEDS_HELP)
 
         column = QVBoxLayout(self)
         column.addWidget(intro)
@@ -306,6 +329,8 @@ class TransformerTab(QWidget):
             self._set_options(options)
             self.tuning.setCurrentIndex(max(0, self.tuning.findData(evaluation.transformer_tuning)))
             self.validation_share.setValue(round(evaluation.validation_share * 100))
+            self.choice.setCurrentIndex(max(0, self.choice.findData(evaluation.transformer_choice)))
+            self.seeds.setValue(evaluation.transformer_seeds)
         finally:
             self._loading = False
         self.set_grid(grid)
@@ -338,6 +363,8 @@ class TransformerTab(QWidget):
             evaluation = EvaluationSpec()
             self.tuning.setCurrentIndex(self.tuning.findData(evaluation.transformer_tuning))
             self.validation_share.setValue(round(evaluation.validation_share * 100))
+            self.choice.setCurrentIndex(self.choice.findData(evaluation.transformer_choice))
+            self.seeds.setValue(evaluation.transformer_seeds)
         finally:
             self._loading = False
         self._edited()
@@ -369,6 +396,12 @@ class TransformerTab(QWidget):
 
     def transformer_tuning(self) -> str:
         return self.tuning.currentData()
+
+    def transformer_choice(self) -> str:
+        return self.choice.currentData()
+
+    def seeds_value(self) -> int:
+        return self.seeds.value()
 
     def validation_share_value(self) -> float:
         return self.validation_share.value() / 100.0

@@ -122,6 +122,30 @@ TERMS: dict[str, str] = {
         "For each training text, a model's answer from a version of the model trained without "
         "that text (in cross-validation), so a combination learns from honest answers."
     ),
+    "McNemar's test": (
+        "A test for two models scored on the same test texts: it looks only at the texts where exactly one "
+        "of them agrees with your coding and asks whether that split could be chance."
+    ),
+    "p-value": (
+        "How likely a difference at least this large would be if the two models were in truth equally good; "
+        "small values (below 0.05) mean the difference is hard to explain by chance."
+    ),
+    "Holm correction": (
+        "When many pairs are compared, some look different by chance alone; the Holm correction raises the "
+        "p-values so that, over all pairs together, the risk of one false alarm stays at 5 %."
+    ),
+    "Cohen's kappa": (
+        "How often two codings of the same texts agree, beyond what chance would give: 1 means always, "
+        "0 means no better than chance."
+    ),
+    "Krippendorff's alpha": (
+        "A measure of agreement between coders, corrected for chance (1 = perfect, 0 = chance); values of "
+        "0.80 or more are usually taken as reliable coding, 0.67 to 0.80 as enough for tentative conclusions."
+    ),
+    "corrected resampled t-test": (
+        "A test that compares two models' scores fold by fold in cross-validation, corrected for the folds "
+        "sharing training texts (which otherwise makes differences look far too certain)."
+    ),
     "random seed": (
         "A number that fixes every random choice (the test texts, the folds, oversampling), so "
         "the same study gives the same result when it is run again."

@@ -8,7 +8,7 @@ import pytest
 
 from guiapp.core.experiment import combining
 from guiapp.core.experiment import runner as runner_module
-from guiapp.core.experiment.combined_models import COMBINED_FILE
+from guiapp.core.experiment.artefacts import COMBINED_FILE
 from guiapp.core.predict.open_model import open_trained_model
 from guiapp.core.study.sections import ModelSpec
 from tests.core.experiment.test_runner import study

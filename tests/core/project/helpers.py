@@ -16,7 +16,7 @@ QUICK = [ModelSpec("bow", "naive_bayes"), ModelSpec("bow", "logistic_regression"
 def study(name: str = "Bills by topic") -> ExperimentSpec:
     return ExperimentSpec(
         data=DataSpec(mapping=ColumnMapping(text_columns=["text"], category_column="label")),
-        evaluation=EvaluationSpec(folds=2),
+        evaluation=EvaluationSpec(folds=2, combine=False),  # two models, no combinations
         models=list(QUICK),
         name=name,
         seed=5,

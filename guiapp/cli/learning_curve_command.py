@@ -1,0 +1,115 @@
+"""``textlab learning-curve SPEC --out DIR``: how a saved study's models do with more coded texts.
+
+Trains every model of the study on nested random subsets of its training texts (default 500,
+1,000, 2,000, 5,000 and 10,000, 5 draws each; ``core/experiment/learning_curves.py``) and scores
+each on the study's test texts. Prints a table (mean and min–max macro-F1 per model and size) and a
+plain reading (is the curve still rising; which categories would gain most), and writes
+``learning-curve.json`` and ``learning-curve.csv`` into DIR, which appears whole or not at all, like
+``textlab run``'s folder (``core/experiment/output_folder.py``); a DIR holding an earlier curve is
+refused, not replaced (that folder's check knows only ``textlab run``'s files). Exit status: 0 every curve was
+drawn, 1 some model failed, 2 the curve could not be drawn or written, 130 interrupted.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+
+def add_learning_curve_command(commands) -> None:
+    curve = commands.add_parser("learning-curve", help="how the study's models do with more or fewer coded texts")
+    curve.add_argument("spec", help="the study file, e.g. study.toml (see docs/spec-format.md)")
+    curve.add_argument("--out", required=True, help="a new folder for learning-curve.json and learning-curve.csv")
+    curve.add_argument("--sizes", type=int, nargs="+", metavar="N",
+                       help="numbers of training texts (default: 500 1000 2000 5000 10000, capped by the "
+                       "training texts, plus all training texts as the last point)")
+    curve.add_argument("--repeats", type=int, default=5, help="random draws of the subsets per size (default: 5)")
+    curve.add_argument("--tune-per-size", action="store_true",
+                       help="choose the setting for each size on its own subset (default: once, on 1,000 texts)")
+    curve.add_argument("--tune-on", type=int, metavar="N",
+                       help="choose the setting once on N texts of the first draw (default: 1,000, as in the paper)")
+    curve.add_argument("--jobs", type=int, help="worker processes for the fits (default: one per CPU core)")
+    curve.add_argument("--quiet", action="store_true", help="print only warnings, errors and the summary")
+
+
+def learning_curve_command(args: argparse.Namespace, progress) -> int:
+    from guiapp.cli.console import stopped
+    from guiapp.core.errors import UserError
+    from guiapp.core.events import Cancelled, Log
+    from guiapp.core.experiment.learning_curve_files import CURVE_CSV_NAME, CURVE_JSON_NAME, write_learning_curve
+    from guiapp.core.experiment.learning_curves import LearningCurveOptions, run_learning_curve
+    from guiapp.core.experiment.output_folder import OutputFolder, cannot_write
+    from guiapp.core.study.spec import ExperimentSpec
+
+    def on_event(event) -> None:
+        if isinstance(event, Log) and event.level == "info" and not args.quiet:
+            progress.clear()
+            print(event.message, file=sys.stderr)
+        else:
+            progress(event)
+
+    options = LearningCurveOptions(sizes=tuple(args.sizes) if args.sizes else None, repeats=args.repeats,
+                                   tune_per_size=args.tune_per_size, tuning_size=args.tune_on)
+    out = OutputFolder(args.out)
+    try:
+        spec = ExperimentSpec.load(args.spec)
+        _refuse_an_earlier_curve(out.target)
+        with out:  # checked and locked before the work starts; written whole or not at all
+            result = run_learning_curve(spec, on_event, options=options, spec_file=args.spec, n_jobs=args.jobs)
+            write_learning_curve(result, out.partial)
+            out.commit()
+    except UserError as error:
+        return stopped(progress, f"{error.message}\n{error.hint}", 2)
+    except OSError as error:
+        error = cannot_write(out.parent, error)
+        return stopped(progress, f"{error.message} Nothing was written.\n{error.hint}", 2)
+    except (Cancelled, KeyboardInterrupt):
+        kept = f"\nThe earlier curve in {out.target} is unchanged." if out.target.is_dir() and not out.committed else ""
+        return stopped(progress, "Stopped; no learning curve was written." + kept, 130)
+    progress.clear()
+    print(curve_table(result))
+    print()
+    print(curve_reading(result))
+    print(f"\nWrote {out.target} ({CURVE_JSON_NAME}, {CURVE_CSV_NAME})")
+    return 0 if all(model.ok for model in result.models) else 1
+
+
+def _refuse_an_earlier_curve(target) -> None:
+    """The results folder only replaces a ``textlab run`` folder; say so plainly for an earlier curve
+    (its check would call the curve's files "not written by TextLab")."""
+    from guiapp.core.errors import UserError
+    from guiapp.core.experiment.learning_curve_files import CURVE_JSON_NAME
+
+    if (target / CURVE_JSON_NAME).is_file():
+        raise UserError(f"{target} already holds a learning curve, and TextLab does not replace it.",
+                        "Give `--out` a new folder, or delete or rename the earlier one first.")
+
+
+def curve_table(result) -> str:
+    """Mean test macro-F1 and its min–max over the draws, per model (rows) and size (columns)."""
+    width = 21
+    draws = f"{result.repeats} draw{'s' if result.repeats != 1 else ''}"
+    title = f"Test macro-F1 on {result.n_test:,} test texts: mean (min–max over {draws}); settings chosen "
+    lines = [title + f"{_tuning_words(result)}.", ""]
+    header = f"{'model':34}" + "".join(f"{f'{size:,} texts':>{width}}" for size in result.sizes)
+    lines += [header, "-" * len(header)]
+    for model in result.models:
+        if not model.ok:
+            lines.append(f"{model.name[:34]:34} failed: {model.message}")
+            continue
+        cells = {row.size: f"{row.mean:.3f} ({row.low:.3f}–{row.high:.3f})" for row in model.summary()}
+        lines.append(f"{model.name[:34]:34}" + "".join(f"{cells.get(size, '—'):>{width}}" for size in result.sizes))
+    return "\n".join(lines)
+
+
+def curve_reading(result) -> str:
+    from guiapp.core.experiment.learning_curve_reading import read_curves
+
+    return "\n".join(reading.words for reading in read_curves(result))
+
+
+def _tuning_words(result) -> str:
+    if result.tuning == "per size":
+        return "for each size on its subset of the first draw"
+    sizes = {choice.tuned_on_size for model in result.models for choice in model.tuning}
+    return f"once on the {min(sizes):,}-text subset of the first draw" if sizes else "once"

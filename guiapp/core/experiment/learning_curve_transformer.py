@@ -1,0 +1,162 @@
+"""A fine-tuned Transformer's learning curve: the engine's own fine-tuning, on each subset.
+
+The same subsets, test texts and scores as for the conventional models (``learning_curves.py``).
+The setting (learning rate × epochs) is chosen on the tuning subset the way a study chooses it
+(``transformer_runner.tuning_splits``: the study's folds, or — the default without a GPU — one
+stratified validation split of that subset), then one model is fine-tuned per size and repeat and
+predicts the test texts. Oversampling only touches the texts a model learns from.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import gc
+import time
+from itertools import pairwise
+
+import numpy as np
+
+from guiapp.core.events import EventCallback, Log, Metric, Progress, sub_progress
+from guiapp.core.experiment import metrics
+from guiapp.core.experiment.learning_curve_results import CurvePoint, ModelCurve, TuningChoice, with_shared_points
+from guiapp.core.experiment.nested_subsets import CurvePlan
+from guiapp.core.experiment.resampling import cv_folds, oversampled_rows
+from guiapp.core.study.sections import ModelSpec
+from guiapp.core.study.spec import ExperimentSpec
+from guiapp.core.study.split import TrainTestSplit
+from guiapp.core.study.study_data import StudyData
+
+
+def transformer_curve(
+    model: ModelSpec,
+    data: StudyData,
+    plan: CurvePlan,
+    tuning_sizes: dict[int, int],
+    spec: ExperimentSpec,
+    on_event: EventCallback,
+) -> ModelCurve:
+    """One fine-tuned Transformer's curve (see the module docstring)."""
+    from guiapp.core.experiment.transformer_runner import tuning_splits
+    from guiapp.core.models.transformers.fine_tuning import fine_tune, pick_device, predict_proba
+    from guiapp.core.models.transformers.options import expand_transformer_grid, full_options
+    from guiapp.core.models.transformers.sources.resolve import describe_source, resolve_model
+    from guiapp.core.models.transformers.training.settings import FineTuneSettings
+
+    total_start = time.perf_counter()
+    options = full_options(model.representation_options)
+    points = expand_transformer_grid(model.grid, options["model"])
+    on_event(Progress(0.0, "finding the model"))
+    path = resolve_model(options["model"], sub_progress(on_event, 0.0, 0.02))
+    device = pick_device(options["device"])
+    on_event(Log(f"{model.display_name}: {describe_source(options['model'])} on {device.name}."))
+    ratio = spec.evaluation.oversampling_ratio if spec.evaluation.oversampling == "random" else None
+    texts = np.asarray(data.texts, dtype=object)
+    n_labels = len(data.categories)
+
+    def settings(point: dict) -> FineTuneSettings:  # as the study fine-tunes (transformer_runner.py)
+        return FineTuneSettings(
+            learning_rate=point["learning_rate"], epochs=point["epochs"], batch_size=options["batch_size"],
+            max_length=options["max_length"], truncation=options["truncation"], dropout=options["dropout"],
+            seed=spec.seed, device=options["device"], mixed_precision=options["mixed_precision"],
+        )  # fmt: skip
+
+    def learning_rows(rows: np.ndarray, seed: int) -> np.ndarray:
+        return rows[oversampled_rows(data.y[rows], ratio, seed)] if ratio is not None else rows
+
+    def train_and_predict(rows: np.ndarray, predict_rows: np.ndarray, point: dict, label: str, span) -> np.ndarray:
+        forward = _labelled(on_event, span, label)
+        tuned = fine_tune(path, list(texts[rows]), data.y[rows], n_labels, settings(point), forward)
+        probabilities = predict_proba(tuned, list(texts[predict_rows]), forward)
+        del tuned
+        _free_memory()
+        return probabilities.argmax(axis=1)
+
+    on_gpu = device.kind == "cuda"
+    how_wanted = spec.evaluation.transformer_tuning
+    use_folds = how_wanted == "cross-validation" or (how_wanted == "auto" and on_gpu)
+    plan_spans = _spans(plan, tuning_sizes, points, spec.evaluation.folds if use_folds else 1)
+    start = time.perf_counter()
+    choices: dict[int, TuningChoice] = {}
+    for tune_size in sorted(set(tuning_sizes.values())):
+        used_for = [size for size, tuned_at in tuning_sizes.items() if tuned_at == tune_size]
+        if len(points) == 1:
+            choices[tune_size] = TuningChoice(tune_size, 1, dict(points[0]), None, "only one setting: nothing to tune", used_for)
+            continue
+        rows = plan.subset(tune_size, 0)
+        subset = dataclasses.replace(data, split=TrainTestSplit(rows, data.split.test, data.split.how))
+        folds = cv_folds(data.y[rows], spec.evaluation.folds, spec.seed) if use_folds else []
+        splits, how = tuning_splits(subset, folds, spec, on_gpu)
+        scores = np.zeros((len(points), len(splits)))
+        for split_index, (fit_part, valid_part) in enumerate(splits):
+            for index, point in enumerate(points):
+                label = f"choosing the setting on {tune_size:,} texts, setting {index + 1} of {len(points)}"
+                fit_rows = learning_rows(rows[fit_part], spec.seed)
+                predicted = train_and_predict(fit_rows, rows[valid_part], point, label, plan_spans.pop(0))
+                scores[index, split_index] = metrics.macro_f1(data.y[rows[valid_part]], predicted)
+        means = scores.mean(axis=1)
+        chosen = int(np.flatnonzero(means == means.max())[0])
+        choices[tune_size] = TuningChoice(tune_size, 1, dict(points[chosen]), round(float(means[chosen]), 6), how, used_for)
+        on_event(Log(f"{model.display_name}: learning rate {points[chosen]['learning_rate']:g}, "
+                     f"{points[chosen]['epochs']} epochs, chosen on the {tune_size:,}-text subset of draw 1 "
+                     f"(macro-F1 {means[chosen]:.3f} by {how})."))
+    tuning_seconds = time.perf_counter() - start
+
+    start = time.perf_counter()
+    test = data.split.test
+    curve_points = []
+    for size in plan.sizes:
+        for repeat in range(plan.repeats):
+            if repeat > 0 and plan.same_for_every_repeat(size, ratio is not None):
+                plan_spans.pop(0)
+                continue  # the same texts in every repeat: fitted once (see with_shared_points)
+            fit_start = time.perf_counter()
+            rows = learning_rows(plan.subset(size, repeat), plan.seeds[repeat])
+            label = f"{size:,} texts, draw {repeat + 1} of {plan.repeats}"
+            predicted = train_and_predict(rows, test, choices[tuning_sizes[size]].params, label, plan_spans.pop(0))
+            curve_points.append(CurvePoint.scored(size, repeat + 1, data.y[test], predicted, n_labels,
+                                                  time.perf_counter() - fit_start))
+    on_event(Progress(1.0, "done"))
+    return ModelCurve(
+        name=model.display_name, representation=model.representation, classifier=model.classifier,
+        spec={**model.to_dict(), "representation_options": options, "device": {"kind": device.kind, "name": device.name}},
+        tuning=list(choices.values()), points=with_shared_points(curve_points, plan.shared_sizes(ratio is not None), plan.repeats),
+        seconds={"tuning": round(tuning_seconds, 4), "fits": round(time.perf_counter() - start, 4),
+                 "total": round(time.perf_counter() - total_start, 4)},
+    )  # fmt: skip
+
+
+def _spans(plan: CurvePlan, tuning_sizes: dict[int, int], points: list[dict], n_splits: int) -> list[tuple[float, float]]:
+    """Progress spans of every training run in order (tuning runs, then size × repeat), each
+    weighted by its texts × epochs."""
+    epochs = max(point["epochs"] for point in points)
+    weights = []
+    if len(points) > 1:
+        for tune_size in sorted(set(tuning_sizes.values())):
+            weights += [tune_size * point["epochs"] for _ in range(n_splits) for point in points]
+    weights += [size * epochs for size in plan.sizes for _ in range(plan.repeats)]
+    bounds = 0.02 + 0.98 * np.concatenate([[0.0], np.cumsum(weights)]) / sum(weights)
+    return list(pairwise(bounds))
+
+
+def _labelled(on_event: EventCallback, span: tuple[float, float], label: str) -> EventCallback:
+    mapped = sub_progress(on_event, float(span[0]), float(span[1]))
+
+    def forward(event) -> None:
+        if isinstance(event, Progress):
+            event = dataclasses.replace(event, message=f"{label}: {event.message}" if event.message else label)
+        elif isinstance(event, Metric):
+            event = dataclasses.replace(event, run=label)
+        mapped(event)
+
+    return forward
+
+
+def _free_memory() -> None:
+    gc.collect()
+    try:
+        import torch
+
+        if torch.cuda.is_available():
+            torch.cuda.empty_cache()
+    except ImportError:  # pragma: no cover
+        pass

@@ -1,0 +1,110 @@
+"""Which training texts each point of a learning curve learns from: nested, stratified, repeatable.
+
+For every repeat, the training texts are put in one random order that is stratified at every
+length: each category's texts are shuffled, and the k-th text of a category with n_c training
+texts gets the place (k + ½) / n_c (ties broken at random), so that the first n texts of the order
+hold each category within about one text of its share. A subset of size n is the first n texts of
+its repeat's order, so every smaller subset is contained in every larger one of the same repeat
+(nested, as in the reference protocol: 500 ⊂ 1,000 ⊂ 2,000 ⊂ 5,000 ⊂ 10,000). Only the study's
+training texts are ever ordered; its test texts stay the one fixed test set.
+
+Each repeat has a seed of its own, derived from the study's seed (``numpy.random.SeedSequence``),
+so the same study gives the same curve, and asking for more repeats keeps the earlier ones.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from guiapp.core.errors import UserError
+
+DEFAULT_SIZES = (500, 1_000, 2_000, 5_000, 10_000)
+DEFAULT_REPEATS = 5
+PAPER_TUNING_SIZE = 1_000  # the reference protocol tunes on the 1,000-text subset of the first repeat
+SMALLEST_SIZE = 10
+
+
+def curve_sizes(requested: tuple[int, ...] | list[int] | None, n_train: int, add_full_set: bool = True
+                ) -> tuple[list[int], list[str]]:
+    """The sizes of the curve, smallest first, and notes on what was changed.
+
+    Sizes above the number of training texts are capped to all of them (one point, not several);
+    with ``add_full_set`` all training texts are added as the last point when they are more than
+    the largest size asked for (the study's own models learn from exactly them)."""
+    chosen = sorted({int(size) for size in (requested or DEFAULT_SIZES)})
+    too_small = [size for size in chosen if size < SMALLEST_SIZE]
+    if too_small:
+        raise UserError(f"A learning curve cannot start at {too_small[0]:,} coded texts.",
+                        f"Give sizes of at least {SMALLEST_SIZE} texts, e.g. --sizes 500 1000 2000.")
+    notes = []
+    larger = [size for size in chosen if size > n_train]
+    if larger:
+        listed = ", ".join(f"{size:,}" for size in larger)
+        notes.append(f"{listed} {'is' if len(larger) == 1 else 'are'} more than the {n_train:,} training texts; "
+                     f"the curve ends at all {n_train:,} of them.")
+        chosen = [size for size in chosen if size <= n_train] + [n_train]
+    elif add_full_set and chosen[-1] < n_train:
+        chosen.append(n_train)
+    if chosen[0] < SMALLEST_SIZE:  # fewer training texts than the smallest useful size
+        raise UserError(f"The study has only {n_train:,} training texts, too few for a learning curve.",
+                        "Code more texts, or give the study a smaller test share.")
+    return sorted(set(chosen)), notes
+
+
+def repeat_seeds(study_seed: int, repeats: int) -> list[int]:
+    """One seed per repeat, derived from the study's seed (the first ones stay when repeats grow)."""
+    if repeats < 1:
+        raise UserError("A learning curve needs at least one repeat.", "Use --repeats 5, as in the reference protocol.")
+    return [int(child.generate_state(1)[0]) for child in np.random.SeedSequence(study_seed).spawn(repeats)]
+
+
+def stratified_order(y: np.ndarray, seed: int) -> np.ndarray:
+    """Positions into ``y`` in a random order whose every beginning is stratified (module docstring)."""
+    rng = np.random.default_rng(seed)
+    places = np.empty(len(y))
+    for label in np.unique(y):
+        members = np.flatnonzero(y == label)
+        shuffled = rng.permutation(members)
+        places[shuffled] = (np.arange(len(members)) + 0.5) / len(members)
+    tie_breaks = rng.random(len(y))
+    return np.lexsort((tie_breaks, places))
+
+
+def default_tuning_size(sizes: list[int]) -> int:
+    """The reference protocol's 1,000 texts, or the nearest larger size, or the largest size."""
+    at_least = [size for size in sizes if size >= PAPER_TUNING_SIZE]
+    return at_least[0] if at_least else sizes[-1]
+
+
+@dataclass
+class CurvePlan:
+    """The sizes, repeats and training subsets of one learning curve (study-wide row numbers)."""
+
+    train: np.ndarray  # the study's training rows
+    y: np.ndarray  # category code of every row of the study
+    sizes: list[int]
+    seeds: list[int]  # one per repeat
+    orders: list[np.ndarray]  # per repeat: positions into ``train``, stratified at every length
+
+    @classmethod
+    def make(cls, train: np.ndarray, y: np.ndarray, sizes: list[int], seeds: list[int]) -> CurvePlan:
+        orders = [stratified_order(y[train], seed) for seed in seeds]
+        return cls(np.asarray(train), y, list(sizes), list(seeds), orders)
+
+    @property
+    def repeats(self) -> int:
+        return len(self.seeds)
+
+    def subset(self, size: int, repeat: int) -> np.ndarray:
+        """The rows of the study that the point (``size``, ``repeat``) learns from, in row order."""
+        return np.sort(self.train[self.orders[repeat][:size]])
+
+    def same_for_every_repeat(self, size: int, oversampling: bool) -> bool:
+        """Whether every repeat learns from exactly the same texts at ``size`` (all training texts,
+        no random oversampling), so that one fit stands for all repeats."""
+        return size >= len(self.train) and not oversampling
+
+    def shared_sizes(self, oversampling: bool) -> list[int]:
+        return [size for size in self.sizes if self.same_for_every_repeat(size, oversampling)]

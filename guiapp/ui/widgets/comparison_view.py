@@ -1,0 +1,352 @@
+"""Is the best model really better? The paired comparisons and agreement figures of a study.
+
+Shows what :func:`guiapp.core.experiment.comparisons.compare_models` finds: the headline sentences,
+a table of every pair of models (McNemar's test on the test texts, Holm-corrected, and the fold
+comparison where the folds allow it) and a table of each model's agreement with the human coding
+(Cohen's kappa, Krippendorff's alpha, with intervals). Each table has a caption in plain words;
+every column title and cell has a tooltip. No dialogs.
+"""
+
+from __future__ import annotations
+
+import math
+
+from PySide6.QtCore import Qt, QTimer
+from PySide6.QtGui import QBrush, QColor, QFont
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QLabel,
+    QTableWidget,
+    QVBoxLayout,
+    QWidget,
+)
+
+from guiapp.core.experiment.comparisons import ModelComparisons, compare_models
+from guiapp.core.experiment.results import ExperimentResult
+from guiapp.core.stats.pairwise import PairComparison
+from guiapp.core.stats.wording import format_p
+from guiapp.ui.widgets.glossary import TERMS, GlossaryLabel
+from guiapp.ui.widgets.results_tables import SortItem
+
+WORDS = ["McNemar's test", "p-value", "Holm correction", "Cohen's kappa", "Krippendorff's alpha",
+         "corrected resampled t-test", "macro-F1", "test text", "cross-validation", "fold",
+         "confidence interval", "interval"]
+RELIABLE, TENTATIVE = 0.80, 0.667  # Krippendorff (2004), Content Analysis, 2nd ed., p. 241
+CLEAR_COLOR = "#1b5e20"
+MUTED = "#5a6270"
+ROW_HEIGHT = 26
+
+
+def explain_term(term: str) -> str:
+    return f"{term[0].upper()}{term[1:]}: {TERMS[term]}"
+
+
+def alpha_in_words(alpha: float) -> str:
+    """Krippendorff's rule of thumb for an agreement coefficient, in words."""
+    if not math.isfinite(alpha):
+        return "cannot be computed (one category only)"
+    if alpha >= RELIABLE:
+        return "high: as reliable human coding (0.80 or more)"
+    if alpha >= TENTATIVE:
+        return "moderate: tentative conclusions only"
+    return "low: below the usual minimum of 0.67"
+
+
+def _interval(value: float, interval: tuple[float, float]) -> str:
+    if not math.isfinite(value):
+        return "–"
+    low, high = interval
+    if not (math.isfinite(low) and math.isfinite(high)):
+        return f"{value:.2f}"
+    return f"{value:.2f}  ({low:.2f} to {high:.2f})"
+
+
+def _title(text: str) -> QLabel:
+    label = QLabel(text)
+    font = label.font()
+    font.setPointSizeF(font.pointSizeF() * 1.15)
+    font.setWeight(QFont.Weight.DemiBold)
+    label.setFont(font)
+    return label
+
+
+def _caption(text: str = "") -> GlossaryLabel:
+    label = GlossaryLabel(text, terms=WORDS)
+    label.setStyleSheet(f"color: {MUTED};")
+    return label
+
+
+class _Table(QTableWidget):
+    """A read-only table that is as tall as its rows (the page scrolls, not the table)."""
+
+    def __init__(self, headers: list[str], tips: list[str], name: str, name_columns: tuple[int, ...]) -> None:
+        super().__init__(0, len(headers))
+        self.name_columns = name_columns
+        self.setObjectName(name)
+        self.setHorizontalHeaderLabels(headers)
+        for column, tip in enumerate(tips):
+            self.horizontalHeaderItem(column).setToolTip(tip)
+        self.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+        self.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+        self.setAlternatingRowColors(True)
+        self.setWordWrap(True)
+        self.verticalHeader().hide()
+        self.verticalHeader().setDefaultSectionSize(ROW_HEIGHT)
+        header = self.horizontalHeader()
+        header.setDefaultAlignment(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter)
+        header.setStretchLastSection(True)
+        self.setVerticalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+
+    MAX_NAME_WIDTH = 200  # model names wrap onto a second line rather than push the numbers away
+    MAX_COLUMN_WIDTH = 260
+
+    def fit(self) -> None:
+        """Columns as wide as their contents (names and long cells wrap), rows as tall as their
+        text, and the table as tall as all its rows."""
+        self.resizeColumnsToContents()
+        for column in range(self.columnCount() - 1):
+            limit = self.MAX_NAME_WIDTH if column in self.name_columns else self.MAX_COLUMN_WIDTH
+            self.setColumnWidth(column, min(self.columnWidth(column) + 14, limit))
+        self.fit_rows()
+
+    def fit_rows(self) -> None:
+        """Rows as tall as their (wrapped) text plus some air; the table as tall as all rows."""
+        self.resizeRowsToContents()
+        for row in range(self.rowCount()):
+            self.setRowHeight(row, max(ROW_HEIGHT, self.rowHeight(row) + 8))
+        rows = sum(self.rowHeight(row) for row in range(self.rowCount()))
+        height = self.horizontalHeader().sizeHint().height() + rows + 2 * self.frameWidth() + 2
+        if self.horizontalHeader().length() > self.viewport().width():
+            height += self.horizontalScrollBar().sizeHint().height()
+        if height != self.height():
+            self.setFixedHeight(height)
+
+    def resizeEvent(self, event) -> None:
+        super().resizeEvent(event)
+        if event.size().width() != event.oldSize().width():
+            # after the header has stretched its last column to the new width
+            QTimer.singleShot(0, self.fit_rows)
+
+    def rows(self) -> list[list[str]]:
+        """The texts of every cell, in the order shown."""
+        return [[self.item(r, c).text() if self.item(r, c) else "" for c in range(self.columnCount())]
+                for r in range(self.rowCount())]
+
+    def put(self, row: int, column: int, text: str, value, tip: str = "", *, number: bool = False,
+            color: str = "") -> None:
+        item = SortItem(text, value, tip)
+        if number:
+            item.setTextAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+        if color:
+            item.setForeground(QBrush(QColor(color)))
+        self.setItem(row, column, item)
+
+
+PAIR_HEADERS = ["Model A", "Model B", "Only A right", "Only B right", "p", "p (Holm)", "On the test texts",
+                "Across the folds"]
+PAIR_TIPS = [
+    "The model ranked higher by macro-F1 on the test texts.",
+    "The model it is compared with.",
+    "How many test texts model A got right (your coding) and model B got wrong.",
+    "How many test texts model B got right and model A got wrong.",
+    explain_term("p-value") + " (McNemar's test, before the Holm correction.)",
+    explain_term("Holm correction") + " A difference is called clear when this is below 0.05.",
+    "The verdict of McNemar's test on the test texts, after the Holm correction.",
+    explain_term("corrected resampled t-test") + " Shown only where both models were scored on the same folds.",
+]
+AGREEMENT_HEADERS = ["Model", "Agrees on", "Cohen's kappa", "Krippendorff's alpha", "In words"]
+AGREEMENT_TIPS = [
+    "The compared models, best macro-F1 first.",
+    "The share of test texts where the model chose the category you coded.",
+    explain_term("Cohen's kappa"),
+    explain_term("Krippendorff's alpha"),
+    "Krippendorff's rule of thumb for coding reliability, applied to the model's alpha.",
+]
+
+
+class ComparisonView(QWidget):
+    """The paired comparisons and agreement of a study. :meth:`set_result` computes and shows them
+    (about a second for a thousand test texts and twenty categories); :meth:`set_comparisons` shows
+    figures already computed elsewhere (e.g. in a worker); :meth:`clear` empties the view."""
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("comparisonView")
+        self.comparisons: ModelComparisons | None = None
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.setSpacing(8)
+
+        layout.addWidget(_title("Is the best model really better?"))
+        self.headline = GlossaryLabel("", terms=WORDS)
+        self.headline.setObjectName("comparisonHeadline")
+        self.headline.setStyleSheet(
+            "QLabel#comparisonHeadline { background: #eef3f9; border: 1px solid #c9d6e6; border-radius: 4px; "
+            "padding: 8px 10px; }")
+        font = self.headline.font()
+        font.setPointSizeF(font.pointSizeF() * 1.08)
+        self.headline.setFont(font)
+        layout.addWidget(self.headline)
+
+        layout.addSpacing(10)
+        self.pairs_title = _title("Every pair of models on the same test texts")
+        layout.addWidget(self.pairs_title)
+        self.pairs_caption = _caption()
+        layout.addWidget(self.pairs_caption)
+        self.pairs_table = _Table(PAIR_HEADERS, PAIR_TIPS, "pairsTable", (0, 1))
+        layout.addWidget(self.pairs_table)
+        self.folds_note = _caption()
+        self.folds_note.setObjectName("foldsNote")
+        layout.addWidget(self.folds_note)
+
+        layout.addSpacing(10)
+        self.agreement_title = _title("How closely each model agrees with your coding")
+        layout.addWidget(self.agreement_title)
+        self.agreement_caption = _caption()
+        layout.addWidget(self.agreement_caption)
+        self.agreement_table = _Table(AGREEMENT_HEADERS, AGREEMENT_TIPS, "agreementTable", (0,))
+        layout.addWidget(self.agreement_table)
+        layout.addStretch(1)
+        self.clear()
+
+    # -- public ------------------------------------------------------------------------------------
+    def set_result(self, result: ExperimentResult | None) -> None:
+        """Compute the comparisons of ``result`` and show them (None: empty the view)."""
+        if result is None:
+            self.clear()
+            return
+        self.set_comparisons(compare_models(result), len(result.test_true))
+
+    def set_comparisons(self, comparisons: ModelComparisons, n_texts: int) -> None:
+        """Show comparisons computed by :func:`compare_models` for a study with ``n_texts`` test texts."""
+        self.comparisons = comparisons
+        self.headline.set_plain_text("\n".join(comparisons.headline))
+        self._show_pairs(comparisons, n_texts)
+        self._show_agreement(comparisons)
+        for widget in (self.pairs_title, self.pairs_caption, self.pairs_table):
+            widget.setVisible(bool(comparisons.test_set))
+        self.folds_note.setVisible(bool(comparisons.test_set) and bool(self.folds_note.plain_text()))
+        for widget in (self.agreement_title, self.agreement_caption, self.agreement_table):
+            widget.setVisible(bool(comparisons.agreement))
+
+    def clear(self) -> None:
+        self.comparisons = None
+        self.headline.set_plain_text("No study results yet: once models have finished, this compares them.")
+        self.pairs_table.setRowCount(0)
+        self.agreement_table.setRowCount(0)
+        self.folds_note.set_plain_text("")
+        for widget in (self.pairs_title, self.pairs_caption, self.pairs_table, self.folds_note,
+                       self.agreement_title, self.agreement_caption, self.agreement_table):
+            widget.setVisible(False)
+
+    def headline_text(self) -> str:
+        return self.headline.plain_text()
+
+    # -- parts -------------------------------------------------------------------------------------
+    def _show_pairs(self, comparisons: ModelComparisons, n_texts: int) -> None:
+        pairs = comparisons.test_set
+        n_pairs = len(pairs)
+        alpha = comparisons.alpha
+        correction = (
+            f"Because {n_pairs} pairs are compared, some would look different by chance alone, so each "
+            f"p-value is raised by the Holm correction: p (Holm). " if n_pairs > 1 else ""
+        )
+        self.pairs_caption.set_plain_text(
+            f"Each row puts two models side by side on the same {n_texts:,} test texts. Only the texts that "
+            f"exactly one of the two got right tell them apart (“Only A right”, “Only B right”). McNemar's test "
+            f"gives the p-value: how likely so uneven a split would be if both models were equally good. "
+            f"{correction}A difference is called clear when p (Holm) is below {alpha:g}; “no clear difference” "
+            f"does not mean the two are equally good, only that these test texts cannot tell. Hover over a row "
+            f"for the full sentence."
+        )
+        folds = {frozenset((c.model_a, c.model_b)): (c, s)
+                 for c, s in zip(comparisons.folds, comparisons.fold_sentences, strict=True)}
+        skipped = {frozenset((s.model_a, s.model_b)): s.reason for s in comparisons.skipped_fold_pairs}
+        table = self.pairs_table
+        table.setSortingEnabled(False)
+        table.setRowCount(n_pairs)
+        for row, (c, sentence) in enumerate(zip(pairs, comparisons.test_set_sentences, strict=True)):
+            clear = c.p_holm < alpha
+            table.put(row, 0, c.model_a, c.model_a, sentence)
+            table.put(row, 1, c.model_b, c.model_b, sentence)
+            table.put(row, 2, f"{c.n_only_a_right:,}", c.n_only_a_right, sentence, number=True)
+            table.put(row, 3, f"{c.n_only_b_right:,}", c.n_only_b_right, sentence, number=True)
+            table.put(row, 4, _p(c.p_value), c.p_value, sentence, number=True)
+            table.put(row, 5, _p(c.p_holm, alpha), c.p_holm, sentence, number=True)
+            words = short_verdict(c, alpha)
+            table.put(row, 6, words, words, sentence, color=CLEAR_COLOR if clear else "")
+            key = frozenset((c.model_a, c.model_b))
+            if key in folds:
+                fold, fold_sentence = folds[key]
+                text = _fold_cell(fold, alpha)
+                table.put(row, 7, text, text, fold_sentence, color=CLEAR_COLOR if fold.p_holm < alpha else "")
+            else:
+                reason = skipped.get(key, "these two models were not scored on the same folds")
+                table.put(row, 7, "not comparable", "~", f"Not compared across the folds: {reason}.", color=MUTED)
+        table.fit()
+        note = (
+            "“Across the folds” compares the two models' macro-F1 fold by fold in cross-validation (corrected "
+            f"resampled t-test, Holm-corrected over the {len(comparisons.folds)} pairs compared this way). "
+            if comparisons.folds else "No pair could be compared across the cross-validation folds. "
+        )
+        by_reason: dict[str, list[str]] = {}
+        for model, reason in comparisons.fold_excluded.items():
+            by_reason.setdefault(reason, []).append(model)
+        for reason, models in by_reason.items():
+            names = " and ".join([", ".join(models[:-1]), models[-1]] if len(models) > 1 else models)
+            verb = "are" if len(models) > 1 else "is"
+            if reason.startswith("a combined model"):
+                reason = "combined models" + reason.removeprefix("a combined model") if len(models) > 1 else reason
+                reason = reason.replace(": its fold", ": their fold") if len(models) > 1 else reason
+            note += f"Not comparable across the folds: {names} {verb} {reason}. "
+        self.folds_note.set_plain_text(note.strip())
+
+    def _show_agreement(self, comparisons: ModelComparisons) -> None:
+        rows = comparisons.agreement
+        level = rows[0].level if rows else 0.95
+        samples = rows[0].samples if rows else 0
+        self.agreement_caption.set_plain_text(
+            "Both numbers say how often a model chooses the category you coded, beyond what chance alone would "
+            "give: 1 means always, 0 means no better than guessing from how common each category is. Cohen's "
+            "kappa and Krippendorff's alpha are the measures used for agreement between human coders (the model "
+            "counts as a second coder), so you can hold them against your own coders' agreement. The range in "
+            f"brackets is the {level:.0%} confidence interval, from {samples:,} resamples of the test texts."
+        )
+        table = self.agreement_table
+        table.setSortingEnabled(False)
+        table.setRowCount(len(rows))
+        for row, a in enumerate(rows):
+            kappa_tip = (f"Cohen's kappa of {a.model} with your coding of {a.n_texts:,} test texts; the interval "
+                         f"is the range it would likely take with other test texts ({a.level:.0%}).")
+            alpha_tip = kappa_tip.replace("Cohen's kappa", "Krippendorff's alpha")
+            table.put(row, 0, a.model, a.model, a.model)
+            table.put(row, 1, f"{a.share_agreeing:.0%} of texts", a.share_agreeing,
+                      f"{a.model} chose the category you coded for {a.share_agreeing:.1%} of the test texts.",
+                      number=True)
+            table.put(row, 2, _interval(a.kappa, a.kappa_interval), a.kappa, kappa_tip, number=True)
+            table.put(row, 3, _interval(a.alpha, a.alpha_interval), a.alpha, alpha_tip, number=True)
+            words = alpha_in_words(a.alpha)
+            table.put(row, 4, words, a.alpha, explain_term("Krippendorff's alpha"),
+                      color=CLEAR_COLOR if a.alpha >= RELIABLE else "")
+        table.fit()
+
+
+def _p(p: float, alpha: float | None = None) -> str:
+    return format_p(p, alpha).removeprefix("p = ").replace("p < ", "< ")
+
+
+def short_verdict(c: PairComparison, alpha: float) -> str:
+    """"A agrees more often" / "B scores higher" / "No clear difference", A and B as in the table."""
+    if c.n_only_a_right is not None:
+        difference = c.n_only_a_right - (c.n_only_b_right or 0)
+        better = "agrees more often"
+    else:
+        difference = c.mean_difference or 0.0
+        better = "scores higher"
+    if c.p_holm >= alpha or difference == 0:
+        return "No clear difference"
+    return f"{'A' if difference > 0 else 'B'} {better}"
+
+
+def _fold_cell(c: PairComparison, alpha: float) -> str:
+    return f"{short_verdict(c, alpha)}\n({format_p(c.p_holm, alpha)})"
