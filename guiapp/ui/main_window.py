@@ -179,6 +179,7 @@ class MainWindow(QMainWindow):
         self.documents_page.filters.filterChanged.connect(
             lambda _f: self.explanations.choose_model(self.documents_page.filters.chosen_model() or ""))
         self.results_page.confusionCellClicked.connect(self.show_confusion_cell)
+        self.results_page.extendGridRequested.connect(self._extend_transformer_grid)
         self.results_page.export.explained = (  # "Explain all" results go into the Excel export too
             lambda: self.explanations.corpus.documents if self.explanations.corpus else [])
         self.predict_page = PredictPage(self._study_table)
@@ -414,6 +415,13 @@ class MainWindow(QMainWindow):
         self.steps.set_step_enabled(
             PREDICT_STEP, self._has_result, "a study's trained models can predict new texts once a run has finished."
         )
+
+    def _extend_transformer_grid(self, grid: dict) -> None:
+        self.models_page.use_transformer_grid(grid)
+        self.go_to_step(MODELS_STEP)
+        rates = ", ".join(f"{value:g}" for value in grid.get("learning_rate", []))
+        epochs = ", ".join(str(value) for value in grid.get("epochs", []))
+        self._show_status(f"The Transformer now tries learning rates {rates} and {epochs} epochs; run the study again.")
 
     def go_to_step(self, row: int) -> None:
         """Show a step; it is enabled first if needed (the page has something to show)."""

@@ -43,3 +43,30 @@ def test_a_combined_model_is_shown_with_its_parts_weights_and_times(qtbot, resul
     assert "highest macro-F1" in page.comparison.headline_text()
     assert page.comparison.pairs_table.rowCount() == 6  # 4 models: every pair
     save_screenshot(page, "results_combined_comparison")
+
+
+def test_a_transformer_best_on_the_edge_of_its_grid_offers_a_wider_grid(qtbot, window, result):
+    import copy
+
+    from guiapp.ui.main_window import MODELS_STEP, RESULTS_STEP
+
+    shown = copy.deepcopy(result)
+    transformer = shown.models[0]
+    transformer.name, transformer.representation, transformer.classifier = "Fine-tuned MiniLM", "transformer", "fine_tune"
+    transformer.chosen_params = {"learning_rate": 1e-4, "epochs": 6}
+    transformer.grid = []
+    transformer.spec = {"tuning": "one validation split (20% of the training texts)", "setting_choice": {
+        "chosen": 0, "best": 0, "rule": "cheapest within noise", "standard_error": 0.03, "interval": [0.7, 0.8],
+        "within_noise": [0], "edges": {"epochs": "highest"},
+        "extended_grid": {"learning_rate": [5e-5, 1e-4], "epochs": [2, 4, 6, 8]}}}
+    window._show_result(shown, {})
+    window.go_to_step(RESULTS_STEP)
+    page = window.results_page
+    page.choose_model("Fine-tuned MiniLM")
+    page.show_tab("Tuning")
+    assert page.extend_button.isVisible()
+    page.extend_button.click()
+    assert window.steps.currentRow() == MODELS_STEP
+    assert window.models_page.settings.grids["fine_tune"]["epochs"] == [2, 4, 6, 8]
+    page.choose_model(result.models[1].name)
+    assert not page.extend_button.isVisible()

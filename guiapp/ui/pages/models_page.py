@@ -420,6 +420,17 @@ class ModelsPage(QWidget):
         dialog.open()
         return dialog
 
+    def use_transformer_grid(self, grid: dict[str, list]) -> None:
+        """Try ``grid`` (learning rates × epochs) for the fine-tuned Transformer from now on."""
+        settings = self.settings.copy()
+        changed = transformer_changed_grid(grid, self.transformer.model())
+        if changed:
+            settings.grids[FINE_TUNE] = changed
+        else:
+            settings.grids.pop(FINE_TUNE, None)
+        self.settings = settings
+        self._refresh()
+
     def apply_settings(self, settings: StudySettings) -> None:
         self.settings = settings
         self._refresh()

@@ -187,6 +187,7 @@ class ResultsPage(QWidget):
     statusMessage = Signal(str)
     errorRaised = Signal(object, str)  # an error of an export, and what was being done
     confusionCellClicked = Signal(str, int, int)  # model, your coding's index, the prediction's index
+    extendGridRequested = Signal(dict)  # the Transformer grid extended beyond the edge its best setting sits on
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -385,6 +386,10 @@ class ResultsPage(QWidget):
         self.grid_caption.setStyleSheet("color: #555;")
         self.grid_table = GridTable()
         self.transformer_grid = TransformerGridTable()
+        self.extend_button = QPushButton("Try a wider grid…", objectName="extendGrid")
+        self.extend_button.setToolTip("Add the next learning rate or number of epochs beyond the edge to the "
+                                      "Transformer's grid on the Models step, to run the study again.")
+        self.extend_button.clicked.connect(self._extend_grid)
         column = QVBoxLayout(tab)
         column.addWidget(self.tuning_label)
         column.addWidget(self.chosen_label)
@@ -392,6 +397,7 @@ class ResultsPage(QWidget):
         column.addWidget(self.grid_caption)
         column.addWidget(self.grid_table, 1)
         column.addWidget(self.transformer_grid)
+        column.addWidget(self.extend_button, 0, Qt.AlignmentFlag.AlignLeft)
         self.transformer_spacer = QWidget()
         column.addWidget(self.transformer_spacer, 1)
         return tab
@@ -645,7 +651,15 @@ class ResultsPage(QWidget):
                 "texts later." if is_transformer(model) else "The saved model's files.")
             self.show_folder_button.setEnabled(exists)
 
+    def _extend_grid(self) -> None:
+        model = self.chosen_model()
+        extended = ((model.spec or {}).get("setting_choice") or {}).get("extended_grid") if model else None
+        if extended:
+            self.extendGridRequested.emit(dict(extended))
+
     def _show_tuning(self, model: ModelResult) -> None:
+        choice = (model.spec or {}).get("setting_choice") if isinstance(model.spec, dict) else None
+        self.extend_button.setVisible(bool(is_transformer(model) and choice and choice.get("extended_grid")))
         self.tabs.setTabText(TAB_NAMES.index("Tuning"), "How it combines" if is_combined(model) else "Tuning")
         if is_combined(model):
             self._show_combination(model)
