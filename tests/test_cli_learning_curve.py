@@ -48,8 +48,10 @@ def test_learning_curve_writes_both_files_and_prints_the_table_and_the_reading(t
                                    "seconds"]
     assert len(table) == 3 * 2 and set(table["size"]) == {30, 60, 140}
 
-    assert main(arguments) == 2  # an earlier curve is not replaced (output_folder.py knows only run's files)
-    assert "already holds a learning curve" in capsys.readouterr().err
+    first = (out / "learning-curve.json").stat().st_ino
+    assert main(arguments) == 0  # an earlier curve is replaced as a whole, like an earlier run
+    capsys.readouterr()
+    assert (out / "learning-curve.json").stat().st_ino != first
     bad = ["learning-curve", str(tmp_path / "study.toml"), "--out", str(tmp_path / "other"), "--sizes", "3"]
     assert main(bad) == 2 and "cannot start at 3" in capsys.readouterr().err
     assert not (tmp_path / "other").exists()

@@ -5,8 +5,8 @@ Trains every model of the study on nested random subsets of its training texts (
 each on the study's test texts. Prints a table (mean and min–max macro-F1 per model and size) and a
 plain reading (is the curve still rising; which categories would gain most), and writes
 ``learning-curve.json`` and ``learning-curve.csv`` into DIR, which appears whole or not at all, like
-``textlab run``'s folder (``core/experiment/output_folder.py``); a DIR holding an earlier curve is
-refused, not replaced (that folder's check knows only ``textlab run``'s files). Exit status: 0 every curve was
+``textlab run``'s folder (``core/experiment/output_folder.py``); a DIR holding an earlier curve
+(or run) is replaced as a whole; one holding files TextLab did not write is refused. Exit status: 0 every curve was
 drawn, 1 some model failed, 2 the curve could not be drawn or written, 130 interrupted.
 """
 
@@ -53,7 +53,6 @@ def learning_curve_command(args: argparse.Namespace, progress) -> int:
     out = OutputFolder(args.out)
     try:
         spec = ExperimentSpec.load(args.spec)
-        _refuse_an_earlier_curve(out.target)
         with out:  # checked and locked before the work starts; written whole or not at all
             result = run_learning_curve(spec, on_event, options=options, spec_file=args.spec, n_jobs=args.jobs)
             write_learning_curve(result, out.partial)
@@ -72,17 +71,6 @@ def learning_curve_command(args: argparse.Namespace, progress) -> int:
     print(curve_reading(result))
     print(f"\nWrote {out.target} ({CURVE_JSON_NAME}, {CURVE_CSV_NAME})")
     return 0 if all(model.ok for model in result.models) else 1
-
-
-def _refuse_an_earlier_curve(target) -> None:
-    """The results folder only replaces a ``textlab run`` folder; say so plainly for an earlier curve
-    (its check would call the curve's files "not written by TextLab")."""
-    from guiapp.core.errors import UserError
-    from guiapp.core.experiment.learning_curve_files import CURVE_JSON_NAME
-
-    if (target / CURVE_JSON_NAME).is_file():
-        raise UserError(f"{target} already holds a learning curve, and TextLab does not replace it.",
-                        "Give `--out` a new folder, or delete or rename the earlier one first.")
 
 
 def curve_table(result) -> str:

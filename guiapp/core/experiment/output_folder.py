@@ -33,7 +33,8 @@ from guiapp.core.experiment.results_manifest import MANIFEST_NAME, read_manifest
 MIN_FREE_BYTES = 200 * 2**20  # results, predictions and conventional models of a large study
 TRANSFORMER_BYTES = 2**30  # one fine-tuned Transformer's weights and tokenizer, rounded up
 # What an older TextLab run leaves in its folder; a folder holding anything else is not replaced.
-_RESULT_NAMES = {"results.json", "predictions.csv", "models", MANIFEST_NAME}
+# what `textlab run` and `textlab learning-curve` write at the top of their folder
+_RESULT_NAMES = {"results.json", "predictions.csv", "models", "learning-curve.json", "learning-curve.csv", MANIFEST_NAME}
 _SYSTEM_FILES = {".DS_Store", "Thumbs.db", "desktop.ini"}  # what file browsers leave in a folder they showed
 _SPACE_HINT = "Free some space there, or give `--out` a folder on another drive."
 
