@@ -2,7 +2,8 @@
 ``textlab run SPEC --out DIR`` runs a saved study headless (``run_command.py``); ``textlab predict
 RESULTS NEW --out FILE`` applies its trained models to new texts (``predict_command.py``); ``textlab
 self-test`` checks the installation (``self_test_command.py``); ``textlab learning-curve SPEC --out DIR``
-draws the study's learning curves (``learning_curve_command.py``).
+draws the study's learning curves (``learning_curve_command.py``); ``textlab subgroups RESULTS --column
+NAME`` says whether a model makes more mistakes on some groups of texts (``subgroups_command.py``).
 
 The command line and the GUI share one engine (``guiapp.core``): whatever the GUI shows about a
 table, ``textlab health`` prints from the same functions.
@@ -22,6 +23,7 @@ from guiapp.cli.learning_curve_command import add_learning_curve_command, learni
 from guiapp.cli.predict_command import add_predict_command, predict_command
 from guiapp.cli.run_command import add_run_command, run_command
 from guiapp.cli.self_test_command import add_self_test_command, self_test_command
+from guiapp.cli.subgroups_command import add_subgroups_command, subgroups_command
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -42,10 +44,11 @@ def _parser() -> argparse.ArgumentParser:
     add_explain_command(commands)
     add_self_test_command(commands)
     add_learning_curve_command(commands)
+    add_subgroups_command(commands)
     return parser
 
 
-COMMANDS = ("gui", "health", "run", "predict", "explain", "self-test", "learning-curve")
+COMMANDS = ("gui", "health", "run", "predict", "explain", "self-test", "learning-curve", "subgroups")
 
 
 def _with_gui_for_a_file(argv: list[str]) -> list[str]:
@@ -62,7 +65,7 @@ def main(argv: list[str] | None = None) -> int:
         from guiapp.ui.app import run_app
 
         return run_app(getattr(args, "file", None), example=getattr(args, "example", False))
-    if args.command in ("health", "run", "predict", "explain", "self-test", "learning-curve"):
+    if args.command in ("health", "run", "predict", "explain", "self-test", "learning-curve", "subgroups"):
         try:
             if args.command == "run":
                 return run_command(args, ProgressPrinter())
@@ -74,6 +77,8 @@ def main(argv: list[str] | None = None) -> int:
                 return self_test_command(args, ProgressPrinter())
             if args.command == "learning-curve":
                 return learning_curve_command(args, ProgressPrinter())
+            if args.command == "subgroups":
+                return subgroups_command(args, ProgressPrinter())
             return health_command(args, ProgressPrinter())
         except BrokenPipeError:  # output piped into `head` and the like: stop quietly
             os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())

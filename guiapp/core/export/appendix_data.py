@@ -57,6 +57,7 @@ def build_appendix(
         "evaluation": _evaluation(result, evaluation),
         "models": [_model(model, evaluation, rank.get(id(model))) for model in result.models],
         "best_model": ranked[0].name if ranked else None,
+        "comparisons": _comparisons(result) if len(ranked) >= 2 else None,
         "software": _software(result.environment),
         "hardware": _hardware(result),
         "notes": list(result.notes),
@@ -207,6 +208,30 @@ def _combined(model: ModelResult) -> dict[str, Any]:
         "cv_mean": statistics.fmean(scores) if scores else None,
         "cv_splits": len(scores) or None,
     }
+
+
+def _comparisons(result: ExperimentResult) -> dict[str, Any] | None:
+    """The best model against the runner-up on the same test texts, and its agreement with the coding."""
+    from guiapp.core.experiment.comparisons import compare_models
+
+    found = compare_models(result)
+    ranked = result.ranked()
+    best, second = ranked[0].name, ranked[1].name
+    pair = next((c for c in found.test_set if {c.model_a, c.model_b} == {best, second}), None)
+    agreement = next((a for a in found.agreement if a.model == best), None)
+    facts: dict[str, Any] = {}
+    if pair is not None:
+        best_first = pair.model_a == best
+        facts["best_vs_second"] = {
+            "best": best, "second": second, "method": pair.method, "p": pair.p_value, "p_holm": pair.p_holm,
+            "n_pairs": pair.n_comparisons,
+            "only_best_right": pair.n_only_a_right if best_first else pair.n_only_b_right,
+            "only_second_right": pair.n_only_b_right if best_first else pair.n_only_a_right,
+        }
+    if agreement is not None:
+        facts["best_agreement"] = {"kappa": agreement.kappa, "kappa_ci": list(agreement.kappa_interval),
+                                   "alpha": agreement.alpha, "alpha_ci": list(agreement.alpha_interval)}
+    return _drop_empty(facts) or None
 
 
 def _cv_summary(model: ModelResult) -> dict[str, Any]:

@@ -272,10 +272,32 @@ def _results(appendix: dict[str, Any]) -> str:
             listed = [f"{_with_ci(m['test'], appendix, short=True, name=m['name'])}" for m in others]
             sentences.append(f"The other models reached {_series(listed)}.")
             sentences.append(_overlap_sentence(best, others[0]))
+        sentences.append(_paired_sentence(appendix.get("comparisons") or {}))
     if failed:
         names = _series([m["name"] for m in failed])
         sentences.append(f"{names} could not be trained (see the model comparison table for the reason).")
     return " ".join(sentence for sentence in sentences if sentence)
+
+
+def _paired_sentence(comparisons: dict[str, Any]) -> str:
+    """McNemar's test of the best model against the runner-up, and the best model's agreement."""
+    sentences = []
+    pair = comparisons.get("best_vs_second")
+    if pair:
+        p = pair["p_holm"]
+        shown = "p < 0.001" if p < 0.001 else f"p = {p:.2g}"
+        verdict = "a difference unlikely to be due to chance" if p < 0.05 else "a difference compatible with chance"
+        sentences.append(
+            f"On the same test texts, {pair['best']} was right on {pair['only_best_right']:,} texts where "
+            f"{pair['second']} was wrong, and {pair['second']} on {pair['only_second_right']:,} where {pair['best']} "
+            f"was wrong ({verdict}; McNemar's test, {shown}, Holm-corrected for {count(pair['n_pairs'], 'pairwise comparison')}).")
+    agreement = comparisons.get("best_agreement")
+    if agreement:
+        sentences.append(
+            f"Its agreement with the human coding was Cohen's κ = {agreement['kappa']:.2f} "
+            f"(95% CI {interval(agreement['kappa_ci'])}) and Krippendorff's α = {agreement['alpha']:.2f} "
+            f"(95% CI {interval(agreement['alpha_ci'])}).")
+    return " ".join(sentences)
 
 
 def _with_ci(test: dict[str, Any], appendix: dict[str, Any], short: bool = False, name: str = "") -> str:

@@ -27,6 +27,7 @@ from guiapp.core.experiment.results import ExperimentResult
 from guiapp.core.export.excel_attributions import write_attributions_sheets
 from guiapp.core.export.excel_comparison import write_comparison_sheet
 from guiapp.core.export.excel_confusion import write_confusion_sheet
+from guiapp.core.export.excel_paired import write_paired_sheet
 from guiapp.core.export.excel_predictions import write_predictions_sheet
 from guiapp.core.export.excel_settings import write_settings_sheet
 from guiapp.core.export.excel_style import Styles
@@ -126,6 +127,8 @@ def write_excel(
                 write_predictions_sheet(workbook, styles, table, predictions, on_event, 0.0, share)
             if result is not None:
                 write_comparison_sheet(workbook, styles, result)
+                if len(result.finished_models()) >= 2:
+                    write_paired_sheet(workbook, styles, result)
                 write_confusion_sheet(workbook, styles, result)
                 write_settings_sheet(workbook, styles, result)
             if attributions is not None:

@@ -36,7 +36,7 @@ def test_workbook_has_all_sheets_with_values_and_formats(tmp_path, result):
     path = write_excel(tmp_path / "out.xlsx", table=table, predictions=models, result=result, on_event=events.append)
     pd.testing.assert_frame_equal(table, before)  # the user's table is untouched
     book = openpyxl.load_workbook(path)
-    assert book.sheetnames == ["Predictions", "Model comparison", "Confusion matrices", "Settings"]
+    assert book.sheetnames == ["Predictions", "Model comparison", "Is the best really better", "Confusion matrices", "Settings"]
 
     sheet = book["Predictions"]
     rows = _rows(sheet)
@@ -106,7 +106,8 @@ def test_chart_has_one_bar_per_finished_model_with_error_bars(tmp_path, result):
         chart = archive.read("xl/charts/chart1.xml").decode()
     assert "<c:barChart>" in chart and "<c:errBars>" in chart and "<c:errValType val=\"cust\"/>" in chart
     assert "'Model comparison'!$D$2:$D$5" in chart
-    assert openpyxl.load_workbook(path).sheetnames == ["Model comparison", "Confusion matrices", "Settings"]
+    assert openpyxl.load_workbook(path).sheetnames == ["Model comparison", "Is the best really better", "Confusion matrices",
+                                                       "Settings"]
 
 
 def test_predictions_without_result(tmp_path):

@@ -1,0 +1,205 @@
+"""The parts of the learning-curve panel around its chart: reading the sizes a researcher types,
+the table of scores (model × size: mean and min–max over the draws), and the plain reading.
+
+They only show what the engine computed (``core/experiment/learning_curve_results.py`` and
+``learning_curve_reading.py``); the one thing worked out here is what the sizes field means.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QHeaderView,
+    QLabel,
+    QTableWidget,
+    QTableWidgetItem,
+    QVBoxLayout,
+    QWidget,
+)
+
+from guiapp.core.experiment.learning_curve_results import LearningCurveResult
+from guiapp.core.experiment.nested_subsets import SMALLEST_SIZE
+from guiapp.ui.widgets.glossary import GlossaryLabel
+
+DEFAULT_SIZES_TEXT = "500, 1000, 2000, 5000, 10000"
+SIZES_EXAMPLE = "e.g. 500, 1000, 2000"
+READING_TERMS = ["macro-F1", "F1", "learning curve", "draw", "setting"]
+_GROUPED = re.compile(r"^\d{1,3}(,\d{3})+$")  # 1,000 or 10,000: a number with thousands separators
+
+
+@dataclass(frozen=True)
+class SizesInput:
+    """What the sizes field says: the sizes, smallest first, or why it cannot be read."""
+
+    sizes: tuple[int, ...] = ()
+    problem: str = ""
+
+    @property
+    def ok(self) -> bool:
+        return not self.problem
+
+
+def parse_sizes(text: str) -> SizesInput:
+    """Read "500, 1000, 2000" (commas, semicolons or spaces between sizes; "1,000" with a thousands
+    separator is one size when its parts could not be sizes on their own, as in "1,000" or "10,000")."""
+    sizes: list[int] = []
+    for token in re.split(r"[;\s]+|,\s+", text.strip()):
+        if not token:
+            continue
+        for part in _split_token(token.strip(",")):
+            if not part.isdigit():
+                shown = part or token
+                return SizesInput(problem=f"“{shown}” is not a number of texts. Type whole numbers separated by "
+                                          f"commas, {SIZES_EXAMPLE}.")
+            sizes.append(int(part))
+    if not sizes:
+        return SizesInput(problem=f"Type the numbers of coded texts the models should learn from, {SIZES_EXAMPLE}.")
+    too_small = [size for size in sizes if size < SMALLEST_SIZE]
+    if too_small:
+        return SizesInput(problem=f"A model cannot learn from {too_small[0]:,} coded text"
+                                  f"{'s' if too_small[0] != 1 else ''}; use sizes of at least {SMALLEST_SIZE}, "
+                                  f"{SIZES_EXAMPLE}.")
+    return SizesInput(tuple(sorted(set(sizes))))
+
+
+def _split_token(token: str) -> list[str]:
+    """"1,000" -> ["1000"]; "500,1000" -> ["500", "1000"]; "50,100,150" -> three sizes."""
+    if "," not in token:
+        return [token]
+    parts = token.split(",")
+    if _GROUPED.match(token):
+        numbers = [int(part) for part in parts]
+        as_sizes = all(n >= SMALLEST_SIZE and not part.startswith("0") for n, part in zip(numbers, parts, strict=True))
+        if not (as_sizes and numbers == sorted(numbers)):
+            return [token.replace(",", "")]
+    return parts
+
+
+def size_header(size: int, n_train: int) -> str:
+    return f"all {size:,}" if size == n_train else f"{size:,}"
+
+
+class CurveTable(QTableWidget):
+    """Models (rows) × sizes (columns): "0.572 (0.564–0.579)", the mean test macro-F1 and its
+    lowest and highest over the draws. A model that did not finish says why in its row."""
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+        self.setSelectionMode(QAbstractItemView.SelectionMode.NoSelection)
+        self.setFocusPolicy(Qt.FocusPolicy.NoFocus)
+        self.setAlternatingRowColors(True)
+        self.setWordWrap(False)
+        self.verticalHeader().setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
+        self.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
+        self.horizontalHeader().setStretchLastSection(True)
+        self.setVerticalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self.setToolTip("Test macro-F1: the mean over the random draws, and in brackets the lowest and the "
+                        "highest draw. Columns: the number of coded texts the models learned from.")
+
+    def set_curve(self, result: LearningCurveResult | None) -> None:
+        self.clear()
+        self.clearSpans()
+        if result is None:
+            self.setRowCount(0)
+            self.setColumnCount(0)
+            return
+        sizes = list(result.sizes)
+        self.setColumnCount(len(sizes))
+        self.setHorizontalHeaderLabels([f"{size_header(size, result.n_train)} texts" for size in sizes])
+        self.setRowCount(len(result.models))
+        self.setVerticalHeaderLabels([model.name for model in result.models])
+        for row, model in enumerate(result.models):
+            by_size = {summary.size: summary for summary in model.summary()}
+            if not model.ok and not by_size:
+                why = model.message or "it was stopped before it finished"
+                self._put(row, 0, f"did not finish: {why}", why)
+                if sizes:
+                    self.setSpan(row, 0, 1, len(sizes))
+                continue
+            for column, size in enumerate(sizes):
+                summary = by_size.get(size)
+                if summary is None:
+                    self._put(row, column, "–", "No score for this size.")
+                    continue
+                text = f"{summary.mean:.3f} ({summary.low:.3f}–{summary.high:.3f})"
+                tip = (f"{model.name} with {size:,} coded texts: mean test macro-F1 {summary.mean:.3f} over "
+                       f"{summary.repeats} draw{'s' if summary.repeats != 1 else ''}, lowest {summary.low:.3f}, "
+                       f"highest {summary.high:.3f}.")
+                self._put(row, column, text, tip)
+        self.setFixedHeight(self._fitting_height())
+
+    def _put(self, row: int, column: int, text: str, tip: str) -> None:
+        item = QTableWidgetItem(text)
+        item.setToolTip(tip)
+        item.setTextAlignment(Qt.AlignmentFlag.AlignCenter)
+        self.setItem(row, column, item)
+
+    def _fitting_height(self) -> int:
+        self.resizeRowsToContents()
+        rows = sum(self.rowHeight(row) for row in range(self.rowCount()))
+        return rows + self.horizontalHeader().sizeHint().height() + 2 * self.frameWidth() + 2
+
+    def cell_text(self, row: int, column: int) -> str:
+        item = self.item(row, column)
+        return item.text() if item is not None else ""
+
+    def column_titles(self) -> list[str]:
+        return [self.horizontalHeaderItem(column).text() for column in range(self.columnCount())]
+
+    def row_titles(self) -> list[str]:
+        return [self.verticalHeaderItem(row).text() for row in range(self.rowCount())]
+
+
+class ReadingView(QWidget):
+    """What the curve says, one paragraph per model (``learning_curve_reading.read_curves``),
+    then the notes of the run (sizes that were capped, a run that was stopped)."""
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self._column = QVBoxLayout(self)
+        self._column.setContentsMargins(0, 0, 0, 0)
+        self._column.setSpacing(8)
+        self._labels: list[GlossaryLabel] = []
+        self.notes = QLabel("", objectName="learningCurveNotes")
+        self.notes.setWordWrap(True)
+        self.notes.setStyleSheet("color: #555;")
+        self._column.addWidget(self.notes)
+        self._column.addStretch(1)
+
+    def set_curve(self, result: LearningCurveResult | None) -> None:
+        for label in self._labels:
+            self._column.removeWidget(label)
+            label.deleteLater()
+        self._labels = []
+        if result is None:
+            self.notes.setText("")
+            return
+        from guiapp.core.experiment.learning_curve_reading import read_curves
+
+        sentences = [reading.words for reading in read_curves(result)]
+        failed = [model for model in result.models if not model.ok]
+        sentences += [f"{model.name} has no curve: {model.message or 'it was stopped before it finished.'}"
+                      for model in failed]
+        if not sentences:
+            sentences = ["No model finished, so there is nothing to read yet."]
+        for position, sentence in enumerate(sentences):
+            label = GlossaryLabel(sentence, terms=READING_TERMS)
+            label.setObjectName("learningCurveReading")
+            self._column.insertWidget(position, label)
+            self._labels.append(label)
+        notes = []
+        if result.status == "cancelled":
+            notes.append("This curve was stopped before every model finished; only the finished models are shown.")
+        notes += list(result.notes)
+        notes.append(f"Scored on the same {result.n_test:,} test texts at every size; settings chosen "
+                     + ("once, on one subset, and used for every size." if result.tuning == "once"
+                        else "for each size on its own subset."))
+        self.notes.setText("\n".join(notes))
+
+    def sentences(self) -> list[str]:
+        return [label.plain_text() for label in self._labels]
