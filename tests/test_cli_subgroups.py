@@ -29,6 +29,7 @@ bootstrap_samples = 200
 [[models]]
 representation = "bow"
 classifier = "naive_bayes"
+grid = { alpha = [0.1] }
 """
 
 
@@ -46,7 +47,7 @@ def study(tmp_path_factory):
 
 
 def test_the_groups_of_each_model_are_printed_and_written(study, tmp_path, capsys):
-    folder, out, frame = study
+    _, out, frame = study
     capsys.readouterr()
     target = tmp_path / "groups.csv"
     assert main(["subgroups", str(out), "--column", "party", "--out", str(target)]) == 0

@@ -105,7 +105,7 @@ def _subgroups(args: argparse.Namespace) -> tuple[str, Path | None]:
     if args.column not in source.columns:
         offered = candidate_columns(source, mapping)
         raise UserError(f"The study's table has no column “{args.column}”.",
-                        ("Columns that can group the texts: " + ", ".join(offered)) if offered
+                        ("Columns that can group the texts: " + ", ".join(map(str, offered))) if offered
                         else "Choose one of: " + ", ".join(map(str, source.columns)))
     scores = subgroup_scores(result, table, args.column, args.model, test_table=test, min_texts=args.min_texts)
     written = None
@@ -121,24 +121,24 @@ def _subgroups(args: argparse.Namespace) -> tuple[str, Path | None]:
 def format_scores(scores) -> str:
     """The groups of every model as plain-text tables, then the headline sentences."""
     def percent(share) -> str:
-        return "–" if share is None else f"{share:5.1%}"
+        return "–" if share is None else f"{share:.1%}"
 
     width = max([len(scores.column), *(len(g.label) for m in scores.models for g in m.groups)])
     width = min(width, 30)
-    lines = [f"Test texts by “{scores.column}” ({scores.n_texts:,} test texts, {scores.level:.0%} intervals from "
-             f"{scores.samples:,} resamples)", ""]
+    lines = [(f"Test texts by “{scores.column}” ({scores.n_texts:,} test texts, {scores.level:.0%} intervals from "
+              f"{scores.samples:,} resamples)"), ""]
     for m in scores.models:
         lines.append(m.model)
         header = (f"  {scores.column[:width]:{width}}  {'texts':>6}  {'macro-F1':>8}  {'interval':>11}  "
                   f"{'wrong':>6}  {'interval':>13}  {'others':>6}  verdict")
         lines += [header, "  " + "-" * (len(header) - 2)]
         for g in m.groups:
-            flag = "  ◀" if g.flagged else ""
+            f1_interval = f"{g.macro_f1_interval[0]:.2f}–{g.macro_f1_interval[1]:.2f}"
+            wrong_interval = f"{percent(g.error_interval[0])}–{percent(g.error_interval[1])}"
             lines.append(
-                f"  {g.label[:width]:{width}}  {g.n_texts:6,}  {g.macro_f1:8.3f}  "
-                f"{g.macro_f1_interval[0]:5.2f}–{g.macro_f1_interval[1]:5.2f}  {percent(g.error_rate):>6}  "
-                f"{percent(g.error_interval[0])}–{percent(g.error_interval[1])}  {percent(g.rest_error_rate):>6}  "
-                f"{g.verdict}{flag}")
+                f"  {g.label[:width]:{width}}  {g.n_texts:6,}  {g.macro_f1:8.3f}  {f1_interval:>11}  "
+                f"{percent(g.error_rate):>6}  {wrong_interval:>13}  {percent(g.rest_error_rate):>6}  "
+                f"{g.verdict}{'  ◀' if g.flagged else ''}")
         lines.append("")
     lines += scores.headline
     flagged = [f"{m.model}: {g.sentence}" for m in scores.models for g in m.flagged]

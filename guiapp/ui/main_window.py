@@ -180,6 +180,8 @@ class MainWindow(QMainWindow):
             lambda _f: self.explanations.choose_model(self.documents_page.filters.chosen_model() or ""))
         self.results_page.confusionCellClicked.connect(self.show_confusion_cell)
         self.results_page.extendGridRequested.connect(self._extend_transformer_grid)
+        self.results_page.tables = self._study_tables
+        self.results_page.groups.groupChosen.connect(self._show_group)
         self.results_page.export.explained = (  # "Explain all" results go into the Excel export too
             lambda: self.explanations.corpus.documents if self.explanations.corpus else [])
         self.predict_page = PredictPage(self._study_table)
@@ -479,8 +481,9 @@ class MainWindow(QMainWindow):
     def _show_result(self, result, folders: dict[str, Path]) -> None:
         self._model_folders = dict(folders)
         self.results_page.show_result(result)
+        self._learning_curve_study(result)
         folder_of = lambda model: self._model_folders.get(model.name)  # noqa: E731
-        self.documents_page.show_result(result)
+        self.documents_page.show_result(result, self._test_metadata(result))
         self.explanations.set_result(result, folder_of)
         self.predict_page.set_result(result, folder_of)
         self.predict_file_action.setEnabled(self.predict_page.has_models())
@@ -552,6 +555,58 @@ class MainWindow(QMainWindow):
             data_changed_text(name, recorded, len(self.data_page.table.frame), categories))
 
     # -- projects ---------------------------------------------------------------------------------------
+    def _study_tables(self):
+        """The study's table, mapping and separate test table (or None), for the scores per group of texts."""
+        frame = self.data_page.table_frame()
+        if frame is None:
+            return None, None, None
+        spec = self.data_page.mapping()
+        test = self.data_page.test_choice.frame if getattr(self.data_page.test_choice, "frame", None) is not None else None
+        return frame, spec, test
+
+    def _show_group(self, column: str, value) -> None:  # noqa: ANN001 — a cell value, a (low, high) range or None
+        """Double-clicking a group on the Results step opens its test texts on the Documents step
+        (filtered by that column's value; a range of numbers cannot be filtered there)."""
+        if isinstance(value, tuple):
+            self._show_status(f"The Documents step filters by one value of “{column}”, not by a range: choose the "
+                              "column there and type a value.")
+            return
+        from guiapp.core.explain.documents import DocumentFilter
+
+        result = self.results_page.result
+        table = self.documents_page.table
+        if result is not None and (table is None or column not in table.metadata_columns()):
+            self.documents_page.show_result(result, self._test_metadata(result))  # the table came after the result
+        self.go_to_step(DOCUMENTS_STEP)
+        model = self.results_page.groups.model_combo.currentData() or None
+        self.documents_page.set_filter(DocumentFilter(model=model, metadata_column=column, metadata_mode="equals",
+                                                      metadata_value="" if value is None else str(value)))
+
+    def _learning_curve_study(self, result) -> None:  # noqa: ANN001
+        """The Results step's learning curve redraws the study that gave ``result``, on the table shown."""
+        from guiapp.core.errors import UserError
+
+        frame = self.data_page.table_frame()
+        try:
+            spec = ExperimentSpec.from_dict(result.spec) if result.spec else None
+        except (UserError, ValueError, TypeError):
+            spec = None
+        self.results_page.set_study(spec if frame is not None else None, frame)
+
+    def _test_metadata(self, result):  # noqa: ANN001, ANN202
+        """The other columns of the table (party, year …), one row per test document, for the Documents
+        step's column filter; None when the table is not there or no longer matches the result."""
+        table, mapping, test_table = self._study_tables()
+        if table is None or mapping is None:
+            return None
+        source = test_table if result.split.get("how") == "test file" and test_table is not None else table
+        positions = [int(row) - 2 for row in result.test_rows]  # spreadsheet row 2 is the first data row
+        if not positions or min(positions) < 0 or max(positions) >= len(source):
+            return None
+        used = {*mapping.text_columns, mapping.category_column}
+        columns = [column for column in source.columns if column not in used]
+        return source.iloc[positions][columns].reset_index(drop=True) if columns else None
+
     def _study_table(self):
         """The study's table and mapping, for "predict the uncoded rows" (None, None before a table)."""
         frame = self.data_page.table_frame()

@@ -6,12 +6,12 @@ by it and runs :func:`guiapp.core.stats.subgroups.subgroup_report` per model, wi
 seed and number of bootstrap resamples. ``result.test_rows`` are spreadsheet rows, so the text of
 row ``r`` sits at position ``r - 2`` of the table (:func:`guiapp.core.tables.rows.spreadsheet_row`).
 
-**How values become groups.** A column with at most 50 distinct values: each value is a group
-("Republican", "2004"; numbers and dates are written as in the category column). A column of
-numbers (or dates, taken by year) with more than 50 distinct values: the test texts are cut into
-up to 5 ranges holding about equal numbers of test texts (quantiles; fewer ranges when there are
-too few test texts for each to hold ``min_texts``), labelled by the smallest and largest value in
-them, e.g. "2001–2004". Empty cells form their own group "(no value)".
+**How values become groups.** Each value is a group ("Republican", "2004"; numbers and dates are
+written as in the category column), unless the column holds numbers (or dates, taken by their
+year) with more than 12 distinct values among the test texts: then the test texts are cut into up
+to 5 ranges holding about equal numbers of them (quantiles; fewer ranges when there are too few
+test texts for each to hold ``min_texts``; tied values stay in one range), each labelled by the
+smallest and largest value in it, e.g. "2001–2004". Empty cells form their own group "(no value)".
 
 :func:`candidate_columns` lists the columns worth grouping by; :func:`subgroup_table` gives one
 row per model and group for a spreadsheet.
@@ -32,7 +32,8 @@ from guiapp.core.stats.subgroups import NO_VALUE, TOO_FEW, subgroup_report
 from guiapp.core.study.mapping import ColumnMapping
 from guiapp.core.tables.cell_values import category_labels
 
-MAX_GROUPS = 50  # more distinct values than this: numbers are cut into ranges, other columns are not offered
+MAX_GROUPS = 50  # columns with more distinct values are offered only when they hold numbers
+MAX_NUMBER_GROUPS = 12  # numbers with more distinct values are cut into ranges
 MAX_RANGES = 5
 
 
@@ -93,7 +94,7 @@ class SubgroupScores:
         how = (f"The test texts are cut into {len(self.models[0].groups) if self.models else 0} ranges of "
                f"“{self.column}” with about equal numbers of texts." if self.ranges
                else f"Each value of “{self.column}” is a group.")
-        return (f"{how} For each group: how many of its {self.n_texts:,} test texts it holds, the model's macro-F1 "
+        return (f"{how} For each group: how many of the {self.n_texts:,} test texts it holds, the model's macro-F1 "
                 f"on them and the share it codes differently from you, with {self.level:.0%} intervals from "
                 f"{self.samples:,} resamples. A group is marked when its share wrong is clearly above that of all "
                 f"other texts (allowing for the number of groups compared); groups of fewer than {self.min_texts:,} "
@@ -120,8 +121,8 @@ def _numbers(series: pd.Series) -> pd.Series | None:
 
 def candidate_columns(table: pd.DataFrame, mapping) -> list[str]:
     """Columns worth grouping the test texts by, in table order: not the text, category, ID or
-    split column; with 2 to 50 distinct values, or numbers (a year, a count, dates) with more, which
-    :func:`subgroup_scores` cuts into ranges. Whole numbers that differ in every row (an ID) and
+    split column; with 2 to 50 distinct values, or numbers (a year, a count, dates) with more
+    (:func:`subgroup_scores` cuts numbers with more than 12 values into ranges). Whole numbers that differ in every row (an ID) and
     other columns with more than 50 values (free text) are left out."""
     chosen = _mapping(mapping)
     taken = {*chosen.text_columns, chosen.category_column, chosen.id_column, chosen.split_column}
@@ -132,7 +133,7 @@ def candidate_columns(table: pd.DataFrame, mapping) -> list[str]:
         values = table[column].dropna()
         distinct = values.nunique()
         if 2 <= distinct <= MAX_GROUPS:
-            found.append(str(column))
+            found.append(column)
             continue
         numbers = _numbers(values)
         if numbers is None or distinct < 2:
@@ -140,7 +141,7 @@ def candidate_columns(table: pd.DataFrame, mapping) -> list[str]:
         whole = bool(np.all(np.mod(numbers, 1) == 0))
         if whole and distinct == len(values) and not pd.api.types.is_datetime64_any_dtype(values):
             continue  # an identifier
-        found.append(str(column))
+        found.append(column)
     return found
 
 
@@ -224,7 +225,7 @@ def _groups(column: pd.Series, min_texts: int) -> tuple[list[object], list[str],
     """(key per test text, group labels in order, group values in order, cut into ranges?)."""
     column = column.reset_index(drop=True)
     numbers = _numbers(column)
-    if numbers is not None and column.dropna().nunique() > MAX_GROUPS:
+    if numbers is not None and numbers.dropna().nunique() > MAX_NUMBER_GROUPS:
         keys, labels, values = _ranges(numbers, min_texts)
         ranges = True
     else:
@@ -313,15 +314,24 @@ def _headline(scores: SubgroupScores) -> list[str]:
         return [scores.models[0].headline]
     small = [g for g in groups if g.verdict == TOO_FEW]
     if len(small) == len(groups):
-        return [f"Every group of “{scores.column}” has fewer than {scores.min_texts:,} test texts: too few to judge "
-                "whether a model does worse on any of them."]
-    lines = [m.headline for m in scores.models if m.flagged]
-    if not lines:
-        lines = [f"No group stands out: for no model does a value of “{scores.column}” have clearly more mistakes "
-                 "than the others." if len(scores.models) > 1 else scores.models[0].headline]
+        return [(f"Every group of “{scores.column}” has fewer than {scores.min_texts:,} test texts: too few to judge "
+                 "whether a model does worse on any of them.")]
+    flagged = [m for m in scores.models if m.flagged]
+    lines = [m.headline for m in flagged]
+    if not flagged and len(scores.models) > 1:
+        lines = [(f"No group stands out: no model makes clearly more mistakes on any value of “{scores.column}” than "
+                  "on the other texts. That does not prove they work equally well for every group; the intervals show "
+                  "how uncertain the shares are.")]
+    elif not flagged:
+        lines = [scores.models[0].headline]
+    elif len(flagged) < len(scores.models):
+        others = [m.model for m in scores.models if not m.flagged]
+        lines.append(f"No group stands out for {others[0]}." if len(others) == 1
+                     else f"No group stands out for the other {len(others)} models.")
     if small:
-        lines.append(f"{len(small):,} of the {len(groups):,} groups have fewer than {scores.min_texts:,} test texts "
-                     "and are not judged.")
+        verb = "has" if len(small) == 1 else "have"
+        lines.append(f"{len(small):,} of the {len(groups):,} groups {verb} fewer than {scores.min_texts:,} test texts "
+                     f"and so {'is' if len(small) == 1 else 'are'} not judged.")
     return lines
 
 

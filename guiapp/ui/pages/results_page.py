@@ -12,6 +12,7 @@ computed (``ExperimentResult``); it computes none itself.
 from __future__ import annotations
 
 import html
+from collections.abc import Callable
 from datetime import datetime
 from pathlib import Path
 from typing import Any
@@ -48,6 +49,7 @@ from guiapp.ui.widgets.comparison_view import ComparisonView
 from guiapp.ui.widgets.confusion_heatmap import ConfusionHeatmap
 from guiapp.ui.widgets.empty_state import EmptyState
 from guiapp.ui.widgets.glossary import GlossaryLabel, explain
+from guiapp.ui.widgets.learning_curve_panel import LearningCurvePanel
 from guiapp.ui.widgets.results_charts import F1BarChart, TimeBarChart
 from guiapp.ui.widgets.results_export import ResultsExport
 from guiapp.ui.widgets.results_tables import (
@@ -58,6 +60,7 @@ from guiapp.ui.widgets.results_tables import (
     describe_setting,
     transformer_stages,
 )
+from guiapp.ui.widgets.subgroup_view import SubgroupView
 from guiapp.workers import Worker, WorkerSlot
 
 
@@ -74,7 +77,8 @@ RESULT_TERMS = ["macro-F1", "F1", "precision", "recall", "support", "confusion m
                 "interval", "cross-validation", "fold", "grid", "setting", "test text", "accuracy",
                 "standard deviation", "validation split", "learning rate", "epoch", "GPU", "Transformer",
                 "fine-tuning", "weight", "token", *COMBINED_TERMS]
-TAB_NAMES = ("Per category", "Confusion matrix", "Tuning", "Time", "Is the best really better?")
+TAB_NAMES = ("Per category", "Confusion matrix", "Tuning", "Time", "Is the best really better?", "Groups of texts",
+             "Learning curve")
 CELL_CLICK_HINT = "Click a cell to read those documents."
 
 
@@ -289,12 +293,21 @@ class ResultsPage(QWidget):
         self.tabs.addTab(self._build_tuning_tab(), TAB_NAMES[2])
         self.tabs.addTab(self._build_time_tab(), TAB_NAMES[3])
         self.tabs.addTab(self._build_comparison_tab(), TAB_NAMES[4])
+        self.tabs.addTab(self._build_groups_tab(), TAB_NAMES[5])
+        self.learning = LearningCurvePanel()
+        self.learning.setObjectName("learningCurvePanel")
+        self.tabs.addTab(self.learning, TAB_NAMES[6])
+        self.tabs.currentChanged.connect(self._tab_changed)
         self.tabs.setTabToolTip(0, "How well the model does on each of your categories.")
         self.tabs.setTabToolTip(1, "Confusion matrix: " + explain(["confusion matrix"]).split(": ", 1)[1])
         self.tabs.setTabToolTip(2, "Which settings were tried and which one was chosen.")
         self.tabs.setTabToolTip(3, "How long each stage took.")
         self.tabs.setTabToolTip(4, "Whether the differences between the models are larger than chance, and how "
                                    "closely each model agrees with your coding (as a second coder would).")
+        self.tabs.setTabToolTip(6, "How many more texts should you code? How each model's score grows with the "
+                                   "number of coded training texts.")
+        self.tabs.setTabToolTip(5, "Whether a model makes more mistakes for one party, year or outlet: the scores "
+                                   "per value of a column of your table.")
         self.model_notes_label = GlossaryLabel("", terms=RESULT_TERMS)
         self.model_notes_label.setObjectName("modelNotes")
         self.model_notes_label.setStyleSheet("color: #444;")
@@ -438,6 +451,32 @@ class ResultsPage(QWidget):
         scroll.setWidget(self.comparison)
         return scroll
 
+    def _build_groups_tab(self) -> QWidget:
+        self.groups = SubgroupView()
+        self.groups.setObjectName("subgroupView")
+        self.tables: Callable[[], tuple[Any, Any, Any]] = lambda: (None, None, None)
+        scroll = QScrollArea()
+        scroll.setWidgetResizable(True)
+        scroll.setFrameShape(QFrame.Shape.NoFrame)
+        scroll.setWidget(self.groups)
+        return scroll
+
+    def _tab_changed(self, index: int) -> None:
+        # the table may arrive after the result (opening a project): fill the groups when first shown
+        if index == TAB_NAMES.index("Groups of texts") and self.result is not None and self.groups.scores is None:
+            self._show_groups(self.result)
+
+    def set_study(self, spec, table) -> None:  # noqa: ANN001 — an ExperimentSpec and its DataFrame
+        """The study the learning curve is drawn for (the one shown, with its table)."""
+        self.learning.set_study(spec, table)
+
+    def _show_groups(self, result: ExperimentResult) -> None:
+        table, mapping, test_table = self.tables()
+        if table is None or mapping is None:
+            self.groups.clear()
+            return
+        self.groups.set_result(result, table, mapping, test_table)
+
     def _compare_in_background(self, result: ExperimentResult) -> None:
         """The paired tests and agreement take a second or more on large test sets: off the GUI thread."""
         self.comparison.clear()
@@ -452,6 +491,7 @@ class ResultsPage(QWidget):
     def show_result(self, result: ExperimentResult) -> None:
         self.result = result
         self._compare_in_background(result)
+        self._show_groups(result)
         self.study_label.setText(study_line(result))
         self.set_data_note("")
         self.export.set_result(result)
@@ -497,6 +537,7 @@ class ResultsPage(QWidget):
         self.result = None
         self._comparison_slot.cancel()
         self.comparison.clear()
+        self.groups.clear()
         self.export.cancel()
         self.export.set_result(None)
         self._ranked = []

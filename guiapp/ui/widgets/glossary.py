@@ -146,6 +146,19 @@ TERMS: dict[str, str] = {
         "A test that compares two models' scores fold by fold in cross-validation, corrected for the folds "
         "sharing training texts (which otherwise makes differences look far too certain)."
     ),
+    "learning curve": (
+        "A chart of how well a model does as it learns from more and more of your coded texts; if it "
+        "still climbs at the right end, coding more texts will likely help."
+    ),
+    "draw": (
+        "One random choice of which coded training texts a model learns from at a given size; several "
+        "draws show how much the score depends on that choice."
+    ),
+    "per doubling": (
+        "How much the score rises each time the number of coded training texts is doubled, for example "
+        "from 1,000 to 2,000."
+    ),
+    "share wrong": "The share of texts where the model chose a different category than you coded.",
     "random seed": (
         "A number that fixes every random choice (the test texts, the folds, oversampling), so "
         "the same study gives the same result when it is run again."

@@ -16,6 +16,7 @@ a static picture of the numbers it is given, saved through the right-click entry
 
 from __future__ import annotations
 
+import html
 import math
 from dataclasses import dataclass
 
@@ -33,11 +34,17 @@ PALETTE = ("#4e79a7", "#f28e2b", "#59a14f", "#e15759", "#b07aa1", "#76b7b2", "#e
            "#ff9da7", "#5b5b5b")
 BAND_ALPHA = 55  # of 255: the min–max band behind the mean line
 EMPTY_TEXT = "The learning curve appears here when it has been drawn."
-MODELS_TITLE = "Test macro-F1 by number of coded training texts — line: mean of {draws}; band: lowest to highest"
-CATEGORIES_TITLE = "F1 of each category for {model} — mean of {draws}"
-X_LABEL = "coded texts the model learned from (each step to the right: about twice as many)"
+MODELS_TITLE = "Test macro-F1 with more coded training texts"
+MODELS_SUBTITLE = "line: mean of {draws} · shaded band: lowest to highest draw"
+CATEGORIES_TITLE = "F1 of each category: {model}"
+CATEGORIES_SUBTITLE = "mean of {draws}; the legend lists the categories best first"
+X_LABEL = "coded training texts the model learned from"
 HOVER_PIXELS = 14
+CHART_TIP = ("Left to right: more coded training texts; each step is about twice as many (a logarithmic axis).\n"
+             "Hover over a point to see its score. Right-click to save this chart as an image.")
 LEGEND_ROW_PIXELS = 17
+LEGEND_MARGIN_PIXELS = 140  # title, axis and its label: what the plot's height has besides the legend
+TITLE_PIXELS = 42
 
 
 def draws_text(repeats: int) -> str:
@@ -81,7 +88,8 @@ class SizeAxis(pg.AxisItem):
         for size in reversed(self._sizes):
             if kept:
                 gap = (math.log10(kept[-1]) - math.log10(size)) * pixels_per_unit
-                need = (metrics.horizontalAdvance(format_count(size)) + metrics.horizontalAdvance(format_count(kept[-1]))) / 2 + 8
+                widths = [metrics.horizontalAdvance(format_count(value)) for value in (size, kept[-1])]
+                need = sum(widths) / 2 + 8
                 if gap < need:
                     continue
             kept.append(size)
@@ -113,6 +121,8 @@ class LearningCurveChart(ChartWidget):
         self._set_axis_label("left", "test macro-F1")
         self.legend: pg.LegendItem | None = None
         self.setMinimumSize(480, 300)
+        self.base_height = 300  # the least height; more when a long legend needs it (one column stays readable)
+        self.setToolTip(CHART_TIP)
         self._mode = "empty"
         self._model = ""
         self._lines: list[DrawnLine] = []
@@ -143,8 +153,9 @@ class LearningCurveChart(ChartWidget):
             rows = model.summary()
             self._lines.append(DrawnLine(model.name, PALETTE[index % len(PALETTE)], [r.size for r in rows],
                                          [r.mean for r in rows], [r.low for r in rows], [r.high for r in rows]))
-        title = MODELS_TITLE.format(draws=draws_text(result.repeats))
-        self._draw(title, "test macro-F1 (agreement with your coding)", bands=result.repeats > 1)
+        subtitle = MODELS_SUBTITLE if result.repeats > 1 else "line: one random draw per size"
+        self._draw(MODELS_TITLE, subtitle.format(draws=draws_text(result.repeats)),
+                   "test macro-F1 (agreement with your coding)", bands=result.repeats > 1)
 
     def show_categories(self, result: LearningCurveResult, model_name: str) -> None:
         """One line per category: its mean F1 over the draws, for the model ``model_name``."""
@@ -158,10 +169,12 @@ class LearningCurveChart(ChartWidget):
             for place, index in enumerate(order):
                 self._lines.append(DrawnLine(result.categories[index], PALETTE[place % len(PALETTE)],
                                              [r.size for r in rows], [r.category_means[index] for r in rows]))
-        title = CATEGORIES_TITLE.format(model=model_name, draws=draws_text(result.repeats))
-        self._draw(title, "F1 of the category on the test texts", bands=False)
+        self._draw(CATEGORIES_TITLE.format(model=model_name),
+                   CATEGORIES_SUBTITLE.format(draws=draws_text(result.repeats)),
+                   "F1 of the category on the test texts", bands=False)
 
     def _reset(self) -> None:
+        self.setMinimumHeight(self.base_height)
         item = self.getPlotItem()
         for graphic in self._items:
             item.removeItem(graphic)
@@ -172,7 +185,7 @@ class LearningCurveChart(ChartWidget):
         self._items, self._lines = [], []
         self._mode, self._model = "empty", ""
 
-    def _draw(self, title: str, y_label: str, *, bands: bool) -> None:
+    def _draw(self, title: str, subtitle: str, y_label: str, *, bands: bool) -> None:
         item = self.getPlotItem()
         if not self._lines:
             self.getPlotItem().setTitle(None)
@@ -180,10 +193,15 @@ class LearningCurveChart(ChartWidget):
             self._empty_item = self._message("No model finished, so there is no curve to show.")
             return
         self._set_axis_label("left", y_label)
-        item.setTitle(f'<span style="color:{TEXT_COLOR};">{title}</span>', size="10pt")
+        item.setTitle(f'<span style="color:{TEXT_COLOR}; font-size:10pt;">{html.escape(title)}</span><br>'
+                      f'<span style="color:#666666; font-size:8.5pt;">{html.escape(subtitle)}</span>')
+        item.titleLabel.setMinimumWidth(0)  # a long title is cut, never widens the plot beyond the widget
+        item.titleLabel.setMaximumHeight(TITLE_PIXELS)  # two lines: what is shown, and how to read it
+        item.layout.setRowFixedHeight(0, TITLE_PIXELS)
         sizes = sorted({size for line in self._lines for size in line.sizes})
         self._axis.set_sizes(sizes)
         many = len(self._lines) > len(PALETTE)
+        self.setMinimumHeight(max(self.base_height, len(self._lines) * LEGEND_ROW_PIXELS + LEGEND_MARGIN_PIXELS))
         for place, line in enumerate(self._lines):
             x = np.log10(np.asarray(line.sizes, dtype=float))
             colour = QColor(line.colour)
@@ -212,7 +230,7 @@ class LearningCurveChart(ChartWidget):
 
     def _legend_columns(self) -> int:
         """One column while the entries fit beside the plot, else two."""
-        return 1 if len(self._lines) * LEGEND_ROW_PIXELS + 140 <= max(self.height(), 300) else 2
+        return 1 if len(self._lines) * LEGEND_ROW_PIXELS + LEGEND_MARGIN_PIXELS <= max(self.height(), 300) else 2
 
     def _remove_legend(self) -> None:
         if self.legend is not None:  # a fresh legend each time: a cleared one keeps its old rows
@@ -227,6 +245,9 @@ class LearningCurveChart(ChartWidget):
         legend = pg.LegendItem(offset=None, verSpacing=-5, colCount=columns, labelTextColor=TEXT_COLOR,
                                labelTextSize="9pt" if columns == 1 else "8.5pt", pen=pg.mkPen(None))
         legend.setSizePolicy(QSizePolicy.Policy.Fixed, QSizePolicy.Policy.Fixed)
+        # pyqtgraph keeps a floating legend at screen size; in the layout it must scale like the rest,
+        # or a saved (twice as large) picture gets a tiny legend
+        legend.setFlag(legend.GraphicsItemFlag.ItemIgnoresTransformations, False)
         layout = self.getPlotItem().layout
         layout.addItem(legend, 2, 3)
         layout.setAlignment(legend, Qt.AlignmentFlag.AlignTop | Qt.AlignmentFlag.AlignLeft)
@@ -247,7 +268,7 @@ class LearningCurveChart(ChartWidget):
         if top - bottom < 0.2:
             bottom = max(0.0, top - 0.2)
         left, right = math.log10(sizes[0]), math.log10(sizes[-1])
-        pad = max(0.04, (right - left) * 0.04)
+        pad = max(0.05, (right - left) * 0.07)  # room for the first and the last tick label
         self.getPlotItem().getViewBox().setRange(xRange=(left - pad, right + pad), yRange=(bottom, top), padding=0)
         self._refit()
 

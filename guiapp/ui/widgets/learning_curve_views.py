@@ -79,8 +79,60 @@ def _split_token(token: str) -> list[str]:
     return parts
 
 
+def final_sizes(sizes: tuple[int, ...], n_train: int) -> list[int] | None:
+    """The sizes the engine will draw (capped, all training texts added), None when it cannot."""
+    from guiapp.core.errors import UserError
+    from guiapp.core.experiment.nested_subsets import curve_sizes
+
+    try:
+        return curve_sizes(sizes, n_train)[0]
+    except UserError:
+        return None
+
+
+def sizes_preview(sizes: tuple[int, ...], n_train: int) -> tuple[str, bool]:
+    """"Curve at 500, 1,000 and all 3,114 texts." (and what was capped); True when it cannot be drawn."""
+    chosen = final_sizes(sizes, n_train)
+    if chosen is None:
+        return (f"Your study has only {n_train:,} training texts, too few for a learning curve. Code more texts, "
+                "or set fewer of them aside for the test."), True
+    shown = [size_header(size, n_train) for size in chosen]
+    text = "Curve at " + (", ".join(shown[:-1]) + " and " + shown[-1] if len(shown) > 1 else shown[0]) + " texts."
+    left_out = [size for size in sizes if size > n_train]
+    if left_out:
+        text += (f" {', '.join(f'{size:,}' for size in left_out)} {'is' if len(left_out) == 1 else 'are'} more "
+                 f"than your {n_train:,} training texts, so the curve ends with all of them.")
+    return text, False
+
+
+def work_preview(models: int, sizes: int, draws: int) -> str:
+    """"2 models × 5 sizes × 5 draws: about 50 trainings, plus choosing the settings."."""
+    return (f"{models} model{'s' if models != 1 else ''} × {sizes} size{'s' if sizes != 1 else ''} × {draws} "
+            f"draw{'s' if draws != 1 else ''}: about {models * sizes * draws:,} trainings, plus choosing the settings.")
+
+
 def size_header(size: int, n_train: int) -> str:
     return f"all {size:,}" if size == n_train else f"{size:,}"
+
+
+def verdict(trends: list[tuple[str, str]]) -> str:
+    """The answer in one line, from each model's trend ("rising", "levelling off", "falling", "too short")."""
+    rising = [name for name, trend in trends if trend == "rising"]
+    flat = [name for name, trend in trends if trend in ("levelling off", "falling")]
+    if not rising and not flat:
+        return ""
+    if rising and not flat:
+        every = "Every model" if len(trends) > 1 else rising[0]
+        return f"{every} still improves with more coded texts: coding more is likely worth it."
+    if flat and not rising:
+        every = "Every model" if len(trends) > 1 else flat[0]
+        return f"{every} has levelled off: more coded texts of the same kind will likely help little."
+    return (f"{_names(rising)} still {'improves' if len(rising) == 1 else 'improve'} with more coded texts; "
+            f"{_names(flat)} {'has' if len(flat) == 1 else 'have'} levelled off.")
+
+
+def _names(names: list[str]) -> str:
+    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
 
 
 class CurveTable(QTableWidget):
@@ -95,8 +147,8 @@ class CurveTable(QTableWidget):
         self.setAlternatingRowColors(True)
         self.setWordWrap(False)
         self.verticalHeader().setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
-        self.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
-        self.horizontalHeader().setStretchLastSection(True)
+        self.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Stretch)
+        self.horizontalHeader().setMinimumSectionSize(130)
         self.setVerticalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         self.setToolTip("Test macro-F1: the mean over the random draws, and in brackets the lowest and the "
                         "highest draw. Columns: the number of coded texts the models learned from.")
@@ -126,10 +178,15 @@ class CurveTable(QTableWidget):
                 if summary is None:
                     self._put(row, column, "–", "No score for this size.")
                     continue
-                text = f"{summary.mean:.3f} ({summary.low:.3f}–{summary.high:.3f})"
-                tip = (f"{model.name} with {size:,} coded texts: mean test macro-F1 {summary.mean:.3f} over "
-                       f"{summary.repeats} draw{'s' if summary.repeats != 1 else ''}, lowest {summary.low:.3f}, "
-                       f"highest {summary.high:.3f}.")
+                if size == result.n_train and summary.low == summary.high:
+                    text = f"{summary.mean:.3f}"
+                    tip = (f"{model.name} with all {size:,} training texts: test macro-F1 {summary.mean:.3f}. Every "
+                           "draw holds the same texts here, so there is one score.")
+                else:
+                    text = f"{summary.mean:.3f} ({summary.low:.3f}–{summary.high:.3f})"
+                    tip = (f"{model.name} with {size:,} coded texts: mean test macro-F1 {summary.mean:.3f} over "
+                           f"{summary.repeats} draw{'s' if summary.repeats != 1 else ''}, lowest {summary.low:.3f}, "
+                           f"highest {summary.high:.3f}.")
                 self._put(row, column, text, tip)
         self.setFixedHeight(self._fitting_height())
 
@@ -165,6 +222,12 @@ class ReadingView(QWidget):
         self._column.setContentsMargins(0, 0, 0, 0)
         self._column.setSpacing(8)
         self._labels: list[GlossaryLabel] = []
+        self.verdict = QLabel("", objectName="learningCurveVerdict")
+        self.verdict.setWordWrap(True)
+        font = self.verdict.font()
+        font.setBold(True)
+        self.verdict.setFont(font)
+        self._column.addWidget(self.verdict)
         self.notes = QLabel("", objectName="learningCurveNotes")
         self.notes.setWordWrap(True)
         self.notes.setStyleSheet("color: #555;")
@@ -178,10 +241,14 @@ class ReadingView(QWidget):
         self._labels = []
         if result is None:
             self.notes.setText("")
+            self.verdict.setText("")
             return
         from guiapp.core.experiment.learning_curve_reading import read_curves
 
-        sentences = [reading.words for reading in read_curves(result)]
+        readings = read_curves(result)
+        self.verdict.setText(verdict([(reading.model, reading.trend) for reading in readings]))
+        self.verdict.setVisible(bool(self.verdict.text()))
+        sentences = [reading.words for reading in readings]
         failed = [model for model in result.models if not model.ok]
         sentences += [f"{model.name} has no curve: {model.message or 'it was stopped before it finished.'}"
                       for model in failed]
@@ -190,7 +257,7 @@ class ReadingView(QWidget):
         for position, sentence in enumerate(sentences):
             label = GlossaryLabel(sentence, terms=READING_TERMS)
             label.setObjectName("learningCurveReading")
-            self._column.insertWidget(position, label)
+            self._column.insertWidget(position + 1, label)
             self._labels.append(label)
         notes = []
         if result.status == "cancelled":
@@ -200,6 +267,9 @@ class ReadingView(QWidget):
                      + ("once, on one subset, and used for every size." if result.tuning == "once"
                         else "for each size on its own subset."))
         self.notes.setText("\n".join(notes))
+
+    def verdict_text(self) -> str:
+        return self.verdict.text()
 
     def sentences(self) -> list[str]:
         return [label.plain_text() for label in self._labels]
