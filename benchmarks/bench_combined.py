@@ -96,6 +96,21 @@ def run_one(name: str, folder: Path, keep: Path | None) -> dict:
             "n_train": result.split["n_train"], "n_test": result.split["n_test"], "categories": len(result.categories)}
 
 
+def _kept(folder: Path) -> dict:
+    """A run read back from its kept results.json (the study's time from its start and end stamps)."""
+    from datetime import datetime
+
+    from guiapp.core.experiment.results import ExperimentResult
+
+    result = ExperimentResult.from_json((folder / "results.json").read_text(encoding="utf-8"))
+    seconds = (datetime.fromisoformat(result.finished_at) - datetime.fromisoformat(result.started_at)).total_seconds()
+    combined = [model for model in result.models if model.representation == "combined"]
+    added = max((model.seconds.get("out_of_fold", 0.0) for model in combined), default=0.0) + sum(
+        model.seconds.get("combining", 0.0) for model in combined)
+    return {"name": folder.name, "result": result, "seconds": seconds, "added": added,
+            "n_train": result.split["n_train"], "n_test": result.split["n_test"], "categories": len(result.categories)}
+
+
 def _row(model) -> tuple[str, str]:
     test = model.test
     interval = f" ({test.macro_f1_ci[0]:.3f}–{test.macro_f1_ci[1]:.3f})" if test.macro_f1_ci else ""
@@ -144,7 +159,15 @@ def main() -> None:
     parser.add_argument("--datasets", nargs="+", default=list(DATASETS), choices=list(DATASETS))
     parser.add_argument("--out", type=Path, help="write the Markdown table here")
     parser.add_argument("--keep", type=Path, help="keep each study's results and models here")
+    parser.add_argument("--from-kept", type=Path, help="rebuild the table from the results kept earlier with --keep")
     args = parser.parse_args()
+    if args.from_kept:
+        runs = [_kept(args.from_kept / name) for name in args.datasets if (args.from_kept / name / "results.json").is_file()]
+        text = markdown(runs)
+        print(text)
+        if args.out:
+            args.out.write_text(text, encoding="utf-8")
+        return
     if not DATA.is_dir():
         raise SystemExit(f"The coded corpora are not at {DATA}; this benchmark needs them.")
     runs = []

@@ -17,11 +17,16 @@ from sklearn.model_selection import StratifiedKFold
 from guiapp.core.study.study_data import check_fold_sizes
 
 
-def cv_folds(y: np.ndarray, n_folds: int, seed: int) -> list[tuple[np.ndarray, np.ndarray]]:
-    """Stratified k-fold splits of the training texts (positions into ``y``)."""
+def cv_folds(y: np.ndarray, n_folds: int, seed: int, repeats: int = 1) -> list[tuple[np.ndarray, np.ndarray]]:
+    """Stratified k-fold splits of the training texts (positions into ``y``); with ``repeats`` > 1,
+    repeated cross-validation: the first k splits are exactly the single k-fold's, then each further
+    repeat draws the k folds again (seeds ``seed + 1``, ``seed + 2`` …), r × k splits in all."""
     check_fold_sizes(y, n_folds)  # the same check `textlab health --spec` makes (study_data.py)
-    splitter = StratifiedKFold(n_splits=n_folds, shuffle=True, random_state=seed)
-    return list(splitter.split(np.zeros(len(y)), y))
+    splits = []
+    for repeat in range(max(1, repeats)):
+        splitter = StratifiedKFold(n_splits=n_folds, shuffle=True, random_state=seed + repeat)
+        splits += list(splitter.split(np.zeros(len(y)), y))
+    return splits
 
 
 def oversampling_targets(y: np.ndarray, ratio: float) -> dict[int, int]:

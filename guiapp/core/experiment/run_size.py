@@ -53,9 +53,10 @@ def count_fits(spec: ExperimentSpec, on_gpu: bool = False) -> int:
     for model in spec.models:
         if model.representation == "transformer":
             points = len(expand_transformer_grid(model.grid, str(model.representation_options.get("model") or "all-MiniLM-L6-v2")))
-            total += points * transformer_tuning_splits(evaluation.transformer_tuning, on_gpu, evaluation.folds) + 1
+            total += points * transformer_tuning_splits(evaluation.transformer_tuning, on_gpu,
+                                                        evaluation.folds * evaluation.cv_repeats) + 1
         else:
-            total += len(expand_grid(model.classifier, model.grid)) * evaluation.folds + 1
+            total += len(expand_grid(model.classifier, model.grid)) * evaluation.folds * evaluation.cv_repeats + 1
     return total
 
 
@@ -79,6 +80,8 @@ def estimate_run(
                              tuning=evaluation.transformer_tuning, validation_share=evaluation.validation_share)
             for model in spec.models
         )
+        k = evaluation.folds  # repeated cross-validation: r × (k - 1) tuning fits' worth instead of k - 1
+        seconds *= (evaluation.cv_repeats * (k - 1) + 1) / k
     except (UserError, ValueError, OSError, KeyError):  # a model the estimate does not know: no time
         return RunSize(fits, None)
     return RunSize(fits, seconds)

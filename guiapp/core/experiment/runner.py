@@ -78,9 +78,12 @@ def run_experiment(
     on_event(Log(f"Reading the coded texts for '{spec.name or 'this study'}'."))
     data = load_study_data(spec, spec_file, table, sub_progress(on_event, 0.0, 0.02))
     train, test = data.split.train, data.split.test
-    folds = cv_folds(data.y[train], spec.evaluation.folds, spec.seed)
+    folds = cv_folds(data.y[train], spec.evaluation.folds, spec.seed, spec.evaluation.cv_repeats)
+    repeated = (f", repeated {spec.evaluation.cv_repeats} times with other folds"
+                if spec.evaluation.cv_repeats > 1 else "")
     on_event(Log(f"{data.split.describe()}; {len(data.categories)} categories; each setting is tried on "
-                 f"{spec.evaluation.folds} parts of the training texts in turn ({spec.evaluation.folds}-fold cross-validation)."))
+                 f"{spec.evaluation.folds} parts of the training texts in turn ({spec.evaluation.folds}-fold "
+                 f"cross-validation{repeated})."))
     size = estimate_run(spec, len(train), len(test), len(data.categories), n_jobs)  # before the first fit
     on_event(Log(size.warning(), "warning") if size.large else Log(size.describe()))
     result = ExperimentResult(
@@ -204,7 +207,8 @@ def run_model(
     seconds["tuning"] = time.perf_counter() - start
     if out_of_fold is not None:  # its time is the combined models', not this model's
         start = time.perf_counter()
-        probabilities = conventional_out_of_fold(model.classifier, grid[chosen].params, fold_data, folds, len(train),
+        k = spec.evaluation.folds  # the first k splits cover every training text once
+        probabilities = conventional_out_of_fold(model.classifier, grid[chosen].params, fold_data[:k], folds[:k], len(train),
                                                  len(data.categories), spec.seed, n_jobs, sub_progress(on_event, 0.92, 0.93))
         out_of_fold[model.display_name] = OutOfFold(probabilities, time.perf_counter() - start)
         total_start += out_of_fold[model.display_name].seconds

@@ -154,6 +154,9 @@ class EvaluationSchema(_Section):
 
     test_share: float = Field(0.3, ge=0.05, le=0.9, description="Share of coded texts held out for the test.")
     folds: WholeNumber = Field(5, ge=2, le=20, description="Cross-validation folds that choose each model's setting.")
+    cv_repeats: WholeNumber = Field(
+        1, ge=1, le=10, description="Repeated cross-validation: draw the folds this many times (r × k fits per setting).",
+    )
     oversampling: Annotated[Literal["off", "random"], BeforeValidator(_choice)] = Field(
         "off", description="\"random\": grow smaller categories in the training parts only.",
     )

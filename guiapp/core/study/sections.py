@@ -40,6 +40,7 @@ class EvaluationSpec:
 
     test_share: float = 0.3  # random stratified hold-out when there is no split column or test file
     folds: int = 5  # stratified k-fold cross-validation on the training texts
+    cv_repeats: int = 1  # repeated cross-validation: the k folds drawn this many times (r × k fits per setting)
     oversampling: str = "off"  # "off" or "random" (minority categories, training parts only)
     oversampling_ratio: float = 0.25  # minority categories grow to this share of the largest
     bootstrap_samples: int = 1000  # resamples of the test set for the 95 % interval
@@ -60,6 +61,7 @@ class EvaluationSpec:
         return {
             "test_share": self.test_share,
             "folds": self.folds,
+            "cv_repeats": self.cv_repeats,
             "oversampling": self.oversampling,
             "oversampling_ratio": self.oversampling_ratio,
             "bootstrap_samples": self.bootstrap_samples,

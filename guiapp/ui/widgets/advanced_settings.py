@@ -90,6 +90,10 @@ class TestTuningTab(QWidget):
         self.folds = QSpinBox(objectName="folds")
         self.folds.setRange(2, 20)
         self.folds.setSuffix(" folds")
+        self.repeats = QSpinBox(objectName="cvRepeats")
+        self.repeats.setRange(1, 10)
+        self.repeats.setSuffix(" × (repeated cross-validation)")
+        self.repeats.setSpecialValueText("once (as in the paper)")
         self.oversampling = QComboBox(objectName="oversampling")
         self.oversampling.addItem("Off: the categories keep their sizes", "off")
         self.oversampling.addItem("Random oversampling of the smaller categories", "random")
@@ -121,6 +125,10 @@ class TestTuningTab(QWidget):
                 "The other texts are split into this many equal parts (folds) to pick each model's "
                 "best settings: train on all parts but one, check on the one left out, in turn. "
                 "The paper used 5.")),
+            ("Draw the folds:", self.repeats, (
+                "Repeated cross-validation: the folds are drawn again this many times and every setting is "
+                "tried on each, so the scores per fold and the choice depend less on one random split. "
+                "Takes that many times longer to tune.")),
             ("Smaller categories:", self.oversampling, (
                 "Random oversampling repeats texts of the smaller categories, only while training, "
                 "so that rare categories are not ignored. The paper used it for unbalanced data.")),
@@ -164,6 +172,7 @@ class TestTuningTab(QWidget):
     def set_values(self, evaluation: EvaluationSpec, seed: int) -> None:
         self.test_share.setValue(round(evaluation.test_share * 100))
         self.folds.setValue(evaluation.folds)
+        self.repeats.setValue(evaluation.cv_repeats)
         self.oversampling.setCurrentIndex(max(0, self.oversampling.findData(evaluation.oversampling)))
         self.ratio.setValue(round(evaluation.oversampling_ratio * 100))
         self.bootstrap.setValue(evaluation.bootstrap_samples)
@@ -175,6 +184,7 @@ class TestTuningTab(QWidget):
         return EvaluationSpec(
             test_share=self.test_share.value() / 100.0,
             folds=self.folds.value(),
+            cv_repeats=self.repeats.value(),
             oversampling=self.oversampling.currentData(),
             oversampling_ratio=self.ratio.value() / 100.0,
             bootstrap_samples=self.bootstrap.value(),

@@ -185,3 +185,24 @@ def test_cancel_keeps_the_models_that_had_finished() -> None:
     assert partial.status == "cancelled"
     assert [model.name for model in partial.finished_models()] == ["Naive Bayes · Basic BOW"]
     assert len(partial.models) == 1 and partial.best().name == "Naive Bayes · Basic BOW"
+
+
+def test_repeated_cross_validation_tries_every_setting_on_r_times_k_folds() -> None:
+    from guiapp.core.experiment.resampling import cv_folds
+    from guiapp.core.experiment.run_size import count_fits
+
+    y = np.array([0, 1, 2] * 30)
+    once, thrice = cv_folds(y, 3, seed=5), cv_folds(y, 3, seed=5, repeats=3)
+    assert len(thrice) == 9
+    assert all(np.array_equal(a[1], b[1]) for a, b in zip(once, thrice[:3], strict=True))  # the first draw is kept
+    for repeat in range(3):  # each draw covers every text once, and the draws differ
+        held = np.sort(np.concatenate([valid for _, valid in thrice[3 * repeat: 3 * repeat + 3]]))
+        assert np.array_equal(held, np.arange(len(y)))
+    assert not np.array_equal(thrice[0][1], thrice[3][1])
+    spec = study(QUICK, cv_repeats=2)
+    assert count_fits(spec) == count_fits(study(QUICK)) + (3 + 2) * 3  # 5 settings, each on one more draw of 3 folds
+    result = runner_module.run_experiment(spec, table=coded_texts(150), n_jobs=1)
+    singles = [model for model in result.models if model.representation != "combined"]
+    assert all(len(model.cv_scores) == 6 for model in singles)
+    assert all(len(point.fold_scores) == 6 for point in singles[1].grid)
+    assert any(model.representation == "combined" for model in result.models)  # out-of-fold from the first draw
