@@ -3,7 +3,8 @@
 RESULTS NEW --out FILE`` applies its trained models to new texts (``predict_command.py``); ``textlab
 self-test`` checks the installation (``self_test_command.py``); ``textlab learning-curve SPEC --out DIR``
 draws the study's learning curves (``learning_curve_command.py``); ``textlab subgroups RESULTS --column
-NAME`` says whether a model makes more mistakes on some groups of texts (``subgroups_command.py``).
+NAME`` says whether a model makes more mistakes on some groups of texts (``subgroups_command.py``);
+``textlab agreement RESULTS`` holds each model against the coding and the coders (``agreement_command.py``).
 
 The command line and the GUI share one engine (``guiapp.core``): whatever the GUI shows about a
 table, ``textlab health`` prints from the same functions.
@@ -16,6 +17,7 @@ import os
 import sys
 
 from guiapp import APP_NAME, __version__
+from guiapp.cli.agreement_command import add_agreement_command, agreement_command
 from guiapp.cli.console import ProgressPrinter
 from guiapp.cli.explain_command import add_explain_command, explain_command
 from guiapp.cli.health_command import add_health_command, health_command
@@ -45,10 +47,11 @@ def _parser() -> argparse.ArgumentParser:
     add_self_test_command(commands)
     add_learning_curve_command(commands)
     add_subgroups_command(commands)
+    add_agreement_command(commands)
     return parser
 
 
-COMMANDS = ("gui", "health", "run", "predict", "explain", "self-test", "learning-curve", "subgroups")
+COMMANDS = ("gui", "health", "run", "predict", "explain", "self-test", "learning-curve", "subgroups", "agreement")
 
 
 def _with_gui_for_a_file(argv: list[str]) -> list[str]:
@@ -65,7 +68,7 @@ def main(argv: list[str] | None = None) -> int:
         from guiapp.ui.app import run_app
 
         return run_app(getattr(args, "file", None), example=getattr(args, "example", False))
-    if args.command in ("health", "run", "predict", "explain", "self-test", "learning-curve", "subgroups"):
+    if args.command in ("health", "run", "predict", "explain", "self-test", "learning-curve", "subgroups", "agreement"):
         try:
             if args.command == "run":
                 return run_command(args, ProgressPrinter())
@@ -79,6 +82,8 @@ def main(argv: list[str] | None = None) -> int:
                 return learning_curve_command(args, ProgressPrinter())
             if args.command == "subgroups":
                 return subgroups_command(args, ProgressPrinter())
+            if args.command == "agreement":
+                return agreement_command(args, ProgressPrinter())
             return health_command(args, ProgressPrinter())
         except BrokenPipeError:  # output piped into `head` and the like: stop quietly
             os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())

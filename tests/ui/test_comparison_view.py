@@ -67,3 +67,30 @@ def test_one_finished_model_has_no_pairs(view) -> None:
     assert "Only one model finished" in view.headline_text()
     assert view.pairs_table.rowCount() == 0 and not view.pairs_table.isVisible()
     assert view.agreement_table.rowCount() == 1 and view.agreement_table.isVisible()
+
+
+def test_set_coders_shows_the_models_against_the_coders(qtbot, view) -> None:
+    import numpy as np
+    import pandas as pd
+
+    result = sample_result()
+    view.set_result(result)
+    assert not view.coders_table.isVisible()  # only with coder counts
+    truth = np.asarray(result.test_true, dtype=int)
+    k = len(result.categories)
+    counts = np.zeros((len(truth), k), dtype=int)
+    counts[np.arange(len(truth)), truth] = 2
+    counts[np.arange(len(truth)), (truth + np.arange(len(truth)) % 2) % k] += 1  # a third coder, agreeing half the time
+    columns = [f"votes {c}" for c in result.categories]
+    rows = pd.DataFrame(counts, columns=columns)
+    view.set_coders(rows, columns)
+    qtbot.waitUntil(lambda: view.coders_table.rowCount() > 0, timeout=20000)
+    assert view.coders_table.isVisible() and view.coders_title.text() == "Does the model code like another coder?"
+    shown = view.coders_table.rows()
+    assert [r[0] for r in shown] == [m.name for m in result.ranked()]
+    first = view.coders[0].agreement
+    assert shown[0][1] == f"{first.model_agrees_with_majority:.0%} of texts"
+    assert shown[0][4] == first.sentence and "one coder agrees with the others" in first.sentence
+    assert "votes" in view.coders_caption.plain_text()
+    view.clear()
+    assert view.coders_table.rowCount() == 0 and not view.coders_table.isVisible()

@@ -465,6 +465,9 @@ class ResultsPage(QWidget):
         # the table may arrive after the result (opening a project): fill the groups when first shown
         if index == TAB_NAMES.index("Groups of texts") and self.result is not None and self.groups.scores is None:
             self._show_groups(self.result)
+        if (index == TAB_NAMES.index("Is the best really better?") and self.result is not None
+                and getattr(self, "_coders_shown", None) is not self.result):
+            self._show_coders(self.result)
 
     def set_study(self, spec, table) -> None:  # noqa: ANN001 — an ExperimentSpec and its DataFrame
         """The study the learning curve is drawn for (the one shown, with its table)."""
@@ -476,6 +479,27 @@ class ResultsPage(QWidget):
             self.groups.clear()
             return
         self.groups.set_result(result, table, mapping, test_table)
+
+    def _show_coders(self, result: ExperimentResult) -> None:
+        """With a table that counts the coders per category (e.g. Davidson's hate_speech,
+        offensive_language, neither), also compare the models with those coders."""
+        from guiapp.core.errors import UserError
+        from guiapp.core.experiment.coder_agreement import test_text_rows
+        from guiapp.core.experiment.coder_columns import coder_count_columns
+
+        table, mapping, test_table = self.tables()
+        if table is None:
+            return
+        source = test_table if result.split.get("how") == "test file" else table
+        columns = coder_count_columns(source, result.categories, mapping)
+        if not columns:
+            return
+        try:
+            rows = test_text_rows(result, table, test_table)
+        except (UserError, ValueError, IndexError):
+            return  # not the table the study was run on: say nothing rather than compare the wrong rows
+        self._coders_shown = result
+        self.comparison.set_coders(rows, columns, result)
 
     def _compare_in_background(self, result: ExperimentResult) -> None:
         """The paired tests and agreement take a second or more on large test sets: off the GUI thread."""
@@ -492,6 +516,7 @@ class ResultsPage(QWidget):
         self.result = result
         self._compare_in_background(result)
         self._show_groups(result)
+        self._show_coders(result)
         self.study_label.setText(study_line(result))
         self.set_data_note("")
         self.export.set_result(result)

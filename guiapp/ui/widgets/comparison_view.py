@@ -164,6 +164,25 @@ AGREEMENT_TIPS = [
 ]
 
 
+CODER_HEADERS = ["Model", "Agrees with the coders' majority", "One coder agrees with the others",
+                 "Krippendorff's alpha among the coders", "In words"]
+CODER_TIPS = [
+    "The compared models, best macro-F1 first.",
+    "The share of test texts where the model chose the category most of your coders chose (a tie counts "
+    "as a random pick among the tied categories).",
+    "How often a single coder chose the category most of the other coders of that text chose: what one "
+    "more human coder would reach. Hold the model's share against this.",
+    explain_term("Krippendorff's alpha") + " Among your coders only, with its interval.",
+    "The comparison in a sentence.",
+]
+
+
+def models_versus_coders_job(result, rows, columns, on_event=None):  # noqa: ANN001 — a Worker's job
+    from guiapp.core.experiment.coder_agreement import models_versus_coders
+
+    return models_versus_coders(result, rows, columns, on_event=on_event)
+
+
 class ComparisonView(QWidget):
     """The paired comparisons and agreement of a study. :meth:`set_result` computes and shows them
     (about a second for a thousand test texts and twenty categories); :meth:`set_comparisons` shows
@@ -206,6 +225,18 @@ class ComparisonView(QWidget):
         layout.addWidget(self.agreement_caption)
         self.agreement_table = _Table(AGREEMENT_HEADERS, AGREEMENT_TIPS, "agreementTable", (0,))
         layout.addWidget(self.agreement_table)
+
+        layout.addSpacing(10)
+        self.coders_title = _title("Does the model code like another coder?")
+        layout.addWidget(self.coders_title)
+        self.coders_caption = _caption()
+        self.coders_caption.setObjectName("codersCaption")
+        layout.addWidget(self.coders_caption)
+        self.coders_table = _Table(CODER_HEADERS, CODER_TIPS, "codersTable", (0,))
+        layout.addWidget(self.coders_table)
+        self.coders: list = []  # ModelVersusCoders, once computed
+        self._result: ExperimentResult | None = None
+        self._coders_slot = None
         layout.addStretch(1)
         self.clear()
 
@@ -215,6 +246,7 @@ class ComparisonView(QWidget):
         if result is None:
             self.clear()
             return
+        self._result = result
         self.set_comparisons(compare_models(result), len(result.test_true))
 
     def set_comparisons(self, comparisons: ModelComparisons, n_texts: int) -> None:
@@ -229,7 +261,35 @@ class ComparisonView(QWidget):
         for widget in (self.agreement_title, self.agreement_caption, self.agreement_table):
             widget.setVisible(bool(comparisons.agreement))
 
+    def set_coders(self, rows, columns: list[str], result: ExperimentResult | None = None) -> None:  # noqa: ANN001
+        """Compare every model with several human coders, in a background worker: ``rows`` are the
+        table's rows of the test texts (in the order of the test texts), ``columns`` count the coders
+        per category in the study's category order; ``result`` defaults to the one last set."""
+        from guiapp.workers import Worker, WorkerSlot
+
+        result = result if result is not None else self._result
+        self._hide_coders()
+        if result is None or not columns:
+            return
+        self._result = result
+        if self._coders_slot is None:
+            self._coders_slot = WorkerSlot()
+        self.coders_caption.set_plain_text("Comparing the models with your coders…")
+        self.coders_title.setVisible(True)
+        self.coders_caption.setVisible(True)
+        worker = Worker(models_versus_coders_job, result, rows, list(columns), name="compare with coders")
+        worker.signals.finished.connect(
+            lambda found, result=result: self._result is result and self._show_coders(found, list(columns)))
+        worker.signals.failed.connect(
+            lambda error, result=result: self._result is result and self._coders_failed(error))
+        self._coders_slot.start(worker)
+
+    def coders_busy(self) -> bool:
+        return self._coders_slot is not None and self._coders_slot.is_busy()
+
     def clear(self) -> None:
+        self._result = None
+        self._hide_coders()
         self.comparisons = None
         self.headline.set_plain_text("No study results yet: once models have finished, this compares them.")
         self.pairs_table.setRowCount(0)
@@ -243,6 +303,46 @@ class ComparisonView(QWidget):
         return self.headline.plain_text()
 
     # -- parts -------------------------------------------------------------------------------------
+    def _hide_coders(self) -> None:
+        if getattr(self, "_coders_slot", None) is not None:
+            self._coders_slot.cancel()
+        self.coders = []
+        self.coders_table.setRowCount(0)
+        self.coders_caption.set_plain_text("")
+        for widget in (self.coders_title, self.coders_caption, self.coders_table):
+            widget.setVisible(False)
+
+    def _coders_failed(self, error) -> None:  # noqa: ANN001 — the worker's exception
+        self.coders_caption.set_plain_text(f"The models could not be compared with your coders: {error}")
+
+    def _show_coders(self, found: list, columns: list[str]) -> None:
+        self.coders = list(found)
+        first = found[0].agreement if found else None
+        self.coders_caption.set_plain_text(
+            f"Your table counts how many coders chose each category ({', '.join(columns)}). Each row holds a "
+            "model against the majority of those coders beside how often one coder agrees with the others: a "
+            "model that agrees with the majority about as often as a coder does codes like another coder."
+            + (f" {first.n_without_majority:,} of the {first.n_texts:,} test texts have no majority (a tie)."
+               if first is not None and first.n_without_majority else "")
+            + " Hover over a row for the sentence."
+        )
+        table = self.coders_table
+        table.setSortingEnabled(False)
+        table.setRowCount(len(found))
+        for row, item in enumerate(found):
+            a = item.agreement
+            table.put(row, 0, item.model, item.model, a.sentence)
+            table.put(row, 1, f"{a.model_agrees_with_majority:.0%} of texts", a.model_agrees_with_majority,
+                      a.sentence, number=True)
+            table.put(row, 2, f"{a.coder_agrees_with_other_coders:.0%} of texts", a.coder_agrees_with_other_coders,
+                      a.sentence, number=True)
+            table.put(row, 3, _interval(a.alpha_between_coders, a.alpha_between_coders_interval),
+                      a.alpha_between_coders, a.sentence, number=True)
+            table.put(row, 4, a.sentence, a.sentence, a.sentence)
+        table.fit()
+        for widget in (self.coders_title, self.coders_caption, self.coders_table):
+            widget.setVisible(bool(found))
+
     def _show_pairs(self, comparisons: ModelComparisons, n_texts: int) -> None:
         pairs = comparisons.test_set
         n_pairs = len(pairs)

@@ -1,0 +1,122 @@
+"""``textlab agreement RESULTS|PROJECT [--coder-columns CATEGORY=COLUMN …]``: how closely each model
+agrees with the human coding, and, when the table counts the coders per category (as Davidson et
+al. 2017 do: hate_speech, offensive_language, neither), whether a model codes like another coder.
+
+Prints per model (best first) the share of test texts it agrees on, Cohen's kappa and
+Krippendorff's alpha with their intervals (``core/experiment/comparisons.py``); then, with coder
+columns (named, or found in the study's table: ``core/experiment/coder_columns.py``), the model
+against the coders' majority beside how often one coder agrees with the others. The table is found
+as for ``textlab subgroups`` (``--table``, ``--test-table`` when it moved). Exit status: 0 shown,
+2 could not (the message says why).
+"""
+
+from __future__ import annotations
+
+import argparse
+
+
+def add_agreement_command(commands) -> None:  # noqa: ANN001 — argparse's subparsers
+    sub = commands.add_parser("agreement",
+                              help="how closely each model agrees with the coding (and with each coder)")
+    sub.add_argument("results",
+                     help="the results folder written by `textlab run … --out FOLDER`, or a .textlab project")
+    sub.add_argument("--coder-columns", nargs="+", metavar="CATEGORY=COLUMN",
+                     help="the columns counting the coders who chose each category, e.g. hate=hate_speech "
+                          "offensive=offensive_language neither=neither (default: found in the table)")
+    sub.add_argument("--samples", type=int, help="bootstrap resamples (default: the study's)")
+    sub.add_argument("--table", help="the study's table, when it is no longer where the study says")
+    sub.add_argument("--test-table", help="the study's separate test file, when it is no longer where the study says")
+
+
+def agreement_command(args: argparse.Namespace, progress) -> int:  # noqa: ANN001 — a ProgressPrinter
+    from guiapp.cli.console import stopped
+    from guiapp.core.errors import UserError
+
+    try:
+        text = _agreement(args)
+    except UserError as error:
+        return stopped(progress, f"{error.message}\n{error.hint}", 2)
+    progress.clear()
+    print(text)
+    return 0
+
+
+def _names(pairs: list[str]) -> dict[str, str]:
+    from guiapp.core.errors import UserError
+
+    names = {}
+    for pair in pairs:
+        category, sep, column = pair.partition("=")
+        if not sep or not category.strip() or not column.strip():
+            raise UserError(f"“{pair}” is not CATEGORY=COLUMN.", "For example: --coder-columns hate=hate_speech "
+                            "offensive=offensive_language neither=neither")
+        names[category.strip()] = column.strip()
+    return names
+
+
+def _agreement(args: argparse.Namespace) -> str:
+    from guiapp.cli.subgroups_command import study_tables
+    from guiapp.core.errors import UserError
+    from guiapp.core.experiment.coder_agreement import models_versus_coders, test_text_rows
+    from guiapp.core.experiment.coder_columns import coder_count_columns, find_coder_columns
+    from guiapp.core.experiment.comparisons import agreement_with_coding
+
+    names = _names(args.coder_columns) if args.coder_columns else None
+    result, table, test, mapping = study_tables(args.results, args.table, args.test_table)
+    if args.samples is not None and args.samples < 1:
+        raise UserError("--samples must be at least 1.", "For example: --samples 1000")
+    lines = [f"Agreement with your coding ({len(result.test_true):,} test texts)", ""]
+    rows = agreement_with_coding(result, args.samples)
+    width = min(40, max([5, *(len(a.model) for a in rows)]))
+    lines.append(f"  {'model':{width}}  {'agrees':>6}  {'Cohen kappa':>22}  {'Krippendorff alpha':>22}")
+    lines.append("  " + "-" * (width + 58))
+    for a in rows:
+        lines.append(f"  {a.model[:width]:{width}}  {a.share_agreeing:6.1%}  {_value(a.kappa, a.kappa_interval):>22}  "
+                     f"{_value(a.alpha, a.alpha_interval):>22}")
+    if rows:
+        lines.append(f"  ({rows[0].level:.0%} intervals from {rows[0].samples:,} resamples of the test texts)")
+    source = test if result.split.get("how") == "test file" and test is not None else table
+    if names is not None:
+        missing = [c for c in result.categories if c not in names]
+        if missing:
+            raise UserError(f"--coder-columns names no column for {', '.join(missing)}.",
+                            "Name one column per category: " + " ".join(f"{c}=COLUMN" for c in result.categories))
+        columns = find_coder_columns(source, result.categories, names)
+        if columns is None:
+            raise UserError("Those columns do not count coders: they need whole numbers of 0 or more on every row "
+                            "and at least two coders on most rows.",
+                            "Columns of the table: " + ", ".join(map(str, source.columns)))
+    else:
+        columns = coder_count_columns(source, result.categories, mapping)
+    lines.append("")
+    if not columns:
+        lines.append("The table does not count coders per category, so the models cannot be held against single "
+                     "coders (name such columns with --coder-columns CATEGORY=COLUMN …).")
+        return "\n".join(lines)
+    found = models_versus_coders(result, test_text_rows(result, table, test), columns, samples=args.samples)
+    pairs = ", ".join(f"{c}={col}" for c, col in zip(result.categories, columns, strict=True))
+    lines.append(f"Against your coders (columns {pairs})")
+    lines.append(f"  {'model':{width}}  {'agrees with majority':>20}  {'one coder vs others':>19}  {'kappa':>6}")
+    lines.append("  " + "-" * (width + 53))
+    for m in found:
+        a = m.agreement
+        lines.append(f"  {m.model[:width]:{width}}  {a.model_agrees_with_majority:20.1%}  "
+                     f"{a.coder_agrees_with_other_coders:19.1%}  {a.kappa_model_vs_majority:6.3f}")
+    if found:
+        a = found[0].agreement
+        among = _value(a.alpha_between_coders, a.alpha_between_coders_interval)
+        lines.append(f"  Krippendorff's alpha among the coders: {among}"
+                     + (f"; {a.n_without_majority:,} test texts have no majority" if a.n_without_majority else ""))
+        lines += ["", *(f"{m.model}: {m.agreement.sentence}" for m in found)]
+    return "\n".join(lines)
+
+
+def _value(value: float, interval) -> str:  # noqa: ANN001 — (low, high)
+    import math
+
+    if not math.isfinite(value):
+        return "–"
+    low, high = interval
+    if not (math.isfinite(low) and math.isfinite(high)):
+        return f"{value:.3f}"
+    return f"{value:.3f} ({low:.3f}–{high:.3f})"
