@@ -31,7 +31,8 @@ SETTING_LABELS = {"learning_rate": "Learning rate", "epochs": "Epochs"}
 
 
 def build_appendix(
-    result: ExperimentResult, *, data_sha256: str | None = None, extra: dict[str, Any] | None = None
+    result: ExperimentResult, *, data_sha256: str | None = None, extra: dict[str, Any] | None = None,
+    learning_curve: Any = None,
 ) -> dict[str, Any]:
     """The methods appendix as data (see the module docstring).
 
@@ -58,6 +59,7 @@ def build_appendix(
         "models": [_model(model, evaluation, rank.get(id(model))) for model in result.models],
         "best_model": ranked[0].name if ranked else None,
         "comparisons": _comparisons(result) if len(ranked) >= 2 else None,
+        "learning_curve": _learning_curve(learning_curve) if learning_curve is not None else None,
         "software": _software(result.environment),
         "hardware": _hardware(result),
         "notes": list(result.notes),
@@ -207,6 +209,19 @@ def _combined(model: ModelResult) -> dict[str, Any]:
         "cv_scores": scores or None,
         "cv_mean": statistics.fmean(scores) if scores else None,
         "cv_splits": len(scores) or None,
+    }
+
+
+def _learning_curve(curve: Any) -> dict[str, Any]:
+    """A drawn learning curve (LearningCurveResult): sizes, draws, tuning, and per model its means and reading."""
+    from guiapp.core.experiment.learning_curve_reading import read_curves
+
+    readings = {reading.model: reading for reading in read_curves(curve)}
+    return {
+        "sizes": list(curve.sizes), "repeats": curve.repeats, "tuning": curve.tuning, "n_test": curve.n_test,
+        "models": [{"name": model.name, "means": {str(p.size): p.mean for p in model.summary()},
+                    "trend": readings[model.name].trend, "reading": readings[model.name].words}
+                   for model in curve.models if model.ok and model.name in readings],
     }
 
 

@@ -273,10 +273,27 @@ def _results(appendix: dict[str, Any]) -> str:
             sentences.append(f"The other models reached {_series(listed)}.")
             sentences.append(_overlap_sentence(best, others[0]))
         sentences.append(_paired_sentence(appendix.get("comparisons") or {}))
+        sentences.append(_curve_sentence(appendix.get("learning_curve") or {}))
     if failed:
         names = _series([m["name"] for m in failed])
         sentences.append(f"{names} could not be trained (see the model comparison table for the reason).")
     return " ".join(sentence for sentence in sentences if sentence)
+
+
+def _curve_sentence(curve: dict[str, Any]) -> str:
+    """The learning curve: on how many texts, and whether each model was still improving."""
+    if not curve.get("models"):
+        return ""
+    sizes = [f"{size:,}" for size in curve["sizes"]]
+    tuned = ("with hyperparameters tuned once and reused" if curve.get("tuning") == "once"
+             else "with hyperparameters tuned at each size")
+    trends = [f"{model['name']} {'was still improving' if model['trend'] == 'rising' else 'had levelled off' if model['trend'] == 'levelling off' else 'did not improve'}"
+              f" (mean macro-F1 {score(list(model['means'].values())[0])} with {sizes[0]} texts, "
+              f"{score(list(model['means'].values())[-1])} with {list(model['means'])[-1]})"
+              for model in curve["models"]]
+    return (f"A learning curve trained each model on nested random subsets of {_series(sizes)} coded training texts "
+            f"({count(int(curve.get('repeats') or 1), 'draw')} per size, {tuned}) and tested it on the same "
+            f"{int(curve.get('n_test') or 0):,} test texts: {_series(trends)}.")
 
 
 def _paired_sentence(comparisons: dict[str, Any]) -> str:

@@ -27,6 +27,7 @@ from guiapp.core.experiment.results import ExperimentResult
 from guiapp.core.export.excel_attributions import write_attributions_sheets
 from guiapp.core.export.excel_comparison import write_comparison_sheet
 from guiapp.core.export.excel_confusion import write_confusion_sheet
+from guiapp.core.export.excel_learning_curve import write_learning_curve_sheet
 from guiapp.core.export.excel_paired import write_paired_sheet
 from guiapp.core.export.excel_predictions import write_predictions_sheet
 from guiapp.core.export.excel_settings import write_settings_sheet
@@ -85,6 +86,7 @@ def write_excel(
     on_event: EventCallback = ignore_events,
     constant_memory: bool | None = None,
     attributions: Sequence[Sequence] | None = None,
+    learning_curve=None,  # noqa: ANN001 — a LearningCurveResult: adds the *Learning curve* sheet
 ) -> Path:
     """Write the workbook to ``path`` and return it.
 
@@ -130,6 +132,8 @@ def write_excel(
                 if len(result.finished_models()) >= 2:
                     write_paired_sheet(workbook, styles, result)
                 write_confusion_sheet(workbook, styles, result)
+            if learning_curve is not None:
+                write_learning_curve_sheet(workbook, styles, learning_curve)
                 write_settings_sheet(workbook, styles, result)
             if attributions is not None:
                 write_attributions_sheets(workbook, styles, attributions)

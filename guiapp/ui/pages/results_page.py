@@ -297,6 +297,7 @@ class ResultsPage(QWidget):
         self.learning = LearningCurvePanel()
         self.learning.setObjectName("learningCurvePanel")
         self.tabs.addTab(self.learning, TAB_NAMES[6])
+        self.export.learning_curve = self.learning.curve  # a drawn curve goes into the Excel export too
         self.tabs.currentChanged.connect(self._tab_changed)
         self.tabs.setTabToolTip(0, "How well the model does on each of your categories.")
         self.tabs.setTabToolTip(1, "Confusion matrix: " + explain(["confusion matrix"]).split(": ", 1)[1])

@@ -34,6 +34,7 @@ class ResultsExport(QWidget):
         super().__init__(parent)
         self.result: ExperimentResult | None = None
         self.explained: Callable[[], list] = list  # explained documents for the "Word attributions" sheet
+        self.learning_curve: Callable[[], object] = lambda: None  # a drawn learning curve, for its sheet
         self._slot = WorkerSlot()
         self.excel_button = QPushButton("Export to Excel…", objectName="exportExcel")
         self.excel_button.setToolTip(EXCEL_TIP)
@@ -68,7 +69,7 @@ class ResultsExport(QWidget):
 
         assert self.result is not None
         worker = Worker(write_excel, Path(path), result=self.result, overwrite=True,
-                        attributions=self.explained() or None,
+                        attributions=self.explained() or None, learning_curve=self.learning_curve(),
                         protected=_study_files(self.result), name="writing the Excel workbook")
         return self._start(worker, "Exporting to Excel", lambda written: self._done(f"Saved {Path(written).name}",
                                                                                       written))
@@ -85,10 +86,10 @@ class ResultsExport(QWidget):
         from guiapp.core.export.appendix import write_appendix
 
         assert self.result is not None
-        result, target = self.result, Path(path)
+        result, target, curve = self.result, Path(path), self.learning_curve()
 
         def write(on_event=None) -> tuple[list[Path], OSError | None]:  # quick: no progress to report
-            html_file, json_file = write_appendix(result, target, overwrite=True)
+            html_file, json_file = write_appendix(result, target, overwrite=True, learning_curve=curve)
             try:  # QTextDocument and QPdfWriter paint off the GUI thread (no widgets, no pixmaps)
                 pdf_file = print_pdf(html_file.read_text(encoding="utf-8"), html_file.with_suffix(".pdf"))
             except OSError as error:  # the page and its facts are kept; say why the PDF is missing
