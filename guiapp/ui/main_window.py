@@ -624,6 +624,7 @@ class MainWindow(QMainWindow):
             spec=spec,
             table=table.frame,
             test_table=self.data_page.test_choice.frame if spec.data.test_source else None,
+            learning_curve=self.results_page.learning.curve() if result is not None else None,
             result=result,
             model_folders=dict(self._model_folders) if result is not None else {},
             ui_state={"step": self.steps.currentRow(), "results_model": chosen.name if chosen else None},
@@ -683,6 +684,8 @@ class MainWindow(QMainWindow):
         if project.result is not None:
             restore_cache_files(explanations_folder(project.result), project.explanations)
             self._show_result(project.result, project.model_folders)
+            if project.learning_curve is not None:
+                self.results_page.learning.set_curve(project.learning_curve)
             chosen = project.ui_state.get("results_model")
             if isinstance(chosen, str):
                 self.results_page.choose_model(chosen)

@@ -50,10 +50,11 @@ TABLE = "data/table.parquet"
 TEST_TABLE = "data/test_table.parquet"
 RESULTS_JSON = "results.json"
 UI_JSON = "ui.json"
+LEARNING_CURVE_JSON = "learning-curve.json"
 MODELS = "models/"
 EXPLANATIONS = "explanations/"
 _EXPLANATION_NAME = re.compile(r"^[A-Za-z0-9._-]{1,120}\.json$")
-SINGLE_MEMBERS = frozenset({STUDY_JSON, TABLE, TEST_TABLE, RESULTS_JSON, UI_JSON})
+SINGLE_MEMBERS = frozenset({STUDY_JSON, TABLE, TEST_TABLE, RESULTS_JSON, UI_JSON, LEARNING_CURVE_JSON})
 
 # File endings whose loaders run code (pickle and its relatives): never written, never opened.
 PICKLE_ENDINGS = frozenset({".pkl", ".pickle", ".joblib", ".pt", ".pth", ".bin", ".npy", ".npz", ".dill"})
@@ -71,6 +72,7 @@ class Project:
     result: ExperimentResult | None = None
     model_folders: dict[str, Path] = field(default_factory=dict)  # model name → its trained model folder
     ui_state: dict[str, Any] = field(default_factory=dict)
+    learning_curve: Any = None  # a LearningCurveResult drawn for this study (JSON in the file), or None
     explanations: dict[str, bytes] = field(default_factory=dict)  # cache file name → its JSON (explain/cache.py)
     source_sha256: str = ""  # of the original spreadsheet the table was read from
     source_name: str = ""  # its file name

@@ -97,6 +97,7 @@ def _read(archive: zipfile.ZipFile, extract_to: Path) -> fmt.Project:
             raise fmt.damaged("its results cannot be read", repr(error)) from error
     test_table = member(fmt.TEST_TABLE)
     ui = member(fmt.UI_JSON)
+    curve = member(fmt.LEARNING_CURVE_JSON)
     source = header.get("source") or {}
     key = hashlib.sha256(raw_header).hexdigest()[:16]
     return fmt.Project(
@@ -106,6 +107,7 @@ def _read(archive: zipfile.ZipFile, extract_to: Path) -> fmt.Project:
         result=result,
         model_folders=_extract_models(archive, infos, index, header, extract_to / key),
         ui_state=_json(ui, fmt.UI_JSON) if ui is not None else {},
+        learning_curve=_learning_curve(curve) if curve is not None else None,
         explanations={name[len(fmt.EXPLANATIONS):]: member(name) or b""
                       for name in sorted(infos) if name.startswith(fmt.EXPLANATIONS)},
         source_sha256=str(source.get("sha256", "")),
@@ -190,6 +192,16 @@ def _extract_models(archive: zipfile.ZipFile, infos: dict[str, zipfile.ZipInfo],
         shutil.rmtree(staging, ignore_errors=True)
         raise
     return {name: root / folder for name, folder in folders.items()}
+
+
+def _learning_curve(data: bytes):  # noqa: ANN202 — a LearningCurveResult, or None when it cannot be read
+    """A damaged learning curve costs the curve only, never the project."""
+    from guiapp.core.experiment.learning_curve_results import LearningCurveResult
+
+    try:
+        return LearningCurveResult.from_json(data.decode("utf-8"))
+    except (ValueError, KeyError, TypeError, UnicodeDecodeError):
+        return None
 
 
 def _json(data: bytes, name: str) -> Any:

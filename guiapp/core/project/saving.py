@@ -90,10 +90,11 @@ def _write_archive(handle, project: fmt.Project, on_event: EventCallback) -> Non
     test_table = _parquet_bytes(project.test_table, "test table", on_event) if project.test_table is not None else None
     results = project.result.to_json(include_texts=True).encode("utf-8") if project.result is not None else None
     ui = _json_bytes(project.ui_state)
+    curve = project.learning_curve.to_json().encode("utf-8") if project.learning_curve is not None else None
     model_files = _model_files(project.model_folders, on_event)
     explanations = {name: data for name, data in sorted(project.explanations.items())
                     if fmt.explanation_member_ok(name)}
-    total = sum(len(b) for b in (study, table, test_table, results, ui) if b is not None)
+    total = sum(len(b) for b in (study, table, test_table, results, ui, curve) if b is not None)
     total += sum(len(data) for data in explanations.values())
     total += sum(source.stat().st_size for files in model_files.values() for _, source in files)
 
@@ -106,6 +107,8 @@ def _write_archive(handle, project: fmt.Project, on_event: EventCallback) -> Non
         if results is not None:
             writer.add_bytes(fmt.RESULTS_JSON, results, "Saving the results…")
         writer.add_bytes(fmt.UI_JSON, ui, "Saving the window's state…")
+        if curve is not None:
+            writer.add_bytes(fmt.LEARNING_CURVE_JSON, curve, "Saving the learning curve…")
         for name, data in explanations.items():
             writer.add_bytes(fmt.EXPLANATIONS + name, data, "Saving the explanations…")
         folders = fmt.archive_folder_names(list(model_files))

@@ -130,3 +130,23 @@ def test_explanations_travel_with_the_project(saved, tmp_path):
     assert not reopened._dirty, "the reopened cache answered; nothing was computed again"
     with zipfile.ZipFile(path) as archive:
         assert any(name.startswith("explanations/") for name in archive.namelist())
+
+
+def test_a_learning_curve_is_kept_in_the_project(tmp_path) -> None:
+    import zipfile
+
+    from guiapp.core.events import ignore_events
+    from guiapp.core.experiment.learning_curves import LearningCurveOptions, run_learning_curve
+    from guiapp.core.project import format as fmt
+    from guiapp.core.project.opening import open_project
+    from guiapp.core.project.saving import save_project
+    from tests.core.project.helpers import run_project
+
+    project = run_project(tmp_path / "models")
+    project.learning_curve = run_learning_curve(project.spec, ignore_events, table=project.table, n_jobs=1,
+                                                options=LearningCurveOptions(sizes=(30, 60), repeats=2))
+    path = save_project(tmp_path / "curve.textlab", project)
+    again = open_project(path, extract_models_to=tmp_path / "open")
+    assert again.learning_curve is not None and again.learning_curve.to_dict() == project.learning_curve.to_dict()
+    with zipfile.ZipFile(path) as archive:
+        assert fmt.LEARNING_CURVE_JSON in archive.namelist()
