@@ -32,6 +32,7 @@ from guiapp.core.export.excel_paired import write_paired_sheet
 from guiapp.core.export.excel_predictions import write_predictions_sheet
 from guiapp.core.export.excel_settings import write_settings_sheet
 from guiapp.core.export.excel_style import Styles
+from guiapp.core.export.excel_subgroups import write_subgroups_sheet
 from guiapp.core.export.predictions import ModelPredictions, check_rows, model_columns
 from guiapp.core.export.target import writing_to
 
@@ -87,6 +88,7 @@ def write_excel(
     constant_memory: bool | None = None,
     attributions: Sequence[Sequence] | None = None,
     learning_curve=None,  # noqa: ANN001 — a LearningCurveResult: adds the *Learning curve* sheet
+    subgroups=None,  # noqa: ANN001 — a SubgroupScores: adds the *Groups of texts* sheet
 ) -> Path:
     """Write the workbook to ``path`` and return it.
 
@@ -134,6 +136,8 @@ def write_excel(
                 write_confusion_sheet(workbook, styles, result)
             if learning_curve is not None:
                 write_learning_curve_sheet(workbook, styles, learning_curve)
+            if subgroups is not None:
+                write_subgroups_sheet(workbook, styles, subgroups)
                 write_settings_sheet(workbook, styles, result)
             if attributions is not None:
                 write_attributions_sheets(workbook, styles, attributions)

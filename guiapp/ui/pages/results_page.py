@@ -456,6 +456,7 @@ class ResultsPage(QWidget):
         self.groups = SubgroupView()
         self.groups.setObjectName("subgroupView")
         self.tables: Callable[[], tuple[Any, Any, Any]] = lambda: (None, None, None)
+        self.export.subgroups = lambda: self.groups.scores  # the groups shown go into the Excel export too
         scroll = QScrollArea()
         scroll.setWidgetResizable(True)
         scroll.setFrameShape(QFrame.Shape.NoFrame)

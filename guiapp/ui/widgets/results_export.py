@@ -35,6 +35,7 @@ class ResultsExport(QWidget):
         self.result: ExperimentResult | None = None
         self.explained: Callable[[], list] = list  # explained documents for the "Word attributions" sheet
         self.learning_curve: Callable[[], object] = lambda: None  # a drawn learning curve, for its sheet
+        self.subgroups: Callable[[], object] = lambda: None  # the scores per group of texts shown, for their sheet
         self._slot = WorkerSlot()
         self.excel_button = QPushButton("Export to Excel…", objectName="exportExcel")
         self.excel_button.setToolTip(EXCEL_TIP)
@@ -70,6 +71,7 @@ class ResultsExport(QWidget):
         assert self.result is not None
         worker = Worker(write_excel, Path(path), result=self.result, overwrite=True,
                         attributions=self.explained() or None, learning_curve=self.learning_curve(),
+                        subgroups=self.subgroups(),
                         protected=_study_files(self.result), name="writing the Excel workbook")
         return self._start(worker, "Exporting to Excel", lambda written: self._done(f"Saved {Path(written).name}",
                                                                                       written))

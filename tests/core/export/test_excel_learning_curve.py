@@ -46,3 +46,20 @@ def test_the_methods_appendix_describes_a_drawn_learning_curve() -> None:
     text = appendix_paragraph(appendix)
     assert "A learning curve trained each model on nested random subsets of 40, 80" in text
     assert "two draws per size" in text
+
+
+def test_the_scores_per_group_of_texts_go_into_the_workbook(tmp_path) -> None:
+    import numpy as np
+
+    from guiapp.core.experiment.subgroup_scores import subgroup_scores
+    from guiapp.core.export.excel_subgroups import SHEET as GROUPS
+
+    table = coded_texts(200).assign(party=np.where(np.arange(200) % 2, "A", "B"))
+    spec = study([ModelSpec("bow", "naive_bayes", grid={"alpha": [1.0]})], bootstrap_samples=100)
+    result = run_experiment(spec, table=table, n_jobs=1)
+    scores = subgroup_scores(result, table, "party", min_texts=5)
+    path = write_excel(tmp_path / "results.xlsx", result=result, subgroups=scores)
+    sheet = pd.read_excel(path, sheet_name=GROUPS, engine="calamine", header=None)
+    header = sheet.index[sheet[0] == "model"][0]
+    rows = sheet.iloc[header + 1:]
+    assert set(rows[1]) == {"A", "B"} and rows[2].astype(int).sum() == len(result.test_true)
