@@ -62,7 +62,8 @@ def test_predictions_go_to_excel_beside_the_original_columns(results, tmp_path, 
                  "--model", "svm · basic bow", "--model", "Naive Bayes · Basic BOW"]) == 0
     assert "1 empty text left out" in capsys.readouterr().err
     book = load_workbook(target, read_only=True)
-    assert book.sheetnames == ["Predictions", "Model comparison", "Confusion matrices", "Settings"]
+    assert book.sheetnames == ["Predictions", "Model comparison", "Is the best really better", "Confusion matrices",
+                               "Settings"]
     rows = list(book["Predictions"].iter_rows(values_only=True))
     header = rows[0]
     assert header[:3] == ("text", "batch", "SVM · Basic BOW: predicted category")

@@ -38,7 +38,7 @@ def test_a_combined_model_is_shown_with_its_parts_weights_and_times(qtbot, resul
     assert page.tuning_label.plain_text().startswith("Stacking: a logistic regression")
     page.choose_model(result.models[0].name)  # a single model: its tuning again
     assert page.tabs.tabText(TAB_NAMES.index("Tuning")) == "Tuning" and page.grid_table.isVisible()
-    page.show_tab("Is the best really better?")
+    page.show_tab("Real difference?")
     qtbot.waitUntil(lambda: page.comparison.comparisons is not None, timeout=30000)
     assert "highest macro-F1" in page.comparison.headline_text()
     assert page.comparison.pairs_table.rowCount() == 6  # 4 models: every pair

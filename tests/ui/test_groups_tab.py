@@ -23,7 +23,7 @@ def test_groups_of_texts_are_scored_and_open_on_the_documents_step(qtbot, window
                     timeout=30000)
     window.go_to_step(RESULTS_STEP)
     page = window.results_page
-    page.show_tab("Groups of texts")
+    page.show_tab("By group")
     groups = page.groups
     groups.choose_column("year")
     qtbot.waitUntil(lambda: groups.scores is not None and not groups.is_busy(), timeout=30000)

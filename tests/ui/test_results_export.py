@@ -38,7 +38,7 @@ def test_excel_button_writes_the_workbook_chosen_in_the_dialog(page, qtbot, tmp_
         page.export.excel_button.click()
     assert said.args[0].startswith("Saved my study.xlsx")
     book = load_workbook(tmp_path / "my study.xlsx", read_only=True)
-    assert book.sheetnames == ["Model comparison", "Confusion matrices", "Settings"]
+    assert book.sheetnames == ["Model comparison", "Is the best really better", "Confusion matrices", "Settings"]
     assert "my study.xlsx" in page.export.status_label.text()
     assert page.export.excel_button.isEnabled()
 

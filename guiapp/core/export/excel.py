@@ -134,11 +134,11 @@ def write_excel(
                 if len(result.finished_models()) >= 2:
                     write_paired_sheet(workbook, styles, result)
                 write_confusion_sheet(workbook, styles, result)
+                write_settings_sheet(workbook, styles, result)
             if learning_curve is not None:
                 write_learning_curve_sheet(workbook, styles, learning_curve)
             if subgroups is not None:
                 write_subgroups_sheet(workbook, styles, subgroups)
-                write_settings_sheet(workbook, styles, result)
             if attributions is not None:
                 write_attributions_sheets(workbook, styles, attributions)
             on_event(Progress(0.9, "Saving the Excel workbook"))

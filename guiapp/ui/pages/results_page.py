@@ -71,13 +71,13 @@ def compare_models_job(result: ExperimentResult, on_event=None):  # noqa: ANN001
 
 EMPTY_TITLE = "No results yet"
 EMPTY_TEXT = "Run a study on the Run step: the comparison of your models appears here."
-OVERLAP_TEXT = ("The top models' intervals overlap: the tab “Is the best really better?” below tells whether their "
+OVERLAP_TEXT = ("The top models' intervals overlap: the tab “Real difference?” below tells whether their "
                 "difference is larger than chance.")
 RESULT_TERMS = ["macro-F1", "F1", "precision", "recall", "support", "confusion matrix", "confidence interval",
                 "interval", "cross-validation", "fold", "grid", "setting", "test text", "accuracy",
                 "standard deviation", "validation split", "learning rate", "epoch", "GPU", "Transformer",
                 "fine-tuning", "weight", "token", *COMBINED_TERMS]
-TAB_NAMES = ("Per category", "Confusion matrix", "Tuning", "Time", "Is the best really better?", "Groups of texts",
+TAB_NAMES = ("Per category", "Confusion matrix", "Tuning", "Time", "Real difference?", "By group",
              "Learning curve")
 CELL_CLICK_HINT = "Click a cell to read those documents."
 
@@ -465,9 +465,9 @@ class ResultsPage(QWidget):
 
     def _tab_changed(self, index: int) -> None:
         # the table may arrive after the result (opening a project): fill the groups when first shown
-        if index == TAB_NAMES.index("Groups of texts") and self.result is not None and self.groups.scores is None:
+        if index == TAB_NAMES.index("By group") and self.result is not None and self.groups.scores is None:
             self._show_groups(self.result)
-        if (index == TAB_NAMES.index("Is the best really better?") and self.result is not None
+        if (index == TAB_NAMES.index("Real difference?") and self.result is not None
                 and getattr(self, "_coders_shown", None) is not self.result):
             self._show_coders(self.result)
 
