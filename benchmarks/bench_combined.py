@@ -128,7 +128,9 @@ def markdown(runs: list[dict]) -> str:
         "",
         "Each data set: the app's default models, each tuned by 5-fold cross-validation with its default grid, and "
         "the two combined models learnt from their out-of-fold probabilities (README, \"Combined models\"). "
-        "All are tested on the same held-out texts; the interval is the 95 % bootstrap interval of the test macro-F1.",
+        "All are tested on the same held-out texts; the interval is the 95 % bootstrap interval of the test macro-F1. "
+        "Times are wall times on a machine shared with other work; a corpus's sentence embeddings are cached after "
+        "its first study, so a repeated study of the same corpus (here ETHOS) is faster.",
         "",
     ]
     for run in runs:
@@ -151,7 +153,29 @@ def markdown(runs: list[dict]) -> str:
             difference = model.test.macro_f1 - best_single
             lines.append(f"| {name} | {score} | {difference:+.3f} |")
         lines.append("")
+    lines += _summary(runs)
     return "\n".join(lines) + "\n"
+
+
+def _summary(runs: list[dict]) -> list[str]:
+    """Per combination method: on how many data sets it is at least as good as the best single model."""
+    differences: dict[str, list[float]] = {}
+    for run in runs:
+        finished = run["result"].finished_models()
+        best_single = max(m.test.macro_f1 for m in finished if m.representation != "combined")
+        for model in finished:
+            if model.representation == "combined":
+                differences.setdefault(model.name, []).append(model.test.macro_f1 - best_single)
+    lines = ["## Summary", "", "| combined model | at least as good as the best single model | mean difference | "
+             "worst difference |", "|---|---|---|---|"]
+    for name, values in differences.items():
+        wins = sum(value >= -1e-9 for value in values)
+        lines.append(f"| {name} | {wins} of {len(values)} data sets | {sum(values) / len(values):+.3f} | "
+                     f"{min(values):+.3f} |")
+    lines += ["", "The combined models' time is the refitting of each model's chosen setting inside the folds "
+              "(for their out-of-fold probabilities) and learning the combination; their parts' own training is "
+              "not counted again.", ""]
+    return lines
 
 
 def main() -> None:
