@@ -270,7 +270,8 @@ class TransformerTab(QWidget):
             self.choice.addItem(text, value)
         self.seeds = QSpinBox(objectName="transformerSeeds")
         self.seeds.setRange(1, 10)
-        self.seeds.setSuffix(" seed(s), probabilities averaged")
+        self.seeds.setSuffix(" seeds, probabilities averaged")
+        self.seeds.setSpecialValueText("one seed (as in the paper)")
         self.validation_share = QSpinBox(objectName="transformerValidationShare")
         self.validation_share.setRange(5, 50)
         self.validation_share.setSuffix(" % of the training texts")
@@ -304,6 +305,7 @@ class TransformerTab(QWidget):
             widget.currentIndexChanged.connect(self._edited)
         for spin in (self.batch_size, self.dropout, self.validation_share, self.seeds):
             spin.valueChanged.connect(self._edited)
+        self.seeds.valueChanged.connect(self._update_count)
         self.mixed_precision.toggled.connect(self._edited)
         for name, widget in (("batch_size", self.batch_size), ("dropout", self.dropout)):
             widget.setToolTip(OPTION_HELP[name])
@@ -466,9 +468,11 @@ class TransformerTab(QWidget):
         splits = self.folds if tuning == "cross-validation" else 1
         per = f"{self.folds} folds" if splits > 1 else "1 validation split"
         setting = "setting" if n_settings == 1 else "settings"
+        seeds = self.seeds.value()
+        final = ("one final fine-tuning" if seeds == 1 else f"{seeds} final fine-tunings (one per seed)")
         self.count.setText(
             f"{n_settings} {setting} × {per} = {n_settings * splits} fine-tuning"
-            f"{'s' if n_settings * splits != 1 else ''}, then one final fine-tuning with the best setting "
+            f"{'s' if n_settings * splits != 1 else ''}, then {final} with the chosen setting "
             "on all training texts.")
 
 
