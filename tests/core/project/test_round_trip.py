@@ -150,3 +150,27 @@ def test_a_learning_curve_is_kept_in_the_project(tmp_path) -> None:
     assert again.learning_curve is not None and again.learning_curve.to_dict() == project.learning_curve.to_dict()
     with zipfile.ZipFile(path) as archive:
         assert fmt.LEARNING_CURVE_JSON in archive.namelist()
+
+
+def test_a_combined_model_reopened_from_a_project_answers_as_in_the_study(tmp_path) -> None:
+    import dataclasses
+
+    import numpy as np
+
+    from guiapp.core.experiment.runner import run_experiment
+    from guiapp.core.predict.open_model import open_trained_model
+    from guiapp.core.project.format import model_folders_of
+    from guiapp.core.project.opening import open_project
+    from guiapp.core.project.saving import save_project
+    from tests.core.project.helpers import run_project
+
+    project = run_project(tmp_path / "first")
+    spec = dataclasses.replace(project.spec, evaluation=dataclasses.replace(project.spec.evaluation, combine=True))
+    result = run_experiment(spec, table=project.table, n_jobs=1, artefacts_dir=tmp_path / "models")
+    project = dataclasses.replace(project, spec=spec, result=result, model_folders=model_folders_of(result))
+    path = save_project(tmp_path / "combined.textlab", project)
+    again = open_project(path, extract_models_to=tmp_path / "open")
+    for model in (m for m in result.models if m.representation == "combined"):
+        opened = open_trained_model(again.model_folder(model.name), model.name)
+        assert opened.family == "combined"
+        assert np.allclose(opened.answer(result.test_texts)[1], model.probabilities, atol=1e-5)
