@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import threading
 import time
+import warnings
 from collections.abc import Callable
 from typing import Any
 
@@ -34,6 +35,10 @@ class WorkerSignals(QObject):
     partial = Signal(object)  # what a cancelled job had finished, when it says (before cancelled)
     cancelled = Signal()
     done = Signal()  # always last, after finished/failed/cancelled
+
+
+def _ended() -> None:  # what a finished worker's thread would run (nothing; it is not started again)
+    return None
 
 
 class _Thread(QThread):
@@ -154,6 +159,26 @@ class Worker:
     def _on_thread_finished(self) -> None:
         registry.unregister(self)
         self.signals.done.emit()
+        self._release()
+
+    def _release(self) -> None:
+        """Break the reference cycles between this worker, its thread and the slots connected to its
+        signals, once ``done`` was delivered (on the GUI thread). The worker is then freed by reference
+        counting on the GUI thread, instead of by a cyclic garbage collection that may run in any thread —
+        e.g. another worker's explicit ``gc.collect()`` — and would delete its Qt objects from there,
+        which can crash. Every queued signal of this job was delivered before the thread's ``finished``."""
+        if not self._thread.wait(2000):  # the thread emits finished just before it ends: let it end first,
+            return  # so this worker's QThread is never deleted while running (kept for the collector then)
+        signals = [getattr(self.signals, name) for name in ("started", "progress", "log", "update", "metric",
+                                                             "finished", "failed", "partial", "cancelled", "done")]
+        with warnings.catch_warnings():  # PySide warns when a signal had nothing connected
+            warnings.simplefilter("ignore")
+            for signal in [*signals, self._thread.finished]:
+                try:
+                    signal.disconnect()
+                except (RuntimeError, TypeError, SystemError):
+                    pass
+        self._thread._body = _ended
 
 
 class WorkerSlot:

@@ -40,7 +40,7 @@ def test_excel_button_writes_the_workbook_chosen_in_the_dialog(page, qtbot, tmp_
     book = load_workbook(tmp_path / "my study.xlsx", read_only=True)
     assert book.sheetnames == ["Model comparison", "Is the best really better", "Confusion matrices", "Settings"]
     assert "my study.xlsx" in page.export.status_label.text()
-    assert page.export.excel_button.isEnabled()
+    qtbot.waitUntil(page.export.excel_button.isEnabled, timeout=10_000)  # enabled again when the job is done
 
 
 def test_appendix_button_writes_html_pdf_and_json(page, qtbot, tmp_path, monkeypatch):

@@ -118,3 +118,26 @@ def test_error_sink_shows_non_blocking_dialog(qtbot):
     assert "Pick another sheet." in box.informativeText()
     assert "DataError" in box.detailedText()
     box.close()
+
+
+def test_a_finished_worker_is_freed_on_the_gui_thread_without_a_garbage_collection(qtbot):
+    """No reference cycle keeps a finished worker (and its Qt objects) for a cyclic collection, which
+    could run in another thread — e.g. a fine-tuning worker's gc.collect() — and crash deleting them."""
+    import gc
+    import weakref
+
+    slot = WorkerSlot()
+    worker = Worker(_count, 3)
+    seen = []
+    worker.signals.finished.connect(lambda value, w=worker: seen.append((value, w.name)))
+    with qtbot.waitSignal(worker.signals.done, timeout=30_000):
+        slot.start(worker)
+    qtbot.waitUntil(lambda: slot.current is None and not worker.is_running())
+    gone = weakref.ref(worker)
+    gc.disable()
+    try:
+        del worker
+        assert gone() is None  # freed by reference counting alone
+    finally:
+        gc.enable()
+    assert seen == [(6, "_count")]

@@ -10,7 +10,6 @@ predicts the test texts. Oversampling only touches the texts a model learns from
 from __future__ import annotations
 
 import dataclasses
-import gc
 import time
 from itertools import pairwise
 
@@ -21,6 +20,7 @@ from guiapp.core.experiment import metrics
 from guiapp.core.experiment.learning_curve_results import CurvePoint, ModelCurve, TuningChoice, with_shared_points
 from guiapp.core.experiment.nested_subsets import CurvePlan
 from guiapp.core.experiment.resampling import cv_folds, oversampled_rows
+from guiapp.core.experiment.transformer_runner import free_memory
 from guiapp.core.study.sections import ModelSpec
 from guiapp.core.study.spec import ExperimentSpec
 from guiapp.core.study.split import TrainTestSplit
@@ -68,7 +68,7 @@ def transformer_curve(
         tuned = fine_tune(path, list(texts[rows]), data.y[rows], n_labels, settings(point), forward)
         probabilities = predict_proba(tuned, list(texts[predict_rows]), forward)
         del tuned
-        _free_memory()
+        free_memory()
         return probabilities.argmax(axis=1)
 
     on_gpu = device.kind == "cuda"
@@ -149,14 +149,3 @@ def _labelled(on_event: EventCallback, span: tuple[float, float], label: str) ->
         mapped(event)
 
     return forward
-
-
-def _free_memory() -> None:
-    gc.collect()
-    try:
-        import torch
-
-        if torch.cuda.is_available():
-            torch.cuda.empty_cache()
-    except ImportError:  # pragma: no cover
-        pass

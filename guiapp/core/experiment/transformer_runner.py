@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import dataclasses
 import gc
+import threading
 import time
 from pathlib import Path
 
@@ -120,7 +121,7 @@ def run_transformer_model(
                 held_out[index, valid_part] = probabilities
             notes.extend(note for note in tuned.notes if note not in notes)
             del tuned
-            _free_memory()
+            free_memory()
             run += 1
     tuning_seconds = time.perf_counter() - tuning_start
     grid = [
@@ -205,7 +206,7 @@ def run_transformer_model(
         artefact=artefact,
     )
     del final, finals
-    _free_memory()
+    free_memory()
     on_event(Progress(1.0, "done"))
     return result
 
@@ -247,12 +248,21 @@ def _cut_notes(final, train_texts, test_texts, options: dict) -> list[str]:  # n
     ]
 
 
-def _free_memory() -> None:
-    gc.collect()
+def free_memory() -> None:
+    """Free a fine-tuned model's memory before the next one starts.
+
+    The full cyclic garbage collection runs on the main thread (the command line), and in a worker
+    thread only when a GPU is used, where a model left to the next automatic collection could make the
+    next one run out of GPU memory. On the processor, in the app's worker thread, it is left out: such a
+    collection could also finalise Qt objects of the window from the wrong thread, which can crash, and
+    the model's memory is freed by reference counting or the next automatic collection."""
     try:
         import torch
 
-        if torch.cuda.is_available():
-            torch.cuda.empty_cache()
+        on_gpu = torch.cuda.is_available()
     except ImportError:  # pragma: no cover
-        pass
+        on_gpu = False
+    if on_gpu or threading.current_thread() is threading.main_thread():
+        gc.collect()
+    if on_gpu:
+        torch.cuda.empty_cache()
