@@ -3,13 +3,16 @@ run in a separate Python process so the Dask client's threads never share a proc
 
 from __future__ import annotations
 
+import importlib.util
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
 
-pytest.importorskip("distributed", reason="the cluster extra (dask[distributed]) is not installed")
+# found, not imported: importing distributed here would put its threads in the Qt tests' process
+if importlib.util.find_spec("distributed") is None:
+    pytest.skip("the cluster extra (dask[distributed]) is not installed", allow_module_level=True)
 
 
 def test_the_dask_executor_on_a_real_local_cluster() -> None:
