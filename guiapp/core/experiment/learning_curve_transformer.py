@@ -15,12 +15,12 @@ from itertools import pairwise
 
 import numpy as np
 
-from guiapp.core.events import EventCallback, Log, Metric, Progress, sub_progress
+from guiapp.core.events import EventCallback, Log, Progress, sub_progress
 from guiapp.core.experiment import metrics
 from guiapp.core.experiment.learning_curve_results import CurvePoint, ModelCurve, TuningChoice, with_shared_points
 from guiapp.core.experiment.nested_subsets import CurvePlan
 from guiapp.core.experiment.resampling import cv_folds, oversampled_rows
-from guiapp.core.experiment.transformer_runner import free_memory
+from guiapp.core.experiment.transformer_runner import free_memory, labelled_progress
 from guiapp.core.study.sections import ModelSpec
 from guiapp.core.study.spec import ExperimentSpec
 from guiapp.core.study.split import TrainTestSplit
@@ -64,7 +64,7 @@ def transformer_curve(
         return rows[oversampled_rows(data.y[rows], ratio, seed)] if ratio is not None else rows
 
     def train_and_predict(rows: np.ndarray, predict_rows: np.ndarray, point: dict, label: str, span) -> np.ndarray:
-        forward = _labelled(on_event, span, label)
+        forward = labelled_progress(on_event, span[0], span[1], label)
         tuned = fine_tune(path, list(texts[rows]), data.y[rows], n_labels, settings(point), forward)
         probabilities = predict_proba(tuned, list(texts[predict_rows]), forward)
         del tuned
@@ -136,16 +136,3 @@ def _spans(plan: CurvePlan, tuning_sizes: dict[int, int], points: list[dict], n_
     weights += [size * epochs for size in plan.sizes for _ in range(plan.repeats)]
     bounds = 0.02 + 0.98 * np.concatenate([[0.0], np.cumsum(weights)]) / sum(weights)
     return list(pairwise(bounds))
-
-
-def _labelled(on_event: EventCallback, span: tuple[float, float], label: str) -> EventCallback:
-    mapped = sub_progress(on_event, float(span[0]), float(span[1]))
-
-    def forward(event) -> None:
-        if isinstance(event, Progress):
-            event = dataclasses.replace(event, message=f"{label}: {event.message}" if event.message else label)
-        elif isinstance(event, Metric):
-            event = dataclasses.replace(event, run=label)
-        mapped(event)
-
-    return forward

@@ -110,7 +110,7 @@ def run_transformer_model(
         fit_rows, valid_rows = learning_rows(train[fit_part]), train[valid_part]
         for index, point in enumerate(points):
             label = _run_label(split_index, len(splits), point, index, len(points))
-            forward = _forwarding(on_event, bounds[run], bounds[run + 1], label)
+            forward = labelled_progress(on_event, bounds[run], bounds[run + 1], label)
             start = time.perf_counter()
             tuned = fine_tune(path, list(texts[fit_rows]), data.y[fit_rows], n_labels, settings(point), forward)
             probabilities = predict_proba(tuned, list(texts[valid_rows]), forward)
@@ -142,8 +142,8 @@ def run_transformer_model(
     for number in range(n_seeds):  # several seeds: their probabilities are averaged
         seed = spec.seed + number
         label = f"final model ({_describe(chosen_params)}" + (f", seed {number + 1} of {n_seeds})" if n_seeds > 1 else ")")
-        forward = _forwarding(on_event, bounds[len(bounds) - 2 - (n_seeds - 1 - number)],
-                              bounds[len(bounds) - 1 - (n_seeds - 1 - number)], label)
+        span = len(bounds) - 1 - n_seeds + number  # the final fits are the last n_seeds spans
+        forward = labelled_progress(on_event, bounds[span], bounds[span + 1], label)
         start = time.perf_counter()
         finals.append(fine_tune(path, list(texts[final_rows]), data.y[final_rows], n_labels,
                                 settings(chosen_params, seed), forward))
@@ -211,7 +211,9 @@ def run_transformer_model(
     return result
 
 
-def _forwarding(on_event: EventCallback, start: float, end: float, label: str) -> EventCallback:
+def labelled_progress(on_event: EventCallback, start: float, end: float, label: str) -> EventCallback:
+    """``on_event`` for one training run: its progress mapped onto [start, end] and every message and
+    training-curve point labelled with the run (used by studies and learning curves alike)."""
     mapped = sub_progress(on_event, float(start), float(end))
 
     def forward(event) -> None:  # noqa: ANN001

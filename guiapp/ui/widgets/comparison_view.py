@@ -12,10 +12,9 @@ from __future__ import annotations
 import math
 
 from PySide6.QtCore import Qt, QTimer
-from PySide6.QtGui import QBrush, QColor, QFont
+from PySide6.QtGui import QBrush, QColor
 from PySide6.QtWidgets import (
     QAbstractItemView,
-    QLabel,
     QTableWidget,
     QVBoxLayout,
     QWidget,
@@ -27,6 +26,7 @@ from guiapp.core.stats.pairwise import PairComparison
 from guiapp.core.stats.wording import format_p
 from guiapp.ui.widgets.glossary import TERMS, GlossaryLabel
 from guiapp.ui.widgets.results_tables import SortItem
+from guiapp.ui.widgets.section_title import section_title
 
 WORDS = ["McNemar's test", "p-value", "Holm correction", "Cohen's kappa", "Krippendorff's alpha",
          "corrected resampled t-test", "macro-F1", "test text", "cross-validation", "fold",
@@ -59,15 +59,6 @@ def _interval(value: float, interval: tuple[float, float]) -> str:
     if not (math.isfinite(low) and math.isfinite(high)):
         return f"{value:.2f}"
     return f"{value:.2f}  ({low:.2f} to {high:.2f})"
-
-
-def _title(text: str) -> QLabel:
-    label = QLabel(text)
-    font = label.font()
-    font.setPointSizeF(font.pointSizeF() * 1.15)
-    font.setWeight(QFont.Weight.DemiBold)
-    label.setFont(font)
-    return label
 
 
 def _caption(text: str = "") -> GlossaryLabel:
@@ -196,7 +187,7 @@ class ComparisonView(QWidget):
         layout.setContentsMargins(0, 0, 0, 0)
         layout.setSpacing(8)
 
-        layout.addWidget(_title("Is the best model really better?"))
+        layout.addWidget(section_title("Is the best model really better?"))
         self.headline = GlossaryLabel("", terms=WORDS)
         self.headline.setObjectName("comparisonHeadline")
         self.headline.setStyleSheet(
@@ -208,7 +199,7 @@ class ComparisonView(QWidget):
         layout.addWidget(self.headline)
 
         layout.addSpacing(10)
-        self.pairs_title = _title("Every pair of models on the same test texts")
+        self.pairs_title = section_title("Every pair of models on the same test texts")
         layout.addWidget(self.pairs_title)
         self.pairs_caption = _caption()
         layout.addWidget(self.pairs_caption)
@@ -219,7 +210,7 @@ class ComparisonView(QWidget):
         layout.addWidget(self.folds_note)
 
         layout.addSpacing(10)
-        self.agreement_title = _title("How closely each model agrees with your coding")
+        self.agreement_title = section_title("How closely each model agrees with your coding")
         layout.addWidget(self.agreement_title)
         self.agreement_caption = _caption()
         layout.addWidget(self.agreement_caption)
@@ -227,7 +218,7 @@ class ComparisonView(QWidget):
         layout.addWidget(self.agreement_table)
 
         layout.addSpacing(10)
-        self.coders_title = _title("Does the model code like another coder?")
+        self.coders_title = section_title("Does the model code like another coder?")
         layout.addWidget(self.coders_title)
         self.coders_caption = _caption()
         self.coders_caption.setObjectName("codersCaption")

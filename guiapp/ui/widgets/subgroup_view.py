@@ -29,6 +29,7 @@ from PySide6.QtWidgets import (
 )
 
 from guiapp.ui.widgets.glossary import TERMS, GlossaryLabel
+from guiapp.ui.widgets.section_title import section_title
 from guiapp.workers import Worker, WorkerSlot
 
 WORDS = ["macro-F1", "confidence interval", "interval", "test text"]
@@ -61,15 +62,6 @@ def subgroups_job(result, table, column, test_table=None, on_event=None):
     from guiapp.core.experiment.subgroup_scores import subgroup_scores
 
     return subgroup_scores(result, table, column, test_table=test_table)
-
-
-def _title(text: str) -> QLabel:
-    label = QLabel(text)
-    font = label.font()
-    font.setPointSizeF(font.pointSizeF() * 1.15)
-    font.setWeight(QFont.Weight.DemiBold)
-    label.setFont(font)
-    return label
 
 
 def _number(value: float, interval: tuple[float, float], percent: bool) -> str:
@@ -117,7 +109,7 @@ class SubgroupView(QWidget):
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.setSpacing(8)
-        layout.addWidget(_title("Does a model make more mistakes on some kinds of texts?"))
+        layout.addWidget(section_title("Does a model make more mistakes on some kinds of texts?"))
 
         choices = QHBoxLayout()
         choices.addWidget(QLabel("Group the test texts by"))
