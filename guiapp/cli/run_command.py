@@ -1,5 +1,9 @@
 """``textlab run SPEC --out DIR``: run a saved study without the app.
 
+Where the pieces of work run: this computer by default, or as the study's ``[cluster]`` section or
+``--scheduler ADDRESS`` / ``--cluster slurm --workers N …`` say (``core/compute/where.py``); SLURM
+worker jobs started for the run are released when it ends, also on Ctrl-C.
+
 Prints what happens (log lines, and a progress line on a terminal) and ends with a table of the
 models, best first. DIR (``results.json``, ``predictions.csv``, ``models/``, the manifest) appears
 whole when the whole study has finished, replacing an older run's results as a whole, or not at
@@ -14,6 +18,8 @@ from __future__ import annotations
 import argparse
 import sys
 
+from guiapp.cli.cluster_options import add_cluster_options
+
 
 def add_run_command(commands) -> None:
     run = commands.add_parser("run", help="run a saved study (.toml/.json spec) and write its results")
@@ -22,9 +28,11 @@ def add_run_command(commands) -> None:
                      "an older run's results there are replaced as a whole")
     run.add_argument("--jobs", type=int, help="worker processes for tuning (default: one per CPU core)")
     run.add_argument("--quiet", action="store_true", help="print only warnings, errors and the summary")
+    add_cluster_options(run)
 
 
 def run_command(args: argparse.Namespace, progress) -> int:
+    from guiapp.cli.cluster_options import apply_cluster_options
     from guiapp.cli.console import stopped
     from guiapp.core.errors import UserError
     from guiapp.core.events import Cancelled, Log
@@ -43,6 +51,7 @@ def run_command(args: argparse.Namespace, progress) -> int:
     out = OutputFolder(args.out)
     try:
         spec = ExperimentSpec.load(args.spec)
+        apply_cluster_options(spec, args)
         out.need_bytes = space_needed(spec)
         with out:  # checked and locked before the study starts; written whole or not at all
             result = run_experiment(spec, on_event, spec_file=args.spec, n_jobs=args.jobs,

@@ -15,7 +15,7 @@ from typing import Any
 
 import numpy as np
 
-from guiapp.core.experiment import process_pool
+from guiapp.core.compute import process_pool
 from guiapp.core.experiment.fitting import fit_classifier, predict
 
 

@@ -15,8 +15,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from guiapp.core.compute.executors import Executor, LocalExecutor
 from guiapp.core.events import EventCallback, Progress, ignore_events
-from guiapp.core.experiment import fitting, process_pool
+from guiapp.core.experiment.work_pieces import HeldOutProbabilities, run_piece
 
 
 @dataclass
@@ -42,15 +43,17 @@ def conventional_out_of_fold(
     seed: int,
     n_jobs: int,
     on_event: EventCallback = ignore_events,
+    executor: Executor | None = None,
 ) -> np.ndarray:
-    """The chosen setting refitted in each fold; its probabilities for the fold's held-out texts."""
-    threads = 1 if n_jobs > 1 else (os.cpu_count() or 1)
-    arguments = [(classifier, params, seed, threads, fold.X_train, fold.y_train, fold.X_valid, n_categories)
-                 for fold in fold_data]
+    """The chosen setting refitted in each fold; its probabilities for the fold's held-out texts
+    (with a remote ``executor``, on the cluster, on the folds' features it already holds)."""
+    executor = executor or LocalExecutor(n_jobs)
+    threads = 1 if n_jobs > 1 or executor.remote else (os.cpu_count() or 1)
+    piece = HeldOutProbabilities(classifier, params, seed, threads, n_categories)
+    arguments = [(piece, executor.share(fold)) for fold in fold_data]
     message = "refitting the chosen setting in each part of the data for the combined models"
     on_event(Progress(0.0, message))
-    outcomes = process_pool.map_calls(n_jobs, lambda done: on_event(Progress(done / len(arguments), message)),
-                                      fitting.fitted_probabilities, arguments)
+    outcomes = executor.map_calls(lambda done: on_event(Progress(done / len(arguments), message)), run_piece, arguments)
     probabilities = np.full((n_train, n_categories), np.nan)
     for (_, valid_part), outcome in zip(folds, outcomes, strict=True):
         probabilities[valid_part] = outcome

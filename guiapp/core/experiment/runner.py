@@ -24,6 +24,9 @@ import pandas as pd
 from sklearn.base import clone
 
 from guiapp import __version__
+from guiapp.core.compute import process_pool
+from guiapp.core.compute.executors import Executor
+from guiapp.core.compute.where import open_executor
 from guiapp.core.errors import UserError
 from guiapp.core.events import (
     Cancelled,
@@ -35,7 +38,6 @@ from guiapp.core.events import (
     ignore_events,
     sub_progress,
 )
-from guiapp.core.experiment import process_pool
 from guiapp.core.experiment.artefacts import model_folder_name, run_folder
 from guiapp.core.experiment.combined_models import add_combined_models
 from guiapp.core.experiment.conventional_files import save_conventional
@@ -46,6 +48,7 @@ from guiapp.core.experiment.resampling import cv_folds, oversampled_rows
 from guiapp.core.experiment.results import ExperimentResult, ModelResult
 from guiapp.core.experiment.run_size import estimate_run
 from guiapp.core.experiment.tuning import build_folds, default_jobs, grid_search
+from guiapp.core.experiment.work_pieces import FinalFit, run_piece
 from guiapp.core.models.conventional import describe_params, expand_grid, normalise_grid
 from guiapp.core.study.sections import ModelSpec
 from guiapp.core.study.spec import ExperimentSpec
@@ -60,21 +63,36 @@ def run_experiment(
     table: pd.DataFrame | None = None,
     n_jobs: int | None = None,
     artefacts_dir: str | Path | None = None,
+    executor: Executor | None = None,
 ) -> ExperimentResult:
     """Run every model of ``spec`` and return what was found (see the module docstring).
+
+    The pieces of work run where ``spec.cluster`` says — this computer's worker processes, a Dask
+    scheduler, or SLURM worker jobs started for this run and released after it — unless an
+    ``executor`` is given (``core/compute``). The results do not depend on where they ran.
 
     On Cancel, :class:`Cancelled` is raised with ``.partial``: an ``ExperimentResult`` with
     ``status = "cancelled"`` holding the models that had finished (nothing is written anywhere).
 
     Every final model is saved under ``artefacts_dir`` (default: a folder for this run in
     TextLab's cache), so they can be applied to new texts later."""
-    started = _now()
     if not spec.models:
         raise UserError("The study has no models to compare.", "Tick at least one model on the Models step.")
     for model in spec.models:
         model.check()
     spec.evaluation.check()
+    spec.cluster.check()
     n_jobs = default_jobs() if n_jobs is None else n_jobs
+    if executor is None:
+        with open_executor(spec.cluster, n_jobs, on_event) as opened:
+            return _run_experiment(spec, on_event, spec_file, table, n_jobs, artefacts_dir, opened)
+    return _run_experiment(spec, on_event, spec_file, table, n_jobs, artefacts_dir, executor)
+
+
+def _run_experiment(spec: ExperimentSpec, on_event: EventCallback, spec_file: str | Path | None,
+                    table: pd.DataFrame | None, n_jobs: int, artefacts_dir: str | Path | None,
+                    executor: Executor) -> ExperimentResult:
+    started = _now()
     on_event(Log(f"Reading the coded texts for '{spec.name or 'this study'}'."))
     data = load_study_data(spec, spec_file, table, sub_progress(on_event, 0.0, 0.02))
     train, test = data.split.train, data.split.test
@@ -94,7 +112,7 @@ def run_experiment(
         test_ids=[data.ids[i] for i in test],
         test_texts=[data.texts[i] for i in test],
         test_true=[int(data.y[i]) for i in test],
-        environment=environment(n_jobs),
+        environment=environment(n_jobs, executor),
         notes=list(data.notes),
         started_at=started,
     )
@@ -124,15 +142,15 @@ def run_experiment(
                 from guiapp.core.experiment.transformer_runner import run_transformer_model
 
                 model_result = run_transformer_model(model, data, folds, spec, report, run_folder(artefacts_dir, started),
-                                                     out_of_fold)
+                                                     out_of_fold, executor)
             else:
                 model_result = run_model(model, data, folds, spec, prepared_cache, n_jobs, report,
-                                         run_folder(artefacts_dir, started), out_of_fold)
+                                         run_folder(artefacts_dir, started), out_of_fold, executor)
         except Cancelled as stop:
             on_event(TaskUpdate(index, "cancelled", model.display_name))
             # the models that had finished are not lost: the caller finds them on the exception
             result.status = "cancelled"
-            result.environment = environment(n_jobs)
+            result.environment = environment(n_jobs, executor)
             result.finished_at = _now()
             stop.partial = result
             raise
@@ -155,7 +173,7 @@ def run_experiment(
         result.models.append(model_result)
     if out_of_fold is not None:
         add_combined_models(result, data, spec, out_of_fold, run_folder(artefacts_dir, started), on_event)
-    result.environment = environment(n_jobs)  # after the models: records torch and the GPU when used
+    result.environment = environment(n_jobs, executor)  # after the models: records torch and the GPU when used
     result.finished_at = _now()
     on_event(Progress(1.0, "Finished"))
     return result
@@ -171,6 +189,7 @@ def run_model(
     on_event: EventCallback,
     artefacts_dir: Path | None = None,
     out_of_fold: dict[str, OutOfFold] | None = None,
+    executor: Executor | None = None,
 ) -> ModelResult:
     """Tune, refit and test one model (see the module docstring); the final model is saved in a
     folder of its own under ``artefacts_dir`` (in safe formats, see ``conventional_files``).
@@ -202,17 +221,21 @@ def run_model(
 
     start = time.perf_counter()
     grid, chosen = grid_search(
-        model.classifier, points, fold_data, spec.seed, n_jobs, sub_progress(on_event, prepare_share + 0.05, 0.92)
+        model.classifier, points, fold_data, spec.seed, n_jobs, sub_progress(on_event, prepare_share + 0.05, 0.92),
+        executor,
     )
     seconds["tuning"] = time.perf_counter() - start
     if out_of_fold is not None:  # its time is the combined models', not this model's
         start = time.perf_counter()
         k = spec.evaluation.folds  # the first k splits cover every training text once
         probabilities = conventional_out_of_fold(model.classifier, grid[chosen].params, fold_data[:k], folds[:k], len(train),
-                                                 len(data.categories), spec.seed, n_jobs, sub_progress(on_event, 0.92, 0.93))
+                                                 len(data.categories), spec.seed, n_jobs, sub_progress(on_event, 0.92, 0.93),
+                                                 executor)
         out_of_fold[model.display_name] = OutOfFold(probabilities, time.perf_counter() - start)
         total_start += out_of_fold[model.display_name].seconds
     del fold_data
+    if executor is not None:
+        executor.forget()  # the workers may drop the folds' features
     chosen_params = grid[chosen].params
 
     on_event(Progress(0.93, "training the chosen setting on all training texts"))
@@ -226,7 +249,11 @@ def run_model(
         on_event(Progress(0.95, "training the chosen setting on all training texts"))
 
     fit_args = (model.classifier, chosen_params, spec.seed, os.cpu_count() or 1, X_train, y_train)
-    if n_jobs > 1:  # in a worker process, so that Cancel can stop even a long final fit at once
+    if executor is not None and executor.remote:  # on the cluster, with one worker's threads
+        piece = FinalFit(model.classifier, chosen_params, spec.seed, executor.threads_per_worker())
+        classifier = executor.call(check, run_piece, (piece, executor.share((X_train, y_train))))
+        executor.forget()
+    elif n_jobs > 1:  # in a worker process, so that Cancel can stop even a long final fit at once
         classifier = process_pool.call(n_jobs, check, fit_classifier, *fit_args, None, True)
     else:
         classifier = fit_classifier(*fit_args, check, probabilities=True)
@@ -313,7 +340,7 @@ def _plain_failure(error: BaseException) -> str:
     return f"The model could not be trained: {error}"
 
 
-def environment(n_jobs: int) -> dict[str, object]:
+def environment(n_jobs: int, executor: Executor | None = None) -> dict[str, object]:
     """What ran the study: versions and hardware, for the methods appendix."""
     packages = {}
     for name in ("scikit-learn", "xgboost", "imbalanced-learn", "numpy", "pandas", "PyStemmer", "torch", "transformers", "safetensors"):
@@ -335,6 +362,7 @@ def environment(n_jobs: int) -> dict[str, object]:
         "processor": platform.processor() or platform.machine(),
         "cpu_count": os.cpu_count(),
         "worker_processes": n_jobs,
+        **({"ran_on": executor.describe()} if executor is not None and executor.remote else {}),
         "packages": packages,
     }
 

@@ -18,14 +18,17 @@ from pathlib import Path
 import numpy as np
 from sklearn.model_selection import train_test_split
 
+from guiapp.core.compute.executors import Executor
 from guiapp.core.events import EventCallback, Log, Metric, Progress, sub_progress
 from guiapp.core.experiment import metrics
 from guiapp.core.experiment.artefacts import model_folder_name
+from guiapp.core.experiment.fine_tuning_pieces import FineTuningOutcome, FineTuningRun, write_files
 from guiapp.core.experiment.out_of_fold import OutOfFold
 from guiapp.core.experiment.resampling import oversampled_rows
 from guiapp.core.experiment.results import GridPointResult, ModelResult
 from guiapp.core.experiment.seed_average import save_seed_average
 from guiapp.core.experiment.setting_choice import choose_setting, describe_choice
+from guiapp.core.experiment.work_pieces import run_piece
 from guiapp.core.study.sections import ModelSpec
 from guiapp.core.study.spec import ExperimentSpec
 from guiapp.core.study.study_data import StudyData
@@ -59,10 +62,19 @@ def run_transformer_model(
     on_event: EventCallback,
     artefacts_dir: Path | None = None,
     out_of_fold: dict[str, OutOfFold] | None = None,
+    executor: Executor | None = None,
 ) -> ModelResult:
     """With ``out_of_fold``, the chosen setting's probabilities for the texts held out from its tuning
-    runs are kept there under the model's name (for the combined models)."""
-    from guiapp.core.models.transformers.fine_tuning import fine_tune, pick_device, predict_proba, save_fine_tuned
+    runs are kept there under the model's name (for the combined models). With a remote ``executor``
+    (a Dask cluster) every training run is a piece of work on the cluster (``fine_tuning_pieces.py``):
+    the runs go in parallel, one per GPU, and the texts are shared with the workers once."""
+    from guiapp.core.models.transformers.fine_tuning import (
+        DeviceInfo,
+        fine_tune,
+        pick_device,
+        predict_proba,
+        save_fine_tuned,
+    )
     from guiapp.core.models.transformers.options import (
         expand_transformer_grid,
         full_options,
@@ -75,10 +87,19 @@ def run_transformer_model(
     options = full_options(model.representation_options)
     points = expand_transformer_grid(model.grid, options["model"])
     on_event(Progress(0.0, "finding the model"))
-    path = resolve_model(options["model"], sub_progress(on_event, 0.0, 0.02))
-    device = pick_device(options["device"])
+    remote = executor is not None and executor.remote
+    if remote:  # the workers resolve the model themselves
+        assert executor is not None
+        devices = executor.ask_workers(_device_on_worker, options["device"])
+        device = next((found for found in devices if found.kind == "cuda"), devices[0])
+        where = f"the cluster's workers ({device.name})"
+        shared = executor.share((np.asarray(data.texts, dtype=object), data.y))
+    else:
+        path = resolve_model(options["model"], sub_progress(on_event, 0.0, 0.02))
+        device = pick_device(options["device"])
+        where = device.name
     splits, how = tuning_splits(data, folds, spec, device.kind == "cuda")
-    on_event(Log(f"{model.display_name}: {describe_source(options['model'])} on {device.name}; settings chosen by {how}."))
+    on_event(Log(f"{model.display_name}: {describe_source(options['model'])} on {where}; settings chosen by {how}."))
     ratio = spec.evaluation.oversampling_ratio if spec.evaluation.oversampling == "random" else None
     train, test = data.split.train, data.split.test
     texts = np.asarray(data.texts, dtype=object)
@@ -106,7 +127,28 @@ def run_transformer_model(
     notes: list[str] = []
     run = 0
     tuning_start = time.perf_counter()
-    for split_index, (fit_part, valid_part) in enumerate(splits):
+
+    def record(split_index: int, index: int, probabilities: np.ndarray, run_seconds: float, run_notes: list[str]) -> None:
+        valid_part = splits[split_index][1]
+        seconds[index] += run_seconds
+        scores[index, split_index] = metrics.macro_f1(data.y[train[valid_part]], probabilities.argmax(axis=1))
+        valid_predictions[split_index][index] = probabilities.argmax(axis=1)
+        if held_out is not None:
+            held_out[index, valid_part] = probabilities
+        notes.extend(note for note in run_notes if note not in notes)
+
+    if remote:
+        assert executor is not None
+        runs = [(split_index, index) for split_index in range(len(splits)) for index in range(len(points))]
+        pieces = [(FineTuningRun(options["model"], learning_rows(train[splits[split_index][0]]),
+                                 train[splits[split_index][1]], n_labels, settings(points[index])), shared)
+                  for split_index, index in runs]
+        outcomes = executor.map_calls(_remote_progress(on_event, bounds, 0, len(runs), "tuning on the cluster"),
+                                      run_piece, pieces, fine_tuning=True)
+        for (split_index, index), outcome in zip(runs, outcomes, strict=True):
+            record(split_index, index, outcome.probabilities, outcome.seconds, outcome.notes)
+        run = len(runs)
+    for split_index, (fit_part, valid_part) in enumerate(splits if not remote else []):
         fit_rows, valid_rows = learning_rows(train[fit_part]), train[valid_part]
         for index, point in enumerate(points):
             label = _run_label(split_index, len(splits), point, index, len(points))
@@ -114,12 +156,7 @@ def run_transformer_model(
             start = time.perf_counter()
             tuned = fine_tune(path, list(texts[fit_rows]), data.y[fit_rows], n_labels, settings(point), forward)
             probabilities = predict_proba(tuned, list(texts[valid_rows]), forward)
-            seconds[index] += time.perf_counter() - start
-            scores[index, split_index] = metrics.macro_f1(data.y[valid_rows], probabilities.argmax(axis=1))
-            valid_predictions[split_index][index] = probabilities.argmax(axis=1)
-            if held_out is not None:
-                held_out[index, valid_part] = probabilities
-            notes.extend(note for note in tuned.notes if note not in notes)
+            record(split_index, index, probabilities, time.perf_counter() - start, tuned.notes)
             del tuned
             free_memory()
             run += 1
@@ -139,7 +176,17 @@ def run_transformer_model(
 
     final_rows = learning_rows(train)
     finals, seed_probabilities, final_seconds, predict_seconds = [], [], 0.0, 0.0
-    for number in range(n_seeds):  # several seeds: their probabilities are averaged
+    if remote:
+        assert executor is not None
+        pieces = [(FineTuningRun(options["model"], final_rows, test, n_labels, settings(chosen_params, spec.seed + number),
+                                 tuple(data.categories), keep_model=True), shared) for number in range(n_seeds)]
+        finals = executor.map_calls(_remote_progress(on_event, bounds, run, n_seeds, "final model on the cluster"),
+                                    run_piece, pieces, fine_tuning=True)
+        executor.forget()
+        seed_probabilities = [outcome.probabilities for outcome in finals]
+        final_seconds = sum(outcome.seconds for outcome in finals)
+        device = DeviceInfo(**finals[0].device)
+    for number in range(n_seeds if not remote else 0):  # several seeds: their probabilities are averaged
         seed = spec.seed + number
         label = f"final model ({_describe(chosen_params)}" + (f", seed {number + 1} of {n_seeds})" if n_seeds > 1 else ")")
         span = len(bounds) - 1 - n_seeds + number  # the final fits are the last n_seeds spans
@@ -151,7 +198,7 @@ def run_transformer_model(
         start = time.perf_counter()
         seed_probabilities.append(predict_proba(finals[-1], list(texts[test]), sub_progress(on_event, 0.97, 0.99)))
         predict_seconds += time.perf_counter() - start
-    final = finals[0]
+    final = finals[0]  # a FineTuned here, a FineTuningOutcome from the cluster
     probabilities = np.mean(seed_probabilities, axis=0)
     predicted = probabilities.argmax(axis=1)
     seed_scores = [metrics.macro_f1(data.y[test], p.argmax(axis=1)) for p in seed_probabilities]
@@ -159,16 +206,23 @@ def run_transformer_model(
         notes.append(f"The chosen setting was fine-tuned with {n_seeds} seeds and their probabilities averaged; "
                      f"alone, each seed's model scored {min(seed_scores):.3f}–{max(seed_scores):.3f} test macro-F1.")
     notes.extend(note for note in final.notes if note not in notes)
-    notes.extend(_cut_notes(final, texts[final_rows], texts[test], options))
+    limit = options["max_length"]
+    if remote:
+        limit, cut_test = final.token_limit, final.n_test_truncated
+    else:
+        limit = min(limit, int(getattr(final.model.config, "max_position_embeddings", 512) or 512))
+        cut_test = _truncated(final, texts[test], limit, options["truncation"])
+    notes.extend(_cut_notes(final.n_truncated, len(final_rows), cut_test, len(test), limit, options["truncation"]))
     for note in notes:
         on_event(Log(f"{model.display_name}: {note}", "warning" if "memory" in note else "info"))
     artefact = ""
     if artefacts_dir is not None:
         folder = Path(artefacts_dir) / model_folder_name(model.display_name)
+        save = _write_outcome if remote else save_fine_tuned
         if n_seeds == 1:
-            save_fine_tuned(final, folder, data.categories)
+            save(final, folder, data.categories)
         else:
-            save_seed_average(finals, folder, model.display_name, data.categories, save_fine_tuned)
+            save_seed_average(finals, folder, model.display_name, data.categories, save)
         artefact = str(folder)
     y_test = data.y[test]
     full_spec = model.to_dict()
@@ -202,7 +256,7 @@ def run_transformer_model(
             "predict": round(predict_seconds, 4),
             "total": round(time.perf_counter() - total_start, 4),
         },
-        n_features=int(sum(p.numel() for p in final.model.parameters())),
+        n_features=final.n_parameters if remote else int(sum(p.numel() for p in final.model.parameters())),
         artefact=artefact,
     )
     del final, finals
@@ -236,18 +290,42 @@ def _run_label(split: int, n_splits: int, point: dict, index: int, n_points: int
     return f"{where}setting {index + 1} of {n_points} ({_describe(point)})"
 
 
-def _cut_notes(final, train_texts, test_texts, options: dict) -> list[str]:  # noqa: ANN001
-    from guiapp.core.models.transformers.training.truncation import describe, encode_texts
+def _truncated(final, texts, limit: int, truncation: str) -> int:  # noqa: ANN001
+    from guiapp.core.models.transformers.training.truncation import encode_texts
 
-    limit = min(options["max_length"], int(getattr(final.model.config, "max_position_embeddings", 512) or 512))
-    cut_test = encode_texts(final.tokenizer, list(test_texts), limit, options["truncation"]).n_truncated
-    cut_train = final.n_truncated
+    return encode_texts(final.tokenizer, list(texts), limit, truncation).n_truncated
+
+
+def _cut_notes(cut_train: int, n_train: int, cut_test: int, n_test: int, limit: int, truncation: str) -> list[str]:
+    from guiapp.core.models.transformers.training.truncation import describe
+
     if not cut_train and not cut_test:
         return [f"No text was longer than {limit} tokens; nothing was cut."]
     return [
-        f"{cut_train:,} of {len(train_texts):,} training texts and {cut_test:,} of {len(test_texts):,} test texts "
-        f"were longer than {limit} tokens and were cut ({describe(options['truncation'], limit)})."
+        f"{cut_train:,} of {n_train:,} training texts and {cut_test:,} of {n_test:,} test texts "
+        f"were longer than {limit} tokens and were cut ({describe(truncation, limit)})."
     ]
+
+
+def _device_on_worker(preference: str):  # noqa: ANN202 — runs on each Dask worker
+    from guiapp.core.models.transformers.fine_tuning import pick_device
+
+    return pick_device(preference)
+
+
+def _write_outcome(outcome: FineTuningOutcome, folder: Path, categories: list[str]) -> None:
+    """Save a model fine-tuned on the cluster: its files, as the worker saved them."""
+    assert outcome.files is not None
+    write_files(outcome.files, folder)
+
+
+def _remote_progress(on_event: EventCallback, bounds: np.ndarray, first: int, n_runs: int, message: str):
+    """Progress of ``n_runs`` training runs on the cluster (spans ``first``… of ``bounds``), as runs finish."""
+    def tick(done: int) -> None:
+        end = min(first + done, len(bounds) - 1)
+        on_event(Progress(float(bounds[end]), f"{message}: {done} of {n_runs} training runs finished"))
+
+    return tick
 
 
 def free_memory() -> None:

@@ -19,11 +19,13 @@ from dataclasses import dataclass
 import numpy as np
 from sklearn.base import clone
 
+from guiapp.core.compute import process_pool
+from guiapp.core.compute.executors import Executor
 from guiapp.core.events import EventCallback, Progress, ignore_events
-from guiapp.core.experiment import process_pool
 from guiapp.core.experiment.fitting import fit_and_score, group_points, task_result
 from guiapp.core.experiment.resampling import oversampled_rows
 from guiapp.core.experiment.results import GridPointResult
+from guiapp.core.experiment.work_pieces import SettingsOnFold, run_piece
 from guiapp.core.models.conventional import Params
 
 
@@ -74,8 +76,12 @@ def grid_search(
     seed: int,
     n_jobs: int | None = None,
     on_event: EventCallback = ignore_events,
+    executor: Executor | None = None,
 ) -> tuple[list[GridPointResult], int]:
-    """Score every setting on every fold; return the per-setting results and the chosen index."""
+    """Score every setting on every fold; return the per-setting results and the chosen index.
+
+    The pieces (a group of settings on one fold) run in this computer's worker processes, or with a
+    remote ``executor`` (a Dask cluster) there, each fold's features shared once."""
     n_jobs = default_jobs() if n_jobs is None else max(1, n_jobs)
     groups = group_points(classifier, points)
     tasks = [(fold_index, group) for fold_index in range(len(folds)) for group in groups]
@@ -98,7 +104,9 @@ def grid_search(
         last_message[0] = f"part {fold_index + 1} of {len(folds)} of the data, setting {group[-1] + 1} of {len(points)}"
         on_event(current())
 
-    if n_jobs == 1 or len(tasks) == 1:
+    if executor is not None and executor.remote:
+        _run_remote(executor, classifier, points, folds, tasks, seed, record, on_event, current)
+    elif n_jobs == 1 or len(tasks) == 1:
         for fold_index, group in tasks:
             fold = folds[fold_index]
 
@@ -125,6 +133,21 @@ def grid_search(
     ]
     means = np.array([result.mean for result in results])
     return results, int(np.flatnonzero(means == means.max())[0])
+
+
+def _run_remote(executor: Executor, classifier, points, folds, tasks, seed, record, on_event, current) -> None:
+    shared = [executor.share(fold) for fold in folds]
+    ordered = sorted(tasks, key=lambda task: -_task_weight(classifier, [points[i] for i in task[1]]))
+    pieces = [(SettingsOnFold(classifier, tuple(points[i] for i in group), seed, 1), shared[fold_index])
+              for fold_index, group in ordered]
+    total = sum(len(group) for _, group in ordered)
+
+    def tick(done: int) -> None:
+        fits = sum(len(group) for _, group in ordered[:done])  # roughly: pieces finish out of order
+        on_event(Progress(fits / total, current().message, fits, total))
+
+    for (fold_index, group), outcome in zip(ordered, executor.map_calls(tick, run_piece, pieces), strict=True):
+        record(fold_index, group, outcome)
 
 
 def _run_parallel(classifier, points, folds, tasks, seed, n_jobs, record, on_event, current) -> None:

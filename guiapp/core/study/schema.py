@@ -183,6 +183,30 @@ class EvaluationSchema(_Section):
     )
 
 
+class ClusterSchema(_Section):
+    """[cluster]: where the study's pieces of work run — this computer (the default), any running Dask
+    scheduler, or Dask workers started as jobs of a SLURM cluster (docs: README, "Run on a cluster")."""
+
+    scheduler: str = Field("", description="Address of a running Dask scheduler, e.g. \"tcp://host:8786\" "
+                           "(empty: this computer, or the cluster system below).")
+    system: Annotated[Literal["", "slurm"], BeforeValidator(_choice)] = Field(
+        "", description="\"slurm\": start Dask workers as SLURM jobs (run TextLab on the cluster's login node).",
+    )
+    workers: WholeNumber = Field(2, ge=1, le=1000, description="Worker jobs to start.")
+    cores_per_worker: WholeNumber = Field(4, ge=1, le=256, description="Processor cores of each worker job.")
+    gpus_per_worker: WholeNumber = Field(0, ge=0, le=16, description="GPUs of each worker job (0: none).")
+    memory: str = Field("16GB", pattern=r"^\s*\d+(\.\d+)?\s*[KMGT]i?B\s*$",
+                        examples=["16GB", "512MB"], description="Memory of each worker job, e.g. \"16GB\".")
+    walltime: str = Field("04:00:00", pattern=r"^(\d+-)?\d{1,3}:\d{2}(:\d{2})?$",
+                          examples=["04:00:00", "1-12:00:00"], description="Longest run of each worker job, as [days-]hours:minutes[:seconds].")
+    queue: str = Field("", description="The partition (queue) to submit to (empty: the cluster's default).")
+    account: str = Field("", description="The account the jobs are charged to (empty: your default).")
+    setup: list[str] = Field(default_factory=list, description="Shell lines each worker job runs first, e.g. "
+                             "\"module load cuda\" or \"source ~/textlab/bin/activate\".")
+    python: str = Field("", description="The Python with TextLab installed on the cluster's nodes "
+                        "(empty: the one running TextLab).")
+
+
 class ModelSchema(_Section):
     """One [[models]] table: a representation of the texts × a classifier with its grid."""
 
@@ -210,6 +234,7 @@ class StudySchema(_Section):
     seed: WholeNumber = Field(20210401, ge=0, le=SEED_MAX, description="One seed controls every random step.")
     data: DataSchema = Field(default_factory=DataSchema)
     evaluation: EvaluationSchema = Field(default_factory=EvaluationSchema)
+    cluster: ClusterSchema = Field(default_factory=ClusterSchema)
     models: list[ModelSchema] = Field(default_factory=list, description="The models to compare.")
 
 
@@ -343,6 +368,8 @@ def _allowed(node: dict[str, Any], error: dict[str, Any]) -> str:
         return "a whole number" + _range(node)
     if kind == "number":
         return "a number" + _range(node)
+    if kind == "string" and error["type"] == "string_pattern_mismatch":
+        return "written like " + " or ".join(f"\"{example}\"" for example in examples)
     if kind == "string":
         return "text in quotes" + (f", like \"{examples[0]}\"" if examples else "")
     if kind == "array":

@@ -16,6 +16,7 @@ from guiapp.core.study.schema import (
     OVERSAMPLING_CHOICES,
     REPRESENTATION_LABELS,
     TRANSFORMER_TUNING_CHOICES,
+    ClusterSchema,
     EvaluationSchema,
     ModelSchema,
     SpecError,
@@ -27,6 +28,7 @@ __all__ = [
     "OVERSAMPLING_CHOICES",
     "REPRESENTATION_LABELS",
     "TRANSFORMER_TUNING_CHOICES",
+    "ClusterSpec",
     "EvaluationSpec",
     "ModelSpec",
     "SpecError",
@@ -75,6 +77,68 @@ class EvaluationSpec:
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> EvaluationSpec:
         return cls(**check_against_schema(EvaluationSchema, data, ("evaluation",)).model_dump())
+
+
+@dataclass
+class ClusterSpec:
+    """Where the study's pieces of work run (``[cluster]``): this computer by default, a running Dask
+    scheduler (``scheduler``), or Dask workers started as SLURM jobs (``system = "slurm"``)."""
+
+    scheduler: str = ""
+    system: str = ""  # "" or "slurm"
+    workers: int = 2
+    cores_per_worker: int = 4
+    gpus_per_worker: int = 0
+    memory: str = "16GB"
+    walltime: str = "04:00:00"
+    queue: str = ""
+    account: str = ""
+    setup: list[str] = field(default_factory=list)  # shell lines each worker job runs first
+    python: str = ""  # the Python with TextLab on the nodes; empty = the one running TextLab
+
+    @property
+    def local(self) -> bool:
+        """Whether the study runs on this computer's own worker processes."""
+        return not self.scheduler and not self.system
+
+    def describe(self) -> str:
+        if self.scheduler:
+            return f"the Dask scheduler at {self.scheduler}"
+        if self.system:
+            gpus = f", {self.gpus_per_worker} GPU{'s' if self.gpus_per_worker != 1 else ''} each" if self.gpus_per_worker else ""
+            return (f"{self.workers} {self.system.upper()} worker job{'s' if self.workers != 1 else ''} "
+                    f"({self.cores_per_worker} cores, {self.memory}{gpus}, up to {self.walltime})")
+        return "this computer"
+
+    def check(self) -> None:
+        check_against_schema(ClusterSchema, self.to_dict(), ("cluster",))
+        if self.scheduler and self.system:
+            raise SpecError("[cluster] names both a scheduler address and a cluster system.",
+                            "Keep one: scheduler to use a running Dask scheduler, or system to start workers as jobs.")
+        if self.scheduler and "://" not in self.scheduler:
+            raise SpecError(f"[cluster] scheduler {self.scheduler!r} is not an address.",
+                            "Write it as tcp://HOST:PORT, e.g. tcp://login1:8786.")
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "scheduler": self.scheduler,
+            "system": self.system,
+            "workers": self.workers,
+            "cores_per_worker": self.cores_per_worker,
+            "gpus_per_worker": self.gpus_per_worker,
+            "memory": self.memory,
+            "walltime": self.walltime,
+            "queue": self.queue,
+            "account": self.account,
+            "setup": list(self.setup),
+            "python": self.python,
+        }
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> ClusterSpec:
+        spec = cls(**check_against_schema(ClusterSchema, data, ("cluster",)).model_dump())
+        spec.check()
+        return spec
 
 
 @dataclass

@@ -33,6 +33,7 @@ from guiapp.core.study.schema import (
     nesting_error,
 )
 from guiapp.core.study.sections import (
+    ClusterSpec,
     EvaluationSpec,
     ModelSpec,
     SpecError,
@@ -101,6 +102,7 @@ class ExperimentSpec:
     seed: int = 20210401
     evaluation: EvaluationSpec = field(default_factory=EvaluationSpec)
     models: list[ModelSpec] = field(default_factory=list)
+    cluster: ClusterSpec = field(default_factory=ClusterSpec)  # where it runs; written only when not this computer
     schema_version: int = SCHEMA_VERSION
 
     # -- dictionaries ------------------------------------------------------------------------
@@ -112,6 +114,7 @@ class ExperimentSpec:
             "data": self.data.to_dict(),
             "evaluation": self.evaluation.to_dict(),
             "models": [model.to_dict() for model in self.models],
+            **({} if self.cluster == ClusterSpec() else {"cluster": self.cluster.to_dict()}),
         }
 
     @classmethod
@@ -132,6 +135,7 @@ class ExperimentSpec:
             seed=checked.seed,
             evaluation=EvaluationSpec.from_dict(raw.get("evaluation", {})),
             models=[ModelSpec.from_dict(model, position) for position, model in enumerate(raw.get("models", []), 1)],
+            cluster=ClusterSpec.from_dict(raw.get("cluster", {})),
             schema_version=checked.schema_version,
         )
 

@@ -14,9 +14,9 @@ import time
 import numpy as np
 import pytest
 
+from guiapp.core.compute.executors import DaskExecutor, LocalExecutor
 from guiapp.core.events import Cancelled
 from guiapp.core.experiment import fitting
-from guiapp.core.experiment.executors import DaskExecutor, LocalExecutor
 
 distributed = pytest.importorskip("distributed", reason="the cluster extra (dask[distributed]) is not installed")
 

@@ -16,7 +16,7 @@ psutil = pytest.importorskip("psutil")
 
 BUSY_PARENT = """
 import os, sys, threading, time
-from guiapp.core.experiment import process_pool
+from guiapp.core.compute import process_pool
 
 def busy(seconds):
     end = time.time() + seconds

@@ -1,0 +1,92 @@
+"""A fine-tuned Transformer's units of work when a study runs on a Dask cluster.
+
+One :class:`FineTuningRun` is one training run — a setting on one tuning split, or the chosen setting
+on all training texts with one seed — as plain data: the model's source (hub id or folder, resolved
+*on the worker*, so no weights travel through the scheduler), row numbers into the study's texts
+and labels (shared with the workers once per study), the training settings, and what to predict.
+Its result, :class:`FineTuningOutcome`, is plain data too: probabilities, seconds, notes, and for a
+final run the saved model's files (safetensors, tokenizer, label map) to be written on this computer,
+because a worker's disk need not be the one the study's results go to.
+
+On this computer the study keeps fine-tuning in its own process, step by step with its training
+curve (``transformer_runner.py``); these pieces are what a remote executor runs instead.
+"""
+
+from __future__ import annotations
+
+import tempfile
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+
+@dataclass(frozen=True)
+class FineTuningRun:
+    source: str  # the model's hub id or folder, as written in the study
+    fit_rows: np.ndarray  # rows (into the shared texts and labels) to learn from
+    predict_rows: np.ndarray  # rows to give probabilities for
+    n_labels: int
+    settings: Any  # FineTuneSettings
+    categories: tuple[str, ...] = ()  # a final run: saved with these category names
+    keep_model: bool = False  # a final run: return the saved model's files
+
+    def run(self, shared: tuple[np.ndarray, np.ndarray]) -> FineTuningOutcome:
+        from guiapp.core.models.transformers.fine_tuning import fine_tune, predict_proba, save_fine_tuned
+        from guiapp.core.models.transformers.sources.resolve import resolve_model
+
+        texts, labels = shared
+        start = time.perf_counter()
+        path = resolve_model(self.source)
+        tuned = fine_tune(path, list(texts[self.fit_rows]), labels[self.fit_rows], self.n_labels, self.settings)
+        probabilities = predict_proba(tuned, list(texts[self.predict_rows]))
+        outcome = FineTuningOutcome(probabilities, time.perf_counter() - start, list(tuned.notes), tuned.n_truncated,
+                                    device={"kind": tuned.device.kind, "name": tuned.device.name, "bf16": tuned.device.bf16})
+        if self.keep_model:
+            outcome.n_parameters = int(sum(p.numel() for p in tuned.model.parameters()))
+            outcome.token_limit, outcome.n_test_truncated = _truncated(tuned, texts[self.predict_rows], self.settings)
+            with tempfile.TemporaryDirectory(prefix="textlab-model-") as folder:
+                save_fine_tuned(tuned, Path(folder) / "model", list(self.categories))
+                outcome.files = read_files(Path(folder) / "model")
+        return outcome
+
+
+@dataclass
+class FineTuningOutcome:
+    probabilities: np.ndarray
+    seconds: float
+    notes: list[str] = field(default_factory=list)
+    n_truncated: int = 0  # of the texts learnt from
+    device: dict = field(default_factory=dict)
+    n_parameters: int = 0
+    n_test_truncated: int = 0  # of the texts predicted (final runs)
+    token_limit: int = 0  # the longest text in tokens the model took (final runs)
+    files: dict[str, bytes] | None = None  # the saved model (final runs)
+
+
+def _truncated(tuned: Any, texts: np.ndarray, settings: Any) -> tuple[int, int]:
+    """The token limit and how many of ``texts`` were longer."""
+    from guiapp.core.models.transformers.training.truncation import encode_texts
+
+    limit = min(settings.max_length, int(getattr(tuned.model.config, "max_position_embeddings", 512) or 512))
+    return limit, encode_texts(tuned.tokenizer, list(texts), limit, settings.truncation).n_truncated
+
+
+def read_files(folder: Path) -> dict[str, bytes]:
+    """Every file under ``folder`` by its relative path (forward slashes)."""
+    return {path.relative_to(folder).as_posix(): path.read_bytes() for path in sorted(folder.rglob("*")) if path.is_file()}
+
+
+def write_files(files: dict[str, bytes], folder: Path, categories: list[str] | None = None) -> None:
+    """Write a model's files (from :func:`read_files`) into ``folder``; a path that would leave the
+    folder is refused (the files came over the network)."""
+    folder.mkdir(parents=True, exist_ok=True)
+    root = folder.resolve()
+    for name, content in files.items():
+        target = (folder / name).resolve()
+        if root not in target.parents:
+            raise ValueError(f"a model file outside its folder: {name!r}")
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_bytes(content)
