@@ -84,3 +84,25 @@ def test_a_failed_model_gives_exit_status_1_and_the_rest_is_written(tmp_path, ca
     result = ExperimentResult.from_json((tmp_path / "out" / "results.json").read_text(encoding="utf-8"))
     assert [model.status for model in result.models][:3] == ["done", "done", "failed"]
     assert [model.spec["parts"] for model in result.models[3:]] == [[m.name for m in result.models[:2]]] * 2
+
+
+def test_a_scheduler_that_does_not_answer_stops_the_run_with_a_message(tmp_path, capsys) -> None:
+    import socket
+
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    spec = copy_example(tmp_path)
+    assert main(["run", str(spec), "--out", str(tmp_path / "out"), "--scheduler", f"tcp://127.0.0.1:{port}"]) == 2
+    error = capsys.readouterr().err
+    assert f"Nothing answered at tcp://127.0.0.1:{port}." in error and "Traceback" not in error
+    assert not (tmp_path / "out").exists()
+
+
+def test_slurm_without_slurm_says_where_to_run_instead(tmp_path, capsys, monkeypatch) -> None:
+    monkeypatch.setenv("PATH", "/nonexistent")
+    spec = copy_example(tmp_path)
+    assert main(["run", str(spec), "--out", str(tmp_path / "out"), "--cluster", "slurm", "--workers", "4"]) == 2
+    error = capsys.readouterr().err
+    assert "sbatch" in error and "login node" in error and "cluster-script" in error
+    assert not (tmp_path / "out").exists()

@@ -4,7 +4,9 @@ RESULTS NEW --out FILE`` applies its trained models to new texts (``predict_comm
 self-test`` checks the installation (``self_test_command.py``); ``textlab learning-curve SPEC --out DIR``
 draws the study's learning curves (``learning_curve_command.py``); ``textlab subgroups RESULTS --column
 NAME`` says whether a model makes more mistakes on some groups of texts (``subgroups_command.py``);
-``textlab agreement RESULTS`` holds each model against the coding and the coders (``agreement_command.py``).
+``textlab agreement RESULTS`` holds each model against the coding and the coders (``agreement_command.py``);
+``textlab cluster-script SPEC --out FOLDER`` writes a folder that runs the study on a SLURM cluster
+(``cluster_script_command.py``).
 
 The command line and the GUI share one engine (``guiapp.core``): whatever the GUI shows about a
 table, ``textlab health`` prints from the same functions.
@@ -18,6 +20,7 @@ import sys
 
 from guiapp import APP_NAME, __version__
 from guiapp.cli.agreement_command import add_agreement_command, agreement_command
+from guiapp.cli.cluster_script_command import add_cluster_script_command, cluster_script_command
 from guiapp.cli.console import ProgressPrinter
 from guiapp.cli.explain_command import add_explain_command, explain_command
 from guiapp.cli.health_command import add_health_command, health_command
@@ -48,10 +51,12 @@ def _parser() -> argparse.ArgumentParser:
     add_learning_curve_command(commands)
     add_subgroups_command(commands)
     add_agreement_command(commands)
+    add_cluster_script_command(commands)
     return parser
 
 
-COMMANDS = ("gui", "health", "run", "predict", "explain", "self-test", "learning-curve", "subgroups", "agreement")
+COMMANDS = ("gui", "health", "run", "predict", "explain", "self-test", "learning-curve", "subgroups", "agreement",
+            "cluster-script")
 
 
 def _with_gui_for_a_file(argv: list[str]) -> list[str]:
@@ -68,7 +73,8 @@ def main(argv: list[str] | None = None) -> int:
         from guiapp.ui.app import run_app
 
         return run_app(getattr(args, "file", None), example=getattr(args, "example", False))
-    if args.command in ("health", "run", "predict", "explain", "self-test", "learning-curve", "subgroups", "agreement"):
+    if args.command in ("health", "run", "predict", "explain", "self-test", "learning-curve", "subgroups", "agreement",
+                        "cluster-script"):
         try:
             if args.command == "run":
                 return run_command(args, ProgressPrinter())
@@ -84,6 +90,8 @@ def main(argv: list[str] | None = None) -> int:
                 return subgroups_command(args, ProgressPrinter())
             if args.command == "agreement":
                 return agreement_command(args, ProgressPrinter())
+            if args.command == "cluster-script":
+                return cluster_script_command(args, ProgressPrinter())
             return health_command(args, ProgressPrinter())
         except BrokenPipeError:  # output piped into `head` and the like: stop quietly
             os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())

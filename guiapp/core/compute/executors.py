@@ -17,7 +17,7 @@ Two executors:
   ``dask_jobqueue.SLURMCluster``, a scheduler address). Each call is one Dask task submitted with
   ``pure=False`` and ``retries`` (a worker that dies has its task run again elsewhere, with the same
   arguments and therefore the same result); Cancel cancels every future of the call. Shared values
-  are scattered once (``broadcast=False``: Dask copies them to the workers that need them).
+  are sent once, as tasks that Dask can run again if the worker holding them dies.
 
 A piece of work is a module-level function and plain data (numbers, arrays, text), so any Python
 process with TextLab installed can run it. Dask is an optional dependency (``pip install
@@ -27,6 +27,7 @@ textlab[cluster]``); it is imported only when a Dask executor is made.
 from __future__ import annotations
 
 import time
+import warnings
 from collections.abc import Callable
 from typing import Any, Protocol
 
@@ -110,11 +111,17 @@ class DaskExecutor:
                             details=repr(error)) from error
 
     def share(self, value: Any) -> Any:
-        """Send ``value`` to the cluster once (the same object shared again gives the same future)."""
+        """Send ``value`` to the cluster once (the same object shared again gives the same future).
+
+        It is sent as the argument of a task that returns it, not with ``client.scatter``: a task has
+        lineage, so when the worker holding the value dies the scheduler runs that task again on
+        another worker, and the pieces that need it still finish (scattered data would be lost)."""
         known = self._shared.get(id(value))
         if known is not None and known[0] is value:
             return known[1]
-        [future] = self.client.scatter([value], hash=False)
+        with warnings.catch_warnings():  # Dask's advice to scatter large values instead: see above
+            warnings.filterwarnings("ignore", message=".*[Ll]arge.*")
+            future = self.client.submit(_hold, value, pure=False, retries=self.retries)
         self._shared[id(value)] = (value, future)
         return future
 
@@ -189,6 +196,11 @@ class DaskExecutor:
     def describe(self) -> str:
         workers = self.workers()
         return f"a Dask cluster ({len(workers)} worker{'s' if len(workers) != 1 else ''}, {self.threads()} threads)"
+
+
+def _hold(value: Any) -> Any:
+    """A shared value, as the result of a task (see :meth:`DaskExecutor.share`)."""
+    return value
 
 
 class _Star:

@@ -32,7 +32,7 @@ def slurm_arguments(cluster: ClusterSpec, log_directory: str | None = None) -> d
         "job_script_prologue": list(cluster.setup),
         "worker_extra_args": ["--resources", f"{FINE_TUNING_RESOURCE}={max(1, cluster.gpus_per_worker)}"],
         "python": cluster.python or sys.executable,
-        "scheduler_options": {"dashboard_address": None},
+        "scheduler_options": {"dashboard": False, "dashboard_address": ":0"},  # no dashboard, no clash on 8787
     }
     if cluster.queue:
         arguments["queue"] = cluster.queue
