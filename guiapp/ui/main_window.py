@@ -33,6 +33,7 @@ from guiapp.core.explain.cache import cache_files, restore_cache_files
 from guiapp.core.locations import example_path
 from guiapp.core.project.format import SUFFIX as PROJECT_SUFFIX
 from guiapp.core.project.format import Project, model_folders_of
+from guiapp.core.study.sections import ClusterSpec
 from guiapp.core.study.spec import DataSpec, ExperimentSpec, SpecError
 from guiapp.core.study.table_changes import TableChanges
 from guiapp.core.tables.reader import SUPPORTED_SUFFIXES, LoadedTable
@@ -150,6 +151,7 @@ class MainWindow(QMainWindow):
         self.data_page.reportReady.connect(lambda _report: self._data_changed())
         self.data_page.reportReady.connect(self._check_study_data)
         self._study_check: tuple[str, DataSpec] | None = None  # (study file name, its data part) until checked
+        self.study_cluster = ClusterSpec()  # an opened study file's [cluster] (File → Prepare for a cluster…)
         self.data_page.testFileChanged.connect(self._data_changed)
         self.data_page.mapping_panel.mappingChanged.connect(lambda _mapping: self._data_changed())
 
@@ -162,6 +164,7 @@ class MainWindow(QMainWindow):
         self.run_page.statusMessage.connect(self._show_status)
         self.run_page.resultReady.connect(self._result_ready)
         self.run_page.runningChanged.connect(lambda _running: self._update_steps())
+        self.models_page.where_line.bind(self.run_page.where.choice)  # one choice, on both steps
         self.results_page = ResultsPage()
         self.results_page.statusMessage.connect(self._show_status)
         self.results_page.errorRaised.connect(lambda error, doing: self.errors.report(error, doing))
@@ -190,6 +193,7 @@ class MainWindow(QMainWindow):
         self.project = ProjectSession(self.capture_project, self.errors, self)
         self.project.statusMessage.connect(self._show_status)
         self.project.opened.connect(self._project_opened)
+        self.project.resultsOpened.connect(self._results_folder_opened)
         self.project.saved.connect(self._project_saved)
 
         self.steps = StepList()
@@ -240,6 +244,11 @@ class MainWindow(QMainWindow):
         self.open_project_action = QAction("Open &project…", self)
         self.open_project_action.setToolTip(f"Open a TextLab project ({PROJECT_SUFFIX}): the data, the study, its results and trained models")
         self.open_project_action.triggered.connect(self.choose_project)
+        self.open_results_action = QAction("Open &results folder…", self)
+        self.open_results_action.setToolTip(
+            "Open the results folder of a study run elsewhere (textlab run, a computing cluster): its scores, "
+            "test texts and trained models; the study's table must be beside the folder")
+        self.open_results_action.triggered.connect(self.choose_results_folder)
         self.save_project_action = QAction(style.standardIcon(QStyle.StandardPixmap.SP_DialogSaveButton), "&Save project", self)
         self.save_project_action.setShortcut(QKeySequence.StandardKey.Save)
         self.save_project_action.setToolTip("Keep everything in one project file: the data, the study, the results "
@@ -260,6 +269,10 @@ class MainWindow(QMainWindow):
         )
         self.save_spec_action.setEnabled(False)
         self.save_spec_action.triggered.connect(self.save_spec)
+        self.cluster_folder_action = QAction("Prepare for a &cluster…", self)
+        self.cluster_folder_action.setToolTip("Open your coded texts and choose models first.")
+        self.cluster_folder_action.setEnabled(False)
+        self.cluster_folder_action.triggered.connect(self.prepare_for_cluster)
         quit_action = QAction("&Quit", self)
         quit_action.setShortcut(QKeySequence.StandardKey.Quit)
         quit_action.triggered.connect(self.close)
@@ -268,6 +281,7 @@ class MainWindow(QMainWindow):
         file_menu.addAction(self.open_action)
         file_menu.addAction(self.example_action)
         file_menu.addAction(self.open_project_action)
+        file_menu.addAction(self.open_results_action)
         self.recent_menu = file_menu.addMenu("Open &recent")
         file_menu.addSeparator()
         file_menu.addAction(self.save_project_action)
@@ -277,6 +291,7 @@ class MainWindow(QMainWindow):
         file_menu.addSeparator()
         file_menu.addAction(self.open_study_action)
         file_menu.addAction(self.save_spec_action)
+        file_menu.addAction(self.cluster_folder_action)
         file_menu.addSeparator()
         file_menu.addAction(quit_action)
         help_menu = self.menuBar().addMenu("&Help")
@@ -314,9 +329,12 @@ class MainWindow(QMainWindow):
         self.open_path(path)
 
     def open_path(self, path: Path) -> None:
-        """Open a table of coded texts on the Data step, or a project file."""
+        """Open a table of coded texts on the Data step, a project file, or a results folder."""
         if path.suffix.lower() == PROJECT_SUFFIX:
             self.open_project(path)
+            return
+        if path.is_dir():  # a results folder; any other folder gets a message saying what to choose
+            self.open_results_folder(path)
             return
         self.project.path = None  # a new table starts a new study
         self.steps.setCurrentRow(0)
@@ -327,6 +345,9 @@ class MainWindow(QMainWindow):
         self._start_study_check(table)
         self.setWindowTitle(f"{table.path.name} — {APP_NAME}")
         self.save_spec_action.setEnabled(True)
+        self.cluster_folder_action.setEnabled(True)
+        self.cluster_folder_action.setToolTip(
+            "Write a folder to copy to a SLURM computing cluster: the data, the study and a job script that runs it there")
         self.save_project_action.setEnabled(True)
         self.save_project_as_action.setEnabled(True)
         self.predict_page.study_table_changed()
@@ -375,6 +396,8 @@ class MainWindow(QMainWindow):
             fixes=spec.data.category_fixes,
         )
         self.models_page.load_spec(spec)
+        self.run_page.where.set_cluster(spec.cluster)  # a study file's scheduler is preselected
+        self.study_cluster = spec.cluster
         self._show_status(f"Opened the study {path.name}: {len(spec.models)} models.")
         if self.models_page.load_notes:
             box = QMessageBox(QMessageBox.Icon.Information, "Opening the study", self.models_page.load_notes, parent=self)
@@ -395,6 +418,19 @@ class MainWindow(QMainWindow):
                 self.errors.report(error, "Saving the study")
             else:
                 self.statusBar().showMessage(f"Saved {path}", 8000)
+
+    def prepare_for_cluster(self) -> None:
+        """File → Prepare for a cluster…: the dialog that writes a folder to run the study on SLURM."""
+        from guiapp.ui.widgets.cluster_folder_dialog import ClusterFolderDialog
+
+        spec = self.study_spec()
+        if spec is None:
+            return
+        spec.cluster = self.study_cluster
+        dialog = ClusterFolderDialog(spec, table=self.data_page.table_frame(), parent=self)
+        dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+        self.cluster_folder_dialog = dialog
+        dialog.open()
 
     # -- steps ------------------------------------------------------------------------------------------
     def _data_changed(self) -> None:
@@ -642,6 +678,16 @@ class MainWindow(QMainWindow):
     def open_project(self, path: Path) -> None:
         self.project.open(path)
 
+    def choose_results_folder(self) -> None:
+        start = self.settings.value("last_folder", str(Path.home()))
+        folder = QFileDialog.getExistingDirectory(self, "Open a results folder (it holds results.json)", start)
+        if folder:
+            self.open_results_folder(Path(folder))
+
+    def open_results_folder(self, folder: Path) -> None:
+        """Show the results a run wrote into ``folder`` (read in the background) as an opened project."""
+        self.project.open_results(folder)
+
     def save_project(self) -> None:
         if self.project.path is None:
             self.save_project_as()
@@ -679,6 +725,37 @@ class MainWindow(QMainWindow):
             test_path = folder / "test texts.parquet"
             project.test_table.to_parquet(test_path, index=False)
             test_file = (str(test_path), None)
+        self._show_project(project, table, test_file)
+        if path is not None:
+            self.setWindowTitle(f"{path.name} — {APP_NAME}")
+            self._remember(str(path))
+        else:
+            self.setWindowTitle(f"{spec.name or 'Recovered study'} (recovered) — {APP_NAME}")
+        self._show_status(f"Opened {where}.")
+
+    def _results_folder_opened(self, project: Project, folder: Path) -> None:
+        """Show a results folder (read by ``core/project/results_folder.py``) like an opened project,
+        on the Results step; its table is the file found beside it, read as it is."""
+        spec = project.spec
+        source = Path(spec.data.source)
+        table = LoadedTable(
+            frame=project.table, path=source, file_format=source.suffix.lstrip(".") or "table",
+            sheet=spec.data.sheet, sheets=[], sha256=project.source_sha256,
+            notices=[f"The table of the results in “{folder.name}”, read from {source}."],
+        )
+        test_file = (spec.data.test_source, spec.data.test_sheet) if spec.data.test_source else None
+        self._show_project(project, table, test_file)
+        self.go_to_step(RESULTS_STEP)
+        self.setWindowTitle(f"{folder.name} (results of “{spec.name or source.stem}”) — {APP_NAME}")
+        self.settings.setValue("last_folder", str(folder.parent))
+        self._remember(str(folder))
+        models = len(project.model_folders)
+        self._show_status(f"Opened the results in {folder.name}: {models} trained model{'s' if models != 1 else ''}. "
+                          "Save project… keeps them in one file.")
+
+    def _show_project(self, project: Project, table: LoadedTable, test_file: tuple[str, str | None] | None) -> None:
+        """The data, study, results and view of ``project`` on every step."""
+        spec = project.spec
         self.data_page.show_table(table, spec.data.mapping, test_file, fixes=spec.data.category_fixes)
         self.models_page.load_spec(spec)
         if project.result is not None:
@@ -694,12 +771,6 @@ class MainWindow(QMainWindow):
         step = project.ui_state.get("step")
         if isinstance(step, int) and 0 <= step < self.steps.count() and step != RUN_STEP:
             self.go_to_step(step)
-        if path is not None:
-            self.setWindowTitle(f"{path.name} — {APP_NAME}")
-            self._remember(str(path))
-        else:
-            self.setWindowTitle(f"{spec.name or 'Recovered study'} (recovered) — {APP_NAME}")
-        self._show_status(f"Opened {where}.")
 
     def show_confusion_cell(self, model: str, human: int, predicted: int) -> None:
         """A click on a confusion-matrix cell: the Documents step, filtered to those documents."""
@@ -755,7 +826,7 @@ class MainWindow(QMainWindow):
             return
         event.acceptProposedAction()
         path = Path(urls[0].toLocalFile())
-        if self.steps.currentRow() == PREDICT_STEP and path.suffix.lower() != PROJECT_SUFFIX:
+        if self.steps.currentRow() == PREDICT_STEP and path.suffix.lower() != PROJECT_SUFFIX and not path.is_dir():
             self.predict_page.open_path(path)  # texts to predict
             return
         self.open_path(path)  # unsupported files get a clear message from the reader

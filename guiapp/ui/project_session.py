@@ -18,6 +18,7 @@ from guiapp.core.events import EventCallback, Progress
 from guiapp.core.project import autosave as autosaving
 from guiapp.core.project.format import SUFFIX, Project
 from guiapp.core.project.opening import open_project
+from guiapp.core.project.results_folder import open_results_folder
 from guiapp.core.project.saving import save_project
 from guiapp.workers import ErrorSink, Worker, WorkerSlot
 
@@ -40,6 +41,7 @@ class ProjectSession(QObject):
     """Saving, opening, autosave and recovery of the window's one project."""
 
     opened = Signal(object, object)  # Project, its path (None for a recovered autosave)
+    resultsOpened = Signal(object, object)  # Project, the results folder it was read from
     saved = Signal(object)  # the path
     statusMessage = Signal(str)
     busyChanged = Signal(bool)
@@ -136,6 +138,24 @@ class ProjectSession(QObject):
         self.statusMessage.emit(f"Opening {path.name}…")
         self._open_slot.start(worker)
         self.busyChanged.emit(True)
+
+    def open_results(self, folder: Path) -> None:
+        """Open a results folder (``textlab run --out``, e.g. copied back from a cluster) in the
+        background; it is not a project file, so the next "Save project" asks where to save."""
+        folder = Path(folder)
+        worker = Worker(open_results_folder, folder, name=f"open results {folder.name}")
+        worker.signals.finished.connect(lambda project: self._results_opened(project, folder))
+        worker.signals.failed.connect(lambda error: self._errors.report(error, "Opening the results folder"))
+        worker.signals.progress.connect(lambda event: event.message and self.statusMessage.emit(event.message))
+        worker.signals.done.connect(lambda: self.busyChanged.emit(self.is_busy()))
+        self.statusMessage.emit(f"Opening the results in {folder.name}…")
+        self._open_slot.start(worker)
+        self.busyChanged.emit(True)
+
+    def _results_opened(self, project: Project, folder: Path) -> None:
+        self.path = None
+        self.resultsOpened.emit(project, folder)
+        self.dirty, self._autosaved = False, True  # the folder keeps it all; showing it is not a change
 
     def _opened(self, project: Project, path: Path, recovered: autosaving.RecoveryItem | None) -> None:
         if recovered is None:

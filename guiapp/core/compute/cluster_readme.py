@@ -85,19 +85,23 @@ then releases the worker jobs. You do not need to keep your laptop on meanwhile.
    {SCRIPT_NAME} and submit again.
 
 5. Copy the results back
-   From your own computer:
+   From your own computer, in the folder that holds your copy of "{folder_name}":
 
-        scp -r you@cluster.example.edu:~/"{folder_name}"/results ./"{folder_name} results"
+        scp -r you@cluster.example.edu:~/"{folder_name}"/results ./"{folder_name}"/
+
+   The results then sit in "{folder_name}/results", beside data.parquet: the TextLab app
+   reads your texts from there to show them with the results.
 
 6. Look at the results
+   In the TextLab app: File → Open results folder…, and choose "{folder_name}/results". It
+   shows how well each model agrees with your coding, the test texts with every model's answer,
+   and the trained models, ready to code new texts (Save project… keeps it all in one file).
+
    results/predictions.csv opens in any spreadsheet program: one row per test text and model,
    with the category each model chose. results/results.json holds every score. With TextLab
-   installed on your computer, these commands read the folder:
+   installed on your computer, these commands read the folder too:
 
-        textlab agreement "{folder_name} results"
-        textlab subgroups "{folder_name} results" --column COLUMN
-        textlab predict "{folder_name} results" new-texts.xlsx --out coded.xlsx
-
-   (The TextLab app itself opens spreadsheets, study files and projects; it does not open a
-   results folder.)
+        textlab agreement "{folder_name}/results"
+        textlab subgroups "{folder_name}/results" --column COLUMN
+        textlab predict "{folder_name}/results" new-texts.xlsx --out coded.xlsx
 """

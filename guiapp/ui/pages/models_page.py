@@ -57,6 +57,7 @@ from guiapp.ui.widgets.advanced_transformer import (
 from guiapp.ui.widgets.glossary import GlossaryLabel
 from guiapp.ui.widgets.model_choice import ModelChoiceGrid, Pair
 from guiapp.ui.widgets.transformer_choice import TransformerChoice
+from guiapp.ui.widgets.where_to_run_line import WhereToRunLine
 
 MUTED = "#5a6270"
 RUN_STYLE = (
@@ -203,18 +204,23 @@ class ModelsPage(QWidget):
         self.run_button.setStyleSheet(RUN_STYLE)
         self.run_button.setCursor(Qt.CursorShape.PointingHandCursor)
         self.run_button.clicked.connect(self._run_clicked)
+        self.where_line = WhereToRunLine()  # "Runs on: … Change…"; the window binds the Run step's choice
         bar = QFrame(objectName="modelsActionBar")
         bar.setStyleSheet("QFrame#modelsActionBar { border-top: 1px solid #dde1e6; }")
         bar_row = QHBoxLayout(bar)
         bar_row.setContentsMargins(24, 10, 24, 12)
         bar_row.addWidget(self.save_button)
         bar_row.addWidget(self.reason_label, 1)
+        bar_row.addSpacing(12)
+        bar_row.addWidget(self.where_line)
+        bar_row.addSpacing(8)
         bar_row.addWidget(self.run_button)
 
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.setSpacing(0)
         layout.addWidget(scroll, 1)
+        layout.addWidget(self.where_line.panel)
         layout.addWidget(bar)
         self._refresh()
 
@@ -615,6 +621,11 @@ class ModelsPage(QWidget):
     def _run_clicked(self) -> None:
         spec = self.build_spec()
         if spec is None or not spec.models or not self.data_ready():
+            return
+        problem = self.where_line.choice.problem()
+        if problem:  # a scheduler address that cannot be right: say so here, where it is typed
+            self.where_line.toggle_panel(True)
+            self.statusMessage.emit(problem)
             return
         self.runRequested.emit(spec)
 

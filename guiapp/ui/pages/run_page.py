@@ -37,6 +37,7 @@ from guiapp.ui.widgets.glossary import GlossaryLabel
 from guiapp.ui.widgets.job_progress import format_time_left
 from guiapp.ui.widgets.model_progress import ModelProgressList, ModelProgressRow
 from guiapp.ui.widgets.results_charts import format_seconds
+from guiapp.ui.widgets.where_to_run import WhereToRun
 from guiapp.workers import ErrorSink, Worker, WorkerSlot
 
 CANCELLED_TEXT = (
@@ -129,9 +130,12 @@ class RunPage(QWidget):
         self.stack = QStackedWidget()
         self.stack.addWidget(self.empty)
         self.stack.addWidget(self.running)
+        self.where = WhereToRun()  # this computer or a Dask scheduler; applies to the next run
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
-        layout.addWidget(self.stack)
+        layout.setSpacing(0)
+        layout.addWidget(self.stack, 1)
+        layout.addWidget(self.where)
 
     # -- building ---------------------------------------------------------------------------------
     def _build_empty(self) -> QWidget:
@@ -240,14 +244,21 @@ class RunPage(QWidget):
         return panel
 
     # -- public API -------------------------------------------------------------------------------
-    def start(self, spec: ExperimentSpec, table=None, spec_file=None) -> None:
-        """Run ``spec`` in the background (a run still going is cancelled first)."""
+    def start(self, spec: ExperimentSpec, table=None, spec_file=None) -> bool:
+        """Run ``spec`` in the background where "Where to run" says (a run still going is cancelled
+        first); False, with the reason shown under the choice, when the scheduler's address is wrong."""
+        problem = self.where.problem()
+        if problem:
+            self.statusMessage.emit(problem)
+            return False
+        spec = self.where.spec_for_run(spec)  # a copy: the user's study is not changed
         self.spec = spec
         self.result = None
         names = [model.display_name for model in spec.models]
         count = len(names)
         self.title_label.setText(f"Comparing {count} model{'s' if count != 1 else ''} on “{study_name(spec)}”")
-        self.details_label.set_plain_text(f"{describe_test_texts(spec)}  ·  {describe_tuning(spec)}")
+        where = f"  ·  {self.where.describe()}" if spec.cluster.scheduler else ""
+        self.details_label.set_plain_text(f"{describe_test_texts(spec)}  ·  {describe_tuning(spec)}{where}")
         self.model_list.set_models(names)
         self.log_view.clear()
         self._fraction = 0.0
@@ -281,7 +292,9 @@ class RunPage(QWidget):
         self._tick()
         self._timer.start()
         self._slot.start(worker)
-        self.statusMessage.emit(f"Running {count} model{'s' if count != 1 else ''}…")
+        self.statusMessage.emit(f"Running {count} model{'s' if count != 1 else ''}"
+                                f"{' ' + self.where.describe() if spec.cluster.scheduler else ''}…")
+        return True
 
     def cancel(self) -> None:
         """Ask the engine to stop at its next checkpoint (within a second or two)."""
@@ -478,6 +491,9 @@ class RunPage(QWidget):
     def _set_state(self, state: str) -> None:
         was_running = self._state in ("running", "stopping")
         self._state = state
+        self.where.setEnabled(state not in ("running", "stopping"))
+        self.where.setToolTip("Where this run goes; change it for the next run when this one has ended."
+                              if state in ("running", "stopping") else "")
         if state == "running" and not was_running:
             self.runningChanged.emit(True)
         elif state not in ("running", "stopping") and was_running:
