@@ -18,7 +18,6 @@ from guiapp.core.events import EventCallback, Progress
 from guiapp.core.project import autosave as autosaving
 from guiapp.core.project.format import SUFFIX, Project
 from guiapp.core.project.opening import open_project
-from guiapp.core.project.results_folder import open_results_folder
 from guiapp.core.project.saving import save_project
 from guiapp.workers import ErrorSink, Worker, WorkerSlot
 
@@ -143,6 +142,8 @@ class ProjectSession(QObject):
         """Open a results folder (``textlab run --out``, e.g. copied back from a cluster) in the
         background; it is not a project file, so the next "Save project" asks where to save."""
         folder = Path(folder)
+        from guiapp.core.project.results_folder import open_results_folder  # pulls in scikit-learn: not at start-up
+
         worker = Worker(open_results_folder, folder, name=f"open results {folder.name}")
         worker.signals.finished.connect(lambda project: self._results_opened(project, folder))
         worker.signals.failed.connect(lambda error: self._errors.report(error, "Opening the results folder"))
