@@ -26,6 +26,7 @@ textlab[cluster]``); it is imported only when a Dask executor is made.
 
 from __future__ import annotations
 
+import threading
 import time
 import warnings
 from collections.abc import Callable
@@ -133,18 +134,20 @@ class DaskExecutor:
                   fine_tuning: bool = False) -> list[Any]:
         """With ``fine_tuning``, each call claims one unit of the workers' ``fine_tuning`` resource
         when they declare it (TextLab's SLURM workers: one per GPU), so a GPU runs one at a time."""
-        distributed = _distributed()
         resources = {"fine_tuning": 1} if fine_tuning and self._declares("fine_tuning") else None
         futures = [self.client.submit(fn, argument, pure=False, retries=self.retries, resources=resources)
                    for argument in arguments]
+        # each finished future sets the event (from the client's thread): one wake-up per piece, instead
+        # of a new wait over every future several times a second
+        some_finished = threading.Event()
+        for future in futures:
+            future.add_done_callback(lambda _: some_finished.set())
         finished = False
         try:
             done = 0
             while done < len(futures):
-                try:
-                    distributed.wait(futures, timeout=POLL_SECONDS, return_when="FIRST_COMPLETED")
-                except distributed.TimeoutError:
-                    pass
+                some_finished.wait(POLL_SECONDS)
+                some_finished.clear()
                 done = sum(future.done() for future in futures)
                 tick(done)
             values = self.client.gather(futures)
