@@ -8,6 +8,24 @@ import pytest
 from PySide6.QtCore import QSettings
 
 
+@pytest.fixture(autouse=True)
+def collected_after_the_test():
+    """After each UI test (and after pytest-qt closed its windows): stop the jobs still running, let Qt
+    delete what it was asked to, and collect the garbage now — on the main thread, with no background
+    job running — rather than at an arbitrary moment of a later test, while that test's jobs run."""
+    yield
+    import gc
+
+    from PySide6.QtCore import QCoreApplication, QEvent
+
+    from guiapp.workers import registry
+
+    registry.cancel_all(wait_ms=5000)
+    if QCoreApplication.instance() is not None:
+        QCoreApplication.sendPostedEvents(None, QEvent.Type.DeferredDelete)
+    gc.collect()
+
+
 @pytest.fixture
 def isolated_settings(tmp_path, monkeypatch):
     """Keep recent files and folders of tests away from the user's own settings."""
