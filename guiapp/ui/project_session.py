@@ -131,12 +131,7 @@ class ProjectSession(QObject):
         path = Path(path)
         worker = Worker(_open, path, extraction_folder(path), name=f"open {path.name}")
         worker.signals.finished.connect(lambda project: self._opened(project, path, recovered))
-        worker.signals.failed.connect(lambda error: self._errors.report(error, "Opening the project"))
-        worker.signals.progress.connect(lambda event: event.message and self.statusMessage.emit(event.message))
-        worker.signals.done.connect(lambda: self.busyChanged.emit(self.is_busy()))
-        self.statusMessage.emit(f"Opening {path.name}…")
-        self._open_slot.start(worker)
-        self.busyChanged.emit(True)
+        self._start_opening(worker, "Opening the project", f"Opening {path.name}…")
 
     def open_results(self, folder: Path) -> None:
         """Open a results folder (``textlab run --out``, e.g. copied back from a cluster) in the
@@ -146,10 +141,14 @@ class ProjectSession(QObject):
 
         worker = Worker(open_results_folder, folder, name=f"open results {folder.name}")
         worker.signals.finished.connect(lambda project: self._results_opened(project, folder))
-        worker.signals.failed.connect(lambda error: self._errors.report(error, "Opening the results folder"))
+        self._start_opening(worker, "Opening the results folder", f"Opening the results in {folder.name}…")
+
+    def _start_opening(self, worker: Worker, what: str, message: str) -> None:
+        """Start a job that reads something to show: its errors, progress and end go where every opening's do."""
+        worker.signals.failed.connect(lambda error: self._errors.report(error, what))
         worker.signals.progress.connect(lambda event: event.message and self.statusMessage.emit(event.message))
         worker.signals.done.connect(lambda: self.busyChanged.emit(self.is_busy()))
-        self.statusMessage.emit(f"Opening the results in {folder.name}…")
+        self.statusMessage.emit(message)
         self._open_slot.start(worker)
         self.busyChanged.emit(True)
 

@@ -22,16 +22,32 @@ from guiapp.core.errors import UserError
 from guiapp.core.events import EventCallback, Log, ignore_events
 from guiapp.core.study.sections import ClusterSpec
 
+EXAMPLE_ADDRESS = "tcp://login1:8786"
+
+
+def scheduler_address_problem(address: str) -> str:
+    """Why ``address`` is not a Dask scheduler address, in a sentence ("" when its form is right);
+    nothing is contacted (the app checks the form as it is typed)."""
+    address = address.strip()
+    if not address:
+        return f"Type the Dask scheduler's address, e.g. {EXAMPLE_ADDRESS}, or choose “This computer”."
+    parts = urlsplit(address if "://" in address else f"tcp://{address}")
+    if parts.scheme not in ("tcp", "tls") or not parts.hostname or " " in address:
+        return f"“{address}” is not a Dask scheduler address: write it as tcp://HOST:PORT, e.g. {EXAMPLE_ADDRESS}."
+    try:
+        parts.port  # noqa: B018 - raises ValueError for a port that is not a number in range
+    except ValueError:
+        return f"“{address}” has no valid port number: write it as tcp://HOST:PORT, e.g. {EXAMPLE_ADDRESS}."
+    return ""
+
 
 def check_scheduler_address(address: str, timeout: float = 5.0) -> tuple[str, int]:
     """``(host, port)`` of a ``tcp://host:port`` address that accepts connections; a plain message if not."""
+    problem = scheduler_address_problem(address)
+    if problem:
+        raise UserError(problem, "Copy the address the Dask scheduler printed when it started.")
     parts = urlsplit(address if "://" in address else f"tcp://{address}")
-    if parts.scheme not in ("tcp", "tls") or not parts.hostname:
-        raise UserError(f"{address!r} is not a Dask scheduler address.", "Write it as tcp://HOST:PORT, e.g. tcp://login1:8786.")
-    try:
-        port = parts.port or 8786
-    except ValueError:
-        raise UserError(f"{address!r} has no valid port number.", "Write it as tcp://HOST:PORT, e.g. tcp://login1:8786.") from None
+    port = parts.port or 8786
     try:
         with socket.create_connection((parts.hostname, port), timeout=timeout):
             pass

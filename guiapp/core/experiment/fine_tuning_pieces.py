@@ -79,7 +79,7 @@ def read_files(folder: Path) -> dict[str, bytes]:
     return {path.relative_to(folder).as_posix(): path.read_bytes() for path in sorted(folder.rglob("*")) if path.is_file()}
 
 
-def write_files(files: dict[str, bytes], folder: Path, categories: list[str] | None = None) -> None:
+def write_files(files: dict[str, bytes], folder: Path) -> None:
     """Write a model's files (from :func:`read_files`) into ``folder``; a path that would leave the
     folder is refused (the files came over the network)."""
     folder.mkdir(parents=True, exist_ok=True)

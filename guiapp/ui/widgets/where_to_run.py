@@ -3,14 +3,14 @@
 The choice itself is one :class:`WhereChoice`; every :class:`WhereToRun` view shows and edits the
 one it is bound to (the Run step's, and the Models step's unfolding "Change…", see
 ``where_to_run_line.py``), so both always say the same. It never changes the user's study:
-:meth:`WhereChoice.spec_for_run` gives a copy whose ``[cluster]`` says where the run goes. The address's form is checked here, at once; whether
+:meth:`WhereChoice.spec_for_run` gives a copy whose ``[cluster]`` says where the run goes. The address's form is checked at once
+(``core/compute/where.py``'s ``scheduler_address_problem``); whether
 anything answers there is the engine's check (``core/compute/where.py``), reported like any error.
 """
 
 from __future__ import annotations
 
 import copy
-from urllib.parse import urlsplit
 
 from PySide6.QtCore import QObject, QSignalBlocker, Signal
 from PySide6.QtWidgets import (
@@ -24,6 +24,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from guiapp.core.compute.where import scheduler_address_problem
 from guiapp.core.study.sections import ClusterSpec
 from guiapp.core.study.spec import ExperimentSpec
 
@@ -33,21 +34,6 @@ DASK_NOTE = ("Dask runs the pieces of work on other computers; every computer ne
 DASK_TIP = ("Dask is a program that shares work out among several computers. Someone starts a Dask "
             "scheduler (dask scheduler) and Dask workers on those computers; TextLab sends the tuning and "
             "testing of the models there and gets the results back. Give the address the scheduler prints.")
-
-
-def scheduler_address_problem(address: str) -> str:
-    """Why ``address`` is not a Dask scheduler address ("" when its form is right); nothing is contacted."""
-    address = address.strip()
-    if not address:
-        return f"Type the Dask scheduler's address, e.g. {EXAMPLE_ADDRESS}, or choose “This computer”."
-    parts = urlsplit(address if "://" in address else f"tcp://{address}")
-    if parts.scheme not in ("tcp", "tls") or not parts.hostname or " " in address:
-        return f"“{address}” is not a Dask scheduler address: write it as tcp://HOST:PORT, e.g. tcp://login1:8786."
-    try:
-        parts.port  # noqa: B018 - raises ValueError for a port that is not a number in range
-    except ValueError:
-        return f"“{address}” has no valid port number: write it as tcp://HOST:PORT, e.g. tcp://login1:8786."
-    return ""
 
 
 class WhereChoice(QObject):
