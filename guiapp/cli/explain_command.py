@@ -64,6 +64,7 @@ def _rows(text: str, test_rows: list[int]) -> list[int]:
 def _explain(args: argparse.Namespace, progress: ProgressPrinter) -> list[Path]:
     from guiapp.core.errors import UserError
     from guiapp.core.events import sub_progress
+    from guiapp.core.explain.document_names import name_test_documents, names_of_test_documents
     from guiapp.core.explain.explain_jobs import explain_all, explain_one
     from guiapp.core.export.attributions_html import write_attributions_html
     from guiapp.core.export.attributions_table import write_attributions_csv, write_faithfulness_csv
@@ -84,8 +85,7 @@ def _explain(args: argparse.Namespace, progress: ProgressPrinter) -> list[Path]:
     if args.all and target is None:
         found = explain_all(model, result.test_texts, result.categories, steps=args.steps,
                             on_event=sub_progress(progress, 0.0, 0.95))
-        rows = [row for row, text in zip(result.test_rows, result.test_texts, strict=True) if text and text.strip()]
-        documents = [(*document, f"Row {row}") for document, row in zip(found.documents, rows, strict=True)]
+        documents = name_test_documents(found.documents, result)
         if found.words is not None:
             from guiapp.core.export.target import writing_to
 
@@ -100,6 +100,7 @@ def _explain(args: argparse.Namespace, progress: ProgressPrinter) -> list[Path]:
     else:
         chosen = range(len(result.test_texts)) if args.all else _rows(args.documents, list(result.test_rows))
         chosen = list(chosen)
+        names = names_of_test_documents(result)
         documents = []
         for number, index in enumerate(chosen):
             text = result.test_texts[index]
@@ -107,7 +108,7 @@ def _explain(args: argparse.Namespace, progress: ProgressPrinter) -> list[Path]:
             if not text.strip():
                 continue
             found = explain_one(model, text, target, steps=args.steps, on_event=step)
-            documents.append((text, found.attribution, found.faithfulness, f"Row {result.test_rows[index]}"))
+            documents.append((text, found.attribution, found.faithfulness, names[index]))
     written += [
         write_attributions_html(out / "explanations.html", documents, f"Why {model.name} decided as it did",
                                 overwrite=args.overwrite),

@@ -50,6 +50,17 @@ def test_vertical_header_gives_spreadsheet_rows(qtbot, small_frame):
     assert "Row 2 in your spreadsheet" in model.headerData(0, VERTICAL, TOOLTIP)
 
 
+def test_vertical_header_counts_title_rows_and_keeps_a_selection_s_own_rows(qtbot, small_frame):
+    from guiapp.core.tables.rows import RowOrigin, set_row_origin
+
+    set_row_origin(small_frame, RowOrigin(first_row=4, sheet="Codes"))  # two title rows, header in row 3
+    model = DataFrameModel(small_frame)
+    assert [model.headerData(i, VERTICAL) for i in range(5)] == ["4", "5", "6", "7", "8"]
+    assert model.headerData(0, VERTICAL, TOOLTIP) == "Row 4 in the sheet “Codes” (row 3 holds the column names)."
+    model.set_frame(small_frame.iloc[[1, 3]])  # e.g. the uncoded rows
+    assert [model.headerData(i, VERTICAL) for i in range(2)] == ["5", "7"]
+
+
 def test_cells_are_formatted_for_people(qtbot, small_frame):
     model = DataFrameModel(small_frame)
     assert _shown(model, 0, 0) == "short"

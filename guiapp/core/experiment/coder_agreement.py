@@ -2,7 +2,7 @@
 category (:mod:`guiapp.core.experiment.coder_columns` finds those columns).
 
 :func:`test_text_rows` picks the table's rows of the study's test texts (``result.test_rows`` are
-spreadsheet rows: row ``r`` sits at position ``r - 2``; in the separate test file when the study
+spreadsheet rows: row ``r`` sits at position ``r`` minus the table's first row of data; in the separate test file when the study
 used one). :func:`models_versus_coders` runs :func:`comparisons.human_agreement` for each finished
 model, best first, with the study's number of resamples and seed.
 """

@@ -116,6 +116,9 @@ class ExperimentResult:
     models: list[ModelResult] = field(default_factory=list)
     environment: dict[str, Any] = field(default_factory=dict)
     notes: list[str] = field(default_factory=list)  # what the run decided for the user, in words
+    # where ``test_rows`` are counted, in words: "" for the study's own table (one sheet), else
+    # "sheet “Utterances”" or "test.xlsx" (a separate test file), ", sheet “…”" added when it has several
+    test_rows_in: str = ""
     started_at: str = ""
     finished_at: str = ""
     status: str = "done"  # "done" | "cancelled"

@@ -114,6 +114,7 @@ def _run_experiment(spec: ExperimentSpec, on_event: EventCallback, spec_file: st
         test_true=[int(data.y[i]) for i in test],
         environment=environment(n_jobs, executor),
         notes=list(data.notes),
+        test_rows_in=data.test_rows_in,
         started_at=started,
     )
     prepared_cache: dict[str, tuple[object, object]] = {}

@@ -17,7 +17,9 @@ from guiapp.core.experiment.results import ExperimentResult
 from guiapp.core.export.excel import write_excel
 from guiapp.core.export.flat_files import write_csv, write_parquet
 from guiapp.core.export.predictions import ModelPredictions
+from guiapp.core.export.target import study_data_files
 from guiapp.core.predict.new_texts import NewTextPredictions
+from guiapp.core.tables.rows import row_origin, spreadsheet_rows
 
 FORMATS = {".xlsx": "Excel workbook", ".csv": "CSV (comma-separated, UTF-8)", ".parquet": "Parquet"}
 
@@ -26,6 +28,18 @@ def model_predictions(found: NewTextPredictions) -> list[ModelPredictions]:
     """The answers of each model as the export sheets show them (blank where a text was empty)."""
     return [ModelPredictions(name, p.categories, p.predicted, p.probabilities, found.top_words_of(index))
             for index, (name, p) in enumerate(zip(found.models, found.predictions, strict=True))]
+
+
+def with_row_numbers(table: pd.DataFrame) -> pd.DataFrame:
+    """``table`` with a first column that names each text's row in the file it came from (title
+    rows and the header counted, as Excel and LibreOffice show them), so that every answer can be
+    traced back to its text; ``table`` itself is not changed."""
+    name, taken = row_origin(table).column_name(), {str(column) for column in table.columns}
+    while name in taken:
+        name += " (TextLab)"
+    numbered = table.copy(deep=False)
+    numbered.insert(0, name, spreadsheet_rows(table))
+    return numbered
 
 
 def check_output_name(path: str | Path) -> str:
@@ -51,8 +65,10 @@ def write_predictions(
     comparison, confusion matrices and settings when ``result`` is given."""
     suffix = check_output_name(path)
     predictions = model_predictions(found)
+    table = with_row_numbers(table)
     if suffix == ".xlsx":
         return write_excel(path, table=table, predictions=predictions, result=result,
                            overwrite=overwrite, protected=protected, on_event=on_event)
     writer = write_csv if suffix == ".csv" else write_parquet
+    protected = [*protected, *study_data_files(result.spec if result is not None else None)]
     return writer(path, table, predictions, overwrite=overwrite, protected=protected, on_event=on_event)

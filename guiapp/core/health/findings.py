@@ -93,6 +93,11 @@ class HealthReport:
     n_repeated_texts: int = 0
     n_left_out: int = 0  # coded rows of categories the study leaves out (category_fixes)
     category_fixes: CategoryFixes = field(default_factory=CategoryFixes)  # the fixes this report applied
+    first_row: int = 2  # the spreadsheet row of the table's first row of data (rows in issues are positions)
+
+    def spreadsheet_row(self, position: int) -> int:
+        """The row a user sees in their spreadsheet for the table's row at ``position``."""
+        return int(position) + self.first_row
 
     @property
     def verdict(self) -> Verdict:

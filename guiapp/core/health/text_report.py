@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from guiapp.core.health.findings import HealthReport, LengthStats
-from guiapp.core.tables.rows import spreadsheet_row
 
 _MARKS = {"error": "PROBLEM", "warning": "CHECK", "info": "NOTE"}
 
@@ -22,7 +21,7 @@ def format_health_text(report: HealthReport, max_rows_listed: int = 10) -> str:
         if issue.fix:
             lines.append(f"    What to do: {issue.fix}")
         if issue.rows:
-            shown = ", ".join(str(spreadsheet_row(r)) for r in issue.rows[:max_rows_listed])
+            shown = ", ".join(str(report.spreadsheet_row(r)) for r in issue.rows[:max_rows_listed])
             more = f" and {issue.count - max_rows_listed:,} more" if issue.count > max_rows_listed else ""
             lines.append(f"    Spreadsheet rows: {shown}{more}")
     if report.categories:

@@ -48,6 +48,7 @@ class DelimitedTable:
     encoding: str
     delimiter: str | None
     notices: list[str] = field(default_factory=list)
+    first_row: int = 2  # the line (from 1) of the first row of data, as a spreadsheet shows it
 
 
 class _NulDropper(io.RawIOBase):
@@ -217,7 +218,8 @@ def read_delimited(path: Path, suffix: str, on_event: EventCallback) -> Delimite
         )
     frame = table.rename_columns([str(i) for i in range(table.num_columns)]).to_pandas()
     frame.columns = pd.RangeIndex(table.num_columns)
-    return DelimitedTable(frame, header, encoding, layout.delimiter, notices)
+    first_row = layout.skip_lines + (2 if layout.has_header else 1)
+    return DelimitedTable(frame, header, encoding, layout.delimiter, notices, first_row)
 
 
 def _swallowed_lines(table: pa.Table) -> bool:

@@ -12,11 +12,11 @@ CONTRACT:
   "Column 3"); each rename adds a sentence to ``LoadedTable.notices``.
 - Cell values: delimited text files keep every cell as a string; workbooks keep native values
   (numbers, booleans, datetimes, strings) — formulas give their cached values; empty cells are
-  missing (``pd.NA``/NaN/None) in every format. The frame has a default RangeIndex: row ``i``
-  is spreadsheet row ``i + 2`` (the header is row 1) — except where a notice says otherwise:
-  a sheet whose header is below empty rows or title rows ("Study 2024", a merged title cell:
-  skipped, see ``header_row.py``), or a text file whose first line is data (no header
-  line; the columns are then called "Column 1" …).
+  missing (``pd.NA``/NaN/None) in every format. The frame has a default RangeIndex (positions
+  from 0) and records in ``frame.attrs`` where its rows sit in the file (:mod:`rows`): below a
+  header in row 1, row ``i`` is spreadsheet row ``i + 2``; title rows or empty rows above the
+  header (skipped, see ``header_row.py``) move it down, and a text file whose first line is data
+  (no header line; the columns are then called "Column 1" …) starts at row 1.
 - A table with column names but no rows of data raises :class:`EmptyTableError` (a
   :class:`DataError`; ``reason`` "no_rows", or "formulas" for an .xlsx whose formulas were
   never calculated). JSON lines (.jsonl, .ndjson, or one JSON object per line under any name)
@@ -44,6 +44,7 @@ from guiapp.core.tables.column_names import tidy_table
 from guiapp.core.tables.delimited import read_delimited, read_sample
 from guiapp.core.tables.empty_data import has_uncalculated_formulas, no_data_rows, uncalculated_formulas
 from guiapp.core.tables.file_signatures import GZIP, HTML, PARQUET, WORKBOOK, identify
+from guiapp.core.tables.rows import ATTR as ROWS_ATTR, RowOrigin, row_origin, set_row_origin
 from guiapp.core.tables.json_lines import JSON_LINES_SUFFIXES, looks_like_json_lines, read_json_lines
 from guiapp.core.tables.workbooks import read_workbook, workbook_sheet_names
 
@@ -105,6 +106,7 @@ def read_table(
                 read.frame, path, file_format, sheet=read.sheet, sheets=read.sheets
             )
             header, notices = read.header, read.notices
+            origin = RowOrigin(read.first_row, read.sheet if len(read.sheets) > 1 else None)
             if suffix not in WORKBOOK_SUFFIXES:
                 notices.insert(
                     0, f'"{path.name}" is a workbook, not a text file; it was read as a workbook.'
@@ -112,10 +114,12 @@ def read_table(
         elif reader == "parquet":
             frame, header = _read_parquet(path, reading)
             loaded = LoadedTable(frame, path, "parquet")
+            origin = row_origin(frame)  # a snapshot TextLab wrote keeps its spreadsheet's rows
         elif reader == "json":
             lines = read_json_lines(path, reading)
             loaded = LoadedTable(lines.frame, path, "jsonl", encoding="utf-8")
             header, notices = lines.header, lines.notices
+            origin = RowOrigin(1)  # one record per line, from line 1
         else:
             text = read_delimited(path, suffix, reading)
             file_format = suffix.lstrip(".") if suffix in DELIMITED_SUFFIXES else "csv"
@@ -123,6 +127,7 @@ def read_table(
                 text.frame, path, file_format, encoding=text.encoding, delimiter=text.delimiter
             )
             header, notices = text.header, text.notices
+            origin = RowOrigin(text.first_row)
             if suffix not in DELIMITED_SUFFIXES:
                 notices.insert(
                     0, f'"{path.name}" holds plain text, not a workbook; it was read as text.'
@@ -139,6 +144,7 @@ def read_table(
             raise no_data_rows(path.name, loaded.sheet)
         loaded.notices = notices + renames
         loaded.sha256 = sha256
+        set_row_origin(loaded.frame, origin)
         on_event(Progress(1.0, f"Read {len(loaded.frame):,} rows from {path.name}"))
         return loaded
 
@@ -244,9 +250,23 @@ def _read_parquet(path: Path, on_event: EventCallback) -> tuple[pd.DataFrame, li
     frame = table.to_pandas()
     if not isinstance(frame.index, pd.RangeIndex) or frame.index.start != 0:
         frame = frame.reset_index(drop=True)
+    frame.attrs.update(_recorded_rows(schema.metadata or {}))
     header = [str(name) for name in frame.columns]
     frame.columns = pd.RangeIndex(frame.shape[1])
     return frame, header
+
+
+def _recorded_rows(metadata: dict[bytes, bytes]) -> dict[str, object]:
+    """The spreadsheet rows recorded in a Parquet snapshot TextLab wrote (pandas keeps a frame's
+    ``attrs`` as JSON under ``PANDAS_ATTRS``); nothing for any other file."""
+    import json
+
+    try:
+        attrs = json.loads(metadata.get(b"PANDAS_ATTRS", b"{}"))
+    except ValueError:
+        return {}
+    recorded = attrs.get(ROWS_ATTR) if isinstance(attrs, dict) else None
+    return {ROWS_ATTR: recorded} if isinstance(recorded, dict) else {}
 
 
 @contextmanager

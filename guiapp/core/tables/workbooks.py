@@ -47,6 +47,7 @@ class WorkbookTable:
     sheet: str
     sheets: list[str]
     notices: list[str] = field(default_factory=list)
+    first_row: int = 2  # the sheet row (from 1) of the first row of data, below the header
 
 
 def _open(path: Path) -> calamine.CalamineWorkbook:
@@ -207,7 +208,7 @@ def read_workbook(path: Path, sheet: str | None, on_event: EventCallback) -> Wor
             f'The first {skipped} rows of the sheet "{name}" are empty; row {skipped + 1} is '
             "used as the column names."
         )
-    return WorkbookTable(frame, header, name, sheets, notices)
+    return WorkbookTable(frame, header, name, sheets, notices, first_row=skipped + 2)
 
 
 def _rows_as_columns(sheet_data, file_name: str, on_event: EventCallback):

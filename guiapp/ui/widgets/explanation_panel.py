@@ -12,7 +12,6 @@ from typing import TYPE_CHECKING
 from PySide6.QtCore import Signal
 from PySide6.QtWidgets import (
     QComboBox,
-    QFileDialog,
     QHBoxLayout,
     QLabel,
     QPushButton,
@@ -26,14 +25,17 @@ from guiapp.core import locations
 from guiapp.core.events import EventCallback
 from guiapp.core.experiment.results import ExperimentResult, ModelResult
 from guiapp.core.explain.cache import ExplanationCache, run_cache_folder
+from guiapp.core.explain.document_names import name_test_documents
 from guiapp.core.export.attributions_html import write_attributions_html
 from guiapp.core.export.attributions_table import write_attributions_csv, write_faithfulness_csv
+from guiapp.core.export.target import study_data_files
 from guiapp.core.predict.open_model import open_trained_model
 from guiapp.core.predict.trained_model import TrainedModel
 from guiapp.ui.widgets.attention_heatmap import AttentionView
 from guiapp.ui.widgets.corpus_words_view import CorpusWordsView
 from guiapp.ui.widgets.highlighted_text import HighlightedText
 from guiapp.ui.widgets.job_progress import JobProgress
+from guiapp.ui.widgets.save_dialogs import ask_save_path, proposed_name
 from guiapp.workers import Worker, WorkerSlot
 
 if TYPE_CHECKING:
@@ -247,6 +249,9 @@ class ExplanationPanel(QWidget):
     def _all_explained(self, worker: Worker, found: CorpusExplanation) -> None:
         if worker is not self._slot.current:
             return
+        if self.result is not None and len(self.result.test_rows) == len(self.result.test_texts):
+            # named by spreadsheet row and ID in the saved pages, their tables and the workbook
+            found.documents = name_test_documents(found.documents, self.result)
         self.corpus = found
         if found.words is not None:
             self.corpus_view.show_words(found.words)
@@ -257,10 +262,11 @@ class ExplanationPanel(QWidget):
     def choose_export_path(self) -> None:
         if self.corpus is None:
             return
-        path, _ = QFileDialog.getSaveFileName(self, "Save the explanations", str(Path.home() / "explanations.html"),
-                                              "Web page (*.html)")
+        data_files = study_data_files(self.result.spec if self.result is not None else None)
+        name = proposed_name(data_files[0] if data_files else None, "TextLab explanations", ".html")
+        path, _ = ask_save_path(self, "Save the explanations", name, "Web page (*.html)", protected=data_files)
         if path:
-            self.export_to(Path(path))
+            self.export_to(path)
 
     def export_to(self, path: Path) -> list[Path]:
         """The HTML page and, beside it, the top words and the faithfulness as CSV (asked before replacing)."""
@@ -268,11 +274,15 @@ class ExplanationPanel(QWidget):
         path = path if path.suffix.lower() == ".html" else path.with_name(path.name + ".html")
         documents = self.corpus.documents
         model = self.model_combo.currentText()
+        keep = study_data_files(self.result.spec if self.result is not None else None)  # never written over
         try:
             written = [
-                write_attributions_html(path, documents, f"Why {model} decided as it did", overwrite=True),
-                write_attributions_csv(path.with_name(path.stem + " - top words.csv"), documents, overwrite=True),
-                write_faithfulness_csv(path.with_name(path.stem + " - faithfulness.csv"), documents, overwrite=True),
+                write_attributions_html(path, documents, f"Why {model} decided as it did", overwrite=True,
+                                        protected=keep),
+                write_attributions_csv(path.with_name(path.stem + " - top words.csv"), documents, overwrite=True,
+                                       protected=keep),
+                write_faithfulness_csv(path.with_name(path.stem + " - faithfulness.csv"), documents, overwrite=True,
+                                       protected=keep),
             ]
         except Exception as error:  # shown in the error dialog; nothing half-written stays
             self.errorRaised.emit(error, "Saving the explanations")

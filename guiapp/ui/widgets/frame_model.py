@@ -30,7 +30,7 @@ from PySide6.QtCore import (
 from PySide6.QtGui import QBrush, QColor, QFont
 from PySide6.QtGui import Qt as QtGuiQt  # Qt namespace functions that live in QtGui
 
-from guiapp.core.tables.rows import spreadsheet_row
+from guiapp.core.tables.rows import row_origin, spreadsheet_rows
 
 DISPLAY_CHARS = 300  # longer texts are elided in the cell; the tooltip has more
 TOOLTIP_CHARS = 2000  # the tooltip is capped so it fits on the screen
@@ -159,6 +159,7 @@ class DataFrameModel(QAbstractTableModel):
         super().__init__(parent)
         self._frame = frame if frame is not None else pd.DataFrame()
         self._numeric = self._numeric_columns(self._frame)
+        self._rows = spreadsheet_rows(self._frame)
         self._roles: dict[str, str] = {}
         self._highlight: frozenset[int] = frozenset()
         self._highlight_brush = QBrush(QColor(HIGHLIGHT_COLOR))
@@ -175,11 +176,16 @@ class DataFrameModel(QAbstractTableModel):
         self.beginResetModel()
         self._frame = frame if frame is not None else pd.DataFrame()
         self._numeric = self._numeric_columns(self._frame)
+        self._rows = spreadsheet_rows(self._frame)
         names = {str(c) for c in self._frame.columns}
         self._roles = {k: v for k, v in self._roles.items() if k in names}
         self._highlight = frozenset()
         self.endResetModel()
         self.highlightChanged.emit()
+
+    def _row_number(self, section: int) -> int:
+        """The spreadsheet row (title rows and the header counted) of the row shown at ``section``."""
+        return int(self._rows[section]) if 0 <= section < len(self._rows) else section + 2
 
     def column_roles(self) -> dict[str, str]:
         return dict(self._roles)
@@ -275,9 +281,12 @@ class DataFrameModel(QAbstractTableModel):
     def headerData(self, section: int, orientation, role: int = Qt.ItemDataRole.DisplayRole):
         if orientation == Qt.Orientation.Vertical:
             if role == Qt.ItemDataRole.DisplayRole:
-                return str(spreadsheet_row(section))
+                return str(self._row_number(section))
             if role == Qt.ItemDataRole.ToolTipRole:
-                return f"Row {spreadsheet_row(section)} in your spreadsheet (row 1 holds the column names)."
+                origin = row_origin(self._frame)
+                where = f"the sheet “{origin.sheet}”" if origin.sheet else "your spreadsheet"
+                return (f"Row {self._row_number(section)} in {where} "
+                        f"(row {origin.first_row - 1} holds the column names).")
             if role == Qt.ItemDataRole.BackgroundRole and section in self._highlight:
                 return QBrush(QColor(HIGHLIGHT_COLOR))
             if role == Qt.ItemDataRole.FontRole and section in self._highlight:

@@ -155,7 +155,7 @@ class NewTextsSource(QWidget):
         frame, mapping = self._study_table()
         if frame is None or mapping is None:
             return
-        self._show(uncoded_rows(frame, mapping).reset_index(drop=True), None, None, [])
+        self._show(uncoded_rows(frame, mapping), None, None, [])  # each row keeps its own number
         self.columns_list.blockSignals(True)
         for i in range(self.columns_list.count()):
             item = self.columns_list.item(i)
