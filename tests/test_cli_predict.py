@@ -63,14 +63,15 @@ def test_predictions_go_to_excel_beside_the_original_columns(results, tmp_path, 
     assert "1 empty text left out" in capsys.readouterr().err
     book = load_workbook(target, read_only=True)
     assert book.sheetnames == ["Predictions", "Model comparison", "Is the best really better", "Confusion matrices",
-                               "Settings"]
+                               "Test documents", "Settings"]
     rows = list(book["Predictions"].iter_rows(values_only=True))
     header = rows[0]
-    assert header[:3] == ("text", "batch", "SVM · Basic BOW: predicted category")
+    assert header[:4] == ("Row in your spreadsheet", "text", "batch", "SVM · Basic BOW: predicted category")
     assert "Naive Bayes · Basic BOW: predicted category" in header
     assert len(rows) == 1 + 200
+    assert [row[0] for row in rows[1:4]] == [2, 3, 4]  # the rows of new.xlsx, below its header
     categories = read_results(out).categories
-    assert rows[1][2] in categories and rows[4][2] is None  # the empty text has no prediction
+    assert rows[1][3] in categories and rows[4][3] is None  # the empty text has no prediction
     probabilities = [v for name, v in zip(header, rows[1], strict=True) if name.startswith("SVM · Basic BOW: probability")]
     assert len(probabilities) == len(categories) and abs(sum(probabilities) - 1) < 1e-5
     assert new.stat().st_size > 0  # the input is untouched (read-only use)

@@ -15,6 +15,7 @@ from PySide6.QtCore import Qt
 from guiapp.core.project import autosave as autosave_module
 from guiapp.core.project.opening import open_project
 from guiapp.core.project.saving import save_project
+from guiapp.core.tables.rows import spreadsheet_rows
 from guiapp.ui.main_window import PREDICT_STEP, RESULTS_STEP
 from guiapp.ui.pages.predict_page import PredictPage
 from tests.core.project.helpers import run_project
@@ -29,7 +30,7 @@ def project(tmp_path_factory):
 @pytest.fixture
 def page(qtbot, project):
     table = project.table.copy()
-    table.loc[:9, "label"] = None  # ten rows nobody has coded yet
+    table.loc[table.index[5:25:2], "label"] = None  # ten rows nobody has coded yet, spread over the table
     mapping = project.spec.data.mapping
     widget = PredictPage(lambda: (table, mapping))
     qtbot.addWidget(widget)
@@ -87,7 +88,7 @@ def test_a_new_file_is_predicted_and_saved_to_excel(qtbot, page, project, tmp_pa
     book = openpyxl.load_workbook(out, read_only=True)
     assert book.sheetnames[0] == "Predictions"
     header = [cell.value for cell in next(book["Predictions"].iter_rows(max_row=1))]
-    assert header[:2] == ["text", "source"]
+    assert header[:3] == ["Row in your spreadsheet", "text", "source"]
     assert sum(1 for value in header if value and "predicted category" in value) == 2
     assert pd.read_csv(path).shape == (40, 2)  # the user's file is unchanged
 
@@ -101,6 +102,10 @@ def test_the_uncoded_rows_of_the_study_table_can_be_predicted(qtbot, page, proje
     qtbot.waitUntil(lambda: page.found is not None, timeout=30000)
     qtbot.waitUntil(lambda: not page.is_busy())
     assert "10 texts predicted" in page.summary.text()
+    rows = spreadsheet_rows(page.source.frame).tolist()
+    assert rows == list(range(7, 27, 2))  # the uncoded rows, spread over the table …
+    vertical = Qt.Orientation.Vertical  # … and the preview names each one's own row
+    assert [page.preview_model.headerData(i, vertical) for i in range(10)] == [str(row) for row in rows]
 
 
 def test_top_words_are_added_on_request(qtbot, page, project):

@@ -13,6 +13,8 @@ from dataclasses import dataclass, field
 import numpy as np
 import pandas as pd
 
+from guiapp.core.tables.rows import copy_row_origin
+
 PREDICTED = "predicted category"
 PROBABILITY = "probability"
 TOP_WORDS = "top words"
@@ -117,13 +119,14 @@ def predictions_table(
 ) -> pd.DataFrame:
     """The exported table (rows ``start:stop``): the user's columns, then each model's block.
 
-    ``table`` itself is not changed; the result has a fresh 0-based index.
+    ``table`` itself is not changed; the result keeps ``table``'s index and its record of the
+    spreadsheet rows, so a preview still names each text's own row.
     """
     check_rows(table, models)
     stop = len(table) if stop is None else stop
-    original = table.iloc[start:stop].reset_index(drop=True)
+    original = table.iloc[start:stop]
     if not models:
         return original.copy()
     blocks = model_columns(table, models)
-    parts = [original, *(model_frame(block, start, stop) for block in blocks)]
-    return pd.concat(parts, axis=1)
+    parts = [original, *(model_frame(block, start, stop).set_axis(original.index) for block in blocks)]
+    return copy_row_origin(table, pd.concat(parts, axis=1))
