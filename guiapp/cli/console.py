@@ -1,14 +1,23 @@
-"""What the command line's commands share: a progress line on stderr, and stopping with a message."""
+"""What the command line's commands share: a progress line on stderr, stopping with a message,
+and text that reaches the terminal with its control characters escaped (``safe``): a NUL or an
+escape sequence in a file, sheet or column name is shown, never sent to the terminal raw."""
 
 from __future__ import annotations
 
 import sys
 
 
+def safe(text: str) -> str:
+    """``text`` for the terminal: line breaks and tabs kept, other control characters escaped."""
+    from guiapp.core.study.printable import printable
+
+    return printable(text, keep="\n\t")
+
+
 def stopped(progress: "ProgressPrinter", message: str, status: int) -> int:
     """Clear the progress line, say why on stderr, and give the exit status."""
     progress.clear()
-    print(message.strip(), file=sys.stderr)
+    print(safe(message.strip()), file=sys.stderr)
     return status
 
 
@@ -24,10 +33,10 @@ class ProgressPrinter:
 
         if isinstance(event, Log) and event.level != "info":
             self.clear()
-            print(event.message, file=sys.stderr)
+            print(safe(event.message), file=sys.stderr)
         elif isinstance(event, Progress) and self.active:
             percent = f"{event.fraction:4.0%} " if event.fraction is not None else ""
-            line = f"\r{percent}{event.message}"[:100]
+            line = f"\r{percent}{safe(event.message)}"[:100]
             if line != self._last:
                 sys.stderr.write(line.ljust(len(self._last)))
                 sys.stderr.flush()

@@ -67,7 +67,20 @@ def _with_gui_for_a_file(argv: list[str]) -> list[str]:
     return argv
 
 
+STOPPED = 130  # the exit status of a command stopped with Ctrl-C, as shells report it
+
+
 def main(argv: list[str] | None = None) -> int:
+    """Run the command of ``argv`` (default: the command line). Ctrl-C at any moment, also while
+    the libraries of a command are still being loaded, stops with one line and status 130."""
+    try:
+        return _main(argv)
+    except KeyboardInterrupt:
+        print("\nStopped." if sys.stderr.isatty() else "Stopped.", file=sys.stderr)
+        return STOPPED
+
+
+def _main(argv: list[str] | None) -> int:
     args = _parser().parse_args(_with_gui_for_a_file(list(sys.argv[1:] if argv is None else argv)))
     if args.command in (None, "gui"):
         from guiapp.ui.app import run_app

@@ -82,21 +82,18 @@ def _explain(args: argparse.Namespace, progress: ProgressPrinter) -> list[Path]:
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
     written: list[Path] = []
+    words = None  # the words each category relies on, with --all
     if args.all and target is None:
         found = explain_all(model, result.test_texts, result.categories, steps=args.steps,
                             on_event=sub_progress(progress, 0.0, 0.95))
         documents = name_test_documents(found.documents, result)
+        words = found.words
         if found.words is not None:
-            from guiapp.core.export.target import writing_to
+            from guiapp.core.export.corpus_words_export import write_corpus_words_csv
 
-            table = [{"category": w.category, "word": w.word, "mean score": w.mean_score, "occurrences": w.occurrences,
-                     "documents": w.documents, "coefficient": w.coefficient} for w in found.words.rows]
-            import pandas as pd
-
-            path = out / "words per category.csv"
-            with writing_to(path, args.overwrite, ()) as temporary:
-                pd.DataFrame(table).to_csv(temporary, index=False, encoding="utf-8-sig")
-            written.append(path)
+            # ranked as its weighted-score column says
+            written.append(write_corpus_words_csv(out / "words per category.csv", found.words,
+                                                  overwrite=args.overwrite))
     else:
         chosen = range(len(result.test_texts)) if args.all else _rows(args.documents, list(result.test_rows))
         chosen = list(chosen)
@@ -111,7 +108,7 @@ def _explain(args: argparse.Namespace, progress: ProgressPrinter) -> list[Path]:
             documents.append((text, found.attribution, found.faithfulness, names[index]))
     written += [
         write_attributions_html(out / "explanations.html", documents, f"Why {model.name} decided as it did",
-                                overwrite=args.overwrite),
+                                overwrite=args.overwrite, words=words),
         write_attributions_csv(out / "top words.csv", documents, overwrite=args.overwrite),
         write_faithfulness_csv(out / "faithfulness.csv", documents, overwrite=args.overwrite),
     ]

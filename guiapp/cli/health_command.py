@@ -9,7 +9,9 @@ categories or more, and every category has enough training texts for the study's
 Exit status (``EXIT_CODES``, printed by ``textlab health --help``): 0 ready, perhaps with points
 worth a look; 1 not ready (with --spec: ``run`` would refuse the data); 2 the table or the study
 file cannot be read, or a named column is not in the table; 3 the table was read, but no text or
-no category column could be guessed (name them with --text and --category); 130 stopped.
+no category column could be guessed (it says why for each column: empty, one value, dates, numbers,
+a different value in every row …; name them with --text and --category); 130 stopped. Names from
+the table or the study file reach the terminal with control characters escaped (``console.safe``).
 """
 
 from __future__ import annotations
@@ -20,7 +22,7 @@ import json
 import sys
 from pathlib import Path
 
-from guiapp.cli.console import ProgressPrinter, stopped
+from guiapp.cli.console import ProgressPrinter, safe, stopped
 
 READY, NOT_READY, UNREADABLE, NO_COLUMNS, STOPPED = 0, 1, 2, 3, 130
 EXIT_CODES = """exit status:
@@ -92,7 +94,7 @@ def health_command(args: argparse.Namespace, progress: ProgressPrinter) -> int:
                 mapping.split_column = args.split
             if not mapping.text_columns or mapping.category_column is None:
                 progress.clear()
-                print(_mapping_text(table, mapping), file=sys.stderr)
+                print(safe(_mapping_text(table, mapping)), file=sys.stderr)
                 return stopped(progress, _no_columns_text(table, mapping), NO_COLUMNS)
         study = {} if spec is None else {"fixes": spec.data.category_fixes, "seed": spec.seed, "test_share": (
             None if spec.data.test_source else spec.evaluation.test_share)}
@@ -108,8 +110,8 @@ def health_command(args: argparse.Namespace, progress: ProgressPrinter) -> int:
                        "report": report.to_dict()}
             print(json.dumps(payload, indent=2, ensure_ascii=False, default=str))
         else:
-            print(_mapping_text(table, mapping) + "".join(f"  note: {note}\n" for note in notes))
-            print(format_health_text(report))
+            print(safe(_mapping_text(table, mapping) + "".join(f"  note: {note}\n" for note in notes)))
+            print(safe(format_health_text(report)))
         return NOT_READY if report.verdict == "not_ready" else READY
     except UserError as error:
         return stopped(progress, f"{error.message}\n{error.hint}", UNREADABLE)
@@ -129,16 +131,31 @@ def _with_run_checks(report, spec, spec_file: str, frame, notes: list[str]):
         issue = HealthIssue("error", "study_cannot_run", "The study cannot run as it is",
                             f"`textlab run` would stop here: {error.message}", error.hint)
         return dataclasses.replace(report, issues=(issue, *report.issues))
-    notes += [note for note in data.notes if note not in notes]
+    # a note the report already holds as a finding (category fixes that match nothing) is not repeated
+    notes += [note for note in data.notes
+              if note not in notes and not any(issue.explanation in note for issue in report.issues)]
     return report
 
 
 def _no_columns_text(table, mapping) -> str:
-    missing = [what for what, chosen in (("texts", mapping.text_columns), ("categories", mapping.category_column))
+    """Which roles could not be guessed, and for each column why not (empty, one value, dates …)."""
+    from guiapp.core.study.mapping_suggest import why_not
+
+    missing = [role for role, chosen in (("text", mapping.text_columns), ("category", mapping.category_column))
                if not chosen]
-    columns = ", ".join(f"'{column}'" for column in list(table.frame.columns)[:20])
-    return (f"TextLab read {table.path.name} but could not tell which column holds the {' and the '.join(missing)}.\n"
-            f"Name it: textlab health {table.path.name} --text COLUMN --category COLUMN (columns: {columns}).")
+    words = {"text": "texts", "category": "categories"}
+    chosen = {column: "text" for column in mapping.text_columns}
+    chosen.update({column: role for role, column in (("category", mapping.category_column), ("id", mapping.id_column),
+                                                      ("split", mapping.split_column)) if column})
+    lines = [f"TextLab read {table.path.name} but could not tell which column holds the "
+             f"{' and the '.join(words[role] for role in missing)}."]
+    for role in missing:
+        lines.append(f"Why no column looks like the {words[role]}:")
+        lines += [f"  '{column}': {reason}" for column, reason in why_not(table.frame, role, chosen)]
+        if table.frame.shape[1] > 20:
+            lines.append(f"  … and {table.frame.shape[1] - 20:,} more columns")
+    lines.append(f"Name it: textlab health {table.path.name} --text COLUMN --category COLUMN")
+    return "\n".join(lines)
 
 
 def _mapping_text(table, mapping) -> str:

@@ -21,8 +21,9 @@ def add_learning_curve_command(commands) -> None:
     curve.add_argument("spec", help="the study file, e.g. study.toml (see docs/spec-format.md)")
     curve.add_argument("--out", required=True, help="a new folder for learning-curve.json and learning-curve.csv")
     curve.add_argument("--sizes", type=int, nargs="+", metavar="N",
-                       help="numbers of training texts (default: 500 1000 2000 5000 10000, capped by the "
-                       "training texts, plus all training texts as the last point)")
+                       help="numbers of training texts (default: 500 1000 2000 5000 10000 below the number of "
+                       "training texts, plus all of them as the last point; with 2,200 training texts or fewer, "
+                       "all of them and 3 or 4 halvings below, e.g. 80 160 320 639)")
     curve.add_argument("--repeats", type=int, default=5, help="random draws of the subsets per size (default: 5)")
     curve.add_argument("--tune-per-size", action="store_true",
                        help="choose the setting for each size on its own subset (default: once, on 1,000 texts)")

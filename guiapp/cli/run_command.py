@@ -16,6 +16,7 @@ written, 130 interrupted.
 from __future__ import annotations
 
 import argparse
+import math
 import sys
 
 from guiapp.cli.cluster_options import add_cluster_options
@@ -33,7 +34,7 @@ def add_run_command(commands) -> None:
 
 def run_command(args: argparse.Namespace, progress) -> int:
     from guiapp.cli.cluster_options import apply_cluster_options
-    from guiapp.cli.console import stopped
+    from guiapp.cli.console import safe, stopped
     from guiapp.core.errors import UserError
     from guiapp.core.events import Cancelled, Log
     from guiapp.core.experiment.output_folder import OutputFolder, cannot_write, space_needed
@@ -44,7 +45,7 @@ def run_command(args: argparse.Namespace, progress) -> int:
     def on_event(event) -> None:
         if isinstance(event, Log) and event.level == "info" and not args.quiet:
             progress.clear()
-            print(event.message, file=sys.stderr)
+            print(safe(event.message), file=sys.stderr)
         else:
             progress(event)
 
@@ -69,8 +70,11 @@ def run_command(args: argparse.Namespace, progress) -> int:
         kept = f"\nThe earlier results in {out.target} are unchanged." if out.target.is_dir() else ""
         return stopped(progress, "Stopped; no results were written." + kept, 130)
     progress.clear()
-    print(summary_table(result))
-    print(f"Wrote {out.target} (results.json, predictions.csv, models/)")
+    print(safe(summary_table(result)))
+    print(safe(f"Wrote {out.target} (results.json, predictions.csv, models/)"))
+    unsaved = [model.name for model in result.models if model.ok and not model.artefact]
+    if unsaved:  # never claim a model was kept when its folder could not be written
+        print(safe(f"Not saved, so they cannot be applied to new texts: {'; '.join(unsaved)}."))
     return 0 if all(model.ok for model in result.models) else 1
 
 
@@ -81,13 +85,28 @@ def summary_table(result) -> str:
     header = f"{'model':34} {'macro-F1':>8}  {'95 % interval':>13}  {'CV mean':>7}  {'time':>7}  chosen setting"
     lines += [header, "-" * len(header)]
     for model in result.ranked():
-        low, high = model.test.macro_f1_ci or (float("nan"), float("nan"))
-        cv_mean = model.cv_mean if model.cv_mean is not None else float("nan")
+        # no interval when the study draws no bootstrap resamples ([evaluation] bootstrap_samples = 0)
+        interval = _interval(model.test.macro_f1_ci)
+        cv_mean = f"{model.cv_mean:7.3f}" if _finite(model.cv_mean) else f"{'—':>7}"
         lines.append(
-            f"{model.name[:34]:34} {model.test.macro_f1:8.3f}  {low:6.3f}–{high:6.3f}  {cv_mean:7.3f}  "
+            f"{model.name[:34]:34} {model.test.macro_f1:8.3f}  {interval:>13}  {cv_mean}  "
             f"{model.seconds.get('total', 0):6.1f}s  {describe_chosen(model)}"
         )
     for model in result.models:
         if not model.ok:
             lines.append(f"{model.name[:34]:34} failed: {model.message}")
+    if (result.spec.get("evaluation") or {}).get("bootstrap_samples") == 0:
+        lines.append("No 95 % intervals: the study draws no bootstrap resamples ([evaluation] bootstrap_samples = 0).")
     return "\n".join(lines)
+
+
+def _finite(value) -> bool:
+    return value is not None and math.isfinite(value)
+
+
+def _interval(interval) -> str:
+    """"0.712–0.801", or "none" when there is no interval (or no finite one)."""
+    if not interval or not all(_finite(bound) for bound in interval):
+        return "none"
+    low, high = interval
+    return f"{low:6.3f}–{high:6.3f}"

@@ -127,20 +127,26 @@ def format_scores(scores) -> str:
     width = min(width, 30)
     lines = [(f"Test texts by “{scores.column}” ({scores.n_texts:,} test texts, {scores.level:.0%} intervals from "
               f"{scores.samples:,} resamples)"), ""]
+    # macro-F1, or the share right for a group whose texts all carry one category in the coding
+    score_head = {"macro-F1": "macro-F1", "share right": "right"}.get(scores.score_name, "F1/right")
     for m in scores.models:
         lines.append(m.model)
-        header = (f"  {scores.column[:width]:{width}}  {'texts':>6}  {'macro-F1':>8}  {'interval':>11}  "
+        header = (f"  {scores.column[:width]:{width}}  {'texts':>6}  {score_head:>8}  {'interval':>13}  "
                   f"{'wrong':>6}  {'interval':>13}  {'others':>6}  verdict")
         lines += [header, "  " + "-" * (len(header) - 2)]
         for g in m.groups:
-            f1_interval = f"{g.macro_f1_interval[0]:.2f}–{g.macro_f1_interval[1]:.2f}"
+            if g.macro_f1_meaningful:
+                shown, low, high = f"{g.macro_f1:.3f}", f"{g.macro_f1_interval[0]:.2f}", f"{g.macro_f1_interval[1]:.2f}"
+            else:
+                shown = percent(g.share_right)
+                low, high = (percent(value) for value in g.share_right_interval)
             wrong_interval = f"{percent(g.error_interval[0])}–{percent(g.error_interval[1])}"
             lines.append(
-                f"  {g.label[:width]:{width}}  {g.n_texts:6,}  {g.macro_f1:8.3f}  {f1_interval:>11}  "
+                f"  {g.label[:width]:{width}}  {g.n_texts:6,}  {shown:>8}  {f'{low}–{high}':>13}  "
                 f"{percent(g.error_rate):>6}  {wrong_interval:>13}  {percent(g.rest_error_rate):>6}  "
                 f"{g.verdict}{'  ◀' if g.flagged else ''}")
         lines.append("")
-    lines += scores.headline
+    lines += scores.headline  # ends with why macro-F1 is not shown for some groups, when it is not
     flagged = [f"{m.model}: {g.sentence}" for m in scores.models for g in m.flagged]
     if flagged:
         lines += ["", *flagged]

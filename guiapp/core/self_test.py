@@ -77,8 +77,8 @@ def check_transformer() -> str:
 
     hf_logging.disable_progress_bar()  # no "Loading weights" bar between the self-test's lines
     path = bundled_model_path()
-    tokenizer = AutoTokenizer.from_pretrained(path)
-    model = AutoModel.from_pretrained(path)
+    tokenizer = AutoTokenizer.from_pretrained(path, local_files_only=True, trust_remote_code=False)
+    model = AutoModel.from_pretrained(path, local_files_only=True, use_safetensors=True, trust_remote_code=False)
     ids = tokenizer("A bill to amend the Internal Revenue Code.")["input_ids"]
     if len(ids) < 5:
         raise ValueError("the tokenizer gave no tokens")

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from PySide6.QtCore import QEvent, QSettings, QSize, Qt
+from PySide6.QtCore import QEvent, QSettings, QSize, Qt, Signal
 from PySide6.QtGui import (
     QAction,
     QCloseEvent,
@@ -37,7 +37,9 @@ from guiapp.core.study.sections import ClusterSpec
 from guiapp.core.study.spec import DataSpec, ExperimentSpec, SpecError
 from guiapp.core.study.table_changes import TableChanges
 from guiapp.core.tables.reader import SUPPORTED_SUFFIXES, LoadedTable
+from guiapp.core.tables.rows import positions_of_rows
 from guiapp.ui.pages.data_page import DataPage
+from guiapp.ui.widgets.save_dialogs import ask_save_path
 from guiapp.ui.pages.documents_page import DocumentsPage
 from guiapp.ui.pages.models_page import ModelsPage
 from guiapp.ui.pages.predict_page import PredictPage
@@ -45,6 +47,8 @@ from guiapp.ui.pages.results_page import ResultsPage
 from guiapp.ui.pages.run_page import RunPage
 from guiapp.ui.project_session import PROJECT_FILTER, ProjectSession, extraction_folder
 from guiapp.ui.widgets.explanation_panel import ExplanationPanel, explanations_folder
+from guiapp.ui.widgets.next_step import NextStepButton
+from guiapp.ui.widgets.wheel_guard import install_wheel_guard
 from guiapp.workers import ErrorSink, registry
 
 OPEN_FILTER = (
@@ -64,6 +68,7 @@ STEPS = (
     ("Predict", "Apply a trained model to texts nobody has coded yet and save its answers."),
 )
 DATA_STEP, MODELS_STEP, RUN_STEP, RESULTS_STEP, DOCUMENTS_STEP, PREDICT_STEP = range(6)
+WHY_NOT_ROLE = Qt.ItemDataRole.UserRole + 1
 
 
 def show_data_changed(parent: QWidget, title: str, text: str) -> QMessageBox:
@@ -99,6 +104,8 @@ def is_supported(path: Path) -> bool:
 class StepList(QListWidget):
     """The steps of a study. Only steps that exist in this version are listed."""
 
+    availabilityChanged = Signal()  # a step was enabled or greyed out
+
     def __init__(self) -> None:
         super().__init__(objectName="stepList")
         self.setFixedWidth(190)
@@ -126,6 +133,12 @@ class StepList(QListWidget):
             item.setFlags(flags & ~Qt.ItemFlag.ItemIsEnabled & ~Qt.ItemFlag.ItemIsSelectable)
         tip = item.data(Qt.ItemDataRole.UserRole)
         item.setToolTip(tip if enabled or not why else f"{tip}\nNot available yet: {why}")
+        item.setData(WHY_NOT_ROLE, "" if enabled else why)
+        self.availabilityChanged.emit()
+
+    def why_not(self, row: int) -> str:
+        """Why a greyed-out step is not available yet ("" when it is, or when nobody said)."""
+        return str(self.item(row).data(WHY_NOT_ROLE) or "")
 
     def is_step_enabled(self, row: int) -> bool:
         return bool(self.item(row).flags() & Qt.ItemFlag.ItemIsEnabled)
@@ -134,6 +147,7 @@ class StepList(QListWidget):
 class MainWindow(QMainWindow):
     def __init__(self) -> None:
         super().__init__()
+        install_wheel_guard()  # first: the wheel scrolls panels, never changes a drop-down or number box
         self.setWindowTitle(APP_NAME)
         self.resize(1280, 820)
         self.setMinimumSize(QSize(900, 600))
@@ -177,6 +191,7 @@ class MainWindow(QMainWindow):
         self.explanations.errorRaised.connect(lambda error, doing: self.errors.report(error, doing))
         self.explanations.statusMessage.connect(self._show_status)
         self.documents_page.detail_area.layout().addWidget(self.explanations)
+        self.explanations.widthWanted.connect(self.documents_page.want_detail_width)
         self.documents_page.text_browser.hide()  # the explanation shows the text, coloured
         self.documents_page.documentSelected.connect(self._document_selected)
         self.documents_page.filters.filterChanged.connect(
@@ -203,6 +218,10 @@ class MainWindow(QMainWindow):
         for (title, tip), page in zip(STEPS, pages, strict=True):
             self._add_step(title, tip, page)
         self.steps.currentRowChanged.connect(self.pages.setCurrentIndex)
+        self.next_button = NextStepButton(self.steps, STEPS)  # bottom right, in the status bar: no room taken
+        self.steps.currentRowChanged.connect(lambda _row: self.next_button.refresh())
+        self.steps.availabilityChanged.connect(self.next_button.refresh)
+        self.statusBar().addPermanentWidget(self.next_button)
         self.steps.setCurrentRow(DATA_STEP)
         self._update_steps()
 
@@ -409,8 +428,8 @@ class MainWindow(QMainWindow):
         spec = self.study_spec()
         if spec is None:
             return
-        suggested = str(data_path_stem(spec.data.source)) + ".textlab.toml"
-        path, _ = QFileDialog.getSaveFileName(self, "Save study", suggested, "Study files (*.toml *.json)")
+        path, _ = ask_save_path(self, "Save study", data_path_stem(spec.data.source).name + ".textlab.toml",
+                                "Study files (*.toml *.json)", protected=[spec.data.source, spec.data.test_source])
         if path:
             try:
                 spec.save(path)
@@ -636,7 +655,7 @@ class MainWindow(QMainWindow):
         if table is None or mapping is None:
             return None
         source = test_table if result.split.get("how") == "test file" and test_table is not None else table
-        positions = [int(row) - 2 for row in result.test_rows]  # spreadsheet row 2 is the first data row
+        positions = positions_of_rows(source, result.test_rows).tolist()
         if not positions or min(positions) < 0 or max(positions) >= len(source):
             return None
         used = {*mapping.text_columns, mapping.category_column}
@@ -698,11 +717,9 @@ class MainWindow(QMainWindow):
         table = self.data_page.table
         if table is None:
             return
-        start = self.project.path or Path(self.settings.value("last_folder", str(Path.home()))) / (
-            data_path_stem(str(table.path)).name + PROJECT_SUFFIX)
-        path, _ = QFileDialog.getSaveFileName(self, "Save the project", str(start), PROJECT_FILTER)
+        path = self._ask_project_path(table)
         if path:
-            self.project.save(Path(path))
+            self.project.save(path)
 
     def _project_saved(self, path: Path) -> None:
         self.setWindowTitle(f"{path.name} — {APP_NAME}")
@@ -894,9 +911,16 @@ class MainWindow(QMainWindow):
 
     def _save_as_and_wait(self) -> bool:
         table = self.data_page.table
-        start = Path(self.settings.value("last_folder", str(Path.home()))) / (data_path_stem(str(table.path)).name + PROJECT_SUFFIX)
-        path, _ = QFileDialog.getSaveFileName(self, "Save the project", str(start), PROJECT_FILTER)
-        return bool(path) and self.project.save_and_wait(Path(path))
+        path = self._ask_project_path(table)
+        return bool(path) and self.project.save_and_wait(path)
+
+    def _ask_project_path(self, table: LoadedTable) -> Path | None:
+        """The project's file, asked in a save dialog (its own name and folder once it has one)."""
+        current = self.project.path
+        name = current.name if current else data_path_stem(str(table.path)).name + PROJECT_SUFFIX
+        path, _ = ask_save_path(self, "Save the project", name, PROJECT_FILTER, protected=[table.path],
+                                folder=current.parent if current else None)
+        return path
 
 
 def _same_file(source: object, path: Path) -> bool:

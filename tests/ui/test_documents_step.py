@@ -55,7 +55,8 @@ def test_explain_all_lists_words_per_category_and_exports(qtbot, shown, project,
     assert len(panel.corpus.documents) == len([t for t in project.result.test_texts if t.strip()])
     assert panel.corpus.words.rows and panel.export_button.isEnabled()
     written = panel.export_to(tmp_path / "why.html")
-    assert [p.name for p in written] == ["why.html", "why - top words.csv", "why - faithfulness.csv"]
+    assert [p.name for p in written] == ["why.html", "why - top words.csv", "why - faithfulness.csv",
+                                         "why - words per category.csv"]
     page = written[0].read_text(encoding="utf-8")
     assert "<script" not in page and project.result.categories[0] in page
     rows = pd.read_csv(written[1], encoding="utf-8-sig")

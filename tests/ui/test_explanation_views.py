@@ -3,7 +3,10 @@ attention heatmap and the per-category word table; screenshots go to screenshots
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
+import pytest
 from PySide6.QtCore import Qt
 
 from guiapp.core.explain.attention_maps import ATTENTION_CAUTION
@@ -110,14 +113,15 @@ def test_corpus_words_view_table_sorting_and_chart(qtbot):
     view.show()
     qtbot.waitExposed(view)
     assert "250 explained documents" in view.sentence() and "integrated gradients" in view.sentence()
-    assert view.visible_headers() == ["Word", "Mean score", "Occurrences", "Documents"]
+    assert view.visible_headers() == ["Word", "Weighted score", "Mean score", "Occurrences", "Documents"]
     rows = view.table_rows()
-    assert rows[0] == ["giveaway", "+0.810", "42", "37"] and rows[-1][0] == "growth" and len(rows) == 8
+    assert rows[0][0] == "giveaway" and rows[0][2:] == ["+0.810", "42", "37"]
+    assert rows[-1][0] == "growth" and len(rows) == 8
     assert view.chart().words()[:3] == ["giveaway", "deficit", "cuts"]
-    assert view.chart().values()[-1] == -0.35
+    assert view.chart().values()[-1] == pytest.approx(-0.35 * math.log2(61))  # mean × log2(1 + documents)
     # sort by occurrences, as a user clicking the header would
-    view.table().sortByColumn(2, Qt.SortOrder.DescendingOrder)
-    assert [row[2] for row in view.table_rows()][:3] == ["130", "120", "95"]
+    view.table().sortByColumn(3, Qt.SortOrder.DescendingOrder)
+    assert [row[3] for row in view.table_rows()][:3] == ["130", "120", "95"]
     view.table().sortByColumn(0, Qt.SortOrder.AscendingOrder)
     assert view.table_rows()[0][0] == "cuts"
     view.choose_category("for")

@@ -86,11 +86,12 @@ def test_start_draws_the_curve_in_the_background_and_shows_chart_table_and_readi
     assert table.cell_text(0, 0) == f"{first.mean:.3f} ({first.low:.3f}–{first.high:.3f})"
     last = result.models[1].summary()[-1]
     assert last.low == last.high and table.cell_text(1, 3) == f"{last.mean:.3f}"  # all texts: the same in every draw
-    assert "Every model" in panel.reading.verdict_text() or "levelled off" in panel.reading.verdict_text()
+    assert any(words in panel.reading.verdict_text() for words in ("Every model", "levelled off", "cannot tell"))
 
     sentences = panel.reading_sentences()
     assert len(sentences) == 2 and sentences[0].startswith("Naive Bayes · Basic BOW ")
-    assert all(any(word in s for word in ("still rising", "levelling off", "fell")) for s in sentences)
+    assert all(any(word in s for word in ("still rising", "levelling off", "fell", "may still be rising"))
+               for s in sentences)
 
     panel.show_categories(names[1])  # the per-category chart of one model
     assert chart.mode() == "categories" and chart.model_name() == names[1]

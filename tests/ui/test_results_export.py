@@ -38,7 +38,8 @@ def test_excel_button_writes_the_workbook_chosen_in_the_dialog(page, qtbot, tmp_
         page.export.excel_button.click()
     assert said.args[0].startswith("Saved my study.xlsx")
     book = load_workbook(tmp_path / "my study.xlsx", read_only=True)
-    assert book.sheetnames == ["Model comparison", "Is the best really better", "Confusion matrices", "Settings"]
+    assert book.sheetnames == ["Model comparison", "Is the best really better", "Confusion matrices", "Test documents",
+                               "Settings"]
     assert "my study.xlsx" in page.export.status_label.text()
     qtbot.waitUntil(page.export.excel_button.isEnabled, timeout=10_000)  # enabled again when the job is done
 

@@ -34,6 +34,7 @@ from guiapp.core.atomic import fsync_folder, sha256_of_file
 from guiapp.core.errors import UserError
 from guiapp.core.experiment.fitting import CalibratedSVM
 from guiapp.core.features.registry import REPRESENTATIONS
+from guiapp.core.untrusted.json_reading import read_json_file
 
 FORMAT = "textlab-conventional-model"
 FORMAT_VERSION = 1
@@ -250,7 +251,7 @@ def _read_model_json(folder: Path) -> dict[str, Any]:
             "Choose the folder of a trained model. " + _AGAIN,
         )
     try:
-        info = json.loads(path.read_bytes())
+        info = read_json_file(path, max_bytes=64 << 20)  # settings and checksums: a few KB
     except (OSError, ValueError) as error:
         raise _damaged(folder.name, f"{MODEL_FILE}: {error}") from error
     if not isinstance(info, dict) or info.get("format") != FORMAT:
@@ -294,7 +295,7 @@ def _load_representation(folder: Path, name: str, kind: Any, files: dict[str, An
     if STATE_FILE not in files:
         raise _damaged(name, f"{STATE_FILE} is not listed")
     try:
-        state = json.loads((folder / STATE_FILE).read_bytes())
+        state = read_json_file(folder / STATE_FILE, max_bytes=4 << 30)  # vocabularies; arrays are apart
         arrays: dict[str, np.ndarray] = {}
         if ARRAYS_FILE in files:
             from safetensors.numpy import load

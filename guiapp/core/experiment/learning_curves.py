@@ -2,7 +2,9 @@
 
 The reference protocol (PROTOCOL.md, the paper's Figure 14): one fixed test set — here the
 study's own test texts — and nested, stratified random training subsets of growing size
-(default 500, 1,000, 2,000, 5,000 and 10,000 texts, capped by the training texts), the whole
+(default 500, 1,000, 2,000, 5,000 and 10,000 texts below the number of training texts, then all of
+them; for smaller studies halvings of the training texts, so a curve has at least 4 points:
+``nested_subsets.default_sizes``), the whole
 sampling repeated 5 times with seeds derived from the study's seed (``nested_subsets.py``). Every
 model learns from every subset and is scored once on the test texts: macro-F1 and the F1 of each
 category. Per size the mean and the min–max over the repeats are reported. Classifiers and
@@ -62,7 +64,8 @@ from guiapp.core.study.study_data import StudyData, load_study_data
 
 @dataclasses.dataclass
 class LearningCurveOptions:
-    """What to draw: sizes (None = 500 … 10,000), repeats, and how to tune."""
+    """What to draw: sizes (None = ``nested_subsets.default_sizes``: 500 … 10,000, or halvings of
+    a smaller training set), repeats, and how to tune."""
 
     sizes: tuple[int, ...] | None = None
     repeats: int = DEFAULT_REPEATS

@@ -10,6 +10,13 @@ training texts are ever ordered; its test texts stay the one fixed test set.
 
 Each repeat has a seed of its own, derived from the study's seed (``numpy.random.SeedSequence``),
 so the same study gives the same curve, and asking for more repeats keeps the earlier ones.
+
+**Default sizes** (:func:`default_sizes`) adapt to the training texts so that a curve always has at
+least ``MIN_POINTS`` (4) points: the reference protocol's 500, 1,000, 2,000, 5,000 and 10,000 below
+the number of training texts (and not within 10% of it), then all of them — when that gives 4 points
+or more (more than 2,200 training texts). Otherwise all training texts and 3 halvings below them (4 when the smallest
+still holds ``HALVING_FLOOR`` texts), rounded to round numbers: 639 training texts give 80, 160,
+320 and 639. Below 80 training texts, 4 sizes evenly spaced on a log scale from ``SMALLEST_SIZE``.
 """
 
 from __future__ import annotations
@@ -24,16 +31,43 @@ DEFAULT_SIZES = (500, 1_000, 2_000, 5_000, 10_000)
 DEFAULT_REPEATS = 5
 PAPER_TUNING_SIZE = 1_000  # the reference protocol tunes on the 1,000-text subset of the first repeat
 SMALLEST_SIZE = 10
+MIN_POINTS = 4  # a default curve has at least this many sizes (all training texts included)
+HALVING_FLOOR = 50  # a fifth, smaller size is added by halving when it still holds this many texts
+NEAR_ALL = 1.1  # a default size within 10% of all training texts would repeat that last point
+
+
+def default_sizes(n_train: int) -> list[int]:
+    """The sizes of a curve nobody chose sizes for, smallest first, ending with all ``n_train``
+    training texts (module docstring); [] when there are fewer than ``SMALLEST_SIZE``."""
+    n_train = int(n_train)
+    if n_train < SMALLEST_SIZE:
+        return []
+    paper = [size for size in DEFAULT_SIZES if size * NEAR_ALL < n_train] + [n_train]
+    if len(paper) >= MIN_POINTS:
+        return paper
+    if n_train >= 8 * SMALLEST_SIZE:
+        halvings = MIN_POINTS if n_train / 2 ** MIN_POINTS >= HALVING_FLOOR else MIN_POINTS - 1
+        below = [_round_size(n_train / 2 ** k) for k in range(halvings, 0, -1)]
+    else:
+        below = [int(round(size)) for size in np.geomspace(SMALLEST_SIZE, n_train, MIN_POINTS)[:-1]]
+    return sorted({size for size in below if SMALLEST_SIZE <= size < n_train} | {n_train})
+
+
+def _round_size(size: float) -> int:
+    """Whole numbers below 100, multiples of 5 from 100, of 50 from 1,000 (half up)."""
+    step = 1 if size < 100 else 5 if size < 1_000 else 50
+    return int(np.floor(size / step + 0.5)) * step
 
 
 def curve_sizes(requested: tuple[int, ...] | list[int] | None, n_train: int, add_full_set: bool = True
                 ) -> tuple[list[int], list[str]]:
     """The sizes of the curve, smallest first, and notes on what was changed.
 
-    Sizes above the number of training texts are capped to all of them (one point, not several);
-    with ``add_full_set`` all training texts are added as the last point when they are more than
-    the largest size asked for (the study's own models learn from exactly them)."""
-    chosen = sorted({int(size) for size in (requested or DEFAULT_SIZES)})
+    Without ``requested`` sizes, :func:`default_sizes`. Sizes above the number of training texts
+    are capped to all of them (one point, not several); with ``add_full_set`` all training texts
+    are added as the last point when they are more than the largest size asked for (the study's
+    own models learn from exactly them)."""
+    chosen = sorted({int(size) for size in requested}) if requested else default_sizes(n_train) or [n_train]
     too_small = [size for size in chosen if size < SMALLEST_SIZE]
     if too_small:
         raise UserError(f"A learning curve cannot start at {too_small[0]:,} coded texts.",

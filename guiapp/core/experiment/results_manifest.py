@@ -11,13 +11,16 @@ from __future__ import annotations
 
 import json
 from datetime import UTC, datetime
-from pathlib import Path, PurePosixPath
+from pathlib import Path
 from typing import Any
 
 from guiapp.core.atomic import sha256_of_file, write_text_atomic
 from guiapp.core.errors import UserError
+from guiapp.core.untrusted.json_reading import read_json_file
+from guiapp.core.untrusted.paths import UnsafePath, inside
 
 MANIFEST_NAME = "textlab-results.json"
+MANIFEST_LIMIT = 64 << 20  # the most a manifest can need (a few hundred bytes per file)
 FORMAT = "textlab-results"
 FORMAT_VERSION = 1
 _AGAIN = "Run the study again with `textlab run SPEC --out FOLDER` to write complete results."
@@ -47,7 +50,7 @@ def write_manifest(folder: str | Path) -> dict[str, Any]:
 def read_manifest(folder: str | Path) -> dict[str, Any] | None:
     """The manifest of ``folder`` if it has a readable one of this format, else None."""
     try:
-        manifest = json.loads((Path(folder) / MANIFEST_NAME).read_text(encoding="utf-8"))
+        manifest = read_json_file(Path(folder) / MANIFEST_NAME, max_bytes=MANIFEST_LIMIT)
     except (OSError, ValueError):
         return None
     if not isinstance(manifest, dict) or manifest.get("format") != FORMAT:
@@ -84,10 +87,12 @@ def check_results_folder(folder: str | Path) -> dict[str, Any]:
 
 
 def _file_problem(folder: Path, name: str, info: Any) -> str | None:
-    relative = PurePosixPath(name)
-    if relative.is_absolute() or ".." in relative.parts or not isinstance(info, dict):
+    try:
+        path = inside(folder, name, "the file")
+    except UnsafePath as error:
+        return error.reason
+    if not isinstance(info, dict):
         return f"{name!r} is not a file of a results folder"
-    path = folder.joinpath(*relative.parts)
     if not path.is_file():
         return f"{name} is missing"
     if path.stat().st_size != info.get("bytes") or sha256_of_file(path) != info.get("sha256"):

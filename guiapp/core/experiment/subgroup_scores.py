@@ -4,7 +4,7 @@
 study's table (in the separate test file's table when the study used one), groups the test texts
 by it and runs :func:`guiapp.core.stats.subgroups.subgroup_report` per model, with the study's
 seed and number of bootstrap resamples. ``result.test_rows`` are spreadsheet rows, so the text of
-row ``r`` sits at position ``r - 2`` of the table (:func:`guiapp.core.tables.rows.spreadsheet_row`).
+row ``r`` sits at position ``r - first row`` of the table (:func:`guiapp.core.tables.rows.positions_of_rows`).
 
 **How values become groups.** Each value is a group ("Republican", "2004"; numbers and dates are
 written as in the category column), unless the column holds numbers (or dates, taken by their
@@ -12,6 +12,13 @@ year) with more than 12 distinct values among the test texts: then the test text
 to 5 ranges holding about equal numbers of them (quantiles; fewer ranges when there are too few
 test texts for each to hold ``min_texts``; tied values stay in one range), each labelled by the
 smallest and largest value in it, e.g. "2001–2004". Empty cells form their own group "(no value)".
+
+**When macro-F1 says nothing.** Macro-F1 averages over categories; inside a group whose test texts
+all carry one category in the coding (a speaker's texts are all coded with the speaker's party),
+every other category the model answers there counts with an F1 of 0, so the group's macro-F1 sits
+near 1/(number of categories answered) whatever the model does (0.27 for everyone, say). For such a
+group the macro-F1 is left out (NaN) and the share coded as in the coding (accuracy, with its
+interval) is the score to read; :meth:`SubgroupScores.score_note` says so in words.
 
 :func:`candidate_columns` lists the columns worth grouping by; :func:`subgroup_table` gives one
 row per model and group for a spreadsheet.
@@ -31,6 +38,7 @@ from guiapp.core.experiment.results import ExperimentResult
 from guiapp.core.stats.subgroups import NO_VALUE, TOO_FEW, subgroup_report
 from guiapp.core.study.mapping import ColumnMapping
 from guiapp.core.tables.cell_values import category_labels
+from guiapp.core.tables.rows import positions_of_rows
 
 MAX_GROUPS = 50  # columns with more distinct values are offered only when they hold numbers
 MAX_NUMBER_GROUPS = 12  # numbers with more distinct values are cut into ranges
@@ -53,10 +61,27 @@ class GroupScore:
     verdict: str  # stats.subgroups: "much worse", "not clearly worse", "too few texts to judge"
     sentence: str
     flagged: bool
+    coded_categories: int = 2  # different categories in the coding of the group's texts
+
+    @property
+    def macro_f1_meaningful(self) -> bool:
+        """False for a group whose texts all carry one category in the coding (module docstring)."""
+        return self.coded_categories >= 2
+
+    @property
+    def share_right(self) -> float:
+        """The share of the group's texts the model codes as the coding does (accuracy)."""
+        return 1.0 - self.error_rate
+
+    @property
+    def share_right_interval(self) -> tuple[float, float]:
+        return 1.0 - self.error_interval[1], 1.0 - self.error_interval[0]
 
     def to_dict(self) -> dict:
         data = asdict(self)
         data["value"] = list(self.value) if isinstance(self.value, tuple) else self.value
+        data["share_right"] = self.share_right
+        data["share_right_interval"] = list(self.share_right_interval)
         return data
 
 
@@ -89,13 +114,46 @@ class SubgroupScores:
     def model(self, name: str) -> ModelSubgroups:
         return next(m for m in self.models if m.model == name)
 
+    @property
+    def single_category_groups(self) -> list[str]:
+        """The groups whose test texts all carry one category in the coding: their macro-F1 says nothing."""
+        return [g.label for g in self.models[0].groups if not g.macro_f1_meaningful] if self.models else []
+
+    @property
+    def score_name(self) -> str:
+        """What the score column holds: "macro-F1", "share right" (no group has two categories in
+        the coding) or "macro-F1 or share right" (some groups have, some not)."""
+        single = self.single_category_groups
+        if not single:
+            return "macro-F1"
+        return "share right" if len(single) == len(self.models[0].groups) else "macro-F1 or share right"
+
+    def score_note(self) -> str:
+        """Why macro-F1 is not shown for some or all groups, in plain words ("" when it is shown for all)."""
+        single = self.single_category_groups
+        if not single:
+            return ""
+        why = ("macro-F1 is not meaningful there: it averages over categories, and every other category the model "
+               "answers in such a group counts as 0, so it stays low however well the model does")
+        if len(single) == len(self.models[0].groups):
+            return (f"Every group of “{self.column}” holds a single category in your coding (all its test texts are "
+                    f"coded alike), so {why}. The share the model codes as you did (accuracy) is shown instead.")
+        named = _listing([f"“{label}”" for label in single])
+        verb = "holds" if len(single) == 1 else "hold"
+        return (f"{named} {verb} a single category in your coding, so {why}. For "
+                f"{'it' if len(single) == 1 else 'them'} the share the model codes as you did (accuracy) is shown "
+                "instead of macro-F1.")
+
     def describe(self) -> str:
         """How the groups were made and judged, in plain words (a caption)."""
         how = (f"The test texts are cut into {len(self.models[0].groups) if self.models else 0} ranges of "
                f"“{self.column}” with about equal numbers of texts." if self.ranges
                else f"Each value of “{self.column}” is a group.")
-        return (f"{how} For each group: how many of the {self.n_texts:,} test texts it holds, the model's macro-F1 "
-                f"on them and the share it codes differently from you, with {self.level:.0%} intervals from "
+        score = {"macro-F1": "the model's macro-F1 on them",
+                 "share right": "the share the model codes as you did",
+                 }.get(self.score_name, "the model's macro-F1 on them (or the share it codes as you did)")
+        return (f"{how} For each group: how many of the {self.n_texts:,} test texts it holds, {score} "
+                f"and the share it codes differently from you, with {self.level:.0%} intervals from "
                 f"{self.samples:,} resamples. A group is marked when its share wrong is clearly above that of all "
                 f"other texts (allowing for the number of groups compared); groups of fewer than {self.min_texts:,} "
                 f"texts are not judged.")
@@ -155,13 +213,13 @@ def _source_table(result: ExperimentResult, table: pd.DataFrame, test_table: pd.
 
 
 def _positions(result: ExperimentResult, source: pd.DataFrame) -> np.ndarray:
-    positions = np.asarray(result.test_rows, dtype=np.int64) - 2
+    positions = positions_of_rows(source, result.test_rows)
     if len(positions) != len(result.test_true):
         raise DataError("These results do not say which rows of the table the test texts came from.",
                         "Run the study again with this version of TextLab.")
     if len(positions) and (positions.min() < 0 or positions.max() >= len(source)):
         raise DataError(f"The table has {len(source):,} rows, but the study's test texts reach row "
-                        f"{int(positions.max()) + 2:,}: it is not the table the study was run on.",
+                        f"{int(max(result.test_rows)):,}: it is not the table the study was run on.",
                         "Choose the table (or test file) the study was run on.")
     _check_texts(result, source, positions)
     return positions
@@ -273,16 +331,36 @@ def subgroup_scores(result: ExperimentResult, table: pd.DataFrame, column: str, 
     rows_of = {label: [] for label in labels}
     for row, key in zip(result.test_rows, keys, strict=True):
         rows_of[NO_VALUE if key is None else key].append(int(row))
+    coded_of = {label: set() for label in labels}
+    for true, key in zip(result.test_true, keys, strict=True):
+        coded_of[NO_VALUE if key is None else key].add(int(true))
     for model in models:
         report = subgroup_report(result.test_true, model.predictions, keys, len(result.categories),
                                  min_texts=min_texts, samples=samples, seed=seed, level=level, label=f"“{column}”")
-        groups = [GroupScore(str(g.group), values[order[g.group]], rows_of[g.group], g.n_texts, g.macro_f1,
-                             g.macro_f1_interval, g.error_rate, g.error_interval, g.rest_error_rate, g.verdict,
-                             g.sentence, g.flagged)
+        groups = [_group_score(g, values[order[g.group]], rows_of[g.group], len(coded_of[g.group]))
                   for g in sorted(report, key=lambda g: order[g.group])]
         scores.models.append(ModelSubgroups(model.name, groups, _model_headline(model.name, column, groups)))
     scores.headline = _headline(scores)
+    if scores.score_note():
+        scores.headline.append(scores.score_note())
     return scores
+
+
+def _group_score(found, value: object, rows: list[int], coded_categories: int) -> GroupScore:
+    """A group's scores; macro-F1 left out (NaN) where the group holds one category in the coding."""
+    meaningful = coded_categories >= 2
+    f1 = found.macro_f1 if meaningful else math.nan
+    f1_interval = tuple(found.macro_f1_interval) if meaningful else (math.nan, math.nan)
+    return GroupScore(str(found.group), value, rows, found.n_texts, f1, f1_interval, found.error_rate,
+                      found.error_interval, found.rest_error_rate, found.verdict, found.sentence, found.flagged,
+                      coded_categories)
+
+
+def _listing(items: list[str], limit: int = 6) -> str:
+    shown = items[:limit]
+    if len(items) > limit:
+        return ", ".join(shown) + f" and {len(items) - limit:,} more"
+    return shown[0] if len(shown) == 1 else ", ".join(shown[:-1]) + " and " + shown[-1]
 
 
 def _percent(share: float | None) -> str:
@@ -336,13 +414,17 @@ def _headline(scores: SubgroupScores) -> list[str]:
 
 
 def subgroup_table(scores: SubgroupScores) -> pd.DataFrame:
-    """One row per model and group, for a spreadsheet."""
+    """One row per model and group, for a spreadsheet; the macro-F1 cells are empty (NaN) for a group
+    whose texts all carry one category in the coding (read its share right instead)."""
     rows = []
     for m in scores.models:
         for g in m.groups:
             rows.append({
                 "model": m.model, scores.column: g.label, "test texts": g.n_texts,
+                "categories in your coding": g.coded_categories,
                 "macro-F1": g.macro_f1, "macro-F1 low": g.macro_f1_interval[0], "macro-F1 high": g.macro_f1_interval[1],
+                "share right": g.share_right, "share right low": g.share_right_interval[0],
+                "share right high": g.share_right_interval[1],
                 "share wrong": g.error_rate, "share wrong low": g.error_interval[0],
                 "share wrong high": g.error_interval[1], "share wrong of the others": g.rest_error_rate,
                 "verdict": g.verdict, "sentence": g.sentence,

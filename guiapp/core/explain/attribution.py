@@ -16,12 +16,14 @@ INTEGRATED_GRADIENTS = "integrated_gradients"
 LINEAR_EXACT = "linear_exact"
 TREE_SHAP = "tree_shap"
 OCCLUSION = "occlusion"
+COMBINED_PARTS = "combined_parts"
 
 METHOD_NAMES = {
     INTEGRATED_GRADIENTS: "Integrated gradients",
     LINEAR_EXACT: "Exact word contributions",
     TREE_SHAP: "Exact tree contributions (SHAP)",
     OCCLUSION: "Leaving words out",
+    COMBINED_PARTS: "Through the combined model's parts",
 }
 
 

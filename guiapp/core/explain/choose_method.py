@@ -7,6 +7,8 @@ arithmetic rather than an estimate:
   and naive Bayes on a bag of words → exact linear contributions;
 - XGBoost on a bag of words → XGBoost's exact tree contributions (SHAP);
 - fine-tuned Transformers → integrated gradients (or, when asked, leaving words out);
+- combined models → through their parts, each explained its own best way and weighed as the
+  combination weighs it (:mod:`.combined_contributions`);
 - everything else (sentence embeddings, XGBoost or an RBF SVM on word vectors, …) → leaving
   words out, which only needs the model's answers.
 """
@@ -20,6 +22,7 @@ import numpy as np
 from guiapp.core.errors import UserError
 from guiapp.core.events import Event, EventCallback, Progress, ignore_events, sub_progress
 from guiapp.core.explain.attribution import (
+    COMBINED_PARTS,
     INTEGRATED_GRADIENTS,
     LINEAR_EXACT,
     METHOD_NAMES,
@@ -44,6 +47,8 @@ def available_methods(model: TrainedModel) -> list[str]:
     """The methods that can explain this model, best first."""
     if model.family == "transformer":
         return [INTEGRATED_GRADIENTS, OCCLUSION]
+    if model.family == "combined":
+        return [COMBINED_PARTS, OCCLUSION]
     if isinstance(model, ConventionalModel) and is_linear(model):
         return [LINEAR_EXACT, OCCLUSION]
     if isinstance(model, ConventionalModel) and is_tree_on_words(model):
@@ -96,6 +101,10 @@ def explain_document(
         return explain_linear(model, text, target, probability)
     if chosen == TREE_SHAP:
         return explain_tree(model, text, target, probability)
+    if chosen == COMBINED_PARTS:
+        from guiapp.core.explain.combined_contributions import explain_combined
+
+        return explain_combined(model, [text], [target], steps=steps, on_event=on_event)[0]
     return explain_by_occlusion(model, text, target, on_event=on_event)
 
 
@@ -106,31 +115,71 @@ def explain_documents(
     *,
     method: str = AUTO,
     steps: int = 50,
+    probabilities: np.ndarray | None = None,
     on_event: EventCallback = ignore_events,
 ) -> list[Attribution]:
     """:func:`explain_document` for every text ("explain all test documents").
 
     Without ``targets`` each text is explained toward the category the model predicts for it
-    (one batched ``answer()`` call first). Progress is reported per document, and within a
-    document for the slow methods; raising ``Cancelled`` from ``on_event`` stops between steps.
+    (one batched ``answer()`` call first); ``probabilities`` (the model's answers for ``texts``,
+    when the caller has them) saves that call. Leaving words out and combined models work on all
+    documents at once, their shortened texts sharing batched model calls; the other methods go
+    document by document. Progress is reported per document (or per batch of them); raising
+    ``Cancelled`` from ``on_event`` stops between steps.
     """
+    texts = list(texts)
     total = len(texts)
-    probabilities: np.ndarray | None = None
-    if targets is None:
+    if probabilities is None and (targets is None or _batched(model, method)):
         on_event(Progress(0.0, f"Reading the model's answers for {total:,} documents", 0, total))
-        decisions, probabilities = model.answer(list(texts)) if total else (np.zeros(0, int), None)
-        targets = [int(d) for d in decisions]
+        probabilities = model.answer(texts)[1] if total else np.zeros((0, len(model.categories)))
+    if targets is None:
+        assert probabilities is not None
+        targets = [int(row.argmax()) for row in probabilities]
     if len(targets) != total:
         raise ValueError("one target per text is needed")
-    out: list[Attribution] = []
-    for number, (text, target) in enumerate(zip(texts, targets, strict=True)):
-        on_event(Progress(number / max(total, 1), f"Explaining document {number + 1:,} of {total:,}", number, total))
-        inner = sub_progress(_as_document_progress(on_event, number, total), number / total, (number + 1) / total)
-        known = None if probabilities is None else float(probabilities[number, target])
-        out.append(explain_document(model, text, int(target), method=method, steps=steps, on_event=inner,
-                                    probability=known))
+    chosen = [method_for(model, method, int(target)) for target in targets]
+    out: list[Attribution | None] = [None] * total
+    together = [i for i, key in enumerate(chosen) if key in (OCCLUSION, COMBINED_PARTS)]
+    alone = [i for i, key in enumerate(chosen) if key not in (OCCLUSION, COMBINED_PARTS)]
+    share = len(together) / max(total, 1)
+    if together:
+        step = sub_progress(on_event, 0.0, share)
+        for key in (COMBINED_PARTS, OCCLUSION):
+            rows = [i for i in together if chosen[i] == key]
+            if rows:
+                for i, found in zip(rows, _explain_together(model, key, [texts[i] for i in rows],
+                                                            [int(targets[i]) for i in rows], probabilities, rows,
+                                                            steps, step), strict=True):
+                    out[i] = found
+    for number, i in enumerate(alone):
+        fraction = share + (1 - share) * number / total
+        on_event(Progress(fraction, f"Explaining document {i + 1:,} of {total:,}", i, total))
+        inner = sub_progress(_as_document_progress(on_event, i, total), fraction,
+                             share + (1 - share) * (number + 1) / total)
+        known = None if probabilities is None else float(probabilities[i, int(targets[i])])
+        out[i] = explain_document(model, texts[i], int(targets[i]), method=chosen[i], steps=steps, on_event=inner,
+                                  probability=known)
     on_event(Progress(1.0, f"Explained {total:,} documents", total, total))
-    return out
+    return [found for found in out if found is not None]
+
+
+def _batched(model: TrainedModel, method: str) -> bool:
+    """Whether this model and method explain documents together (and need their answers first)."""
+    return method in (OCCLUSION, COMBINED_PARTS) or (method == AUTO and available_methods(model)[0] in
+                                                     (OCCLUSION, COMBINED_PARTS))
+
+
+def _explain_together(model: TrainedModel, key: str, texts: list[str], targets: list[int],
+                      probabilities: np.ndarray | None, rows: list[int], steps: int,
+                      on_event: EventCallback) -> list[Attribution]:
+    if key == COMBINED_PARTS:
+        from guiapp.core.explain.combined_contributions import explain_combined
+
+        return explain_combined(model, texts, targets, steps=steps, on_event=on_event)
+    from guiapp.core.explain.batched_occlusion import explain_many_by_occlusion
+
+    known = None if probabilities is None else np.asarray(probabilities)[rows]
+    return explain_many_by_occlusion(model, texts, targets, known, on_event=on_event)
 
 
 def _as_document_progress(on_event: EventCallback, number: int, total: int) -> EventCallback:

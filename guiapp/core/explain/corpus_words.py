@@ -4,8 +4,11 @@ One explanation shows why one text got its category; over a whole test set the r
 the words that carry each category. Words are grouped case-folded (and, optionally, by their
 stem, so that "taxes" and "taxed" are one row); a row shows the form written most often. Per
 document, a word's score is the sum over its occurrences; the row's mean is taken over the
-documents that contain the word. For linear bag-of-words models :func:`linear_coefficients`
-gives the model's own weight per term, shown beside the mean.
+documents that contain the word. Rows are ranked by the mean times log₂(1 + documents), and only
+words found in a minimum number of documents are listed (:mod:`.corpus_table`). Punctuation and
+symbols are left out unless the model reads them (:func:`reads_punctuation`). For linear
+bag-of-words models :func:`linear_coefficients` gives the model's own weight per term, shown
+beside the mean.
 """
 
 from __future__ import annotations
@@ -16,11 +19,18 @@ from collections.abc import Sequence
 import numpy as np
 
 from guiapp.core.explain.attribution import Attribution
-from guiapp.core.explain.corpus_table import CorpusWord, CorpusWords
+from guiapp.core.explain.corpus_table import (
+    DEFAULT_MIN_DOCUMENTS,
+    MAX_MIN_DOCUMENTS,
+    CorpusWord,
+    CorpusWords,
+    weighted_score,
+)
 from guiapp.core.explain.linear_contributions import class_position, is_linear, target_weights
+from guiapp.core.explain.words import PUNCT, SYMBOL
 from guiapp.core.features.bow import BagOfWords
 from guiapp.core.features.stemming import get_stemmer
-from guiapp.core.predict.trained_model import ConventionalModel
+from guiapp.core.predict.trained_model import ConventionalModel, TrainedModel
 
 
 def word_key(word: str, stem_language: str | None = None) -> str:
@@ -29,21 +39,57 @@ def word_key(word: str, stem_language: str | None = None) -> str:
     return get_stemmer(stem_language).stemWord(folded) if stem_language else folded
 
 
+def reads_punctuation(model: TrainedModel) -> bool:
+    """Whether ``model`` reads punctuation and symbols, so that they belong among its words.
+
+    A bag of words reads them when its vocabulary holds a term without a letter or digit ("!",
+    "?", "! !"); word vectors when punctuation is not removed before the vectors are looked up;
+    a Transformer and sentence embeddings read every character; a combined model when one of its
+    parts does; other models are taken not to.
+    """
+    family = getattr(model, "family", "")
+    if family == "transformer":
+        return True
+    if family == "combined":
+        return any(reads_punctuation(part) for part in getattr(model, "parts", []))
+    representation = getattr(model, "representation", None)
+    if isinstance(representation, BagOfWords):
+        if representation.analyzer != "word":
+            return not representation.remove_punctuation  # character pieces of the text as written
+        return any(not any(ch.isalnum() for ch in term) for term in representation.feature_names())
+    name = type(representation).__name__
+    if name == "SentenceEmbeddings":
+        return True
+    if name == "AveragedWordVectors":
+        return not getattr(representation, "remove_punctuation", True)
+    return False
+
+
+def _listed(span, punctuation: bool) -> bool:
+    if span.is_word:
+        return True
+    return punctuation and span.kind in (PUNCT, SYMBOL)
+
+
 def corpus_words(
     attributions: Sequence[Attribution],
     categories: Sequence[str],
     model_name: str,
     method: str,
-    top: int = 20,
+    top: int | None = 20,
     coefficients: dict[str, dict[str, float]] | None = None,
     *,
     stem_language: str | None = None,
-    min_documents: int = 1,
+    min_documents: int = DEFAULT_MIN_DOCUMENTS,
+    punctuation: bool = False,
 ) -> CorpusWords:
-    """Per category, the ``top`` words with the largest mean attribution toward it.
+    """Per category, the ``top`` best-ranked words (mean attribution toward it × log₂(1 + documents))
+    among those found in at least ``min_documents`` documents (the minimum shown first) — kept for
+    every minimum from 1 to ``MAX_MIN_DOCUMENTS`` so the researcher can change it (:class:`CorpusWords`).
 
     ``coefficients`` (category → term → weight, from :func:`linear_coefficients`) fills each
-    row's ``coefficient`` where the word's key is one of the model's terms.
+    row's ``coefficient`` where the word's key is one of the model's terms. ``punctuation``: list
+    punctuation and symbols too (:func:`reads_punctuation` of the model).
     """
     # category → key → per-document scores, occurrences, written forms
     scores: dict[str, dict[str, list[float]]] = defaultdict(lambda: defaultdict(list))
@@ -53,7 +99,7 @@ def corpus_words(
         category = attribution.target_name
         in_document: dict[str, float] = defaultdict(float)
         for span, score in zip(attribution.words, attribution.scores, strict=True):
-            if not span.is_word:
+            if not _listed(span, punctuation):
                 continue
             key = word_key(span.text, stem_language)
             in_document[key] += score
@@ -63,14 +109,27 @@ def corpus_words(
             scores[category][key].append(total)
     rows: list[CorpusWord] = []
     for category in categories:
-        ranked = sorted(((float(np.mean(values)), key, len(values)) for key, values in scores[category].items()
-                         if len(values) >= min_documents), key=lambda item: (-item[0], item[1]))
+        found = [(key, float(np.mean(values)), len(values)) for key, values in scores[category].items()]
         weights = (coefficients or {}).get(category, {})
-        for mean, key, documents in ranked[:top]:
+        for key, mean, documents in _kept(found, top):  # for every minimum, so the researcher may lower it
             shown = forms[category][key].most_common(1)[0][0]
             rows.append(CorpusWord(category, shown, mean, occurrences[category][key], documents, weights.get(key)))
     return CorpusWords(model=model_name, method=method, n_documents=len(attributions),
-                       categories=list(categories), rows=rows)
+                       categories=list(categories), rows=rows, min_documents=max(int(min_documents), 1), top=top,
+                       punctuation=punctuation)
+
+
+def _kept(found: list[tuple[str, float, int]], top: int | None) -> list[tuple[str, float, int]]:
+    """The best-ranked ``top`` words for every minimum of documents from 1 to ``MAX_MIN_DOCUMENTS``
+    (their union, best-ranked first); all of them with ``top`` None."""
+    order = sorted(found, key=lambda item: (-weighted_score(item[1], item[2]), item[0]))
+    if top is None:
+        return order
+    documents = np.array([item[2] for item in order], dtype=np.int64)
+    keep = np.zeros(len(order), dtype=bool)
+    for minimum in range(1, MAX_MIN_DOCUMENTS + 1):
+        keep[np.flatnonzero(documents >= minimum)[:top]] = True
+    return [item for item, kept in zip(order, keep, strict=True) if kept]
 
 
 def linear_coefficients(model: ConventionalModel, top: int | None = None) -> dict[str, dict[str, float]]:

@@ -9,18 +9,21 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from guiapp.core.events import EventCallback, Progress, ignore_events, sub_progress
+import numpy as np
+
+from guiapp.core.events import Event, EventCallback, Progress, ignore_events, sub_progress
 from guiapp.core.explain.attention_maps import AttentionMaps
 from guiapp.core.explain.attribution import INTEGRATED_GRADIENTS, Attribution, Faithfulness
 from guiapp.core.explain.cache import ExplanationCache
-from guiapp.core.explain.choose_method import AUTO, explain_document, method_for
+from guiapp.core.explain.choose_method import AUTO, explain_document, explain_documents, method_for
 from guiapp.core.explain.corpus_table import CorpusWords
-from guiapp.core.explain.corpus_words import corpus_words, linear_coefficients
+from guiapp.core.explain.corpus_words import corpus_words, linear_coefficients, reads_punctuation
 from guiapp.core.explain.faithfulness import faithfulness, faithfulness_of_documents
 from guiapp.core.explain.linear_contributions import is_linear
-from guiapp.core.predict.trained_model import TrainedModel
+from guiapp.core.predict.trained_model import ConventionalModel, TrainedModel
 
 TOP_K = 5  # words removed or kept for the faithfulness numbers
+DOCUMENTS_PER_CHUNK = 64  # documents explained together, then kept in the cache
 
 
 @dataclass
@@ -101,31 +104,53 @@ def explain_all(
     texts = [text for text in texts if text and text.strip()]
     total = len(texts)
     on_event(Progress(0.0, f"Reading the model's answers for {total:,} documents", 0, total))
-    decisions, probabilities = model.answer(texts) if total else ([], None)
-    explained: list[Attribution] = []
+    decisions, probabilities = model.answer(texts) if total else ([], np.zeros((0, len(model.categories))))
+    explained: list[Attribution | None] = [None] * total
+    todo: list[int] = []
     for number, text in enumerate(texts):
         target = int(decisions[number])
         chosen = method_for(model, method, target)
-        settings = _settings(model, chosen, steps)
-        found = cache.attribution(model.name, text, target, chosen, settings) if cache else None
+        found = cache.attribution(model.name, text, target, chosen, _settings(model, chosen, steps)) if cache else None
         if found is None:
-            step = sub_progress(on_event, 0.9 * number / total, 0.9 * (number + 1) / total)
-            step(Progress(0.0, f"Explaining document {number + 1:,} of {total:,}", number, total))
-            found = explain_document(model, text, target, method=chosen, steps=steps,
-                                     probability=float(probabilities[number, target]), on_event=step)
+            todo.append(number)
+        explained[number] = found
+    # documents are explained in chunks, each kept in the cache as soon as it is done (Cancel keeps them)
+    for start in range(0, len(todo), DOCUMENTS_PER_CHUNK):
+        chunk = todo[start:start + DOCUMENTS_PER_CHUNK]
+        step = sub_progress(on_event, 0.9 * start / len(todo), 0.9 * (start + len(chunk)) / len(todo))
+        found_chunk = explain_documents(model, [texts[i] for i in chunk], [int(decisions[i]) for i in chunk],
+                                        method=method, steps=steps, probabilities=probabilities[chunk],
+                                        on_event=_counting(step, start, len(chunk), len(todo)))
+        for number, found in zip(chunk, found_chunk, strict=True):
+            explained[number] = found
             if cache:
-                cache.put_attribution(text, found, settings)
-        explained.append(found)
+                cache.put_attribution(texts[number], found, _settings(model, found.method, steps))
+    done = [attribution for attribution in explained if attribution is not None]
     on_event(Progress(0.9, "Checking how faithful the explanations are", total, total))
-    records = faithfulness_of_documents(model, texts, explained, k, on_event=sub_progress(on_event, 0.9, 0.98))
+    records = faithfulness_of_documents(model, texts, done, k, probabilities=probabilities,
+                                        on_event=sub_progress(on_event, 0.9, 0.98))
     if cache:
-        for text, attribution, record in zip(texts, explained, records, strict=True):
+        for text, attribution, record in zip(texts, done, records, strict=True):
             cache.put_faithfulness(text, attribution, record, _settings(model, attribution.method, steps))
-    coefficients = linear_coefficients(model) if is_linear(model) else None
+    coefficients = linear_coefficients(model) if isinstance(model, ConventionalModel) and is_linear(model) else None
     # words are grouped as the bag of words groups them (by stem), so coefficients line up
     stem_language = getattr(getattr(model, "representation", None), "stem_language", None)
-    methods = sorted({attribution.method for attribution in explained})
-    words = corpus_words(explained, list(categories), model.name, methods[0] if len(methods) == 1 else "mixed",
-                         top=top, coefficients=coefficients, stem_language=stem_language)
+    methods = sorted({attribution.method for attribution in done})
+    words = corpus_words(done, list(categories), model.name, methods[0] if len(methods) == 1 else "mixed",
+                         top=top, coefficients=coefficients, stem_language=stem_language,
+                         punctuation=reads_punctuation(model))
     on_event(Progress(1.0, f"Explained {total:,} documents", total, total))
-    return CorpusExplanation(list(zip(texts, explained, records, strict=True)), words)
+    return CorpusExplanation(list(zip(texts, done, records, strict=True)), words)
+
+
+def _counting(on_event: EventCallback, before: int, size: int, todo: int) -> EventCallback:
+    """A chunk's progress, with the documents counted over the whole job."""
+
+    def forward(event: Event) -> None:
+        if isinstance(event, Progress) and event.fraction is not None:
+            done = before + int(round(size * min(max(event.fraction, 0.0), 1.0)))
+            event = Progress(event.fraction, f"Explaining documents: {done:,} of {todo:,}", done, todo,
+                             event.task, event.task_fraction)
+        on_event(event)
+
+    return forward

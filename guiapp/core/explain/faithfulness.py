@@ -48,20 +48,33 @@ def faithfulness_of_documents(
     attributions: Sequence[Attribution],
     k: int = 5,
     *,
+    probabilities: np.ndarray | None = None,
     on_event: EventCallback = ignore_events,
 ) -> list[Faithfulness]:
-    """:func:`faithfulness` for many documents, ``DOCUMENTS_PER_CALL`` of them per ``answer()`` call."""
+    """:func:`faithfulness` for many documents, ``DOCUMENTS_PER_CALL`` of them per ``answer()`` call.
+
+    ``probabilities`` (the model's answers for the whole ``texts``, when the caller has them)
+    spares asking for them again: only the two shortened texts of each document are asked about.
+    """
     out: list[Faithfulness] = []
     total = len(texts)
+    known = None if probabilities is None else np.asarray(probabilities, dtype=np.float64)
+    if known is not None and known.shape[0] != total:
+        raise ValueError(f"{known.shape[0]} known answers for {total} texts")
+    asked = 2 if known is not None else 3
     for start in range(0, total, DOCUMENTS_PER_CALL):
         on_event(Progress(start / max(total, 1), f"Checking explanations: {start:,} of {total:,} documents",
                           start, total))
         batch = list(zip(texts[start:start + DOCUMENTS_PER_CALL], attributions[start:start + DOCUMENTS_PER_CALL],
                          strict=True))
         prepared = [_three_texts(text, attribution, k) for text, attribution in batch]
-        probabilities = model.answer([piece for three, _ in prepared for piece in three])[1]
+        pieces = [piece for three, _ in prepared for piece in three[3 - asked:]]
+        found = model.answer(pieces)[1]
         for number, ((_, attribution), (_, top)) in enumerate(zip(batch, prepared, strict=True)):
-            out.append(_record(attribution, top, k, probabilities[3 * number:3 * number + 3]))
+            rows = found[asked * number:asked * number + asked]
+            if known is not None:
+                rows = np.vstack([known[start + number][None, :], rows])
+            out.append(_record(attribution, top, k, rows))
     on_event(Progress(1.0, f"Checking explanations: {total:,} of {total:,} documents", total, total))
     return out
 

@@ -139,7 +139,7 @@ def explain_linear(model: ConventionalModel, text: str, target: int, probability
         if unplaced:
             details["unplaced_score"] = unplaced
     else:
-        scores = _vector_scores(representation, spans, weights)
+        scores = vector_scores(representation, spans, weights)
     if probability is None:
         probability = float(model.answer([text])[1][0, target])
     details["margin"] = float(scores.sum() + bias + details.get("unplaced_score", 0.0))
@@ -149,7 +149,7 @@ def explain_linear(model: ConventionalModel, text: str, target: int, probability
                        probability=probability, scale="margin", base_value=bias, details=details)
 
 
-def _vector_scores(representation: AveragedWordVectors, spans: list, weights: np.ndarray) -> np.ndarray:
+def vector_scores(representation: AveragedWordVectors, spans: list, weights: np.ndarray) -> np.ndarray:
     """Each span's share of the average vector, times the coefficients."""
     rows_per_span = vector_span_rows(representation, spans)
     scores = np.zeros(len(spans), dtype=np.float64)

@@ -3,10 +3,12 @@ for the "top words" column of the exported predictions.
 
 Each text is explained toward the category the model predicted, with the best method the model
 allows (:mod:`.choose_method`): exact and quick for linear models, naive Bayes and XGBoost on a bag of
-words (thousands of texts a second); integrated gradients or leaving words out for the others, which
-take a fraction of a second to seconds per text, so the Predict step says so before it starts.
-Empty texts (no prediction) get an empty cell. Progress is reported per text, and raising
-``Cancelled`` from ``on_event`` stops between texts.
+words (thousands of texts a second); combined models through their parts, and leaving words out
+with the shortened texts of many texts sharing each model call; integrated gradients for
+Transformers, which take seconds per text, so the Predict step estimates the time and asks before a
+long job (:mod:`.job_estimate`). Empty texts (no prediction) get an empty cell. Progress is
+reported per text (per batch of texts where they are explained together), and raising
+``Cancelled`` from ``on_event`` stops between steps.
 """
 
 from __future__ import annotations
@@ -17,14 +19,15 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from guiapp.core.events import EventCallback, Progress, ignore_events, sub_progress
-from guiapp.core.explain.attribution import INTEGRATED_GRADIENTS, LINEAR_EXACT, TREE_SHAP
-from guiapp.core.explain.choose_method import AUTO, explain_document, method_for
+from guiapp.core.events import Event, EventCallback, Progress, ignore_events, sub_progress
+from guiapp.core.explain.attribution import LINEAR_EXACT, TREE_SHAP
+from guiapp.core.explain.choose_method import AUTO, explain_documents, method_for
 from guiapp.core.explain.transformer_attributions import DEFAULT_STEPS
 from guiapp.core.predict.new_texts import NewTextPredictions, open_models, predict_new_texts, table_texts
 from guiapp.core.predict.trained_model import TrainedModel
 
 TOP_WORDS_K = 5
+DOCUMENTS_PER_CHUNK = 256  # texts explained together (their shortened texts share model calls)
 QUICK_METHODS = frozenset({LINEAR_EXACT, TREE_SHAP})
 
 
@@ -59,26 +62,37 @@ def top_words_for(
     steps: int = DEFAULT_STEPS,
     on_event: EventCallback = ignore_events,
 ) -> list[str]:
-    """For each text, the ``k`` words that pushed the model most toward its predicted category."""
+    """For each text, the ``k`` words that pushed the model most toward its predicted category.
+
+    The texts are explained in chunks of ``DOCUMENTS_PER_CHUNK``; within a chunk, leaving words
+    out and combined models explain all texts together (batched model calls)."""
     total = len(texts)
     cells = [""] * total
     todo = np.flatnonzero(np.asarray(predicted) >= 0)
     what = f"{model.name}: finding the words behind each answer"
     on_event(Progress(0.0, what, 0, len(todo)))
-    for done, row in enumerate(todo.tolist()):
-        target = int(predicted[row])
-        inner = sub_progress(on_event, done / len(todo), (done + 1) / len(todo))
-        chosen = method_for(model, method, target)
-        attribution = explain_document(
-            model, texts[row], target, method=chosen, steps=steps,
-            probability=float(probabilities[row, target]),
-            on_event=inner if chosen == INTEGRATED_GRADIENTS else ignore_events,
-        )
-        cells[row] = attribution.top_words_text(k)
-        if done % 64 == 63 or chosen not in QUICK_METHODS:
-            on_event(Progress((done + 1) / len(todo), what, done + 1, len(todo)))
+    for start in range(0, len(todo), DOCUMENTS_PER_CHUNK):
+        rows = todo[start:start + DOCUMENTS_PER_CHUNK]
+        step = sub_progress(on_event, start / len(todo), (start + len(rows)) / len(todo))
+        found = explain_documents(model, [texts[row] for row in rows], [int(predicted[row]) for row in rows],
+                                  method=method, steps=steps, probabilities=np.asarray(probabilities)[rows],
+                                  on_event=_counted(step, what, start, len(rows), len(todo)))
+        for row, attribution in zip(rows.tolist(), found, strict=True):
+            cells[row] = attribution.top_words_text(k)
     on_event(Progress(1.0, what, len(todo), len(todo)))
     return cells
+
+
+def _counted(on_event: EventCallback, what: str, before: int, size: int, todo: int) -> EventCallback:
+    """Progress of one chunk of ``size`` texts, said as the texts done over the whole job."""
+
+    def forward(event: Event) -> None:
+        if isinstance(event, Progress) and event.fraction is not None:
+            done = before + int(round(size * min(max(event.fraction, 0.0), 1.0)))
+            event = Progress(event.fraction, what, done, todo, event.task, event.task_fraction)
+        on_event(event)
+
+    return forward
 
 
 def add_top_words(

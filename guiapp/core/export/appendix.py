@@ -17,6 +17,7 @@ from guiapp.core.experiment.results import ExperimentResult
 from guiapp.core.export.appendix_data import build_appendix
 from guiapp.core.export.appendix_html import render_appendix_html
 from guiapp.core.export.appendix_text import REFERENCE, appendix_paragraph
+from guiapp.core.export.target import check_target, study_data_files
 
 __all__ = ["REFERENCE", "appendix_paragraph", "build_appendix", "render_appendix_html", "write_appendix"]
 
@@ -33,6 +34,8 @@ def write_appendix(
     if html_file.suffix.lower() not in {".html", ".htm"}:
         html_file = html_file.with_name(html_file.name + ".html")
     json_file = html_file.with_suffix(".json")
+    for path in (html_file, json_file, html_file.with_suffix(".pdf")):  # the PDF printed beside them, too
+        check_target(path, overwrite=True, protected=study_data_files(result.spec))
     if not overwrite:
         existing = [path for path in (html_file, json_file) if path.exists()]
         if existing:

@@ -220,9 +220,18 @@ def _learning_curve(curve: Any) -> dict[str, Any]:
     return {
         "sizes": list(curve.sizes), "repeats": curve.repeats, "tuning": curve.tuning, "n_test": curve.n_test,
         "models": [{"name": model.name, "means": {str(p.size): p.mean for p in model.summary()},
-                    "trend": readings[model.name].trend, "reading": readings[model.name].words}
+                    **_last_doubling(readings[model.name]), "reading": readings[model.name].words}
                    for model in curve.models if model.ok and model.name in readings],
     }
+
+
+def _last_doubling(reading: Any) -> dict[str, Any]:
+    """How the curve's last doubling was read (``learning_curve_reading.trend_of``): the trend, the
+    gain per doubling with the spread between draws (per doubling), and the two sizes."""
+    facts = {"trend": reading.trend, "gain_per_doubling": reading.gain_per_doubling,
+             "spread_per_doubling": reading.spread_per_doubling, "from_size": reading.from_size,
+             "to_size": reading.to_size}
+    return {key: value for key, value in facts.items() if value is not None}
 
 
 def _comparisons(result: ExperimentResult) -> dict[str, Any] | None:

@@ -12,11 +12,11 @@ from html import escape
 from typing import Any
 
 from guiapp.core.export.appendix_text import (
-    REFERENCE,
     appendix_paragraph,
     date,
     interval,
     percent,
+    references,
     score,
 )
 
@@ -36,6 +36,8 @@ td.failed { color: #8a1c1c; }
 tr.best td { font-weight: bold; }
 """
 TABLE = '<table cellspacing="0" cellpadding="4" border="1" width="100%">'
+# short headings stay on one line in a narrow column (Qt's printer and browsers honour it inline)
+NOWRAP = 'style="white-space:nowrap"'
 SECONDS_LABELS = {"features": "preparing the texts", "tuning": "tuning", "final_fit": "final fit",
                   "predict": "predicting the test texts", "total": "total"}
 
@@ -45,6 +47,7 @@ def render_appendix_html(appendix: dict[str, Any]) -> str:
     study = appendix.get("study", {})
     title = f"Methods appendix: {study['name']}" if study.get("name") else "Methods appendix"
     generated = " · ".join(x for x in (appendix.get("generated_by", ""), date(appendix.get("generated_at"))) if x)
+    prose = appendix_paragraph(appendix)
     parts = [
         "<!DOCTYPE html>",
         '<html><head><meta charset="utf-8">',
@@ -54,7 +57,7 @@ def render_appendix_html(appendix: dict[str, Any]) -> str:
         f'<p class="meta">Written by {escape(generated)}.</p>' if generated else "",
         "<h2>Suggested text</h2>",
         '<p class="hint">A starting point for the methods section; adapt it to your paper.</p>',
-        *(f"<p>{escape(paragraph)}</p>" for paragraph in appendix_paragraph(appendix).split("\n\n")),
+        *(f"<p>{escape(paragraph)}</p>" for paragraph in prose.split("\n\n")),
         _data_section(appendix),
         _protocol_section(appendix),
         _comparison_section(appendix),
@@ -63,14 +66,14 @@ def render_appendix_html(appendix: dict[str, Any]) -> str:
         _software_section(appendix),
         _notes_section(appendix),
         "<h2>References</h2>",
-        _reference(),
+        *(_reference(work) for work in references(prose)),
         "</body></html>",
     ]
     return "\n".join(part for part in parts if part) + "\n"
 
 
-def _reference() -> str:
-    parts = REFERENCE["parts"]
+def _reference(work: dict[str, Any]) -> str:
+    parts = work["parts"]
     return (f"<p>{escape(parts['authors'])} ({escape(parts['year'])}). {escape(parts['title'])}. "
             f"<i>{escape(parts['journal'])}</i>. {escape(parts['note'])}</p>")
 
@@ -156,9 +159,9 @@ def _comparison_section(appendix: dict[str, Any]) -> str:
         return ""
     level = appendix.get("evaluation", {}).get("ci_level")
     ci_head = f"{percent(level)} CI" if level else "CI"
-    head = (f'<tr><th width="6%">Rank</th><th width="30%">Model</th><th class="num">Macro-F1</th>'
-            f'<th class="num">{ci_head}</th><th class="num">Accuracy</th>'
-            '<th class="num">Tuning macro-F1<br>mean ± sd</th><th class="num">Time (s)</th></tr>')
+    head = (f'<tr><th width="6%" {NOWRAP}>Rank</th><th width="30%">Model</th><th class="num" {NOWRAP}>Macro-F1</th>'
+            f'<th class="num" {NOWRAP}>{ci_head}</th><th class="num" {NOWRAP}>Accuracy</th>'
+            f'<th class="num">Tuning macro-F1<br>mean ± sd</th><th class="num" {NOWRAP}>Time (s)</th></tr>')
     rows = []
     for model in models:
         seconds = model.get("seconds", {}).get("total")

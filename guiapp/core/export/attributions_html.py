@@ -38,8 +38,22 @@ def _rgb(colour: tuple[int, int, int]) -> str:
     return "#{:02x}{:02x}{:02x}".format(*colour)
 
 
+EACH_OWN_CATEGORY = "the category named above each text"
+
+
+def general_method_sentence(attribution) -> str:  # noqa: ANN001 - an Attribution
+    """The method sentence of ``attribution`` said of every text: the category it names (the one
+    this document was explained toward) becomes "the category named above each text", since the
+    texts of one page are explained toward different categories; each text's own section names its own."""
+    sentence = attribution.method_sentence
+    name = attribution.target_name
+    for quoted in (f"“{name}”", f'"{name}"', f"'{name}'"):
+        sentence = sentence.replace(quoted, EACH_OWN_CATEGORY)
+    return sentence
+
+
 def _intro(methods: dict[str, str]) -> str:
-    """The header: what the colours mean and how each method made them."""
+    """The header: what the colours mean and how each method made them (said of every text)."""
     listed = "".join(f"<li>{html.escape(method_line(key, sentence))}</li>" for key, sentence in methods.items())
     return (
         '<div class="intro">'
@@ -59,20 +73,26 @@ def _intro(methods: dict[str, str]) -> str:
     )
 
 
-def attributions_document(documents: Iterable[Sequence], title: str) -> str:
-    """The whole HTML page as a string."""
+def attributions_document(documents: Iterable[Sequence], title: str, words=None,  # noqa: ANN001
+                          min_documents: int | None = None) -> str:
+    """The whole HTML page as a string; with ``words`` (CorpusWords) a section of the words each
+    category relies on (those found in at least ``min_documents`` documents) comes first."""
+    from guiapp.core.export.corpus_words_export import CSS as WORDS_CSS
+    from guiapp.core.export.corpus_words_export import corpus_words_section
+
     items = explained(documents)
-    methods = {doc.attribution.method: doc.attribution.method_sentence for doc in items}
+    methods = {doc.attribution.method: general_method_sentence(doc.attribution) for doc in items}
     made = datetime.now().strftime("%Y-%m-%d %H:%M")
     parts = [
         "<!DOCTYPE html>",
         '<html lang="en"><head><meta charset="utf-8">',
         '<meta name="viewport" content="width=device-width, initial-scale=1">',
-        f"<title>{html.escape(title)}</title><style>{CSS}</style></head><body>",
+        f"<title>{html.escape(title)}</title><style>{CSS}{WORDS_CSS if words is not None else ''}</style></head><body>",
         f"<h1>{html.escape(title)}</h1>",
         f'<p class="meta">{len(items)} explained text{"s" if len(items) != 1 else ""} · '
         f"made with TextLab on {made}</p>",
         _intro(methods),
+        corpus_words_section(words, min_documents) if words is not None else "",
     ]
     for doc in items:
         att = doc.attribution
@@ -93,9 +113,11 @@ def write_attributions_html(
     title: str,
     overwrite: bool = False,
     protected: Iterable[str | Path] = (),
+    words=None,  # noqa: ANN001 - CorpusWords: the words each category relies on, shown first
+    min_documents: int | None = None,
 ) -> Path:
     """Write the page to ``path`` (never over an existing file unless ``overwrite``); returns it."""
-    page = attributions_document(documents, title)
+    page = attributions_document(documents, title, words, min_documents)
     with writing_to(path, overwrite, protected) as temporary:
         temporary.write_text(page, encoding="utf-8")
     return Path(path)

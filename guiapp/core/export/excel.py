@@ -2,8 +2,10 @@
 
 Sheets, each written only when its data is there: *Predictions* (the user's table, untouched,
 with each model's prediction, probabilities and top words beside it), *Model comparison*
-(scores with their interval, per-category scores, a bar chart of macro-F1), *Confusion matrices*
-and *Settings* (the study in words). Large tables (``CONSTANT_MEMORY_ROWS`` rows or more) are
+(scores with their interval, per-category scores, a bar chart of macro-F1), *Is the best really
+better*, *Confusion matrices*, *Test documents* (each test text with your coding and every model's
+answer) and *Settings* (the study in words, the fixes of the categories included). Every number
+has a format (scores 0.000, shares 0.0 %, counts whole), every header row is frozen. Large tables (``CONSTANT_MEMORY_ROWS`` rows or more) are
 written in XlsxWriter's ``constant_memory`` mode: every sheet is written top to bottom, so the
 same code serves both modes and gives the same cells.
 
@@ -27,6 +29,7 @@ from guiapp.core.experiment.results import ExperimentResult
 from guiapp.core.export.excel_attributions import write_attributions_sheets
 from guiapp.core.export.excel_comparison import write_comparison_sheet
 from guiapp.core.export.excel_confusion import write_confusion_sheet
+from guiapp.core.export.excel_documents import write_test_documents_sheet
 from guiapp.core.export.excel_learning_curve import write_learning_curve_sheet
 from guiapp.core.export.excel_paired import write_paired_sheet
 from guiapp.core.export.excel_predictions import write_predictions_sheet
@@ -34,7 +37,7 @@ from guiapp.core.export.excel_settings import write_settings_sheet
 from guiapp.core.export.excel_style import Styles
 from guiapp.core.export.excel_subgroups import write_subgroups_sheet
 from guiapp.core.export.predictions import ModelPredictions, check_rows, model_columns
-from guiapp.core.export.target import writing_to
+from guiapp.core.export.target import study_data_files, writing_to
 
 EXCEL_MAX_ROWS = 1_048_576  # header included
 EXCEL_MAX_COLUMNS = 16_384
@@ -61,11 +64,7 @@ def check_excel_size(table: pd.DataFrame, models: Sequence[ModelPredictions]) ->
 
 
 def _protected(result: ExperimentResult | None, protected: Iterable[str | Path]) -> list[str | Path]:
-    paths = list(protected)
-    if result is not None:
-        data = (result.spec or {}).get("data", {})
-        paths += [data[key] for key in ("source", "test_source") if data.get(key)]
-    return paths
+    return [*protected, *(study_data_files(result.spec) if result is not None else [])]
 
 
 def _discard(workbook: xlsxwriter.Workbook) -> None:
@@ -93,7 +92,7 @@ def write_excel(
     """Write the workbook to ``path`` and return it.
 
     ``table`` with ``predictions`` gives the *Predictions* sheet (``table`` alone: the table by
-    itself); ``result`` gives the other three. ``protected`` are files never to write over (the
+    itself); ``result`` gives the comparison, confusion matrices, test documents and settings. ``protected`` are files never to write over (the
     study's data files are added from ``result``). ``constant_memory`` None: chosen by size.
     ``attributions`` (explained documents: ``(text, Attribution, Faithfulness | None[, name])``)
     adds the *Word attributions* sheet, and *Explanation faithfulness* when any was checked.
@@ -126,14 +125,15 @@ def write_excel(
         closed = False
         try:
             styles = Styles(workbook)
+            share = 0.0 if table is None else 0.85 if result is None else 0.7
             if table is not None:
-                share = 0.85 if result is None else 0.8
                 write_predictions_sheet(workbook, styles, table, predictions, on_event, 0.0, share)
             if result is not None:
                 write_comparison_sheet(workbook, styles, result)
                 if len(result.finished_models()) >= 2:
                     write_paired_sheet(workbook, styles, result)
                 write_confusion_sheet(workbook, styles, result)
+                write_test_documents_sheet(workbook, styles, result, on_event, share, 0.85)
                 write_settings_sheet(workbook, styles, result)
             if learning_curve is not None:
                 write_learning_curve_sheet(workbook, styles, learning_curve)

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import datetime as dt
 import math
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -163,3 +163,22 @@ def column_width(header: str, series: pd.Series, header_cap: int = 24, cap: int 
     words = max((len(word) for word in header.split()), default=0) * 1.1 + 2
     head = max(min(text_width(header), header_cap), words)
     return max(MIN_WIDTH, min(cap, max(longest, head)))
+
+
+def write_cells(sheet: Worksheet, row: int, values: Sequence[Any], formats: Sequence[Format | None] = (),
+                text_format: Format | None = None) -> None:
+    """One row of a small table: numbers with the format of their column (``formats[col]``), text
+    as text (never a formula), None and NaN as empty cells, infinities as text."""
+    for col, value in enumerate(values):
+        if value is None or value is pd.NA:
+            continue
+        if isinstance(value, bool | np.bool_):
+            sheet.write_string(row, col, "yes" if value else "no", text_format)
+        elif isinstance(value, int | float | np.integer | np.floating):
+            number = float(value)
+            if math.isfinite(number):
+                sheet.write_number(row, col, number, formats[col] if col < len(formats) else None)
+            elif not math.isnan(number):
+                sheet.write_string(row, col, str(number), text_format)
+        else:
+            sheet.write_string(row, col, str(value), text_format)

@@ -6,12 +6,13 @@ Rows are written top to bottom only, so the sheet also works in ``constant_memor
 
 from __future__ import annotations
 
+from xlsxwriter.format import Format
 from xlsxwriter.utility import quote_sheetname
 from xlsxwriter.workbook import Workbook
 from xlsxwriter.worksheet import Worksheet
 
 from guiapp.core.experiment.results import ExperimentResult, ModelResult
-from guiapp.core.export.excel_cells import text_width
+from guiapp.core.export.excel_cells import text_width, write_cells
 from guiapp.core.export.excel_style import BLUE, Styles
 from guiapp.core.models.conventional import CLASSIFIERS
 from guiapp.core.study.sections import REPRESENTATION_LABELS
@@ -42,7 +43,6 @@ def summary_headers(result: ExperimentResult) -> list[str]:
 
 
 CATEGORY_HEADERS = ["Model", "Category", "Precision", "Recall", "F1", "Support (test texts)"]
-PERCENT_COLUMNS = {3, 4, 5, 6, 7}
 
 
 COMBINED_CLASSIFIERS = {"weighted_vote": "Weighted vote", "stacking": "Stacking"}
@@ -88,16 +88,14 @@ def _summary_row(model: ModelResult) -> list[object]:
     ]
 
 
-def _write_row(sheet: Worksheet, row: int, values: list[object], styles: Styles, percent: set[int]) -> None:
-    for col, value in enumerate(values):
-        if value is None:
-            continue
-        if isinstance(value, str):
-            sheet.write_string(row, col, value)
-        elif col in percent:
-            sheet.write_number(row, col, float(value), styles.percent)
-        else:
-            sheet.write_number(row, col, float(value), styles.seconds if isinstance(value, float) else styles.count)
+def _summary_formats(styles: Styles) -> list[Format | None]:
+    """Scores with three decimals, the time with one, counts as whole numbers."""
+    return [None, None, None, styles.score, styles.score, styles.score, styles.score, styles.score, styles.seconds,
+            None]
+
+
+def _category_formats(styles: Styles) -> list[Format | None]:
+    return [None, None, styles.score, styles.score, styles.score, styles.count]
 
 
 def _chart(workbook: Workbook, result: ExperimentResult, rows: list[int]):
@@ -111,7 +109,7 @@ def _chart(workbook: Workbook, result: ExperimentResult, rows: list[int]):
         "categories": f"={name}!$A${first + 1}:$A${last + 1}",
         "values": f"={name}!$D${first + 1}:$D${last + 1}",
         "fill": {"color": BLUE},
-        "data_labels": {"value": True, "num_format": "0.0%"},
+        "data_labels": {"value": True, "num_format": "0.00"},
     }
     if all(model.test and model.test.macro_f1_ci for model in models):
         series["y_error_bars"] = {
@@ -122,7 +120,7 @@ def _chart(workbook: Workbook, result: ExperimentResult, rows: list[int]):
         }
     chart.add_series(series)
     chart.set_title({"name": f"How often each model agrees with your coding (macro-F1, {ci_label(result)} interval)"})
-    chart.set_y_axis({"min": 0, "max": 1, "num_format": "0%", "major_gridlines": {"visible": True}})
+    chart.set_y_axis({"min": 0, "max": 1, "num_format": "0.0", "major_gridlines": {"visible": True}})
     chart.set_legend({"none": True})
     chart.set_size({"width": 640, "height": 360})
     return chart
@@ -132,7 +130,8 @@ def write_comparison_sheet(workbook: Workbook, styles: Styles, result: Experimen
     sheet = workbook.add_worksheet(SHEET)
     headers = summary_headers(result)
     models = ordered(result)
-    summary = [_summary_row(model) for model in models]
+    rows = [_summary_row(model) for model in models]
+    summary = _summary_formats(styles)
     names = [model.name for model in models] or [""]
     categories = result.categories or [""]
     widths = [max(text_width(name) for name in names), 22, 20, 14, 14, 14, 14, 18, 12, 40]
@@ -144,21 +143,22 @@ def write_comparison_sheet(workbook: Workbook, styles: Styles, result: Experimen
     for col, header in enumerate(headers):
         sheet.write_string(0, col, header, styles.header)
     chart_rows = []
-    for offset, values in enumerate(summary):
+    for offset, values in enumerate(rows):
         row = 1 + offset
-        _write_row(sheet, row, values, styles, PERCENT_COLUMNS)
+        write_cells(sheet, row, values, summary)
         if models[offset].ok:
             chart_rows.append(row)
-    row = len(summary) + 2
+    row = len(rows) + 2
     sheet.write_string(row, 0, "Scores per category on the test texts", styles.title)
     row += 1
+    per_category = _category_formats(styles)
     for col, header in enumerate(CATEGORY_HEADERS):
         sheet.write_string(row, col, header, styles.header)
     for model in result.finished_models():
         for scores in model.test.per_category:  # type: ignore[union-attr]
             row += 1
             values = [model.name, scores.category, scores.precision, scores.recall, scores.f1, int(scores.support)]
-            _write_row(sheet, row, values, styles, {2, 3, 4})
+            write_cells(sheet, row, values, per_category)
     if chart_rows:
         sheet.insert_chart(1, len(headers) + 1, _chart(workbook, result, chart_rows))
     return sheet

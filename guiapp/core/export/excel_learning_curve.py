@@ -7,9 +7,11 @@ from __future__ import annotations
 from xlsxwriter.workbook import Workbook
 from xlsxwriter.worksheet import Worksheet
 
+from guiapp.core.export.excel_cells import text_width, write_cells
 from guiapp.core.export.excel_style import Styles
 
 SHEET = "Learning curve"
+MAX_FROZEN_ROWS = 8  # the sentences above the table stay in view with its header, unless they are many
 
 
 def write_learning_curve_sheet(workbook: Workbook, styles: Styles, curve) -> Worksheet:  # noqa: ANN001
@@ -19,8 +21,11 @@ def write_learning_curve_sheet(workbook: Workbook, styles: Styles, curve) -> Wor
     sheet = workbook.add_worksheet(SHEET)
     headers = ["Model", "Coded training texts", "Mean test macro-F1", "Lowest", "Highest", "Draws",
                *(f"F1: {category}" for category in curve.categories)]
-    sheet.set_column(0, 0, 40)
+    names = [model.name for model in curve.models]
+    sheet.set_column(0, 0, min(max([24.0, *(text_width(name) for name in names)]), 50))
     sheet.set_column(1, len(headers) - 1, 14)
+    formats = [None, styles.count, styles.score, styles.score, styles.score, styles.count,
+               *[styles.score] * len(curve.categories)]
     row = 0
     for reading in read_curves(curve):
         sheet.write_string(row, 0, reading.words)
@@ -29,6 +34,8 @@ def write_learning_curve_sheet(workbook: Workbook, styles: Styles, curve) -> Wor
     sheet.set_row(row, 30)
     for col, header in enumerate(headers):
         sheet.write_string(row, col, header, styles.header)
+    header_row = row
+    sheet.freeze_panes(header_row + 1 if header_row <= MAX_FROZEN_ROWS else 0, 1)
     row += 1
     for model in curve.models:
         if not model.ok:
@@ -36,12 +43,9 @@ def write_learning_curve_sheet(workbook: Workbook, styles: Styles, curve) -> Wor
             row += 1
             continue
         for point in model.summary():
-            sheet.write_string(row, 0, model.name)
-            sheet.write_number(row, 1, point.size, styles.count)
-            for col, value in enumerate((point.mean, point.low, point.high), start=2):
-                sheet.write_number(row, col, float(value))
-            sheet.write_number(row, 5, point.repeats)
-            for col, value in enumerate(point.category_means, start=6):
-                sheet.write_number(row, col, float(value))
+            write_cells(sheet, row, [model.name, point.size, point.mean, point.low, point.high, point.repeats,
+                                     *point.category_means], formats)
             row += 1
+    if row > header_row + 1:
+        sheet.autofilter(header_row, 0, row - 1, len(headers) - 1)
     return sheet

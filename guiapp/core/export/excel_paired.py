@@ -6,12 +6,12 @@ study's order of rank. Written top to bottom (``constant_memory`` safe)."""
 
 from __future__ import annotations
 
-import math
-
+from xlsxwriter.format import Format
 from xlsxwriter.workbook import Workbook
 from xlsxwriter.worksheet import Worksheet
 
 from guiapp.core.experiment.results import ExperimentResult
+from guiapp.core.export.excel_cells import write_cells
 from guiapp.core.export.excel_style import Styles
 
 SHEET = "Is the best really better"
@@ -31,6 +31,9 @@ def write_paired_sheet(workbook: Workbook, styles: Styles, result: ExperimentRes
     sheet.set_column(0, 1, 34)
     sheet.set_column(2, 5, 14)
     sheet.set_column(6, 7, 60, styles.wrap)
+    pair_formats = [None, None, styles.count, styles.count, styles.p_value, styles.p_value]
+    fold_formats = [None, None, *[styles.signed_score] * 3, styles.p_value, styles.p_value]
+    agreement_formats = [None, styles.percent, *[styles.score] * 6]
     row = 0
     for sentence in found.headline:
         sheet.write_string(row, 0, sentence)
@@ -42,7 +45,7 @@ def write_paired_sheet(workbook: Workbook, styles: Styles, result: ExperimentRes
     row = _headers(sheet, styles, row, PAIR_HEADERS)
     for pair, sentence in zip(found.test_set, found.test_set_sentences, strict=True):
         _cells(sheet, styles, row, [pair.model_a, pair.model_b, pair.n_only_a_right, pair.n_only_b_right,
-                                    pair.p_value, pair.p_holm, sentence])
+                                    pair.p_value, pair.p_holm, sentence], pair_formats)
         row += 1
     if found.folds:
         row += 1
@@ -51,7 +54,7 @@ def write_paired_sheet(workbook: Workbook, styles: Styles, result: ExperimentRes
         row = _headers(sheet, styles, row + 1, FOLD_HEADERS)
         for pair, sentence in zip(found.folds, found.fold_sentences, strict=True):
             _cells(sheet, styles, row, [pair.model_a, pair.model_b, pair.mean_difference, pair.ci_low, pair.ci_high,
-                                        pair.p_value, pair.p_holm, sentence])
+                                        pair.p_value, pair.p_holm, sentence], fold_formats)
             row += 1
     for skipped in found.skipped_fold_pairs:
         sheet.write_string(row, 0, f"{skipped.model_a} and {skipped.model_b}: {skipped.reason}", styles.muted)
@@ -61,7 +64,8 @@ def write_paired_sheet(workbook: Workbook, styles: Styles, result: ExperimentRes
     row = _headers(sheet, styles, row + 1, AGREEMENT_HEADERS)
     for agreement in found.agreement:
         _cells(sheet, styles, row, [agreement.model, agreement.share_agreeing, agreement.kappa,
-                                    *agreement.kappa_interval, agreement.alpha, *agreement.alpha_interval])
+                                    *agreement.kappa_interval, agreement.alpha, *agreement.alpha_interval],
+               agreement_formats)
         row += 1
     return sheet
 
@@ -73,12 +77,5 @@ def _headers(sheet: Worksheet, styles: Styles, row: int, headers: tuple[str, ...
     return row + 1
 
 
-def _cells(sheet: Worksheet, styles: Styles, row: int, values: list) -> None:
-    for col, value in enumerate(values):
-        if value is None:
-            continue
-        if isinstance(value, int | float) and not isinstance(value, bool):
-            if math.isfinite(float(value)):
-                sheet.write_number(row, col, float(value))
-        else:
-            sheet.write_string(row, col, str(value))
+def _cells(sheet: Worksheet, styles: Styles, row: int, values: list, formats: list[Format | None]) -> None:
+    write_cells(sheet, row, values, formats, styles.wrap)

@@ -7,6 +7,7 @@ columns, top to bottom (``constant_memory`` safe).
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from typing import Any
 
@@ -17,6 +18,7 @@ from guiapp.core.experiment.results import ExperimentResult, ModelResult
 from guiapp.core.export.excel_cells import text_width
 from guiapp.core.export.excel_comparison import classifier_label, representation_label
 from guiapp.core.export.excel_style import Styles
+from guiapp.core.study.category_fixes import CategoryFixes, visible
 
 SHEET = "Settings"
 SPLITS = {
@@ -70,6 +72,21 @@ def _oversampling(evaluation: dict[str, Any]) -> str:
     return f"{how}{share}"
 
 
+def category_fix_lines(raw: Any) -> list[Line]:
+    """The fixes of the category column the study applied (the data file itself is unchanged)."""
+    fixes = CategoryFixes.from_dict(raw if isinstance(raw, dict) else None)
+    if fixes.is_empty():
+        return [Line("Fixes of the categories", "none (categories used as written in the data file)")]
+    lines = [Line("Fixes of the categories", "applied by TextLab; the data file itself is unchanged")]
+    if fixes.trim_spaces:
+        lines.append(Line("Spaces trimmed", "yes: spaces at the start and end of categories removed"))
+    for source, target in fixes.merge.items():
+        lines.append(Line("Merged", f"“{visible(source)}” into “{visible(target)}”"))
+    if fixes.leave_out:
+        lines.append(Line("Left out", ", ".join(f"“{visible(label)}”" for label in fixes.leave_out)))
+    return lines
+
+
 def study_lines(result: ExperimentResult) -> list[Line]:
     spec = result.spec or {}
     data = spec.get("data", {})
@@ -89,6 +106,7 @@ def study_lines(result: ExperimentResult) -> list[Line]:
         Line("Column with your coding", readable(mapping.get("category_column"))),
         Line("ID column", readable(mapping.get("id_column"))),
         Line("Categories", readable(result.categories)),
+        *category_fix_lines(data.get("category_fixes")),
         Line("How the test texts were chosen", readable(SPLITS.get(str(split.get("how")), split.get("how")))),
         Line("Test texts", readable(split.get("description"))),
         Line("Number of training texts", readable(split.get("n_train"))),
@@ -168,8 +186,9 @@ def write_settings_sheet(workbook: Workbook, styles: Styles, result: ExperimentR
             continue
         if line.label:
             sheet.write_string(row, 0, line.label, styles.label)
-        if isinstance(line.value, int | float) and not isinstance(line.value, bool):
-            sheet.write_number(row, 1, line.value, styles.wrap)
+        if isinstance(line.value, int | float) and not isinstance(line.value, bool) and math.isfinite(line.value):
+            whole = isinstance(line.value, int) or float(line.value).is_integer()
+            sheet.write_number(row, 1, line.value, styles.wrap_integer if whole else styles.wrap_number)
         elif line.value is not None:
             sheet.write_string(row, 1, str(line.value), styles.wrap)
     return sheet

@@ -8,6 +8,10 @@ from xlsxwriter.format import Format
 from xlsxwriter.workbook import Workbook
 
 PERCENT = "0.0%"
+SCORE = "0.000"  # macro-F1, accuracy, precision, recall, kappa, alpha: three decimals, as papers report them
+SIGNED_SCORE = "+0.000;-0.000;0.000"  # differences between scores
+P_VALUE = '[<0.001]"< 0.001";0.000'  # p-values: three decimals, "< 0.001" below
+INTEGER = "0"  # row numbers, seeds: no thousands separator
 WHITE = "#FFFFFF"
 GREEN = "#63BE7B"
 BLUE = "#5B9BD5"
@@ -29,6 +33,16 @@ class Styles:
         self.percent = workbook.add_format({"num_format": PERCENT})
         self.seconds = workbook.add_format({"num_format": "#,##0.0"})
         self.count = workbook.add_format({"num_format": "#,##0"})
+        self.integer = workbook.add_format({"num_format": INTEGER})
+        self.score = workbook.add_format({"num_format": SCORE})
+        self.signed_score = workbook.add_format({"num_format": SIGNED_SCORE})
+        self.p_value = workbook.add_format({"num_format": P_VALUE})
+        self.wrap_number = workbook.add_format({"text_wrap": True, "valign": "top", "align": "left",
+                                                "num_format": "0.0###"})
+        self.wrap_integer = workbook.add_format({"text_wrap": True, "valign": "top", "align": "left",
+                                                 "num_format": INTEGER})
+        self.agrees = workbook.add_format({"font_color": "#006100", "bg_color": "#C6EFCE"})  # conditional: ✓
+        self.differs = workbook.add_format({"font_color": "#9C0006", "bg_color": "#FFC7CE"})  # conditional: ✗
         self.muted = workbook.add_format({"font_color": "#7F7F7F", "italic": True})
         self.date = workbook.add_format({"num_format": "yyyy-mm-dd"})
         self.datetime = workbook.add_format({"num_format": "yyyy-mm-dd hh:mm:ss"})

@@ -27,6 +27,12 @@ def _same_file(a: Path, b: Path) -> bool:
     return a.resolve() == b.resolve()
 
 
+def study_data_files(spec: dict | None) -> list[str]:
+    """The data files a study's spec (``result.spec``) reads: exports never write over them."""
+    data = (spec or {}).get("data", {}) if isinstance(spec, dict) else {}
+    return [str(data[key]) for key in ("source", "test_source") if isinstance(data, dict) and data.get(key)]
+
+
 def check_target(path: str | Path, overwrite: bool = False, protected: Iterable[str | Path] = ()) -> Path:
     """The target as a ``Path``; a :class:`UserError` if it must not be written."""
     target = Path(path).expanduser()

@@ -277,11 +277,15 @@ def load_model(path: str) -> tuple[Any, Any]:
         from transformers import AutoModel, AutoTokenizer
         from transformers.utils import logging as hf_logging
 
+        from guiapp.core.models.transformers.sources.folders import refuse_custom_code
+
+        refuse_custom_code(Path(path))  # said in words; the loads below never run such code either
         bars = hf_logging.is_progress_bar_enabled()
         hf_logging.disable_progress_bar()
         try:
-            tokenizer = AutoTokenizer.from_pretrained(path, local_files_only=True)
-            model = AutoModel.from_pretrained(path, local_files_only=True, use_safetensors=True)
+            tokenizer = AutoTokenizer.from_pretrained(path, local_files_only=True, trust_remote_code=False)
+            model = AutoModel.from_pretrained(path, local_files_only=True, use_safetensors=True,
+                                              trust_remote_code=False)
         except (OSError, ValueError) as error:
             raise UserError(
                 f"The model “{path}” is not on this computer or cannot be read.",

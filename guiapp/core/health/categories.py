@@ -24,11 +24,20 @@ from guiapp.core.health.checks import (
     rows_of,
 )
 from guiapp.core.health.findings import FixAction, HealthIssue
-from guiapp.core.study.category_fixes import CategoryFixes, spelling_key, trim
-from guiapp.core.study.mapping import cell_text
+from guiapp.core.study.category_fixes import (
+    UNMATCHED_HINT,
+    CategoryFixes,
+    has_hidden_characters,
+    spelling_key,
+    trim,
+    unmatched_fixes,
+    unmatched_fixes_note,
+)
+from guiapp.core.study.mapping import category_labels, cell_text
 from guiapp.core.study.study_data import fold_size_error
 
 RARE_SHARE = 0.02
+TRIM_SPACES = FixAction("Trim spaces", CategoryFixes(trim_spaces=True))
 MAX_NUMERIC_CODES = 50
 _NUMBER = re.compile(r"[+-]?(\d+\.?\d*|\.\d+)")
 _DATE = re.compile(
@@ -80,7 +89,8 @@ def category_issues(data: CategoryData, n_rows: int, n_folds: int, split_chosen:
         ))
         return issues
     issues += _value_kind_issues(data)
-    if n_coded >= 10 and n_labels > 0.5 * n_coded:
+    free_text = n_coded >= 10 and n_labels > 0.5 * n_coded
+    if free_text:
         issues.append(make_issue(
             "warning", "too_many_categories",
             f"The column '{column}' looks like free text, not categories",
@@ -91,9 +101,9 @@ def category_issues(data: CategoryData, n_rows: int, n_folds: int, split_chosen:
             "into fewer, larger ones.",
             count=n_labels,
         ))
-        return issues
-    issues += _spelling_issues(data)
-    issues += _space_issues(data)
+    else:  # spellings and spaces of what looks like free text would only bury the warning above
+        issues += _spelling_issues(data)
+        issues += _space_issues(data)
     small = [i for i in range(n_labels) if data.train_counts[i] < n_folds]
     if small:
         sizes = [(data.labels[i], int(data.train_counts[i])) for i in small]
@@ -114,10 +124,11 @@ def category_issues(data: CategoryData, n_rows: int, n_folds: int, split_chosen:
             f"{n_folds} training texts; a run would stop. Training texts: {listing(names, 10)}.",
             run_words.hint,
             rows_of(data, small),
-            actions=[leave],
+            # leaving out all but one leaves nothing to compare; the hint names “Trim spaces” when one has spaces
+            actions=([leave] if n_labels - n >= 2 else []) + _trim_action([data.labels[i] for i in small]),
         ))
     rare = [i for i in range(n_labels)
-            if data.counts[i] < RARE_SHARE * n_coded and data.train_counts[i] >= n_folds]
+            if not free_text and data.counts[i] < RARE_SHARE * n_coded and data.train_counts[i] >= n_folds]
     if rare:
         issues.append(make_issue(
             "info", "rare_categories",
@@ -130,6 +141,23 @@ def category_issues(data: CategoryData, n_rows: int, n_folds: int, split_chosen:
             rows_of(data, rare),
         ))
     return issues
+
+
+def unmatched_fix_issues(fixes: CategoryFixes, column: pd.Series) -> list[HealthIssue]:
+    """A warning when the study's category fixes name categories the column does not have."""
+    if not (fixes.merge or fixes.leave_out):
+        return []
+    labels = category_labels(column).dropna().unique()
+    merge, leave_out = unmatched_fixes(fixes, labels)
+    text = unmatched_fixes_note(fixes, labels)
+    if text is None:
+        return []
+    n = len(merge) + len(leave_out)
+    return [make_issue(
+        "warning", "unmatched_fixes",
+        f"{plural(n, 'category fix', 'category fixes')} {'matches' if n == 1 else 'match'} no category",
+        text, UNMATCHED_HINT, count=n,
+    )]
 
 
 def hold_out_like_the_run(data: CategoryData, has_text: np.ndarray, test_share: float, seed: int) -> str:
@@ -205,6 +233,11 @@ def _merge_words(fixes: CategoryFixes) -> str:
     return f"Merge {len(sources)} spellings into {quoted(target)}"
 
 
+def _trim_action(labels: list[str]) -> list[FixAction]:
+    """"Trim spaces", when one of ``labels`` has spaces you cannot see (the run's hint then names it)."""
+    return [TRIM_SPACES] if any(has_hidden_characters(label) for label in labels) else []
+
+
 def _space_issues(data: CategoryData) -> list[HealthIssue]:
     """Categories with spaces (or tabs, non-breaking, zero-width spaces) at their ends or doubled
     inside that are not already spelling variants of another category."""
@@ -224,7 +257,7 @@ def _space_issues(data: CategoryData) -> list[HealthIssue]:
         "Trim the spaces here (TextLab records it in the study; your spreadsheet stays as it is), or remove "
         "them in your spreadsheet.",
         rows_of(data, spaced),
-        actions=[FixAction("Trim spaces", CategoryFixes(trim_spaces=True))],
+        actions=[TRIM_SPACES],
     )]
 
 

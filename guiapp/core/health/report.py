@@ -17,7 +17,7 @@ It raises :class:`~guiapp.core.errors.DataError` only when the mapping cannot be
 (no text column, unknown column, a column in two roles); everything else becomes an issue.
 
 Row numbers in the report are positions in the loaded table (0-based); the spreadsheet row a
-user sees is ``position + 2`` (see :func:`spreadsheet_row`). ``HealthIssue.count`` is the total
+user sees is ``position + first_row`` (see :meth:`HealthReport.spreadsheet_row`). ``HealthIssue.count`` is the total
 number of affected rows (``rows`` keeps at most 10,000 of them); for an issue without rows it
 counts the items its title names (categories, numbers …).
 
@@ -27,7 +27,8 @@ Issue codes (severity):
             numbers or dates)
   warnings  text_column_numbers (50% or more), empty_texts, category_spelling, category_spaces, numeric_measurement,
             date_categories, too_many_categories, conflicting_duplicates, duplicate_texts,
-            split_missing, split_no_test, test_only_categories, duplicate_ids,
+            split_missing, split_no_test, test_only_categories, duplicate_ids, unmatched_fixes (a category
+            fix that names no category of the table),
             long_texts (when at least 25% of the texts are longer than 512 tokens)
   info      uncoded_rows, left_out_rows, rare_categories, numeric_categories, short_texts, long_texts,
             missing_ids, token_lengths_unavailable
@@ -53,6 +54,7 @@ from guiapp.core.health.findings import HealthIssue, HealthReport, LengthStats
 from guiapp.core.health.token_lengths import DEFAULT_MAX_TOKENS, count_tokens
 from guiapp.core.study.category_fixes import CategoryFixes
 from guiapp.core.study.mapping import ColumnMapping, apply_mapping, split_labels
+from guiapp.core.tables.rows import row_origin
 
 TokenCounter = Callable[[list[str], EventCallback], tuple[list[int], str]]
 """``(texts, on_event) -> (token count per text, tokenizer name)``."""
@@ -100,7 +102,8 @@ def compute_health(
             "row below the column names.",
         )
         on_event(Progress(1.0, "Checked the table"))
-        return HealthReport(0, 0, 0, 0, n_folds, (), (), None, None, None, (issue,), category_fixes=fixes)
+        return HealthReport(0, 0, 0, 0, n_folds, (), (), None, None, None, (issue,), category_fixes=fixes,
+                            first_row=row_origin(frame).first_row)
 
     issues: list[HealthIssue] = []
     measures = health_lengths.measure_texts(coded["text"], sub_progress(on_event, 0.02, 0.3))
@@ -127,6 +130,7 @@ def compute_health(
             held_out = health_categories.hold_out_like_the_run(data, ~measures.empty, test_share, seed)
         category_codes, labels = data.codes, data.labels
         issues += health_categories.category_issues(data, n_rows, n_folds, bool(mapping.split_column), held_out)
+        issues += health_categories.unmatched_fix_issues(fixes, frame[mapping.category_column])
         if left_out.any():
             issues.append(health_checks.make_issue(
                 "info", "left_out_rows",
@@ -175,6 +179,7 @@ def compute_health(
         n_repeated_texts=found.n_repeated,
         n_left_out=int(left_out.sum()),
         category_fixes=fixes,
+        first_row=row_origin(frame).first_row,
     )
     seconds = time.perf_counter() - started
     on_event(Log(f"Checked {health_checks.plural(n_rows, 'row')} in {seconds:.1f} s."))

@@ -39,7 +39,7 @@ def format_health_text(report: HealthReport, max_rows_listed: int = 10) -> str:
 def _length_line(stats: LengthStats, tokenizer_name: str | None) -> str:
     unit = "words" if stats.unit == "words" else f"subword tokens ({tokenizer_name})"
     line = (
-        f"Text length in {unit}: median {stats.median:,.0f}, mean {stats.mean:,.1f}, "
+        f"Text length in {unit}: median {stats.median:,.0f}, mean {stats.mean:,.0f}, "
         f"90% at most {stats.p90:,.0f}, longest {stats.max:,}"
     )
     if stats.limit is not None and stats.share_over_limit is not None:

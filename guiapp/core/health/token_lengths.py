@@ -59,7 +59,8 @@ def _load() -> Any:
             details=repr(exc),
         ) from exc
     try:
-        tokenizer = AutoTokenizer.from_pretrained(str(path), local_files_only=True, use_fast=True)
+        tokenizer = AutoTokenizer.from_pretrained(str(path), local_files_only=True, use_fast=True,
+                                                  trust_remote_code=False)
     except Exception as exc:  # damaged or incomplete model folder
         raise UserError(
             f"The tokenizer of the default Transformer model ({DEFAULT_TOKENIZER_NAME}) could "

@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import json
 import re
+import threading
+from collections import OrderedDict
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -22,6 +24,7 @@ from guiapp.core.experiment.combining import Combiner, combiner_from_dict
 from guiapp.core.predict.trained_model import TrainedModel
 
 MAX_FILE_BYTES = 16 * 1024 * 1024
+REMEMBERED_TEXTS = 20_000  # the parts' answers kept for the texts asked about last
 
 
 class CombinedModel(TrainedModel):
@@ -31,10 +34,34 @@ class CombinedModel(TrainedModel):
 
     def __init__(self, name: str, parts: list[TrainedModel], combiner: Combiner, categories: list[str]) -> None:
         self.name, self.parts, self.combiner, self.categories = name, parts, combiner, categories
+        self._remembered: OrderedDict[str, list[np.ndarray]] = OrderedDict()
+        self._lock = threading.Lock()
 
     def answer(self, texts: list[str]) -> tuple[np.ndarray, np.ndarray]:
-        combined = self.combiner.combine([part.answer(texts)[1] for part in self.parts])
+        combined = self.combiner.combine(self.part_answers(texts))
         return combined.argmax(axis=1), combined
+
+    def part_answers(self, texts: list[str]) -> list[np.ndarray]:
+        """Each part's probabilities for ``texts`` (one array per part). The answers for the last
+        texts asked about are kept, so that explaining the texts just predicted does not ask the
+        parts (a sentence model, a Transformer) again; trained models never change."""
+        texts = list(texts)
+        with self._lock:
+            known = {text: self._remembered[text] for text in texts if text in self._remembered}
+            for text in known:
+                self._remembered.move_to_end(text)
+        missing = [text for text in dict.fromkeys(texts) if text not in known]
+        if missing:
+            asked = [np.asarray(part.answer(missing)[1], dtype=np.float64) for part in self.parts]
+            fresh = {text: [answers[row] for answers in asked] for row, text in enumerate(missing)}
+            with self._lock:
+                self._remembered.update(fresh)
+                while len(self._remembered) > REMEMBERED_TEXTS:
+                    self._remembered.popitem(last=False)
+            known.update(fresh)
+        if not texts:
+            return [np.zeros((0, len(self.categories))) for _ in self.parts]
+        return [np.vstack([known[text][k] for text in texts]) for k in range(len(self.parts))]
 
     @property
     def part_names(self) -> list[str]:

@@ -30,6 +30,7 @@ from guiapp.core.project import format as fmt
 from guiapp.core.project.opening import read_header
 from guiapp.core.project.processes import process_start_mark, same_process_running
 from guiapp.core.project.saving import save_project
+from guiapp.core.untrusted.json_reading import read_json_file
 
 MARKER_SUFFIX = ".session.json"
 _session_id = ""
@@ -104,7 +105,7 @@ def recoverable(folder: str | Path | None = None) -> list[RecoveryItem]:
         if session == _session_id:
             continue
         try:
-            data = json.loads(marker.read_text(encoding="utf-8"))
+            data = read_json_file(marker, max_bytes=1 << 20)
             pid = int(data["pid"])
         except (OSError, ValueError, KeyError, TypeError):
             continue

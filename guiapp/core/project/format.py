@@ -22,7 +22,10 @@ member                          what it holds
 ==============================  ===========================================================
 
 Opening checks every member name before anything is read or written: no absolute paths, no
-``..``, only the members above, and no file whose ending says pickle (``.pkl``, ``.joblib``, …).
+``..``, no name longer than file systems allow, only the members above, and no file whose ending
+says pickle (``.pkl``, ``.joblib``, …). It also checks every member's size before unpacking it:
+no more than its kind can need (:func:`member_limit`), no more than deflate can honestly shrink
+(:func:`inflation_limit`), and all of them together no more than :data:`TOTAL_LIMIT`.
 """
 
 from __future__ import annotations
@@ -33,6 +36,7 @@ from pathlib import Path, PurePosixPath
 from typing import TYPE_CHECKING, Any
 
 from guiapp.core.errors import UserError
+from guiapp.core.untrusted.paths import path_problem, short_name
 
 if TYPE_CHECKING:  # not imported at run time: listing autosaves needs neither (nor scikit-learn)
     import pandas as pd
@@ -55,6 +59,20 @@ MODELS = "models/"
 EXPLANATIONS = "explanations/"
 _EXPLANATION_NAME = re.compile(r"^[A-Za-z0-9._-]{1,120}\.json$")
 SINGLE_MEMBERS = frozenset({STUDY_JSON, TABLE, TEST_TABLE, RESULTS_JSON, UI_JSON, LEARNING_CURVE_JSON})
+
+_MB, _GB = 1 << 20, 1 << 30
+# The most each member can need once inflated. A project beyond them is refused before anything is
+# unpacked or read: a small file that inflates to gigabytes is a zip bomb, not a study.
+_MEMBER_LIMITS = {PROJECT_JSON: 16 * _MB, STUDY_JSON: 16 * _MB, UI_JSON: 16 * _MB, LEARNING_CURVE_JSON: 64 * _MB,
+                  RESULTS_JSON: 1 * _GB, TABLE: 4 * _GB, TEST_TABLE: 4 * _GB}
+EXPLANATION_LIMIT = 256 * _MB  # one model's explanations
+MODEL_FILE_LIMIT = 8 * _GB  # one file of a trained model (a large Transformer's weights are 1–3 GB)
+TOTAL_LIMIT = 32 * _GB  # all members together, inflated
+# Deflate shrinks TextLab's JSON and text files 3 to 10 times; a member that inflates far more is
+# made to, and is refused once it would be larger than what any small member needs.
+MAX_INFLATION = 100
+MAX_INFLATION_COMPRESSED_KINDS = 10  # Parquet, safetensors, skops: already dense, they hardly shrink
+INFLATION_FREE = 16 * _MB
 
 # File endings whose loaders run code (pickle and its relatives): never written, never opened.
 PICKLE_ENDINGS = frozenset({".pkl", ".pickle", ".joblib", ".pt", ".pth", ".bin", ".npy", ".npz", ".dill"})
@@ -95,11 +113,12 @@ def model_folders_of(result: ExperimentResult) -> dict[str, Path]:
 
 
 def archive_folder_names(names: list[str]) -> dict[str, str]:
-    """A distinct, safe folder name inside ``models/`` for each model name."""
+    """A distinct, safe folder name inside ``models/`` for each model name (a long name shortened,
+    so that the folder can be unpacked on any file system)."""
     chosen: dict[str, str] = {}
     used: set[str] = set()
     for name in names:
-        base = re.sub(r"[^A-Za-z0-9._-]", "-", name).strip("-.") or "model"
+        base = short_name(re.sub(r"[^A-Za-z0-9._-]", "-", name).strip("-.") or "model")
         folder, n = base, 2
         while folder.lower() in used:
             folder, n = f"{base}-{n}", n + 1
@@ -118,19 +137,13 @@ def is_pickle_like(name: str) -> bool:
 
 
 def check_member_name(name: str) -> None:
-    """Refuse a member name that could write outside its folder or that names a pickle."""
+    """Refuse a member name that could write outside its folder, that no file system can hold, or
+    that names a pickle."""
     parts = name.split("/")
-    unsafe = (
-        not name
-        or "\\" in name
-        or "\x00" in name
-        or name.startswith("/")
-        or re.match(r"^[A-Za-z]:", name) is not None
-        or any(part in ("", ".", "..") for part in parts[:-1])
-        or parts[-1] in (".", "..")
-    )
-    if unsafe:
-        raise damaged(f"it holds a file with an unsafe name ({name!r}) that could write outside its folder")
+    problem = path_problem(name[:-1] if name.endswith("/") else name)
+    if problem:
+        shown = name if len(name) <= 80 else name[:60] + "…"
+        raise damaged(f"it holds a file with an unsafe name ({shown!r}), which {problem}")
     if name.endswith("/"):
         if not name.startswith(MODELS):
             raise damaged(f"it holds an unexpected folder ({name!r})")
@@ -145,6 +158,20 @@ def check_member_name(name: str) -> None:
         return
     if not name.startswith(MODELS) or len(parts) < 3:
         raise damaged(f"it holds an unexpected file ({name!r})")
+
+
+def member_limit(name: str) -> int:
+    """The most bytes the member ``name`` can need, inflated."""
+    if name in _MEMBER_LIMITS:
+        return _MEMBER_LIMITS[name]
+    return EXPLANATION_LIMIT if name.startswith(EXPLANATIONS) else MODEL_FILE_LIMIT
+
+
+def inflation_limit(name: str, compressed_size: int) -> int:
+    """The most bytes a member stored in ``compressed_size`` bytes may inflate to."""
+    already_dense = PurePosixPath(name).suffix.lower() in STORED_ENDINGS
+    ratio = MAX_INFLATION_COMPRESSED_KINDS if already_dense else MAX_INFLATION
+    return max(INFLATION_FREE, ratio * compressed_size)
 
 
 def damaged(reason: str, details: str = "") -> UserError:

@@ -2,15 +2,17 @@
 
 Opening only reads the file (it is never written to) and never runs code from it: the members
 are JSON and Parquet, and the model folders are copied out byte for byte, after every member name
-was checked (no absolute paths, no ``..``, no pickles) and before any model is loaded. Every
-member must match the SHA-256 recorded in ``project.json``.
+and model folder was checked (no absolute paths, no ``..``, no over-long names, no pickles) and
+every member's size too (``format.member_limit`` and ``format.inflation_limit``: a zip bomb is
+refused before anything is unpacked, and bytes are counted as they inflate), and before any model
+is loaded. Every member must match the SHA-256 recorded in ``project.json``; every JSON member is
+read with the depth-limited reader.
 """
 
 from __future__ import annotations
 
 import hashlib
 import io
-import json
 import os
 import shutil
 import uuid
@@ -24,8 +26,12 @@ import pandas as pd
 from guiapp.core.errors import UserError
 from guiapp.core.project import format as fmt
 from guiapp.core.study.spec import ExperimentSpec
+from guiapp.core.untrusted.bounded import TooLarge, describe_size, read_at_most
+from guiapp.core.untrusted.json_reading import UnreadableJson, loads_json, too_deep
+from guiapp.core.untrusted.paths import UnsafePath, inside, single_name, too_long_for_file_systems
 
 _CHUNK = 1 << 20
+_SPARE_DISK = 64 << 20  # left free on the drive after unpacking the models
 
 
 def open_project(path: str | Path, *, extract_models_to: str | Path) -> fmt.Project:
@@ -40,18 +46,30 @@ def open_project(path: str | Path, *, extract_models_to: str | Path) -> fmt.Proj
         raise fmt.damaged("it is not a complete TextLab project (not a readable zip archive)", repr(error)) from error
     except (zlib.error, zipfile.LargeZipFile, EOFError, NotImplementedError, RuntimeError) as error:
         raise fmt.damaged("part of it cannot be read", repr(error)) from error
+    except OSError as error:
+        raise UserError(f"The project file {path.name} cannot be read: {error.strerror or error}.",
+                        "Check that the drive is connected and that you may read the file.",
+                        details=repr(error)) from error
 
 
 def read_header(archive: zipfile.ZipFile) -> tuple[dict[str, Any], bytes]:
     """``project.json`` (checked: TextLab's format, a version this TextLab knows) and its bytes."""
+    found = [info for info in archive.infolist() if info.filename == fmt.PROJECT_JSON]
+    if not found:
+        raise fmt.damaged("it has no project.json, so it is not a TextLab project")
+    if len(found) > 1:
+        raise fmt.damaged(f"it holds {fmt.PROJECT_JSON} twice")
+    limit = fmt.member_limit(fmt.PROJECT_JSON)
     try:
-        raw = archive.read(fmt.PROJECT_JSON)
-    except KeyError:
-        raise fmt.damaged("it has no project.json, so it is not a TextLab project") from None
-    try:
-        header = json.loads(raw.decode("utf-8"))
-    except (UnicodeDecodeError, ValueError) as error:
-        raise fmt.damaged("its project.json is not valid JSON", repr(error)) from error
+        if found[0].file_size > limit:
+            raise TooLarge(f"its {fmt.PROJECT_JSON}", limit)
+        with archive.open(found[0]) as stream:
+            raw = read_at_most(stream, limit, f"its {fmt.PROJECT_JSON}")
+        header = loads_json(raw)
+    except TooLarge as error:
+        raise fmt.damaged(str(error)) from None
+    except UnreadableJson as error:
+        raise fmt.damaged(f"its project.json cannot be read: {error}") from None
     if not isinstance(header, dict) or header.get("format") != fmt.FORMAT_NAME:
         raise fmt.damaged("its project.json does not describe a TextLab project")
     version = header.get("format_version")
@@ -77,6 +95,7 @@ def _read(archive: zipfile.ZipFile, extract_to: Path) -> fmt.Project:
     header, raw_header = read_header(archive)
     index: dict[str, dict[str, Any]] = header["members"]
     infos = _check_members(archive, index)
+    folders = _model_folders(header, infos)
 
     def member(name: str) -> bytes | None:
         if name not in infos:
@@ -92,23 +111,27 @@ def _read(archive: zipfile.ZipFile, extract_to: Path) -> fmt.Project:
     result = None
     if results is not None:
         try:
-            result = ExperimentResult.from_json(results.decode("utf-8"))
-        except (ValueError, KeyError, TypeError) as error:
+            result = ExperimentResult.from_dict(_json(results, fmt.RESULTS_JSON))
+        except (ValueError, KeyError, TypeError, AttributeError) as error:
             raise fmt.damaged("its results cannot be read", repr(error)) from error
+        for model in result.models:  # where the run kept it, shown only; the models come from models/
+            if not isinstance(model.artefact, str) or too_long_for_file_systems(model.artefact):
+                model.artefact = ""
     test_table = member(fmt.TEST_TABLE)
     ui = member(fmt.UI_JSON)
+    ui_state = _json(ui, fmt.UI_JSON) if ui is not None else {}
     curve = member(fmt.LEARNING_CURVE_JSON)
-    source = header.get("source") or {}
+    source = header.get("source") if isinstance(header.get("source"), dict) else {}
     key = hashlib.sha256(raw_header).hexdigest()[:16]
     return fmt.Project(
         spec=spec,
         table=_parquet(table, fmt.TABLE),
         test_table=_parquet(test_table, fmt.TEST_TABLE) if test_table is not None else None,
         result=result,
-        model_folders=_extract_models(archive, infos, index, header, extract_to / key),
-        ui_state=_json(ui, fmt.UI_JSON) if ui is not None else {},
+        model_folders=_extract_models(archive, infos, index, folders, extract_to / key),
+        ui_state=ui_state if isinstance(ui_state, dict) else {},
         learning_curve=_learning_curve(curve) if curve is not None else None,
-        explanations={name[len(fmt.EXPLANATIONS):]: member(name) or b""
+        explanations={name[len(fmt.EXPLANATIONS):]: _explanations(member(name))
                       for name in sorted(infos) if name.startswith(fmt.EXPLANATIONS)},
         source_sha256=str(source.get("sha256", "")),
         source_name=str(source.get("name", "")),
@@ -118,7 +141,8 @@ def _read(archive: zipfile.ZipFile, extract_to: Path) -> fmt.Project:
 
 
 def _check_members(archive: zipfile.ZipFile, index: dict[str, dict[str, Any]]) -> dict[str, zipfile.ZipInfo]:
-    """Every name safe and expected, none twice, each one in the index and the index complete."""
+    """Every name safe and expected, none twice, each one in the index and the index complete;
+    every size as recorded and no larger than its kind can need, nor than deflate can shrink."""
     infos: dict[str, zipfile.ZipInfo] = {}
     for info in archive.infolist():
         fmt.check_member_name(info.filename)
@@ -134,6 +158,23 @@ def _check_members(archive: zipfile.ZipFile, index: dict[str, dict[str, Any]]) -
         missing, extra = sorted(set(index) - set(infos)), sorted(set(infos) - set(index))
         raise fmt.damaged("its contents do not match its list of members",
                           f"missing: {missing[:5]}, not listed: {extra[:5]}")
+    total = 0
+    for name, info in infos.items():
+        entry = index[name]
+        size = entry.get("size") if isinstance(entry, dict) else None
+        if (not isinstance(size, int) or isinstance(size, bool) or size != info.file_size
+                or not isinstance(entry.get("sha256"), str)):
+            raise fmt.damaged(f"{name} does not have the size recorded for it")
+        if size > (limit := fmt.member_limit(name)):
+            raise fmt.damaged(f"{name} would unpack to {describe_size(size)}, more than such a file ever needs "
+                              f"({describe_size(limit)})")
+        if info.compress_type != zipfile.ZIP_STORED and size > fmt.inflation_limit(name, info.compress_size):
+            raise fmt.damaged(f"{name} would inflate from {describe_size(info.compress_size)} to {describe_size(size)}, "
+                              "far more than real data shrinks (a “zip bomb”)")
+        total += size
+    if total > fmt.TOTAL_LIMIT:
+        raise fmt.damaged(f"its contents would unpack to {describe_size(total)}, more than a project ever needs "
+                          f"({describe_size(fmt.TOTAL_LIMIT)})")
     return infos
 
 
@@ -158,40 +199,67 @@ def _read_checked(archive: zipfile.ZipFile, info: zipfile.ZipInfo, entry: dict[s
     return b"".join(parts) if sink is None else None
 
 
-def _extract_models(archive: zipfile.ZipFile, infos: dict[str, zipfile.ZipInfo], index: dict[str, dict[str, Any]],
-                    header: dict[str, Any], root: Path) -> dict[str, Path]:
+def _model_folders(header: dict[str, Any], infos: dict[str, zipfile.ZipInfo]) -> dict[str, str]:
+    """Model name → its folder inside ``models/``: each a plain folder name (checked before anything
+    is read or created), and every model member in one of them."""
     folders = header.get("model_folders") or {}
     if not isinstance(folders, dict) or not all(isinstance(v, str) and isinstance(k, str) for k, v in folders.items()):
         raise fmt.damaged("its list of model folders cannot be read")
-    model_members = [name for name in infos if name.startswith(fmt.MODELS)]
-    known = set(folders.values())
-    for name in model_members:
-        if name.split("/")[1] not in known:
+    try:
+        known = {single_name(folder, "the model folder") for folder in folders.values()}
+    except UnsafePath as error:
+        raise fmt.damaged(error.reason) from None
+    for name in infos:
+        if name.startswith(fmt.MODELS) and name.split("/")[1] not in known:
             raise fmt.damaged(f"{name} belongs to no model")
+    return folders
+
+
+def _extract_models(archive: zipfile.ZipFile, infos: dict[str, zipfile.ZipInfo], index: dict[str, dict[str, Any]],
+                    folders: dict[str, str], root: Path) -> dict[str, Path]:
     if not folders:
         return {}
-    root.parent.mkdir(parents=True, exist_ok=True)
-    staging = root.parent / f".{root.name}.{uuid.uuid4().hex[:8]}.partial"
-    staging_resolved = staging.resolve()
+    known = set(folders.values())
+    model_members = [name for name in infos if name.startswith(fmt.MODELS)]
     try:
-        for folder in known:
-            (staging / folder).mkdir(parents=True, exist_ok=True)
-        for name in model_members:
-            destination = staging / name[len(fmt.MODELS):]
-            if not destination.resolve().is_relative_to(staging_resolved):
-                raise fmt.damaged(f"it holds a file with an unsafe name ({name!r})")
-            destination.parent.mkdir(parents=True, exist_ok=True)
-            with open(destination, "xb") as sink:
-                _read_checked(archive, infos[name], index[name], sink)
-        if root.exists():
-            shutil.rmtree(root, ignore_errors=True)
-        if root.exists():  # still in use (Windows): unpack beside it
-            root = root.with_name(f"{root.name}-{uuid.uuid4().hex[:6]}")
-        os.replace(staging, root)
-    except BaseException:
-        shutil.rmtree(staging, ignore_errors=True)
-        raise
+        root.parent.mkdir(parents=True, exist_ok=True)
+        _check_room(root.parent, sum(infos[name].file_size for name in model_members))
+        staging = root.parent / f".{root.name}.{uuid.uuid4().hex[:8]}.partial"
+        try:
+            for folder in known:
+                inside(staging, folder, "the model folder").mkdir(parents=True, exist_ok=True)
+            for name in model_members:
+                destination = inside(staging, name[len(fmt.MODELS):], "the model file")
+                destination.parent.mkdir(parents=True, exist_ok=True)
+                with open(destination, "xb") as sink:
+                    _read_checked(archive, infos[name], index[name], sink)
+            if root.exists():
+                shutil.rmtree(root, ignore_errors=True)
+            if root.exists():  # still in use (Windows): unpack beside it
+                root = root.with_name(f"{root.name}-{uuid.uuid4().hex[:6]}")
+            os.replace(staging, root)
+        except BaseException:
+            shutil.rmtree(staging, ignore_errors=True)
+            raise
+    except UnsafePath as error:
+        raise fmt.damaged(error.reason) from None
+    except OSError as error:
+        raise UserError(f"The trained models of this project could not be unpacked into {root.parent}: "
+                        f"{error.strerror or error}.",
+                        "Check that the drive has free space and that TextLab may write there, then open the "
+                        "project again.", details=repr(error)) from error
     return {name: root / folder for name, folder in folders.items()}
+
+
+def _check_room(folder: Path, needed: int) -> None:
+    """UserError unless the drive of ``folder`` can take ``needed`` more bytes and keep some spare."""
+    free = shutil.disk_usage(folder).free
+    if needed + _SPARE_DISK > free:
+        raise UserError(
+            f"The trained models of this project need {describe_size(needed)} once unpacked, but the drive that "
+            f"holds {folder} has only {describe_size(free)} free.",
+            "Free some space on that drive (TextLab's cache can be emptied), then open the project again.",
+        )
 
 
 def _learning_curve(data: bytes):  # noqa: ANN202 — a LearningCurveResult, or None when it cannot be read
@@ -199,16 +267,25 @@ def _learning_curve(data: bytes):  # noqa: ANN202 — a LearningCurveResult, or 
     from guiapp.core.experiment.learning_curve_results import LearningCurveResult
 
     try:
-        return LearningCurveResult.from_json(data.decode("utf-8"))
-    except (ValueError, KeyError, TypeError, UnicodeDecodeError):
+        return LearningCurveResult.from_dict(loads_json(data))
+    except (ValueError, KeyError, TypeError, AttributeError):
         return None
+
+
+def _explanations(data: bytes | None) -> bytes:
+    """The explanations file as stored; one that is not UTF-8 or nests absurdly deep counts as empty
+    (the explanations cache reads it later, and treats what it cannot read as not computed)."""
+    try:
+        return data if data and not too_deep(data.decode("utf-8")) else b""
+    except UnicodeDecodeError:
+        return b""
 
 
 def _json(data: bytes, name: str) -> Any:
     try:
-        return json.loads(data.decode("utf-8"))
-    except (UnicodeDecodeError, ValueError) as error:
-        raise fmt.damaged(f"its {name} is not valid JSON", repr(error)) from error
+        return loads_json(data)
+    except UnreadableJson as error:
+        raise fmt.damaged(f"its {name} cannot be read: {error}", repr(error)) from None
 
 
 def _parquet(data: bytes, name: str) -> pd.DataFrame:

@@ -7,8 +7,9 @@ relative to the folder the results folder is in (where study.toml was), to the r
 itself, or as given — and must be the file the run read: same SHA-256 when the study recorded
 one, and the same test texts (rows, IDs, categories) in every case. The test texts are then
 rebuilt from it exactly as the engine did (``load_study_data``), and checked against
-predictions.csv. Each model's folder is taken from ``models/`` beside the results, since the path
-recorded during the run (on a cluster, say) does not exist here.
+predictions.csv. Each model's folder is taken from ``models/`` inside the results folder, since
+the path recorded during the run (on a cluster, say) does not exist here; a model recorded
+outside the folder is refused (``saved_results.model_folder``).
 
 Nothing in the folder is run: only JSON, CSV, the table and (later, by the safe loaders) the
 model folders are read.
@@ -21,11 +22,10 @@ from pathlib import Path, PurePosixPath, PureWindowsPath
 
 from guiapp.core.errors import UserError
 from guiapp.core.events import EventCallback, Progress, ignore_events
-from guiapp.core.experiment.artefacts import model_folder_name
 from guiapp.core.experiment.learning_curve_files import CURVE_JSON_NAME
 from guiapp.core.experiment.result_files import RESULTS_NAME
 from guiapp.core.experiment.results import ExperimentResult
-from guiapp.core.predict.saved_results import read_results
+from guiapp.core.predict.saved_results import model_folder, read_results, recorded_file_name
 from guiapp.core.project.format import Project, model_folders_of
 from guiapp.core.study.spec import ExperimentSpec
 from guiapp.core.study.study_data import (
@@ -35,6 +35,9 @@ from guiapp.core.study.study_data import (
     read_study_table,
 )
 from guiapp.core.tables.reader import read_table
+from guiapp.core.untrusted.json_reading import read_json_file
+
+CURVE_LIMIT = 64 << 20  # the most a learning curve's file can need
 
 CHOOSE = ("Choose the results folder a run wrote (it holds results.json, predictions.csv and models/). "
           "A spreadsheet, a study file or a .textlab project opens with File → Open… or Open project… instead.")
@@ -83,9 +86,9 @@ def open_results_folder(folder: str | Path, on_event: EventCallback = ignore_eve
         raise _not_this_table(loaded.path, "its test texts differ from those in predictions.csv")
     result.test_texts = texts
 
-    for model in result.models:
-        found = _model_folder(folder, model.name, model.artefact)
-        model.artefact = str(found) if found is not None else model.artefact
+    for model in result.models:  # only inside the folder (a recorded folder elsewhere is refused)
+        found = model_folder(folder, model)
+        model.artefact = str(found) if found is not None else ""
     result.spec = local.to_dict()  # the results now point at the table found here
     return Project(
         spec=local,
@@ -103,7 +106,7 @@ def table_candidates(recorded: str, folder: Path) -> list[Path]:
     """Where the table recorded as ``recorded`` may be now: beside the results folder (in the study's
     folder), inside it, then as recorded; an absolute path from another computer by its file name."""
     given = Path(recorded).expanduser()
-    name = _file_name(recorded)
+    name = recorded_file_name(recorded)
     places = [folder.parent, folder]
     absolute = given.is_absolute() or PurePosixPath(recorded).is_absolute() or PureWindowsPath(recorded).is_absolute()
     found = [place / recorded for place in places] if not absolute else []
@@ -121,7 +124,7 @@ def find_table(recorded: str, folder: Path, what: str) -> Path:
     for path in candidates:
         if path.is_file():
             return path
-    name = _file_name(recorded)
+    name = recorded_file_name(recorded)
     raise UserError(
         f"The study's {what} {name} is not next to the results folder “{folder.name}”, so its texts cannot be "
         f"shown: TextLab looked for {candidates[0]}" + (f" and in {folder}." if len(candidates) > 1 else "."),
@@ -129,11 +132,6 @@ def find_table(recorded: str, folder: Path, what: str) -> Path:
         f"folder that holds {name} — for a cluster run, the folder you prepared with File → Prepare for a cluster…",
         details="looked for: " + "; ".join(str(path) for path in candidates) + f"\nrecorded as: {recorded}",
     )
-
-
-def _file_name(recorded: str) -> str:
-    """The file name of a path written on any system (a cluster's /home/… or C:\\…)."""
-    return PureWindowsPath(recorded).name if "\\" in recorded else PurePosixPath(recorded).name
 
 
 def _rebuilt_test_texts(spec: ExperimentSpec, table, result: ExperimentResult, path: Path) -> list[str]:
@@ -170,17 +168,6 @@ def _not_this_table(path: Path, why: str) -> UserError:
     )
 
 
-def _model_folder(folder: Path, name: str, recorded: str) -> Path | None:
-    """A model's folder beside the results (by the recorded folder's name, or the model's), else as recorded."""
-    candidates = []
-    if recorded:
-        candidates.append(folder / "models" / _file_name(recorded))
-    candidates.append(folder / "models" / model_folder_name(name))
-    if recorded:
-        candidates.append(Path(recorded))
-    return next((path for path in candidates if path.is_dir()), None)
-
-
 def _learning_curve(path: Path):
     """A learning curve written into the folder, if one is there and readable (it costs only itself)."""
     if not path.is_file():
@@ -188,6 +175,6 @@ def _learning_curve(path: Path):
     from guiapp.core.experiment.learning_curve_results import LearningCurveResult
 
     try:
-        return LearningCurveResult.from_json(path.read_text(encoding="utf-8"))
-    except (OSError, ValueError, KeyError, TypeError, UnicodeDecodeError):
+        return LearningCurveResult.from_dict(read_json_file(path, max_bytes=CURVE_LIMIT))
+    except (OSError, ValueError, KeyError, TypeError, AttributeError):
         return None

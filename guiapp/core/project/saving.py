@@ -28,6 +28,7 @@ from guiapp.core.events import EventCallback, Log, Progress, ignore_events
 from guiapp.core.project import format as fmt
 from guiapp.core.project.processes import process_running
 from guiapp.core.tables.arrow_columns import mixed_columns_as_text
+from guiapp.core.untrusted.bounded import describe_size
 
 _CHUNK = 1 << 20
 
@@ -71,12 +72,16 @@ class _Writer:
         compress = zipfile.ZIP_STORED if Path(name).suffix.lower() in fmt.STORED_ENDINGS else zipfile.ZIP_DEFLATED
         info = zipfile.ZipInfo(name, date_time=(1980, 1, 1, 0, 0, 0))
         info.compress_type = compress
-        digest, size = hashlib.sha256(), 0
+        digest, size, limit = hashlib.sha256(), 0, fmt.member_limit(name)
         with self.archive.open(info, "w", force_zip64=True) as member:
             while block := source.read(_CHUNK):
                 digest.update(block)
                 member.write(block)
                 size += len(block)
+                if size > limit:  # opening would refuse it: say so now, and keep the previous file
+                    raise UserError(f"The project could not be saved: {name} is larger than {describe_size(limit)}, "
+                                    "more than a project can hold.",
+                                    "Save the results folder with `textlab run … --out FOLDER` instead, or study fewer texts.")
                 self.done += len(block)
                 self.on_event(Progress(min(self.done / self.total, 0.99), message, self.done, self.total))
         self.index[name] = {"sha256": digest.hexdigest(), "size": size}

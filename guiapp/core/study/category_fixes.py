@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -121,6 +122,54 @@ class CategoryFixes:
     def summary(self) -> str:
         """"spaces trimmed …; “Democratic␣” merged into “Democratic”; left out “Other”" ("" when none)."""
         return "; ".join(self.describe())
+
+
+def unmatched_fixes(fixes: CategoryFixes | None, labels: Iterable[str]) -> tuple[list[str], list[str]]:
+    """``(merge keys, left-out names)`` of the fixes that match none of ``labels`` (the categories
+    as written in the table), so that they change nothing: a merge key is looked for as written
+    (or trimmed, with ``trim_spaces``), a left-out name after merging and trimming."""
+    if fixes is None or fixes.is_empty():
+        return [], []
+    written = set(labels)
+    trimmed = {trim(label) for label in written} if fixes.trim_spaces else set()
+    merge = [source for source in fixes.merge if source not in written and source not in trimmed]
+    kept = CategoryFixes(fixes.trim_spaces, fixes.merge)
+    fixed = {kept.fix(label) for label in written}
+    return merge, [name for name in fixes.leave_out if name not in fixed]
+
+
+def unmatched_fixes_note(fixes: CategoryFixes | None, labels: Iterable[str], where: str = "the table") -> str | None:
+    """A sentence naming the fixes that match no category in ``where`` (None when all match),
+    with the table's own spelling of a name where it differs only in capitals, spaces or
+    punctuation."""
+    written = sorted(set(labels))
+    merge, leave_out = unmatched_fixes(fixes, written)
+    if not (merge or leave_out):
+        return None
+    assert fixes is not None
+    by_key: dict[str, list[str]] = {}
+    for label in written:
+        by_key.setdefault(spelling_key(label), []).append(label)
+    kept = CategoryFixes(fixes.trim_spaces, fixes.merge)
+    after = sorted({name for name in (kept.fix(label) for label in written) if name is not None})
+    after_by_key: dict[str, list[str]] = {}
+    for label in after:
+        after_by_key.setdefault(spelling_key(label), []).append(label)
+
+    def named(name: str, keys: dict[str, list[str]]) -> str:
+        close = [label for label in keys.get(spelling_key(name), []) if label != name]
+        return f"“{visible(name)}”" + (f" (there is “{visible(close[0])}”)" if close else "")
+
+    parts = [f"merge {named(source, by_key)} into “{visible(fixes.merge[source])}”" for source in merge]
+    parts += [f"leave out {named(name, after_by_key)}" for name in leave_out]
+    n = len(parts)
+    return (f"{'A category fix names a category' if n == 1 else f'{n} category fixes name categories'} "
+            f"not found in {where}, so {'it changes' if n == 1 else 'they change'} nothing: "
+            + "; ".join(parts) + ".")
+
+
+UNMATCHED_HINT = ("Check the spelling in [data] category_fixes of the study file (capitals and spaces count), "
+                  "or remove the fixes that are not needed.")
 
 
 def fix_categories(category: pd.Series, fixes: CategoryFixes | None) -> tuple[pd.Series, pd.Series]:

@@ -258,3 +258,70 @@ def suggest_roles(frame: pd.DataFrame) -> SuggestedRoles:
     except Exception:  # a suggestion must never stop the user; they can choose by hand
         return roles
     return roles
+
+
+_ROLE_NAMES = {"text": "the texts", "category": "the categories", "id": "the IDs", "split": "the train/test split"}
+
+
+def why_not(frame: pd.DataFrame, role: str, chosen: dict[str, str] | None = None,
+            limit: int = 20) -> list[tuple[str, str]]:
+    """Why each column (at most ``limit``) was not guessed to hold ``role`` ("text" or
+    "category"): ``(column, reason)`` in a researcher's words — empty, one value, dates, numbers,
+    a different value in every row … ``chosen``: columns that already play a role (column → role)."""
+    chosen = chosen or {}
+    sample = frame
+    if len(frame) > SAMPLE_ROWS:
+        rng = np.random.default_rng(0)
+        sample = frame.iloc[np.sort(rng.choice(len(frame), SAMPLE_ROWS, replace=False))]
+    reasons = []
+    for position, name in enumerate(list(frame.columns)[:limit]):
+        if name in chosen:
+            reasons.append((str(name), f"chosen for {_ROLE_NAMES.get(chosen[name], chosen[name])}"))
+            continue
+        try:
+            profile = _profile(name, position, sample[name])
+            reason = _reason(profile, role, sample[name])
+        except Exception:  # an explanation must never stop the report
+            reason = "could not be read as text or categories"
+        reasons.append((str(name), reason))
+    return reasons
+
+
+def _reason(p: _Profile, role: str, column: pd.Series) -> str:
+    if p.n_values == 0:
+        return "empty in every row"
+    if p.n_distinct == 1:
+        value = next(iter(category_labels(column).dropna()), "")
+        return f"the same value in every row (“{value[:40]}”)"
+    if p.dates or _written_dates(column):
+        return "dates"
+    if role == "text":
+        if p.numeric:
+            return "numbers with decimals" if p.fractional else "numbers"
+        if p.text_share < 0.8:
+            return f"mostly numbers ({1 - p.text_share:.0%} of its filled cells)"
+        if p.mean_words < 2.5:
+            return f"short values ({p.mean_words:.1f} words on average), not texts"
+        return f"only {p.n_distinct:,} different values that repeat, more like categories than texts"
+    if p.fractional:
+        return "numbers with decimals, like a measurement rather than categories"
+    numbers = "numbers, " if p.numeric else ""
+    if p.n_distinct == p.n_values:
+        return f"{numbers}a different value in every row" + (" (like IDs)" if p.numeric else "")
+    if p.n_distinct > MAX_CATEGORY_VALUES:
+        return f"{numbers}{p.n_distinct:,} different values, too many for categories (at most {MAX_CATEGORY_VALUES})"
+    if p.n_distinct <= 0.5 * p.n_values if p.n_values >= 10 else p.n_distinct < p.n_values:  # as _suggest_category
+        return f"{numbers}{p.n_distinct:,} different values: it could be the categories"
+    return f"{numbers}{p.n_distinct:,} different values among {p.n_values:,} rows: most occur only once or twice"
+
+
+_DATE_TEXT = re.compile(r"\s*(\d{4}-\d{1,2}-\d{1,2}([ T]\d{1,2}:\d{2}(:\d{2}(\.\d+)?)?)?|\d{1,2}[./]\d{1,2}[./](\d{2}|\d{4}))\s*")
+
+
+def _written_dates(column: pd.Series) -> bool:
+    """Whether 80% or more of a column's filled cells are dates written as text (2021-03-04, 4.3.2021)."""
+    values = column.dropna()
+    values = values[values.map(lambda v: isinstance(v, str)).to_numpy(dtype=bool)]
+    if len(values) == 0 or len(values) < 0.8 * column.notna().sum():
+        return False
+    return bool(values.astype("str").str.fullmatch(_DATE_TEXT.pattern).mean() >= 0.8)

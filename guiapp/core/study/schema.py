@@ -30,6 +30,7 @@ from pydantic import (
 from pydantic_core import PydanticCustomError
 
 from guiapp.core.errors import UserError
+from guiapp.core.study.printable import printable
 
 SCHEMA_VERSION = 1
 SEED_MAX = 2**32 - 1  # numpy's and scikit-learn's largest seed
@@ -69,7 +70,15 @@ def _grid_values(value: Any) -> Any:
     raise PydanticCustomError("grid_values", "a list of values")
 
 
+def _file_name(value: Any) -> Any:
+    if isinstance(value, str) and "\x00" in value:
+        raise PydanticCustomError("nul_character", "a file name without a NUL character")
+    return value
+
+
+SHA256_PATTERN = r"^([0-9a-fA-F]{64})?$"
 WholeNumber = Annotated[int, BeforeValidator(_whole)]
+FileName = Annotated[str, AfterValidator(_file_name)]
 _SCALAR_SCHEMA: dict[str, Any] = {"type": ["number", "string", "boolean"]}
 GridValues = Annotated[
     Any,
@@ -126,14 +135,16 @@ class CategoryFixesSchema(_Section):
 class DataSchema(_Section):
     """[data]: where the coded texts come from."""
 
-    source: str = Field(
+    source: FileName = Field(
         "", examples=["tweets.csv"],
         description="The table of coded texts; a relative path is relative to the study file's folder.",
     )
     sheet: str | None = Field(None, examples=["Sheet1"], description="Workbooks only: the sheet (default: the first).")
-    sha256: str = Field("", description="The table's checksum when the study was set up (\"\" = not checked).")
+    sha256: str = Field("", pattern=SHA256_PATTERN,
+                        description="The table's SHA-256 checksum when the study was set up: 64 hexadecimal "
+                                    "characters (\"\" = not checked).")
     mapping: MappingSchema = Field(default_factory=MappingSchema, description="Which column plays which role.")
-    test_source: str = Field("", examples=["test.csv"], description="Optional: a separate table of test texts.")
+    test_source: FileName = Field("", examples=["test.csv"], description="Optional: a separate table of test texts.")
     test_sheet: str | None = Field(None, description="Workbooks only: the test table's sheet.")
     category_fixes: CategoryFixesSchema = Field(
         default_factory=CategoryFixesSchema,
@@ -335,7 +346,7 @@ def show_value(value: Any, limit: int = 60) -> str:
     """A value as a person wrote it, with its kind where that is the point."""
     if isinstance(value, str):
         shown = value if len(value) <= limit else value[:limit] + "…"
-        return f"\"{shown}\" (text in quotes)"
+        return f"\"{printable(shown)}\" (text in quotes)"
     if isinstance(value, bool):
         return "true" if value else "false"
     if value is None:
@@ -360,6 +371,10 @@ def _short(value: Any, limit: int) -> str:
 def _allowed(node: dict[str, Any], error: dict[str, Any]) -> str:
     if error["type"] == "grid_values":
         return "a value or a list of values, like [1, 10]"
+    if error["type"] == "nul_character":
+        return "a file name, which never holds the invisible NUL character (\\x00)"
+    if error["type"] == "string_pattern_mismatch" and node.get("pattern") == SHA256_PATTERN:
+        return "a SHA-256 checksum of exactly 64 hexadecimal characters (0–9, a–f), or empty (\"\")"
     if "enum" in node:
         return "one of: " + ", ".join(f"\"{choice}\"" for choice in node["enum"])
     kind = node.get("type")
@@ -417,6 +432,11 @@ def _hint(path: tuple, value: Any, node: dict[str, Any]) -> str:
         return f"Write it in quotes: {key} = \"{value}\"."
     if kind == "string" and isinstance(value, list) and len(value) == 1 and isinstance(value[0], str):
         return f"Write one name without brackets: {key} = {json.dumps(value[0], ensure_ascii=False)}."
+    if isinstance(value, str) and "\x00" in value:
+        return f"Write the table's file name without it, e.g. {key} = \"{printable(value.replace(chr(0), ''))}\"."
+    if path and path[-1] == "sha256":
+        return ("It is the table's checksum, written by TextLab when it saves a study; write sha256 = \"\" "
+                "(or leave it out) to skip the check.")
     if path and path[-1] == "seed":
         return "Any whole number in that range will do; the same seed gives the same results."
     return f"See {FORMAT_DOC} for what each setting may hold."

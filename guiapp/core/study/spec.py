@@ -77,7 +77,7 @@ class DataSpec:
         spec = cls(
             source=checked.source,
             sheet=checked.sheet,
-            sha256=checked.sha256,
+            sha256=checked.sha256.lower(),  # as sha256sum and TextLab write it
             mapping=ColumnMapping(**checked.mapping.model_dump()),
             test_source=checked.test_source,
             test_sheet=checked.test_sheet,

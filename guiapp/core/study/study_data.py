@@ -6,8 +6,11 @@ test texts: from a separate test file, from the split column, or a stratified ra
 
 ``load_study_data`` is also the one set of data-side checks a study must pass before it runs:
 ``run_experiment`` calls it, and ``textlab health --spec`` calls it to answer exactly as a run
-would (tables that exist, a test file with the study's columns, at least two categories, and
-enough texts of each category for the study's cross-validation folds).
+would (tables that exist, a test file with the study's columns whose texts are not mostly the
+training texts again — ``test_overlap.py`` —, at least two categories, and enough texts of each
+category for the study's cross-validation folds). Its notes say what the run should not keep
+quiet about: category fixes that match no category, some test texts that are also training
+texts, a table that changed since the study was set up or while it was being read.
 """
 
 from __future__ import annotations
@@ -22,12 +25,14 @@ import pandas as pd
 
 from guiapp.core.errors import DataError
 from guiapp.core.events import EventCallback, Log, ignore_events, sub_progress
-from guiapp.core.study.category_fixes import CategoryFixes, visible
-from guiapp.core.study.mapping import apply_mapping, check_mapping
+from guiapp.core.study.category_fixes import UNMATCHED_HINT, CategoryFixes, unmatched_fixes_note, visible
+from guiapp.core.study.mapping import apply_mapping, category_labels, check_mapping
+from guiapp.core.study.printable import printable
 from guiapp.core.study.spec import ExperimentSpec
 from guiapp.core.study.split import TrainTestSplit, random_holdout
-from guiapp.core.tables.reader import LoadedTable, read_table
-from guiapp.core.tables.rows import spreadsheet_row
+from guiapp.core.study.test_overlap import check_test_overlap, same_file
+from guiapp.core.tables.reader import LoadedTable, file_sha256, read_table
+from guiapp.core.tables.rows import row_origin, spreadsheet_rows
 
 
 @dataclass
@@ -41,6 +46,7 @@ class StudyData:
     ids: list[object]
     split: TrainTestSplit
     notes: list[str] = field(default_factory=list)
+    test_rows_in: str = ""  # where the test texts' rows are counted, in words ("" for the table's one sheet)
 
 
 def category_order(labels: set[str]) -> list[str]:
@@ -60,19 +66,24 @@ def load_study_data(
     on_event: EventCallback = ignore_events,
 ) -> StudyData:
     notes: list[str] = []
+    test_rows_in = ""
     mapping = spec.data.mapping
     if mapping.category_column is None:
         raise DataError("The study has no category column.", "Choose the column that holds your coding.")
     if table is None:
         table = read_study_table(spec, spec_file, notes, on_event=sub_progress(on_event, 0.0, 0.8)).frame
     check_mapping(table, mapping)
+    if row_origin(table).sheet:
+        test_rows_in = f"sheet “{row_origin(table).sheet}”"
     fixes = spec.data.category_fixes
-    main = _usable(apply_mapping(table, mapping, fixes), "the table", notes, fixes)
+    main = _usable(apply_mapping(table, mapping, fixes), spreadsheet_rows(table), "the table", notes, fixes)
 
     test_part: pd.DataFrame | None = None
     if spec.data.test_source:
         loaded_test = read_study_table(spec, spec_file, notes, test=True, on_event=sub_progress(on_event, 0.8, 1.0))
         test_file, test_table = loaded_test.path, loaded_test.frame
+        sheet = row_origin(test_table).sheet
+        test_rows_in = test_file.name + (f", sheet “{sheet}”" if sheet else "")
         try:
             check_mapping(test_table, mapping)
         except DataError as error:
@@ -80,7 +91,8 @@ def load_study_data(
                 f"The test file {test_file.name} does not have the study's columns: {error.message}",
                 "Give the test file the same column names as the training table.",
             ) from None
-        test_part = _usable(apply_mapping(test_table, mapping, fixes), "the test file", notes, fixes)
+        test_part = _usable(apply_mapping(test_table, mapping, fixes), spreadsheet_rows(test_table), "the test file",
+                            notes, fixes)
         train_part = main
         how = "test file"
     elif mapping.split_column is not None:
@@ -99,6 +111,10 @@ def load_study_data(
         train_part, how = main, "random hold-out"
     if train_part.empty:
         raise DataError("There are no coded training texts.", "Code some texts, then run the study again.")
+    notes += _unmatched_fix_notes(spec, [table, *([test_table] if spec.data.test_source else [])])
+    if test_part is not None:  # a model tested on texts it learnt from scores far too well
+        one_file = bool(spec.data.source) and same_file(spec.source_path(spec_file), spec.test_source_path(spec_file))
+        notes += check_test_overlap(train_part["text"], test_part["text"], how, one_file)
 
     parts = [train_part] if test_part is None else [train_part, test_part]
     frame = pd.concat(parts)
@@ -134,7 +150,19 @@ def load_study_data(
         ids=[None if pd.isna(value) else value for value in frame["id"]],
         split=split,
         notes=notes,
+        test_rows_in=test_rows_in,
     )
+
+
+def _unmatched_fix_notes(spec: ExperimentSpec, tables: list[pd.DataFrame]) -> list[str]:
+    """A note when the study's category fixes name categories that none of its tables has."""
+    fixes, column = spec.data.category_fixes, spec.data.mapping.category_column
+    if column is None or not (fixes.merge or fixes.leave_out):
+        return []
+    labels = {label for table in tables for label in category_labels(table[column]).dropna().unique()}
+    where = "the table" if len(tables) == 1 else "the table or the test file"
+    text = unmatched_fixes_note(fixes, labels, where)
+    return [] if text is None else [f"{text} {UNMATCHED_HINT}"]
 
 
 def read_study_table(spec: ExperimentSpec, spec_file: str | Path | None, notes: list[str], *, test: bool = False,
@@ -143,10 +171,12 @@ def read_study_table(spec: ExperimentSpec, spec_file: str | Path | None, notes: 
     and a note in ``notes`` when the table changed since the study was set up."""
     path = study_table_path(spec, spec_file, notes, test=test)
     key, sheet = ("test_sheet", spec.data.test_sheet) if test else ("sheet", spec.data.sheet)
+    before = _file_state(path)
     loaded = read_table(path, sheet, on_event=on_event)
+    notes += changed_while_read_notes(path, before, loaded.sha256)
     if sheet is not None and loaded.sheet is None:
         raise DataError(
-            f"[data] {key} is \"{sheet}\", but {path.name} is not a workbook and has no sheets.",
+            f"[data] {key} is \"{printable(sheet)}\", but {printable(path.name)} is not a workbook and has no sheets.",
             f"Leave {key} out of the study file for a CSV or Parquet file; it is only for workbooks (.xlsx, .ods …).",
         )
     if not test:
@@ -164,21 +194,48 @@ def study_table_path(spec: ExperimentSpec, spec_file: str | Path | None, notes: 
     if not path.exists():
         where = " (relative to the study file's folder)" if spec_file is not None and not Path(name).is_absolute() else ""
         raise DataError(
-            f"The study's {what} {path} does not exist.",
-            f"Check [data] {key} = \"{name}\" in the study file{where}, or move the file there.",
+            f"The study's {what} {printable(path)} does not exist.",
+            f"Check [data] {key} = \"{printable(name)}\" in the study file{where}, or move the file there.",
         )
     if spec_file is not None and not Path(name).expanduser().is_absolute():
         folder = Path(spec_file).resolve().parent
         resolved = Path(os.path.normpath(path))
         if not resolved.is_relative_to(folder):
-            notes.append(f"The study's {what} is outside the study file's folder: {key} = \"{name}\" is {resolved}.")
+            notes.append(f"The study's {what} is outside the study file's folder: {key} = \"{printable(name)}\" is "
+                         f"{printable(resolved)}.")
     return path
+
+
+def _file_state(path: Path) -> tuple[int, int, int] | None:
+    """What changes when a file is saved again or replaced: its inode, size and time of change."""
+    try:
+        state = path.stat()
+    except OSError:
+        return None
+    return state.st_ino, state.st_size, state.st_mtime_ns
+
+
+def changed_while_read_notes(path: Path, before: tuple[int, int, int] | None, sha256: str) -> list[str]:
+    """A note when the file was saved again or replaced while it was read (its state differs from
+    ``before`` and its checksum from ``sha256``, the one taken as the reading began)."""
+    if _file_state(path) == before:
+        return []
+    try:
+        now = file_sha256(path)
+    except DataError:  # gone or unreadable now: it certainly changed
+        now = ""
+    if now == sha256:
+        return []
+    return [f"The file {printable(path.name)} was changed or replaced while TextLab was reading it, so the texts "
+            "used may be those of the old version, of the new one, or a mix of both. Run the study again once the "
+            "file is saved and nobody is writing to it."]
 
 
 def changed_file_notes(spec: ExperimentSpec, source: Path, sha256: str) -> list[str]:
     """A note when the table's checksum differs from the one the study was set up with."""
     if spec.data.sha256 and sha256 != spec.data.sha256:
-        return [f"The file {source.name} has changed since the study was set up; results may differ from earlier runs."]
+        return [f"The file {printable(source.name)} has changed since the study was set up; results may differ "
+                "from earlier runs."]
     return []
 
 
@@ -232,9 +289,10 @@ def check_fold_sizes(y_train: np.ndarray, n_folds: int, categories: list[str] | 
         raise fold_size_error(small, n_folds)
 
 
-def _usable(coded, where: str, notes: list[str], fixes: CategoryFixes | None = None) -> pd.DataFrame:
-    """Rows with a category and some text; the others are counted in ``notes``."""
-    frame = coded.frame.assign(row=[spreadsheet_row(position) for position in range(len(coded.frame))])
+def _usable(coded, rows: np.ndarray, where: str, notes: list[str], fixes: CategoryFixes | None = None) -> pd.DataFrame:
+    """Rows with a category and some text; the others are counted in ``notes``. ``rows``: the
+    spreadsheet row of each of the table's rows."""
+    frame = coded.frame.assign(row=rows)
     left_out = coded.left_out if coded.left_out is not None else pd.Series(False, index=frame.index)
     if left_out.any():
         names = ", ".join(f"“{visible(label)}”" for label in (fixes.leave_out if fixes else []))

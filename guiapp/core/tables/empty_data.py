@@ -3,15 +3,19 @@ were never calculated.
 
 Programs that write .xlsx files without Excel (scripts, some web exports) may store formulas
 without their results; every reader but Excel then sees empty cells. Looked for only when a
-sheet turned out empty, by streaming the sheet's XML out of the zip.
+sheet turned out empty, or one of its columns did (:func:`uncalculated_formula_notices`), by
+streaming the sheet's XML out of the zip.
 """
 
 from __future__ import annotations
 
 import posixpath
+import re
 import xml.etree.ElementTree as ET
 import zipfile
 from pathlib import Path
+
+import pandas as pd
 
 from guiapp.core.errors import DataError
 
@@ -65,6 +69,78 @@ def has_uncalculated_formulas(path: Path, sheet: str) -> bool:
     except (zipfile.BadZipFile, ET.ParseError, KeyError, OSError):
         return False
     return False
+
+
+_FORMULA_TAG = re.compile(rb"<(?:\w+:)?f[\s>/]")
+_CHUNK = 1 << 20
+
+
+def uncalculated_formula_notices(path: Path, sheet: str, frame: pd.DataFrame) -> list[str]:
+    """A notice for each column of ``frame`` that is empty in every row because its cells hold
+    formulas that were never calculated (.xlsx/.xlsm only; [] when no column is empty)."""
+    empty = [position for position in range(frame.shape[1]) if frame.iloc[:, position].isna().all()]
+    if not empty or path.suffix.lower() not in (".xlsx", ".xlsm"):
+        return []
+    counts, first_column = _formulas_without_values(path, sheet)
+    notices = []
+    for letters, count in sorted(counts.items(), key=lambda item: (len(item[0]), item[0])):
+        position = _column_number(letters) - first_column
+        if position in empty:
+            name = frame.columns[position]
+            notices.append(
+                f"The column '{name}' (column {letters} of the sheet “{sheet}”) holds {count:,} formulas that were never "
+                "calculated, so TextLab sees only empty cells there. The program that wrote the file did not "
+                "calculate them: open it in Excel or LibreOffice, save it, and load it again."
+            )
+    return notices
+
+
+def _formulas_without_values(path: Path, sheet: str) -> tuple[dict[str, int], int]:
+    """``(column letters → formula cells without a stored value, number of the sheet's first used
+    column)`` of an .xlsx sheet; ({}, 0) when it has none or cannot be read."""
+    counts: dict[str, int] = {}
+    first = 0
+    try:
+        with zipfile.ZipFile(path) as archive:
+            member = _sheet_member(archive, sheet)
+            if member is None or not _has_formula_tag(archive, member):
+                return {}, 0
+            with archive.open(member) as xml:
+                for _, element in ET.iterparse(xml, events=("end",)):
+                    if _local(element.tag) != "c":
+                        continue
+                    letters = "".join(char for char in element.get("r", "") if char.isalpha()).upper()
+                    parts = {_local(child.tag): child for child in element}
+                    value = parts.get("v")
+                    has_value = value is not None and bool((value.text or "").strip())
+                    if letters and (has_value or "f" in parts or parts.get("is") is not None):
+                        number = _column_number(letters)
+                        first = number if first == 0 else min(first, number)
+                        if "f" in parts and not has_value:
+                            counts[letters] = counts.get(letters, 0) + 1
+                    element.clear()
+    except (zipfile.BadZipFile, ET.ParseError, KeyError, OSError, ValueError):
+        return {}, 0
+    return counts, first
+
+
+def _has_formula_tag(archive: zipfile.ZipFile, member: str) -> bool:
+    """A quick look through the sheet's bytes for a formula element before parsing it."""
+    with archive.open(member) as stream:
+        tail = b""
+        while chunk := stream.read(_CHUNK):
+            if _FORMULA_TAG.search(tail + chunk):
+                return True
+            tail = chunk[-16:]
+    return False
+
+
+def _column_number(letters: str) -> int:
+    """"A" → 1, "Z" → 26, "AA" → 27."""
+    number = 0
+    for char in letters:
+        number = number * 26 + ord(char) - ord("A") + 1
+    return number
 
 
 def _local(tag: str) -> str:

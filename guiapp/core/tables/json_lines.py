@@ -18,6 +18,7 @@ import pandas as pd
 
 from guiapp.core.errors import DataError
 from guiapp.core.events import EventCallback, Progress
+from guiapp.core.untrusted.json_reading import loads_json
 
 JSON_LINES_SUFFIXES = (".jsonl", ".ndjson")
 LINES_PER_STEP = 20_000
@@ -45,7 +46,7 @@ def looks_like_json_lines(sample: bytes) -> bool:
         if not line.startswith("{"):
             return False
         try:
-            return isinstance(json.loads(line), dict)
+            return isinstance(loads_json(line), dict)
         except ValueError:
             return False
     return False
@@ -89,7 +90,7 @@ def _parse_chunk(path: Path, lines: list[tuple[int, str]]) -> pd.DataFrame:
     records = []
     for number, line in lines:
         try:
-            record = json.loads(line)
+            record = loads_json(line)  # bounded in depth: a line nested thousands deep is a bad line
         except ValueError as error:
             raise _bad_line(path, number, line, error) from error
         if not isinstance(record, dict):

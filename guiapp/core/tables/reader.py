@@ -42,7 +42,12 @@ from guiapp.core.errors import DataError
 from guiapp.core.events import EventCallback, Progress, ignore_events, sub_progress
 from guiapp.core.tables.column_names import tidy_table
 from guiapp.core.tables.delimited import read_delimited, read_sample
-from guiapp.core.tables.empty_data import has_uncalculated_formulas, no_data_rows, uncalculated_formulas
+from guiapp.core.tables.empty_data import (
+    has_uncalculated_formulas,
+    no_data_rows,
+    uncalculated_formula_notices,
+    uncalculated_formulas,
+)
 from guiapp.core.tables.file_signatures import GZIP, HTML, PARQUET, WORKBOOK, identify
 from guiapp.core.tables.rows import ATTR as ROWS_ATTR, RowOrigin, row_origin, set_row_origin
 from guiapp.core.tables.json_lines import JSON_LINES_SUFFIXES, looks_like_json_lines, read_json_lines
@@ -143,6 +148,8 @@ def read_table(
                 raise uncalculated_formulas(path.name, loaded.sheet or "")
             raise no_data_rows(path.name, loaded.sheet)
         loaded.notices = notices + renames
+        if reader == "workbook":  # a column that is empty because its formulas were never calculated
+            loaded.notices += uncalculated_formula_notices(path, loaded.sheet or "", loaded.frame)
         loaded.sha256 = sha256
         set_row_origin(loaded.frame, origin)
         on_event(Progress(1.0, f"Read {len(loaded.frame):,} rows from {path.name}"))

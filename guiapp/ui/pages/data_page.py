@@ -207,6 +207,7 @@ class DataPage(QWidget):
         self.health_view = HealthReportView()
         self.health_view.rowsRequested.connect(self.show_rows)
         self.health_view.categoryFixesChanged.connect(lambda _fixes: self._mapping_changed(self.mapping()))
+        self.health_view.categoryFixesChanged.connect(self.mapping_panel.set_category_fixes)  # the hint's count
         column = QVBoxLayout(health_tab)
         column.setContentsMargins(0, 0, 0, 0)
         column.addWidget(self.health_progress)
@@ -424,6 +425,7 @@ class DataPage(QWidget):
         wanted, self._wanted_fixes = getattr(self, "_wanted_fixes", None), None
         if self.table is None or self.table.path != table.path or wanted is not None:
             self.health_view.set_category_fixes(wanted)  # fixes belong to one table (a study's own, when opened)
+        self.mapping_panel.set_category_fixes(self.health_view.category_fixes())
         self.table = table
         self.report = None
         self._watch(table.path if watch else None)

@@ -14,7 +14,7 @@ from __future__ import annotations
 import html
 
 import pandas as pd
-from PySide6.QtCore import QEvent, QItemSelectionModel, QModelIndex, QSize, Qt, Signal
+from PySide6.QtCore import QEvent, QItemSelectionModel, QModelIndex, Qt, Signal
 from PySide6.QtGui import QBrush, QColor, QFont
 from PySide6.QtWidgets import (
     QAbstractItemView,
@@ -22,7 +22,6 @@ from PySide6.QtWidgets import (
     QHeaderView,
     QLabel,
     QScrollArea,
-    QSizePolicy,
     QSplitter,
     QStackedWidget,
     QTableWidget,
@@ -53,38 +52,7 @@ INTRO_TEXT = ("The test texts with your coding and each model's answer. Narrow t
               "click a column title to sort, and select a text to read it in full on the right.")
 NO_SELECTION_TEXT = "Select a text in the table to read it here, with every model's answer."
 NO_TEXTS_NOTE = "These results were saved without their texts, so only the answers can be shown."
-ANSWER_HEADERS = ["Model", "Answer", "Confidence", "Agrees with you"]
-
-
-class SidewaysScroll(QScrollArea):
-    """One row of controls that scrolls sideways when the window is too narrow for it, as tall as
-    the row (plus the scroll bar only while one is needed)."""
-
-    def __init__(self, row: QWidget) -> None:
-        super().__init__()
-        self.setWidget(row)
-        self.setWidgetResizable(True)
-        self.setFrameShape(QFrame.Shape.NoFrame)
-        self.setVerticalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
-        self.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Fixed)
-
-    def _height(self) -> int:
-        row = self.widget()
-        height = row.sizeHint().height()
-        if row.minimumSizeHint().width() > self.viewport().width():
-            height += self.horizontalScrollBar().sizeHint().height()
-        return height
-
-    def sizeHint(self) -> QSize:
-        return QSize(self.widget().sizeHint().width(), self._height())
-
-    def minimumSizeHint(self) -> QSize:
-        return QSize(60, self._height())
-
-    def resizeEvent(self, event) -> None:
-        super().resizeEvent(event)
-        if self.height() != self._height():
-            self.updateGeometry()
+ANSWER_HEADERS = ["Model", "Answer", "Confidence", "Agrees?"]  # short titles: a narrow pane keeps the names
 
 
 class DocumentsPage(QWidget):
@@ -133,6 +101,7 @@ class DocumentsPage(QWidget):
         self.splitter.setStretchFactor(1, 2)
         self.splitter.splitterMoved.connect(self._splitter_moved)
         self._user_sized = False
+        self._reader_wish = 0  # pixels the reading pane's content asks for (want_detail_width)
         self.splitter.installEventFilter(self)
 
         layout = QVBoxLayout(panel)
@@ -140,7 +109,7 @@ class DocumentsPage(QWidget):
         layout.setSpacing(8)
         layout.addWidget(intro)
         layout.addWidget(self.note_label)
-        layout.addWidget(SidewaysScroll(self.filters))  # a narrow window scrolls the filters sideways
+        layout.addWidget(self.filters)  # its filters wrap onto more lines in a narrow window
         layout.addWidget(self.splitter, 1)
         return panel
 
@@ -178,9 +147,11 @@ class DocumentsPage(QWidget):
         self.answers_table.setVerticalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         header = self.answers_table.horizontalHeader()
         header.setDefaultAlignment(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter)
-        header.setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
-        for column in range(1, len(ANSWER_HEADERS)):
-            header.setSectionResizeMode(column, QHeaderView.ResizeMode.ResizeToContents)
+        for column in range(len(ANSWER_HEADERS)):  # model and answer share what the numbers leave
+            header.setSectionResizeMode(column, QHeaderView.ResizeMode.Stretch if column < 2 else
+                                        QHeaderView.ResizeMode.ResizeToContents)
+        header.setMinimumSectionSize(40)
+        self.answers_table.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         self.detail_area = QWidget(objectName="documentDetailArea")  # for the coloured-words view
         detail_column = QVBoxLayout(self.detail_area)
         detail_column.setContentsMargins(0, 0, 0, 0)
@@ -253,16 +224,40 @@ class DocumentsPage(QWidget):
         return self.filters.count()
 
     # -- layout -------------------------------------------------------------------------------------
-    TABLE_SHARE = 0.64  # the table gets most of the width until the user moves the divider
+    TABLE_SHARE = 0.64  # the table gets most of the width until the user moves the divider …
+    NARROW = 900  # … unless the page is narrower: then the reading pane gets at least READER_SHARE
+    READER_SHARE = 0.45
+    TABLE_FLOOR = 260  # what the table keeps when the reading pane asks for more room
+
+    def want_detail_width(self, pixels: int) -> None:
+        """The view in ``detail_area`` needs ``pixels`` (e.g. the words of all documents: a chart
+        beside a table): the reading pane gets them while the table keeps TABLE_FLOOR; 0: no wish."""
+        margins = self.reader.widget().layout().contentsMargins()
+        extra = margins.left() + margins.right() + self.reader.verticalScrollBar().sizeHint().width() + 4
+        self._reader_wish = int(pixels) + extra if pixels > 0 else 0
+        if not self._user_sized:
+            self._fit_splitter(self.splitter.width())
+            return
+        total = sum(self.splitter.sizes())
+        reader = self.splitter.sizes()[1] if total else 0
+        wanted = min(self._reader_wish, total - self.TABLE_FLOOR)
+        if reader < wanted:  # the divider the user placed moves only as far as needed
+            self.splitter.setSizes([total - wanted, wanted])
 
     def _splitter_moved(self, *_args) -> None:
         self._user_sized = True
 
+    def _fit_splitter(self, width: int) -> None:
+        total = width - self.splitter.handleWidth()
+        if total <= 0:
+            return
+        share = self.TABLE_SHARE if total >= self.NARROW else 1 - self.READER_SHARE
+        reader = max(total - int(total * share), min(self._reader_wish, total - self.TABLE_FLOOR))
+        self.splitter.setSizes([total - reader, reader])
+
     def eventFilter(self, watched, event) -> bool:
         if watched is self.splitter and event.type() == QEvent.Type.Resize and not self._user_sized:
-            total = event.size().width() - self.splitter.handleWidth()
-            if total > 0:
-                self.splitter.setSizes([int(total * self.TABLE_SHARE), total - int(total * self.TABLE_SHARE)])
+            self._fit_splitter(event.size().width())
         return super().eventFilter(watched, event)
 
     # -- reacting ---------------------------------------------------------------------------------
@@ -301,7 +296,7 @@ class DocumentsPage(QWidget):
 
     @staticmethod
     def _heading(document: Document) -> str:
-        where = f"Row {document.row:,}"
+        where = f"Row {document.row}"
         if document.id is not None:
             where += f" · ID {html.escape(str(document.id))}"
         return f"<b>{where}</b> — you coded it <b>{html.escape(document.human)}</b>"
@@ -321,7 +316,7 @@ class DocumentsPage(QWidget):
             background = QBrush(QColor(AGREE_BACKGROUND if answer.correct else DISAGREE_BACKGROUND))
             for column, text in enumerate(cells):
                 item = QTableWidgetItem(text)
-                item.setToolTip(text if column == 0 else "")
+                item.setToolTip(text if column < 2 else "")  # a long name or category, shortened in its cell
                 if column >= 1:
                     item.setBackground(background)
                 if column == 2:

@@ -12,10 +12,9 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pandas as pd
-from PySide6.QtCore import Qt, Signal
+from PySide6.QtCore import Qt, QTimer, Signal
 from PySide6.QtWidgets import (
     QCheckBox,
-    QFileDialog,
     QGroupBox,
     QHBoxLayout,
     QLabel,
@@ -32,15 +31,21 @@ from PySide6.QtWidgets import (
 from guiapp.core.experiment.results import ExperimentResult, ModelResult
 from guiapp.core.export.prediction_files import model_predictions, write_predictions
 from guiapp.core.export.predictions import predictions_table
+from guiapp.core.export.target import study_data_files
 from guiapp.core.predict.new_texts import NewTextPredictions, category_counts
 from guiapp.core.study.mapping import ColumnMapping
 from guiapp.ui.widgets.empty_state import EmptyState
 from guiapp.ui.widgets.frame_model import DataFrameModel
 from guiapp.ui.widgets.job_progress import JobProgress
 from guiapp.ui.widgets.new_texts_source import NewTextsSource
+from guiapp.ui.widgets.save_dialogs import ask_save_path, proposed_name
 from guiapp.workers import Worker, WorkerSlot
 
 PREVIEW_ROWS = 200
+# the models whose top words are calculated exactly (explain/top_words.quick_in_result; a test keeps them in step)
+QUICK_TOP_WORDS = ("Quick are the models whose word scores are calculated exactly: logistic regression or an SVM with "
+                   "a linear kernel on a bag of words or on word vectors, and naive Bayes or XGBoost on a bag of "
+                   "words; an SVM with another kernel is not.")
 SAVE_FILTERS = {
     "Excel workbook (*.xlsx)": ".xlsx",
     "CSV, comma-separated (*.csv)": ".csv",
@@ -254,6 +259,9 @@ class PredictPage(QWidget):
         self.progress.attach(worker, "Predicting…")
         self.predict_button.setEnabled(False)
         self._predict_slot.start(worker)
+        # after the slot has let go of it (its thread has ended): Predict is usable again
+        worker.signals.done.connect(lambda w=worker: self._predict_done(w))
+        self._show_progress()
 
     def _predicted(self, worker: Worker, found: NewTextPredictions, frame: pd.DataFrame, source: Path | None) -> None:
         if worker is not self._predict_slot.current:
@@ -274,6 +282,21 @@ class PredictPage(QWidget):
             self.errorRaised.emit(error, "Predicting the new texts")
         else:
             self.statusMessage.emit("Predicting was cancelled; nothing was kept.")
+
+    def _predict_done(self, worker: Worker) -> None:
+        if self._predict_slot.current in (None, worker):
+            self.progress.hide()
+            self._inputs_changed()
+
+    def _show_progress(self) -> None:
+        """Bring the progress bar into view (it sits under the models, below the fold of a low
+        window), once the page has made room for it."""
+        QTimer.singleShot(0, self._progress_into_view)
+
+    def _progress_into_view(self) -> None:
+        scroll = self.stack.widget(1)
+        if isinstance(scroll, QScrollArea) and self.progress.isVisible():
+            scroll.ensureWidgetVisible(self.progress, 0, 16)
 
     def _show_answers(self) -> None:
         found, frame = self.found, self._predicted_frame
@@ -311,13 +334,13 @@ class PredictPage(QWidget):
     def choose_save_path(self) -> None:
         if self.found is None:
             return
-        stem = self._predicted_source.stem if self._predicted_source else "uncoded texts"
-        start = (self._predicted_source.parent if self._predicted_source else Path.home()) / f"{stem} - predictions.xlsx"
-        path, chosen = QFileDialog.getSaveFileName(self, "Save the predictions", str(start), ";;".join(SAVE_FILTERS))
+        study_files = study_data_files(self.result.spec if self.result is not None else None)
+        source = self._predicted_source
+        name = (proposed_name(source, "TextLab predictions", ".xlsx") if source
+                else proposed_name(study_files[0] if study_files else None, "TextLab predictions of uncoded texts", ".xlsx"))
+        protected = [source, *study_files]
+        path, _ = ask_save_path(self, "Save the predictions", name, ";;".join(SAVE_FILTERS), protected=protected)
         if path:
-            path = Path(path)
-            if path.suffix.lower() not in SAVE_FILTERS.values():
-                path = path.with_name(path.name + SAVE_FILTERS.get(chosen, ".xlsx"))
             self.save_to(path)
 
     def save_to(self, path: Path) -> None:
@@ -378,7 +401,7 @@ class PredictPage(QWidget):
                 f"Finding the words takes time for {', '.join(slow)}: the model has to be asked again "
                 f"many times per text (up to a few seconds each without a graphics card), so for {texts} "
                 "this can take much longer than predicting. The progress bar shows the time left, and "
-                "Cancel stops it. Bag-of-words models are quick.")
+                f"Cancel stops it. {QUICK_TOP_WORDS}")
         self.top_words_note.setVisible(bool(slow))
 
     @staticmethod

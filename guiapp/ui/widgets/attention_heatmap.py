@@ -57,7 +57,7 @@ class AttentionHeatmap(ChartWidget):
         self._bar.axis.setLabel("Share of attention", color="#222222")
         self._bar.axis.setTickFont(chart_font(8))
         self._left_names: list[str] = []
-        self.setMinimumSize(420, 420)
+        self.setMinimumSize(300, 300)  # fits the Documents step's reading pane in a 1024-pixel window
         self.setToolTip(ATTENTION_TIP)
         self.scene().sigMouseMoved.connect(self._hover)
         self._ready = True

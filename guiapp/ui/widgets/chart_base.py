@@ -13,10 +13,12 @@ from pathlib import Path
 import numpy as np
 import pyqtgraph as pg
 import pyqtgraph.exporters as pg_exporters
-from PySide6.QtCore import QRect, QRectF, QSettings, QSize, QStandardPaths, Qt, Signal
+from PySide6.QtCore import QRect, QRectF, QSize, Qt, Signal
 from PySide6.QtGui import QColor, QFont, QPainter, QPicture, QResizeEvent
 from PySide6.QtSvg import QSvgGenerator
-from PySide6.QtWidgets import QFileDialog, QMenu
+from PySide6.QtWidgets import QMenu
+
+from guiapp.ui.widgets.save_dialogs import EXPORT_FOLDER_KEY, ask_save_path, export_folder
 
 BAR_COLOR = "#4a7fb5"  # calm blue
 FLAG_COLOR = "#d9822b"  # amber: "look at this"
@@ -28,7 +30,7 @@ GRID_ALPHA = 0.18
 SAVE_ACTION_TEXT = "Save chart as image…"
 PLOT_MARGINS = (6, 10, 16, 6)  # left, top, right, bottom (pixels around the axes)
 EXPORT_SCALE = 2  # PNG exports at twice the screen size, crisp in reports
-CHART_FOLDER_KEY = "last_chart_folder"  # QSettings key: where charts were last saved
+CHART_FOLDER_KEY = EXPORT_FOLDER_KEY  # QSettings key: where charts (and every other export) were last saved
 
 
 def format_count(value: float) -> str:
@@ -45,19 +47,9 @@ def format_share(share: float) -> str:
 
 
 def chart_folder() -> Path:
-    """Where the "Save chart" dialog opens: the folder a chart was last saved to, else the
-    user's Documents folder (else the home folder)."""
-    settings = QSettings()
-    for key in (CHART_FOLDER_KEY, "last_folder"):
-        folder = settings.value(key, "", type=str)
-        if folder and Path(folder).is_dir():
-            return Path(folder)
-    documents = QStandardPaths.writableLocation(QStandardPaths.StandardLocation.DocumentsLocation)
-    return Path(documents) if documents and Path(documents).is_dir() else Path.home()
-
-
-def remember_chart_folder(folder: Path) -> None:
-    QSettings().setValue(CHART_FOLDER_KEY, str(folder))
+    """Where the "Save chart" dialog opens: the folder a file was last saved to, else the user's
+    Documents folder (else the home folder)."""
+    return export_folder()
 
 
 def chart_font(point_size: float, bold: bool = False) -> QFont:
@@ -134,20 +126,9 @@ class ChartWidget(pg.PlotWidget):
         """Ask where to save (PNG or SVG) and save; returns the path, or None if cancelled.
         The dialog opens in the folder a chart was last saved to (remembered across sessions),
         at first in the user's Documents folder."""
-        start = chart_folder() / f"{self._default_name}.png"
-        path, chosen = QFileDialog.getSaveFileName(
-            self,
-            "Save chart as image",
-            str(start),
-            "PNG image (*.png);;SVG drawing (*.svg)",
-        )
-        if not path:
-            return None
-        if not Path(path).suffix:
-            path += ".svg" if "svg" in (chosen or "").lower() else ".png"
-        saved = self.export(path)
-        remember_chart_folder(saved.parent)
-        return saved
+        path, _ = ask_save_path(self, "Save chart as image", f"{self._default_name}.png",
+                                "PNG image (*.png);;SVG drawing (*.svg)")
+        return self.export(path) if path is not None else None
 
     def export(self, path: str | Path) -> Path:
         """Save the chart as ``.svg`` (vector drawing) or ``.png`` (picture; also for any

@@ -98,7 +98,35 @@ class _Table(QTableWidget):
         for column in range(self.columnCount() - 1):
             limit = self.MAX_NAME_WIDTH if column in self.name_columns else self.MAX_COLUMN_WIDTH
             self.setColumnWidth(column, min(self.columnWidth(column) + 14, limit))
+        self._wanted = [self.columnWidth(column) for column in range(self.columnCount())]
+        self.fit_width()
         self.fit_rows()
+
+    NARROWEST_NAME = 100
+
+    def fit_width(self) -> None:
+        """In a narrow window the columns give way — the names first, then the widest texts, never
+        below their title — and their text wraps, so that the table does not scroll sideways."""
+        wanted = getattr(self, "_wanted", None)
+        if not wanted:
+            return
+        header = self.horizontalHeader()
+        floors = [self.NARROWEST_NAME if column in self.name_columns else
+                  min(header.sectionSizeFromContents(column).width(), wanted[column])
+                  for column in range(self.columnCount())]
+        widths = list(wanted)
+        over = sum(widths) - self.viewport().width()
+        order = list(self.name_columns) + sorted(
+            (c for c in range(self.columnCount()) if c not in self.name_columns), key=lambda c: -wanted[c])
+        for column in order:
+            if over <= 0:
+                break
+            give = min(over, max(widths[column] - floors[column], 0))
+            widths[column] -= give
+            over -= give
+        for column, width in enumerate(widths[:-1]):  # the last one stretches to what is left
+            if self.columnWidth(column) != width:
+                self.setColumnWidth(column, width)
 
     def fit_rows(self) -> None:
         """Rows as tall as their (wrapped) text plus some air; the table as tall as all rows."""
@@ -115,6 +143,7 @@ class _Table(QTableWidget):
     def resizeEvent(self, event) -> None:
         super().resizeEvent(event)
         if event.size().width() != event.oldSize().width():
+            self.fit_width()
             # after the header has stretched its last column to the new width
             QTimer.singleShot(0, self.fit_rows)
 

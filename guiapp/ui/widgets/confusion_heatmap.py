@@ -100,8 +100,10 @@ class ConfusionHeatmap(ChartWidget):
     A left click on a cell emits ``cellClicked(row, column)``: your coding's index, the prediction's."""
 
     cellClicked = Signal(int, int)
-    MIN_CELL = 34
+    MIN_CELL = 28  # counts and shares still fit (in a smaller font); 20 categories fit a 1024-pixel window
     MAX_NAME_PIXELS = 220
+    MIN_NAME_PIXELS = 100  # the row names when room is short (shortened with "…"; whole in the tooltip)
+    FRAME_PIXELS = 60  # the axis title and margins around the cells
     EMPTY_TEXT = "No confusion matrix to show"
     click_hint = ""  # added to every cell's tooltip by pages that act on cellClicked
 
@@ -167,8 +169,8 @@ class ConfusionHeatmap(ChartWidget):
                 item.addItem(label)
                 label.setPos(c, r)
                 self._cell_items[(r, c)] = label
-        names_room = self._name_room()
-        self.setMinimumSize(names_room + 60 + n * self.MIN_CELL, 110 + n * self.MIN_CELL)
+        names_room = min(self._name_room(), self.MIN_NAME_PIXELS)
+        self.setMinimumSize(names_room + self.FRAME_PIXELS + n * self.MIN_CELL, 110 + n * self.MIN_CELL)
         self._refit()
 
     def categories(self) -> list[str]:
@@ -233,7 +235,8 @@ class ConfusionHeatmap(ChartWidget):
         left_margin, top_margin, right_margin, bottom_margin = PLOT_MARGINS
         left = item.getAxis("left")
         # names on the left: shortened to a room that leaves the cells most of the width
-        room = int(min(self.MAX_NAME_PIXELS, max(90, self.width() * 0.26)))
+        room = int(min(self.MAX_NAME_PIXELS, self.width() * 0.26, self.width() - self.FRAME_PIXELS - n * self.MIN_CELL))
+        room = max(room, 90)  # the cells keep at least MIN_CELL while the names can give way
         font_size = 9.0 if n <= 12 else 8.0
         metrics = QFontMetrics(chart_font(font_size))
         self._row_names = [metrics.elidedText(name, Qt.TextElideMode.ElideRight, room) for name in self._categories]

@@ -1,8 +1,12 @@
 """The words a model relies on for each category, over many documents: a bar chart and a table.
 
-The chart shows the strongest words at a glance (red toward the category, blue away, as in the
-coloured texts); the table beside it holds every word with its counts and can be sorted by any
-column, so a researcher can check that a high mean score is not one odd document.
+The chart shows the best-ranked words at a glance (red toward the category, blue away, as in the
+coloured texts); the table beside it holds the category's top words with their counts and can be
+sorted by any column. Words are ranked by a weighted score that counts how many documents hold
+them (mean score × log₂(1 + documents), :mod:`guiapp.core.explain.corpus_table`), and only words
+found in at least a minimum number of documents are listed (3 unless the researcher changes it in
+the spin box), so one odd document cannot put a word at the top. The note under the chooser says
+how the words were chosen and ranked, and whether punctuation is among them.
 """
 
 from __future__ import annotations
@@ -17,6 +21,7 @@ from PySide6.QtWidgets import (
     QHBoxLayout,
     QHeaderView,
     QLabel,
+    QSpinBox,
     QSplitter,
     QTableView,
     QToolTip,
@@ -25,26 +30,37 @@ from PySide6.QtWidgets import (
 )
 
 from guiapp.core.explain.attribution import METHOD_NAMES
-from guiapp.core.explain.corpus_table import CorpusWord, CorpusWords
+from guiapp.core.explain.corpus_table import (
+    DEFAULT_MIN_DOCUMENTS,
+    MAX_MIN_DOCUMENTS,
+    RANKING,
+    RANKING_SENTENCE,
+    CorpusWord,
+    CorpusWords,
+)
 from guiapp.core.export.highlight_html import AWAY_RGB, TOWARD_RGB, format_score
 from guiapp.ui.widgets.chart_base import GRID_ALPHA, ChartWidget, chart_font
 from guiapp.ui.widgets.explanation_terms import ATTRIBUTION_TIP, COEFFICIENT_TIP, MEAN_SCORE_TIP
 
 TOP_BARS = 15
 SORT_ROLE = Qt.ItemDataRole.UserRole + 1
-HEADERS = ["Word", "Mean score", "Occurrences", "Documents", "Coefficient"]
+WEIGHTED_TIP = (f"Weighted score ({RANKING}): how the words are ranked. " + RANKING_SENTENCE)
+MINIMUM_TIP = ("Only words found in at least this many of the explained documents are listed, so that a word met "
+               "once or twice cannot top the list because of one document.")
+HEADERS = ["Word", "Weighted score", "Mean score", "Occurrences", "Documents", "Coefficient"]
 HEADER_TIPS = [
     "The word as it is usually written in your texts.",
+    WEIGHTED_TIP,
     MEAN_SCORE_TIP,
     "How often the word occurs in the explained documents.",
     "In how many of the explained documents the word occurs.",
     COEFFICIENT_TIP,
 ]
-COEFFICIENT_COLUMN = 4
+COEFFICIENT_COLUMN = 5
 
 
 class WordBarChart(ChartWidget):
-    """Horizontal bars of mean scores, strongest at the top, the word written at the left."""
+    """Horizontal bars of weighted scores, best-ranked at the top, the word written at the left."""
 
     ROW_PIXELS = 22
 
@@ -56,11 +72,11 @@ class WordBarChart(ChartWidget):
         item.showGrid(x=True, y=False, alpha=GRID_ALPHA)
         item.getAxis("left").setStyle(tickLength=0, autoExpandTextSpace=False)
         item.getAxis("bottom").setStyle(maxTickLevel=0)
-        self._set_axis_label("bottom", "Mean score toward the category")
+        self._set_axis_label("bottom", f"Weighted score toward the category ({RANKING})")
         self._rows: list[CorpusWord] = []
         self._bars: pg.BarGraphItem | None = None
         self._message_item: pg.TextItem | None = None
-        self.setToolTip(MEAN_SCORE_TIP)
+        self.setToolTip(WEIGHTED_TIP)
         self.scene().sigMouseMoved.connect(self._hover)
         self._ready = True
         self.set_rows([])
@@ -68,7 +84,7 @@ class WordBarChart(ChartWidget):
     def sizeHint(self) -> QSize:
         return QSize(420, 420)
 
-    def set_rows(self, rows: list[CorpusWord]) -> None:
+    def set_rows(self, rows: list[CorpusWord], empty: str = "No words to show for this category") -> None:
         self._rows = list(rows)
         item = self.getPlotItem()
         item.clear()
@@ -78,10 +94,10 @@ class WordBarChart(ChartWidget):
         if not self._rows:
             left.setTicks([[]])
             left.setWidth(20)
-            self._message_item = self._message("No words to show for this category")
+            self._message_item = self._message(empty)
             return
         n = len(self._rows)
-        scores = np.array([row.mean_score for row in self._rows], dtype=float)
+        scores = np.array([row.weighted_score for row in self._rows], dtype=float)
         brushes = [pg.mkBrush(*(TOWARD_RGB if s >= 0 else AWAY_RGB)) for s in scores]
         self._bars = pg.BarGraphItem(x0=np.zeros(n), y=np.arange(n, dtype=float), height=0.7, width=scores,
                                      brushes=brushes, pens=[pg.mkPen(None)] * n)
@@ -98,7 +114,8 @@ class WordBarChart(ChartWidget):
         return [row.word for row in self._rows]
 
     def values(self) -> list[float]:
-        return [row.mean_score for row in self._rows]
+        """The bars' lengths: the weighted scores."""
+        return [row.weighted_score for row in self._rows]
 
     def bar_item(self) -> pg.BarGraphItem | None:
         return self._bars
@@ -113,7 +130,8 @@ class WordBarChart(ChartWidget):
         index = round(view.mapSceneToView(scene_pos).y())
         if 0 <= index < len(self._rows):
             row = self._rows[index]
-            tip = (f"“{row.word}”: mean score {format_score(row.mean_score)} toward “{row.category}”, "
+            tip = (f"“{row.word}”: weighted score {format_score(row.weighted_score)} toward “{row.category}” "
+                   f"(mean score {format_score(row.mean_score)} × log₂(1 + {row.documents:,} documents)), "
                    f"{row.occurrences:,} times in {row.documents:,} documents")
             QToolTip.showText(self.mapToGlobal(self.mapFromScene(scene_pos)), tip, self)
 
@@ -128,7 +146,8 @@ def _item(text: str, sort_value: object, align_right: bool = False) -> QStandard
 
 
 class CorpusWordsView(QWidget):
-    """Category chooser, bar chart of the top words, sortable table of all words, method sentence."""
+    """Category chooser, minimum of documents, bar chart of the top words, sortable table of them,
+    and the sentences that say how they were found and ranked."""
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -136,6 +155,15 @@ class CorpusWordsView(QWidget):
         self._category = QComboBox()
         self._category.setToolTip("The category whose words are shown.")
         self._category.currentIndexChanged.connect(self._redraw)
+        self._minimum = QSpinBox(objectName="corpusWordsMinimum")
+        self._minimum.setRange(1, MAX_MIN_DOCUMENTS)
+        self._minimum.setValue(DEFAULT_MIN_DOCUMENTS)
+        self._minimum.setToolTip(MINIMUM_TIP)
+        self._minimum.valueChanged.connect(self._redraw)
+        self._note = QLabel(objectName="corpusWordsNote")
+        self._note.setWordWrap(True)
+        self._note.setStyleSheet("color:#5a6270;")
+        self._note.setToolTip(WEIGHTED_TIP)
         self._sentence = QLabel()
         self._sentence.setWordWrap(True)
         self._sentence.setStyleSheet("color:#444444;")
@@ -161,6 +189,12 @@ class CorpusWordsView(QWidget):
         top = QHBoxLayout()
         top.addWidget(QLabel("Category:"))
         top.addWidget(self._category)
+        top.addSpacing(16)
+        minimum_label = QLabel("Words found in at least")
+        minimum_label.setToolTip(MINIMUM_TIP)
+        top.addWidget(minimum_label)
+        top.addWidget(self._minimum)
+        top.addWidget(QLabel("documents"))
         top.addStretch(1)
         splitter = QSplitter(Qt.Orientation.Horizontal)
         splitter.addWidget(self._chart)
@@ -172,6 +206,7 @@ class CorpusWordsView(QWidget):
         layout.setContentsMargins(0, 0, 0, 0)
         layout.addLayout(top)
         layout.addWidget(self._sentence)
+        layout.addWidget(self._note)
         layout.addWidget(splitter, 1)
         self.clear()
 
@@ -183,6 +218,10 @@ class CorpusWordsView(QWidget):
         self._category.addItems(words.categories)
         self._category.setEnabled(bool(words.categories))
         self._category.blockSignals(False)
+        self._minimum.blockSignals(True)
+        self._minimum.setValue(words.min_documents)
+        self._minimum.setEnabled(True)
+        self._minimum.blockSignals(False)
         method = METHOD_NAMES.get(words.method, words.method).lower()
         self._sentence.setText(
             f"Words that {words.model} relies on, averaged over {words.n_documents:,} explained "
@@ -198,12 +237,26 @@ class CorpusWordsView(QWidget):
         self._category.setEnabled(False)
         self._category.blockSignals(False)
         self._sentence.setText("No documents have been explained yet.")
+        self._note.setText("")
+        self._note.setVisible(False)
+        self._minimum.setEnabled(False)
         self._chart.set_rows([])
         self._model.removeRows(0, self._model.rowCount())
         self._table.setColumnHidden(COEFFICIENT_COLUMN, True)
 
     def choose_category(self, category: str) -> None:
         self._category.setCurrentText(category)
+
+    def min_documents(self) -> int:
+        """The minimum number of documents a listed word is found in, as chosen."""
+        return self._minimum.value()
+
+    def set_min_documents(self, value: int) -> None:
+        self._minimum.setValue(value)
+
+    def note(self) -> str:
+        """How the words were chosen and ranked (minimum of documents, ranking, punctuation)."""
+        return self._note.text()
 
     # ----- what the user sees -----------------------------------------------------------------
     def sentence(self) -> str:
@@ -227,13 +280,18 @@ class CorpusWordsView(QWidget):
     def _redraw(self) -> None:
         if self._words is None:
             return
-        rows = sorted(self._words.for_category(self._category.currentText()), key=lambda r: r.mean_score, reverse=True)
-        self._chart.set_rows(rows[:TOP_BARS])
+        rows = self._words.for_category(self._category.currentText(), self.min_documents())  # best-ranked first
+        self._note.setText(self._words.method_note(self.min_documents()))
+        self._note.setVisible(True)
+        least = self.min_documents()
+        self._chart.set_rows(rows[:TOP_BARS], "No words to show for this category" if least <= 1 else
+                             f"No word of this category is found in {least:,} or more documents: lower the minimum")
         self._model.removeRows(0, self._model.rowCount())
         for row in rows:
             coefficient = row.coefficient
             self._model.appendRow([
                 _item(row.word, row.word.lower()),
+                _item(format_score(row.weighted_score), row.weighted_score, True),
                 _item(format_score(row.mean_score), row.mean_score, True),
                 _item(f"{row.occurrences:,}", row.occurrences, True),
                 _item(f"{row.documents:,}", row.documents, True),
@@ -241,4 +299,4 @@ class CorpusWordsView(QWidget):
                       float("-inf") if coefficient is None else coefficient, True),
             ])
         self._table.setColumnHidden(COEFFICIENT_COLUMN, all(row.coefficient is None for row in self._words.rows))
-        self._table.sortByColumn(1, Qt.SortOrder.DescendingOrder)
+        self._table.sortByColumn(1, Qt.SortOrder.DescendingOrder)  # the ranking

@@ -17,11 +17,12 @@ from PySide6.QtWidgets import (
     QLineEdit,
     QPushButton,
     QSpinBox,
-    QVBoxLayout,
     QWidget,
 )
 
 from guiapp.core.explain.documents import DocumentFilter, DocumentsTable, format_value
+from guiapp.ui.widgets.flow_layout import FlowLayout
+from guiapp.ui.widgets.short_combo import fit_list, short_combo
 
 ANY = "Any"
 NO_COLUMN = "(none)"
@@ -43,6 +44,17 @@ def count_text(shown: int, total: int) -> str:
     return f"Showing {shown:,} of {total:,} documents"
 
 
+def _group(*widgets: QWidget) -> QWidget:
+    """Widgets that stay together on one line of the filter bar (a label and its box)."""
+    group = QWidget()
+    row = QHBoxLayout(group)
+    row.setContentsMargins(0, 0, 0, 0)
+    row.setSpacing(6)
+    for widget in widgets:
+        row.addWidget(widget)
+    return group
+
+
 def _label(text: str, tip: str = "") -> QLabel:
     label = QLabel(text)
     label.setToolTip(tip)
@@ -61,15 +73,13 @@ class DocumentFilterBar(QWidget):
         self._typing = QTimer(self, singleShot=True, interval=TYPING_DELAY_MS)
         self._typing.timeout.connect(self._emit)
 
-        self.model_combo = QComboBox(objectName="documentsModel")
+        self.model_combo = short_combo("documentsModel", 22)
         self.model_combo.setToolTip(MODEL_TIP)
-        self.model_combo.setMinimumWidth(160)
-        self.model_combo.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToContents)
         self.mistakes_box = QCheckBox("Only mistakes", objectName="documentsMistakes")
         self.mistakes_box.setToolTip(MISTAKES_TIP)
-        self.human_combo = QComboBox(objectName="documentsHuman")
+        self.human_combo = short_combo("documentsHuman", 14)
         self.human_combo.setToolTip("Show only the texts you coded in this category.")
-        self.predicted_combo = QComboBox(objectName="documentsPredicted")
+        self.predicted_combo = short_combo("documentsPredicted", 14)
         self.predicted_combo.setToolTip("Show only the texts the model put in this category.")
         self.low_spin = self._percent_spin("documentsConfidenceLow", 0)
         self.high_spin = self._percent_spin("documentsConfidenceHigh", 100)
@@ -78,8 +88,8 @@ class DocumentFilterBar(QWidget):
         self.search_edit.setPlaceholderText("Search the texts…")
         self.search_edit.setClearButtonEnabled(True)
         self.search_edit.setToolTip(SEARCH_TIP)
-        self.search_edit.setMinimumWidth(240)
-        self.column_combo = QComboBox(objectName="documentsColumn")
+        self.search_edit.setMinimumWidth(220)
+        self.column_combo = short_combo("documentsColumn", 12)
         self.column_combo.setToolTip(COLUMN_TIP)
         self.mode_combo = QComboBox(objectName="documentsColumnMode")
         self.mode_combo.addItem("contains", "contains")
@@ -94,40 +104,22 @@ class DocumentFilterBar(QWidget):
         self.count_label = QLabel("", objectName="documentsCount")
         self.count_label.setStyleSheet("color: #444; font-weight: 600;")
 
-        first = QHBoxLayout()
-        first.addWidget(_label("Model", MODEL_TIP))
-        first.addWidget(self.model_combo)
-        first.addSpacing(12)
-        first.addWidget(self.mistakes_box)
-        first.addSpacing(12)
-        first.addWidget(_label("Your coding", "The category you gave the texts."))
-        first.addWidget(self.human_combo)
-        first.addWidget(_label("Model's answer", "The category the model chose."))
-        first.addWidget(self.predicted_combo)
-        first.addSpacing(12)
-        first.addWidget(self.confidence_label)
-        first.addWidget(self.low_spin)
-        first.addWidget(_label("to"))
-        first.addWidget(self.high_spin)
-        first.addStretch(1)
-        second = QHBoxLayout()
-        second.addWidget(self.search_edit, 2)
-        self.column_box = QWidget()
-        column_row = QHBoxLayout(self.column_box)
-        column_row.setContentsMargins(12, 0, 0, 0)
-        column_row.addWidget(_label("Column", COLUMN_TIP))
-        column_row.addWidget(self.column_combo)
-        column_row.addWidget(self.mode_combo)
-        column_row.addWidget(self.value_edit, 1)
-        second.addWidget(self.column_box, 2)
-        second.addWidget(self.clear_button)
-        second.addStretch(1)
-        second.addWidget(self.count_label)
-        column = QVBoxLayout(self)
-        column.setContentsMargins(0, 0, 0, 0)
-        column.setSpacing(6)
-        column.addLayout(first)
-        column.addLayout(second)
+        self.column_box = _group(_label("Column", COLUMN_TIP), self.column_combo, self.mode_combo, self.value_edit)
+        # the filters wrap onto more lines in a narrow window instead of scrolling sideways
+        flow = FlowLayout(self, spacing=14, line_spacing=6)
+        flow.setContentsMargins(0, 0, 0, 0)
+        for widget in (
+            _group(_label("Model", MODEL_TIP), self.model_combo),
+            self.mistakes_box,
+            _group(_label("Your coding", "The category you gave the texts."), self.human_combo),
+            _group(_label("Model's answer", "The category the model chose."), self.predicted_combo),
+            _group(self.confidence_label, self.low_spin, _label("to"), self.high_spin),
+            self.search_edit,
+            self.column_box,
+            self.clear_button,
+            self.count_label,
+        ):
+            flow.addWidget(widget)
 
         self.model_combo.currentIndexChanged.connect(self._model_changed)
         for combo in (self.human_combo, self.predicted_combo, self.column_combo, self.mode_combo):
@@ -171,6 +163,8 @@ class DocumentFilterBar(QWidget):
         for name in table.metadata_columns() if table else []:
             self.column_combo.addItem(name, name)
         self.column_box.setVisible(bool(table and table.metadata_columns()))
+        for combo in (self.model_combo, self.human_combo, self.predicted_combo, self.column_combo):
+            fit_list(combo)
         self._reset_values()
         self._quiet = False
         self._update_enabled()

@@ -11,10 +11,11 @@ from typing import TYPE_CHECKING
 
 from PySide6.QtCore import Signal
 from PySide6.QtWidgets import (
-    QComboBox,
+    QFrame,
     QHBoxLayout,
     QLabel,
     QPushButton,
+    QScrollArea,
     QSpinBox,
     QTabWidget,
     QVBoxLayout,
@@ -28,13 +29,16 @@ from guiapp.core.explain.cache import ExplanationCache, run_cache_folder
 from guiapp.core.explain.document_names import name_test_documents
 from guiapp.core.export.attributions_html import write_attributions_html
 from guiapp.core.export.attributions_table import write_attributions_csv, write_faithfulness_csv
+from guiapp.core.export.corpus_words_export import write_corpus_words_csv
 from guiapp.core.export.target import study_data_files
 from guiapp.core.predict.open_model import open_trained_model
 from guiapp.core.predict.trained_model import TrainedModel
 from guiapp.ui.widgets.attention_heatmap import AttentionView
 from guiapp.ui.widgets.corpus_words_view import CorpusWordsView
+from guiapp.ui.widgets.flow_layout import FlowLayout
 from guiapp.ui.widgets.highlighted_text import HighlightedText
 from guiapp.ui.widgets.job_progress import JobProgress
+from guiapp.ui.widgets.short_combo import fit_list, short_combo
 from guiapp.ui.widgets.save_dialogs import ask_save_path, proposed_name
 from guiapp.workers import Worker, WorkerSlot
 
@@ -75,9 +79,20 @@ def explanations_folder(result: ExperimentResult | None) -> Path:
     return run_cache_folder(locations.cache_dir() / "explanations", result.started_at if result is not None else None)
 
 
+def _together(*widgets: QWidget) -> QWidget:
+    """Widgets kept on one line (a word and its drop-down)."""
+    group = QWidget()
+    row = QHBoxLayout(group)
+    row.setContentsMargins(0, 0, 0, 0)
+    for widget in widgets:
+        row.addWidget(widget)
+    return group
+
+
 class ExplanationPanel(QWidget):
     errorRaised = Signal(object, str)
     statusMessage = Signal(str)
+    widthWanted = Signal(int)  # pixels the tab shown needs to show its content whole (0: any width)
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -90,9 +105,9 @@ class ExplanationPanel(QWidget):
         self.corpus: CorpusExplanation | None = None
         self.explanation: DocumentExplanation | None = None
 
-        self.model_combo = QComboBox(objectName="explainModel")
+        self.model_combo = short_combo("explainModel", 16)
         self.model_combo.setToolTip("The model whose decision is explained.")
-        self.category_combo = QComboBox(objectName="explainCategory")
+        self.category_combo = short_combo("explainCategory", 16)
         self.category_combo.setToolTip("Colour the words by how much they pushed the model toward this category.")
         self.steps_spin = QSpinBox(objectName="explainSteps")
         self.steps_spin.setRange(10, 300)
@@ -105,13 +120,11 @@ class ExplanationPanel(QWidget):
         for combo in (self.model_combo, self.category_combo):
             combo.activated.connect(lambda _i: self.explain_current())
         self.steps_spin.editingFinished.connect(self.explain_current)
-        controls = QHBoxLayout()
-        controls.addWidget(QLabel("Why did"))
-        controls.addWidget(self.model_combo, 1)
-        controls.addWidget(QLabel("choose"))
-        controls.addWidget(self.category_combo)
-        controls.addWidget(self.steps_label)
-        controls.addWidget(self.steps_spin)
+        controls = FlowLayout(spacing=8)  # "Why did [model] choose [category]" wraps in a narrow pane
+        controls.addWidget(_together(QLabel("Why did"), self.model_combo))
+        controls.addWidget(_together(QLabel("choose"), self.category_combo))
+        self.steps_box = _together(self.steps_label, self.steps_spin)
+        controls.addWidget(self.steps_box)
         self.progress = JobProgress()
         self.progress.hide()
 
@@ -129,21 +142,33 @@ class ExplanationPanel(QWidget):
         self.export_button.setEnabled(False)
         corpus_tab = QWidget()
         corpus = QVBoxLayout(corpus_tab)
-        buttons = QHBoxLayout()
+        buttons = FlowLayout()
         buttons.addWidget(self.all_button)
         buttons.addWidget(self.export_button)
-        buttons.addStretch(1)
         corpus.addLayout(buttons)
         corpus.addWidget(self.corpus_view, 1)
+        corpus_scroll = QScrollArea(objectName="corpusWordsScroll")  # the words' chart and table side by side
+        corpus_scroll.setWidgetResizable(True)  # need more width than a narrow pane: only this tab scrolls then
+        corpus_scroll.setFrameShape(QFrame.Shape.NoFrame)
+        corpus_scroll.setWidget(corpus_tab)
         self.tabs = QTabWidget(objectName="explainTabs")
         self.tabs.addTab(self.words, "Why this answer")
         self.tabs.addTab(self.attention, "Attention")
-        self.tabs.addTab(corpus_tab, "Across all documents")
+        self.tabs.addTab(corpus_scroll, "Across all documents")
+        self.tabs.currentChanged.connect(lambda _tab: self.widthWanted.emit(self.wanted_width()))
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.addLayout(controls)
         layout.addWidget(self.progress)
         layout.addWidget(self.tabs, 1)
+
+    def wanted_width(self) -> int:
+        """The width the shown tab needs: the words of all documents (a chart beside a table) need
+        more than a narrow reading pane has; the other tabs fit any width (0)."""
+        scroll = self.tabs.currentWidget()
+        if not isinstance(scroll, QScrollArea) or scroll.widget() is None:
+            return 0
+        return scroll.widget().minimumSizeHint().width() + scroll.verticalScrollBar().sizeHint().width() + 8
 
     # -- what the page tells the panel ------------------------------------------------------------------
     def set_result(self, result: ExperimentResult | None, folder_of: Callable[[ModelResult], Path | None]) -> None:
@@ -276,14 +301,18 @@ class ExplanationPanel(QWidget):
         model = self.model_combo.currentText()
         keep = study_data_files(self.result.spec if self.result is not None else None)  # never written over
         try:
+            words, least = self.corpus.words, self.corpus_view.min_documents()  # as the view shows them
             written = [
                 write_attributions_html(path, documents, f"Why {model} decided as it did", overwrite=True,
-                                        protected=keep),
+                                        protected=keep, words=words, min_documents=least),
                 write_attributions_csv(path.with_name(path.stem + " - top words.csv"), documents, overwrite=True,
                                        protected=keep),
                 write_faithfulness_csv(path.with_name(path.stem + " - faithfulness.csv"), documents, overwrite=True,
                                        protected=keep),
             ]
+            if words is not None:
+                written.append(write_corpus_words_csv(path.with_name(path.stem + " - words per category.csv"), words,
+                                                      least, overwrite=True, protected=keep))
         except Exception as error:  # shown in the error dialog; nothing half-written stays
             self.errorRaised.emit(error, "Saving the explanations")
             return []
@@ -296,6 +325,9 @@ class ExplanationPanel(QWidget):
         transformer = model is not None and model.representation == "transformer"
         self.steps_label.setVisible(transformer)
         self.steps_spin.setVisible(transformer)
+        self.steps_box.setVisible(transformer)
         self.tabs.setTabEnabled(1, transformer)
         self.tabs.setTabToolTip(1, "" if transformer else "Attention exists only in fine-tuned Transformers.")
         self.all_button.setEnabled(name is not None)
+        for combo in (self.model_combo, self.category_combo):
+            fit_list(combo)

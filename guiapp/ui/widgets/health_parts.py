@@ -9,6 +9,8 @@ from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QPushButton, QVBoxLay
 
 from guiapp.core.health.findings import HealthIssue, LengthStats
 from guiapp.ui.widgets.chart_base import format_share
+from guiapp.ui.widgets.eliding_button import ElidingButton
+from guiapp.ui.widgets.flow_layout import FlowLayout
 from guiapp.ui.widgets.glossary import GlossaryLabel
 
 # ----- look ---------------------------------------------------------------------------------------
@@ -88,10 +90,9 @@ def make_font(point_size: float, weight: QFont.Weight = QFont.Weight.Normal) -> 
 
 
 def number_text(value: float) -> str:
-    """12.0 -> "12", 12.5 -> "12.5", 1234 -> "1,234"."""
-    if float(value).is_integer():
-        return f"{int(value):,}"
-    return f"{value:,.1f}"
+    """A count of words or tokens as a whole number: 12.0 -> "12", 141.9 -> "142", 1234 -> "1,234"
+    (a median or percentile between two texts is not a length anyone can write)."""
+    return f"{int(float(value) + 0.5):,}" if value >= 0 else f"{round(value):,}"
 
 
 def plural(n: int, one: str, many: str | None = None) -> str:
@@ -209,10 +210,10 @@ class IssueCard(QFrame):
             body.addWidget(fix)
         self.fix_buttons: list[QPushButton] = []
         if issue.rows or (issue.actions and on_fix is not None):
-            row = QHBoxLayout()
+            row = FlowLayout()  # the buttons wrap onto a second line rather than widen the report
             row.setContentsMargins(0, 4, 0, 0)
             for action in issue.actions if on_fix is not None else ():
-                fix_button = QPushButton(action.label, self)
+                fix_button = ElidingButton(action.label, self)  # a long category name is shortened
                 fix_button.setObjectName("fix_button")
                 fix_button.setProperty("code", issue.code)
                 fix_button.setCursor(Qt.CursorShape.PointingHandCursor)
@@ -234,5 +235,4 @@ class IssueCard(QFrame):
             self.button.clicked.connect(lambda: on_show_rows(list(issue.rows)))
             row.addWidget(self.button)
         if issue.rows or self.fix_buttons:
-            row.addStretch(1)
             body.addLayout(row)

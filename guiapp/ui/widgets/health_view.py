@@ -24,10 +24,11 @@ the study (``DataSpec.category_fixes``). "Applied fixes: … [Undo]" takes the l
 
 from __future__ import annotations
 
-from PySide6.QtCore import QEvent, Qt, Signal
+from PySide6.QtCore import QEvent, Qt, QTimer, Signal
 from PySide6.QtGui import QColor, QFont
 from PySide6.QtWidgets import (
     QAbstractItemView,
+    QApplication,
     QFrame,
     QGridLayout,
     QHBoxLayout,
@@ -45,7 +46,6 @@ from PySide6.QtWidgets import (
 from guiapp.core.health.duplicates import repeated_words
 from guiapp.core.health.findings import FixAction, HealthReport
 from guiapp.core.study.category_fixes import CategoryFixes, visible
-from guiapp.core.tables.rows import spreadsheet_row
 from guiapp.ui.widgets.charts import CategoryBarChart, HistogramChart
 from guiapp.ui.widgets.glossary import GlossaryLabel
 from guiapp.ui.widgets.health_parts import (
@@ -81,6 +81,8 @@ class HealthReportView(QWidget):
         self._report: HealthReport | None = None
         self._fixes = CategoryFixes()
         self._fix_history: list[CategoryFixes] = []  # the fixes before each click, for Undo
+        self._keep_position = False  # True once a report is shown: a new check keeps the scroll position
+        self._position = 0
         outer = QVBoxLayout(self)
         outer.setContentsMargins(0, 0, 0, 0)
         self._scroll = QScrollArea(self)
@@ -135,6 +137,7 @@ class HealthReportView(QWidget):
         """Start from these fixes (a new table: none; an opened study: its own); no signal."""
         self._fixes = CategoryFixes.from_dict(fixes.to_dict()) if fixes is not None else CategoryFixes()
         self._fix_history = []
+        self._keep_position = False  # another table: its report starts at the top
         self._show_applied_fixes()
 
     def apply_fix(self, action: FixAction) -> None:
@@ -157,7 +160,15 @@ class HealthReportView(QWidget):
         return [button for card in self._issue_cards for button in card.fix_buttons]
 
     def set_report(self, report: HealthReport | None) -> None:
-        """Show a report (None: the "no check yet" placeholder)."""
+        """Show a report (None: the "no check yet" placeholder). A new check of the same table (after
+        a fix, another column role) keeps the place the user had scrolled to."""
+        position = self._scroll.verticalScrollBar().value() if self._keep_position else 0
+        self._keep_position = report is not None
+        self._let_go_of_focus(self._issues_box.parentWidget())  # a removed button's focus must not pull the view
+        self._show_report(report)
+        self._scroll_to(position)
+
+    def _show_report(self, report: HealthReport | None) -> None:
         self._report = report
         self._placeholder.setVisible(report is None)
         for section in self._sections:
@@ -278,6 +289,8 @@ class HealthReportView(QWidget):
 
     def _show_applied_fixes(self) -> None:
         summary = self._fixes.summary()
+        if not summary:
+            self._let_go_of_focus(self._applied)  # Undo pressed for the last fix: the button goes
         self._applied.setVisible(bool(summary) and self._report is not None)
         self._applied_text.setText(
             f"Applied fixes: {summary}. TextLab records them in the study; your spreadsheet is not changed."
@@ -492,7 +505,7 @@ class HealthReportView(QWidget):
         table.setRowCount(len(groups))
         warn_brush = QColor(COLORS["warning"][1])
         for line, group in enumerate(groups):
-            numbers = [str(spreadsheet_row(p)) for p in group.rows[:DUPLICATE_ROWS_SHOWN]]
+            numbers = [str(report.spreadsheet_row(p)) for p in group.rows[:DUPLICATE_ROWS_SHOWN]]
             rows_text = ", ".join(numbers)
             if len(group.rows) > DUPLICATE_ROWS_SHOWN:
                 rows_text += f" … +{len(group.rows) - DUPLICATE_ROWS_SHOWN:,} more"
@@ -505,7 +518,7 @@ class HealthReportView(QWidget):
             for column, value in enumerate(cells):
                 item = QTableWidgetItem(value)
                 full = group.text_preview if column == 0 else (
-                    ", ".join(str(spreadsheet_row(p)) for p in group.rows[:200]) if column == 1 else value
+                    ", ".join(str(report.spreadsheet_row(p)) for p in group.rows[:200]) if column == 1 else value
                 )
                 item.setToolTip(f"{full}\n\nClick to show these {len(group.rows):,} rows in the table.".lstrip())
                 if group.conflicting:
@@ -535,6 +548,29 @@ class HealthReportView(QWidget):
         self._duplicates_caption.set_plain_text(text + ". Click a line to see its rows in the table.")
 
     # ----- layout -----------------------------------------------------------------------------
+    def scroll_position(self) -> int:
+        return self._scroll.verticalScrollBar().value()
+
+    def _scroll_to(self, position: int) -> None:
+        """Scroll to ``position`` now and once the new content has its height (the cards are laid
+        out after this event)."""
+        self._position = position
+        self._content.layout().activate()
+        self._restore_position()
+        if self.scroll_position() != position:
+            QTimer.singleShot(0, self._restore_position)
+
+    def _restore_position(self) -> None:
+        self._scroll.verticalScrollBar().setValue(self._position)
+
+    @staticmethod
+    def _let_go_of_focus(inside: QWidget) -> None:
+        """Take the keyboard focus from a widget in ``inside`` that is about to be hidden or removed:
+        Qt would hand it to the next widget and scroll the view to that one."""
+        focused = QApplication.focusWidget()
+        if focused is not None and (focused is inside or inside.isAncestorOf(focused)):
+            focused.clearFocus()
+
     def _arrange_figures(self, columns: int) -> None:
         if columns == self._figure_columns:
             return

@@ -38,11 +38,13 @@ from PySide6.QtWidgets import (
 
 from guiapp.core.experiment.learning_curve_results import LearningCurveResult
 from guiapp.core.experiment.nested_subsets import DEFAULT_REPEATS
+from guiapp.ui.widgets.flow_layout import FlowLayout
 from guiapp.ui.widgets.glossary import GlossaryLabel
 from guiapp.ui.widgets.job_progress import JobProgress
 from guiapp.ui.widgets.learning_curve_chart import LearningCurveChart
 from guiapp.ui.widgets.learning_curve_views import (
     DEFAULT_SIZES_TEXT,
+    default_sizes_text,
     READING_TERMS,
     CurveTable,
     ReadingView,
@@ -124,6 +126,7 @@ class LearningCurvePanel(QWidget):
         self.study_label.setWordWrap(True)
         self.study_label.setStyleSheet(NOTE_STYLE)
 
+        self._proposed_sizes = DEFAULT_SIZES_TEXT  # replaced by sizes that fit the study once counted
         self.sizes_edit = QLineEdit(DEFAULT_SIZES_TEXT, objectName="learningCurveSizes")
         self.sizes_edit.setToolTip("The numbers of coded training texts each model learns from, separated by "
                                    "commas. Sizes above your training texts are left out; the curve always "
@@ -156,24 +159,23 @@ class LearningCurvePanel(QWidget):
         self.work_note.setStyleSheet(NOTE_STYLE)
         self.work_note.setWordWrap(True)
 
+        # one setting per line, labels on the left: fits a narrow window without scrolling sideways
         form = QGridLayout()
         form.setHorizontalSpacing(10)
         form.addWidget(QLabel("Sizes (coded texts):"), 0, 0)
         form.addWidget(self.sizes_edit, 0, 1)
-        form.addWidget(self.sizes_note, 0, 2, 1, 3)
-        form.addWidget(QLabel("Random draws per size:"), 1, 0)
-        form.addWidget(self.repeats_spin, 1, 1, Qt.AlignmentFlag.AlignLeft)
-        tuning_row = QHBoxLayout()
-        tuning_row.setSpacing(12)
-        tuning_row.addWidget(QLabel("Settings:"))
+        form.addWidget(self.sizes_note, 1, 1)
+        form.addWidget(QLabel("Random draws per size:"), 2, 0)
+        form.addWidget(self.repeats_spin, 2, 1, Qt.AlignmentFlag.AlignLeft)
+        tuning_row = FlowLayout(spacing=12)
         tuning_row.addWidget(self.tune_once)
         tuning_row.addWidget(self.tune_each)
-        tuning_row.addStretch(1)
-        form.addLayout(tuning_row, 1, 2)
-        form.addWidget(self.start_button, 1, 4)
-        form.addWidget(self.work_note, 2, 1, 1, 4)
-        form.setColumnStretch(2, 1)
-        self.sizes_edit.setMinimumWidth(260)
+        form.addWidget(QLabel("Settings:"), 3, 0)
+        form.addLayout(tuning_row, 3, 1)
+        form.addWidget(self.start_button, 4, 1, Qt.AlignmentFlag.AlignLeft)
+        form.addWidget(self.work_note, 5, 1)
+        form.setColumnStretch(1, 1)
+        self.sizes_edit.setMinimumWidth(220)
 
         self.progress = JobProgress()
         self.progress.setObjectName("learningCurveProgress")
@@ -222,10 +224,9 @@ class LearningCurvePanel(QWidget):
         self.chart.base_height = 420
         self.chart.setMinimumHeight(420)
         self.save_chart_button.clicked.connect(self.chart.save_with_dialog)
-        bar = QHBoxLayout()
+        bar = FlowLayout(spacing=8)
         bar.addWidget(QLabel("Chart shows:"))
         bar.addWidget(self.chart_choice)
-        bar.addStretch(1)
         bar.addWidget(self.save_chart_button)
         bar.addWidget(self.save_files_button)
 
@@ -275,6 +276,9 @@ class LearningCurvePanel(QWidget):
     def _counted(self, worker: Worker, counts: tuple[int, int]) -> None:
         if self._count_job.current is worker or self._count_job.current is None:
             self._counts = counts
+            if self.sizes_edit.text() == self._proposed_sizes:  # not typed by the user: sizes that fit the study
+                self._proposed_sizes = default_sizes_text(counts[0])
+                self.sizes_edit.setText(self._proposed_sizes)
             self._update_controls()
 
     def _count_failed(self, worker: Worker, error: BaseException) -> None:

@@ -79,6 +79,15 @@ def _split_token(token: str) -> list[str]:
     return parts
 
 
+def default_sizes_text(n_train: int) -> str:
+    """The sizes field's proposal for a study of ``n_train`` training texts: the engine's default
+    sizes below all of them ("80, 160, 320" for 639; the curve then ends with all 639)."""
+    from guiapp.core.experiment.nested_subsets import default_sizes
+
+    below = [size for size in default_sizes(n_train) if size < n_train]
+    return ", ".join(str(size) for size in below) if below else DEFAULT_SIZES_TEXT
+
+
 def final_sizes(sizes: tuple[int, ...], n_train: int) -> list[int] | None:
     """The sizes the engine will draw (capped, all training texts added), None when it cannot."""
     from guiapp.core.errors import UserError
@@ -116,19 +125,29 @@ def size_header(size: int, n_train: int) -> str:
 
 
 def verdict(trends: list[tuple[str, str]]) -> str:
-    """The answer in one line, from each model's trend ("rising", "levelling off", "falling", "too short")."""
+    """The answer in one line, from each model's trend ("rising", "levelling off", "falling",
+    "unclear", "too short": ``learning_curve_reading.trend_of``)."""
     rising = [name for name, trend in trends if trend == "rising"]
     flat = [name for name, trend in trends if trend in ("levelling off", "falling")]
-    if not rising and not flat:
+    unclear = [name for name, trend in trends if trend == "unclear"]
+    if not rising and not flat and not unclear:
         return ""
-    if rising and not flat:
-        every = "Every model" if len(trends) > 1 else rising[0]
-        return f"{every} still improves with more coded texts: coding more is likely worth it."
-    if flat and not rising:
-        every = "Every model" if len(trends) > 1 else flat[0]
-        return f"{every} has levelled off: more coded texts of the same kind will likely help little."
-    return (f"{_names(rising)} still {'improves' if len(rising) == 1 else 'improve'} with more coded texts; "
-            f"{_names(flat)} {'has' if len(flat) == 1 else 'have'} levelled off.")
+    every = "Every model" if len(trends) > 1 else None
+    if rising and not flat and not unclear:
+        return f"{every or rising[0]} still improves with more coded texts: coding more is likely worth it."
+    if flat and not rising and not unclear:
+        return f"{every or flat[0]} has levelled off: more coded texts of the same kind will likely help little."
+    if unclear and not rising and not flat:
+        return (f"{every or unclear[0]} may still improve, but the draws vary too much to tell: more draws per size "
+                "would.")
+    parts = []
+    if rising:
+        parts.append(f"{_names(rising)} still {'improves' if len(rising) == 1 else 'improve'} with more coded texts")
+    if flat:
+        parts.append(f"{_names(flat)} {'has' if len(flat) == 1 else 'have'} levelled off")
+    if unclear:
+        parts.append(f"for {_names(unclear)} the curve cannot tell yet")
+    return "; ".join(parts) + "."
 
 
 def _names(names: list[str]) -> str:

@@ -15,6 +15,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from guiapp.core.study.category_fixes import CategoryFixes
+from guiapp.core.study.category_preview import category_preview
 from guiapp.core.study.mapping import ColumnMapping
 
 NONE_CHOICE = "— none —"
@@ -95,6 +97,7 @@ class MappingPanel(QWidget):
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self._frame: pd.DataFrame | None = None
+        self._fixes: CategoryFixes | None = None  # the study's category fixes: the hint counts as the check does
         self._debounce = QTimer(self, singleShot=True, interval=250)
         self._debounce.timeout.connect(lambda: self.mappingChanged.emit(self.mapping()))
 
@@ -182,6 +185,15 @@ class MappingPanel(QWidget):
         self._offer_free_columns()
         self._update_hints()
 
+    def set_category_fixes(self, fixes: CategoryFixes | None) -> None:
+        """The study's category fixes (merges, trimmed spaces, left out): the category hint then
+        counts the categories after them, as the data check does (no change is emitted)."""
+        self._fixes = fixes
+        self._update_hints()
+
+    def category_hint(self) -> str:
+        return self.hints["category"].text()
+
     def mapping(self) -> ColumnMapping:
         def chosen(combo: QComboBox) -> str | None:
             return None if combo.currentIndex() <= 0 else combo.currentText()
@@ -222,5 +234,11 @@ class MappingPanel(QWidget):
             "Tick at least one column." if not texts else (text_column_preview(frame[texts[0]]) if len(texts) == 1 else f"{len(texts)} columns will be joined into one text.")
         )
         for key, column in (("category", mapping.category_column), ("id", mapping.id_column), ("split", mapping.split_column)):
-            self.hints[key].setText(column_preview(frame[column]) if column else "")
+            if not column:
+                text = ""
+            elif key == "category":  # counted as the data check counts it, after the study's fixes
+                text = category_preview(frame[column], self._fixes).sentence()
+            else:
+                text = column_preview(frame[column])
+            self.hints[key].setText(text)
             self.hints[key].setVisible(bool(column))

@@ -262,11 +262,13 @@ class ModelProgressList(QScrollArea):
     def set_models(self, names: list[str]) -> None:
         for row in self._rows:
             self._layout.removeWidget(row)
+            row.hide()  # gone at once, not only when Qt deletes it
             row.deleteLater()
         self._rows = []
         for index, name in enumerate(names):
             row = ModelProgressRow(index, name, self._content)
             self._layout.insertWidget(index, row)
+            row.show()  # counted in the list's size at once (the page sizes the list from it), not later
             self._rows.append(row)
 
     def rows(self) -> list[ModelProgressRow]:

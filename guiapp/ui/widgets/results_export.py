@@ -13,9 +13,11 @@ from pathlib import Path
 
 from PySide6.QtCore import QMarginsF, QSizeF, Signal
 from PySide6.QtGui import QPageLayout, QPageSize, QPdfWriter, QTextDocument
-from PySide6.QtWidgets import QFileDialog, QHBoxLayout, QLabel, QPushButton, QWidget
+from PySide6.QtWidgets import QHBoxLayout, QLabel, QPushButton, QWidget
 
 from guiapp.core.experiment.results import ExperimentResult
+from guiapp.core.export.target import study_data_files
+from guiapp.ui.widgets.save_dialogs import ask_save_path, proposed_name
 from guiapp.workers import Worker, WorkerSlot
 
 EXCEL_TIP = ("Save the comparison as an Excel workbook: scores with their intervals, scores per category, "
@@ -59,10 +61,10 @@ class ResultsExport(QWidget):
 
     # -- Excel -------------------------------------------------------------------------------------
     def choose_excel(self) -> None:
-        path, _ = QFileDialog.getSaveFileName(self, "Export the results to Excel", self._suggested(".xlsx"),
-                                              "Excel workbook (*.xlsx)")
+        path, _ = ask_save_path(self, "Export the results to Excel", self._suggested("TextLab results", ".xlsx"),
+                                "Excel workbook (*.xlsx)", protected=self._data_files())
         if path:
-            self.export_excel(_with_suffix(path, ".xlsx"))
+            self.export_excel(path)
 
     def export_excel(self, path: str | Path) -> Worker:
         """Write the workbook in the background; the file is replaced (the dialog has asked)."""
@@ -72,16 +74,16 @@ class ResultsExport(QWidget):
         worker = Worker(write_excel, Path(path), result=self.result, overwrite=True,
                         attributions=self.explained() or None, learning_curve=self.learning_curve(),
                         subgroups=self.subgroups(),
-                        protected=_study_files(self.result), name="writing the Excel workbook")
+                        protected=self._data_files(), name="writing the Excel workbook")
         return self._start(worker, "Exporting to Excel", lambda written: self._done(f"Saved {Path(written).name}",
                                                                                       written))
 
     # -- methods appendix --------------------------------------------------------------------------
     def choose_appendix(self) -> None:
-        path, _ = QFileDialog.getSaveFileName(self, "Save the methods appendix", self._suggested(" – methods.html"),
-                                              "Web page (*.html)")
+        path, _ = ask_save_path(self, "Save the methods appendix", self._suggested("TextLab methods", ".html"),
+                                "Web page (*.html)", protected=self._data_files())
         if path:
-            self.write_appendix(_with_suffix(path, ".html"))
+            self.write_appendix(path)
 
     def write_appendix(self, path: str | Path) -> Worker:
         """Write X.html, X.json and X.pdf (printed from the same page) in the background."""
@@ -114,8 +116,11 @@ class ResultsExport(QWidget):
         self.status_label.setText(f"{doing}…")
         worker.signals.finished.connect(on_finished)
         worker.signals.failed.connect(lambda error: self._failed(error, doing))
-        worker.signals.done.connect(lambda: self.set_buttons_enabled(True))
+        worker.signals.done.connect(self._job_done)  # a method: not called once the widget is gone
         return self._slot.start(worker)
+
+    def _job_done(self) -> None:
+        self.set_buttons_enabled(True)
 
     def set_buttons_enabled(self, enabled: bool) -> None:
         usable = enabled and self.result is not None and bool(self.result.finished_models())
@@ -132,10 +137,13 @@ class ResultsExport(QWidget):
         self.status_label.setText("")
         self.failed.emit(error, doing)
 
-    def _suggested(self, ending: str) -> str:
-        name = (self.result.spec.get("name") if self.result else "") or "TextLab results"
-        safe = "".join(c if c.isalnum() or c in " -_." else "-" for c in str(name)).strip() or "TextLab results"
-        return str(Path.home() / f"{safe}{ending}")
+    def _data_files(self) -> list[str]:
+        return study_data_files(self.result.spec) if self.result is not None else []
+
+    def _suggested(self, what: str, ending: str) -> str:
+        """“debates – TextLab results.xlsx”: named after the data, never the data file's own name."""
+        files = self._data_files()
+        return proposed_name(files[0] if files else None, what, ending)
 
     def cancel(self) -> None:
         self._slot.cancel()
@@ -162,13 +170,3 @@ def print_pdf(html: str, path: Path) -> Path:
     finally:
         temporary.unlink(missing_ok=True)
     return path
-
-
-def _with_suffix(path: str, suffix: str) -> Path:
-    chosen = Path(path)
-    return chosen if chosen.suffix.lower() == suffix else chosen.with_name(chosen.name + suffix)
-
-
-def _study_files(result: ExperimentResult) -> list[str]:
-    data = result.spec.get("data", {}) if isinstance(result.spec, dict) else {}
-    return [str(data[key]) for key in ("source", "test_source") if data.get(key)]

@@ -83,14 +83,33 @@ class _Table(QTableWidget):
 
     MIN_FIRST_COLUMN = 200
     MIN_COLUMN = 90
+    NARROWEST_FIRST_COLUMN = 120  # in a narrow window the names give way (shortened, whole in their tooltip)
 
     def fit_columns(self) -> None:
         """Columns as wide as their contents (the first at least MIN_FIRST_COLUMN pixels), so
-        the numbers stay close to the names they belong to."""
+        the numbers stay close to the names they belong to — unless that is wider than the table:
+        then the first column gives way, so that the table does not scroll sideways."""
         self.resizeColumnsToContents()
-        self.setColumnWidth(0, max(self.columnWidth(0) + 12, self.MIN_FIRST_COLUMN))
+        self._first_wanted = max(self.columnWidth(0) + 12, self.MIN_FIRST_COLUMN)
+        self.setColumnWidth(0, self._first_wanted)
         for column in range(1, self.columnCount()):
             self.setColumnWidth(column, max(self.columnWidth(column) + 12, self.MIN_COLUMN))
+        self._fit_width()
+
+    def _fit_width(self) -> None:
+        wanted = getattr(self, "_first_wanted", None)
+        header = self.horizontalHeader()
+        if wanted is None or header.sectionResizeMode(0) != QHeaderView.ResizeMode.Interactive:
+            return
+        others = sum(self.columnWidth(column) for column in range(1, self.columnCount()))
+        room = self.viewport().width() - others
+        width = max(min(wanted, room), self.NARROWEST_FIRST_COLUMN)
+        if width != self.columnWidth(0):
+            self.setColumnWidth(0, width)
+
+    def resizeEvent(self, event) -> None:  # noqa: ANN001 — also called when the viewport changes size
+        super().resizeEvent(event)
+        self._fit_width()
 
     def rows(self) -> list[list[str]]:
         """The texts of every cell, in the order shown."""

@@ -5,7 +5,10 @@ model; the view shows one row per group of test texts (how many, macro-F1, the s
 differently from the user, each with its interval, and the verdict in words), marks the groups
 where the model clearly makes more mistakes, and says so in plain sentences above the table. The
 numbers come from :func:`guiapp.core.experiment.subgroup_scores.subgroup_scores`, computed in the
-background for large studies. Double-clicking a group emits :attr:`SubgroupView.groupChosen`
+background for large studies. Where a group's test texts all carry one category in the coding
+(speaker → party), macro-F1 says nothing about it: the score column then shows the share coded
+right (accuracy) for that group, its header says so, and a sentence above the table explains why.
+Double-clicking a group emits :attr:`SubgroupView.groupChosen`
 (column, value: the cell value, ``(low, high)`` for a range of numbers, None for empty cells).
 No dialogs; problems are said in the view.
 """
@@ -52,6 +55,18 @@ TIPS = [
     "The share of all other test texts the model codes differently from you.",
     "Whether the model clearly makes more mistakes on this group than on the other texts.",
 ]
+SCORE_HEADERS = {"macro-F1": "Macro-F1", "share right": "Share right",
+                 "macro-F1 or share right": "Macro-F1 or share right"}
+SHARE_RIGHT_TIP = ("Share right: the share of this group's texts the model codes as you did (accuracy); the range is "
+                   "its 95% interval. Shown instead of macro-F1 because all of the group's texts carry one category "
+                   "in your coding, and macro-F1 over one category says little.")
+SCORE_TIPS = {
+    "macro-F1": TIPS[2],
+    "share right": SHARE_RIGHT_TIP,
+    "macro-F1 or share right": ("Macro-F1 where a group holds texts of several categories in your coding; for a group "
+                                "whose texts all carry one category, the share the model codes as you did (marked "
+                                "“right”), since macro-F1 over one category says little."),
+}
 NO_COLUMNS = ("Your table has no column to group the texts by (such as party, year or outlet: a column with "
               "between 2 and 50 different values, or numbers). Add one to the table to see whether a model does "
               "worse on some kinds of texts.")
@@ -72,6 +87,15 @@ def _number(value: float, interval: tuple[float, float], percent: bool) -> str:
     if not (math.isfinite(low) and math.isfinite(high)):
         return shown(value)
     return f"{shown(value)}  ({shown(low)} to {shown(high)})"
+
+
+def _score_cell(group, mixed: bool) -> tuple[str, float]:
+    """The score column's text and sort value: macro-F1, or the share right where macro-F1 says nothing
+    (marked "right" when other groups show macro-F1)."""
+    if group.macro_f1_meaningful:
+        return _number(group.macro_f1, group.macro_f1_interval, False), group.macro_f1
+    text = _number(group.share_right, group.share_right_interval, True)
+    return (text.replace("  (", " right  (", 1) if "  (" in text else text + " right") if mixed else text, group.share_right
 
 
 class _Item(QTableWidgetItem):
@@ -285,6 +309,9 @@ class SubgroupView(QWidget):
         self.headline.set_plain_text("\n".join(scores.headline))
         self.caption.set_plain_text(scores.describe() + " Such groups are shown in red. Only the test texts count: "
                                     "no model saw them while it learnt.")
+        score_header = self.table.horizontalHeaderItem(2)
+        score_header.setText(SCORE_HEADERS[scores.score_name])
+        score_header.setToolTip(SCORE_TIPS[scores.score_name])
         for widget in (self.caption, self.table, self.hint):
             widget.setVisible(True)
         self.table.setSortingEnabled(False)
@@ -311,7 +338,7 @@ class SubgroupView(QWidget):
             cells = [
                 (group.label, group.label),
                 (f"{group.n_texts:,}", group.n_texts),
-                (_number(group.macro_f1, group.macro_f1_interval, False), group.macro_f1),
+                _score_cell(group, mixed=self.scores.score_name != "share right"),
                 (_number(group.error_rate, group.error_interval, True), group.error_rate),
                 (_number(group.rest_error_rate, (math.nan, math.nan), True)
                  if group.rest_error_rate is not None else "–", group.rest_error_rate or 0.0),
@@ -319,6 +346,8 @@ class SubgroupView(QWidget):
             ]
             for column, (text, value) in enumerate(cells):
                 item = _Item(text, value, group.sentence)
+                if column == 2 and not group.macro_f1_meaningful:
+                    item.setToolTip(SHARE_RIGHT_TIP)
                 if 1 <= column <= 4:
                     item.setTextAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
                 if group.flagged:

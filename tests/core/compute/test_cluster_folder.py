@@ -44,7 +44,7 @@ def test_the_folder_holds_a_study_that_runs_on_its_own_data(tmp_path) -> None:
 
     original = load_study_data(spec, spec_file)
     moved = load_study_data(copied, folder / "study.toml")
-    assert moved.notes == []  # in particular no "the file has changed" note: the checksum matches
+    assert moved.notes == original.notes  # in particular no "the file has changed" note: the checksum matches
     assert moved.texts == original.texts and moved.rows == original.rows
     assert moved.categories == original.categories and (moved.y == original.y).all()
     assert list(pd.read_parquet(folder / "data.parquet").columns) == ["text", "label"]

@@ -127,8 +127,9 @@ def test_empty_cells_form_their_own_group_and_small_groups_are_not_judged():
     pirate = next(g for g in groups if g.label == "Pirate")
     assert pirate.n_texts == 1 and pirate.verdict == TOO_FEW and not pirate.flagged
     scores = subgroup_scores(result, table, "party", min_texts=500)
-    assert scores.headline == [("Every group of “party” has fewer than 500 test texts: too few to judge whether a "
-                                "model does worse on any of them.")]
+    assert scores.headline[0] == ("Every group of “party” has fewer than 500 test texts: too few to judge whether a "
+                                  "model does worse on any of them.")
+    assert scores.headline[1:] == [scores.score_note()] and "“Pirate”" in scores.score_note()  # one text, one category
 
 
 def test_whole_numbers_are_groups_by_value():

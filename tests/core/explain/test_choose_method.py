@@ -110,11 +110,12 @@ def test_explaining_all_documents_with_progress_and_cancel(planted):
     seen = []
 
     def cancel_at_the_third(event):
-        if isinstance(event, Progress) and event.message.startswith("Explaining document 3"):
+        if isinstance(event, Progress) and event.done == 3:
             raise Cancelled
         seen.append(event)
 
     with pytest.raises(Cancelled):
         explain_documents(occluded, ["A great bill.", "Good.", "Bad.", "Worse."], on_event=cancel_at_the_third)
-    assert len(occluded.calls) == 1 + 2 * 2  # the predictions, then two documents of one word batch each
+    # the predictions, then the shortened texts of all four documents in one call (left out together)
+    assert len(occluded.calls) == 2 and len(occluded.calls[1]) == 4 + 2 + 2 + 2
     assert np.isclose(max(e.fraction for e in seen if isinstance(e, Progress)), 0.5)

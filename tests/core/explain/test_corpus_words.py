@@ -24,7 +24,7 @@ def test_mean_per_document_occurrences_and_the_form_written_most():
         explained("tax the rich", {"tax": 1.0, "rich": -0.5}, "against"),
         explained("Taxes help schools", {"taxes": 0.3, "schools": 0.9}, "for"),
     ]
-    table = corpus_words(attributions, ["against", "for"], "m", LINEAR_EXACT, top=3)
+    table = corpus_words(attributions, ["against", "for"], "m", LINEAR_EXACT, top=3, min_documents=1)
     against = table.for_category("against")
     assert [row.word for row in against] == ["tax", "cuts", "the"]  # "tax" written twice, "Tax" once
     tax = against[0]
@@ -39,7 +39,7 @@ def test_mean_per_document_occurrences_and_the_form_written_most():
 def test_stems_group_word_forms():
     attributions = [explained("Taxes and tax", {"taxes": 0.2, "tax": 0.4}, "against"),
                     explained("taxed", {"taxed": 0.6}, "against")]
-    rows = corpus_words(attributions, ["against"], "m", LINEAR_EXACT, stem_language="english").rows
+    rows = corpus_words(attributions, ["against"], "m", LINEAR_EXACT, stem_language="english", min_documents=1).rows
     assert (rows[0].word, rows[0].occurrences, rows[0].documents) in {("Taxes", 3, 2), ("tax", 3, 2), ("taxed", 3, 2)}
     assert rows[0].mean_score == pytest.approx(0.6)
 

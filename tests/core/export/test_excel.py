@@ -36,7 +36,8 @@ def test_workbook_has_all_sheets_with_values_and_formats(tmp_path, result):
     path = write_excel(tmp_path / "out.xlsx", table=table, predictions=models, result=result, on_event=events.append)
     pd.testing.assert_frame_equal(table, before)  # the user's table is untouched
     book = openpyxl.load_workbook(path)
-    assert book.sheetnames == ["Predictions", "Model comparison", "Is the best really better", "Confusion matrices", "Settings"]
+    assert book.sheetnames == ["Predictions", "Model comparison", "Is the best really better", "Confusion matrices",
+                               "Test documents", "Settings"]
 
     sheet = book["Predictions"]
     rows = _rows(sheet)
@@ -76,7 +77,7 @@ def test_workbook_has_all_sheets_with_values_and_formats(tmp_path, result):
     assert rows[1][6] == pytest.approx(best.test.accuracy)
     assert rows[1][8] == pytest.approx(best.seconds["total"])
     assert rows[5][0] == result.models[4].name and rows[5][9].startswith("failed: XGBoost ran out")
-    assert comparison["D2"].number_format == "0.0%" and comparison["A1"].font.b
+    assert comparison["D2"].number_format == "0.000" and comparison["A1"].font.b
     assert comparison.freeze_panes == "B2"
     per_category = [row for row in rows if row[0] == best.name and row[1] in CATEGORIES]
     assert [row[1] for row in per_category] == CATEGORIES
@@ -107,7 +108,7 @@ def test_chart_has_one_bar_per_finished_model_with_error_bars(tmp_path, result):
     assert "<c:barChart>" in chart and "<c:errBars>" in chart and "<c:errValType val=\"cust\"/>" in chart
     assert "'Model comparison'!$D$2:$D$5" in chart
     assert openpyxl.load_workbook(path).sheetnames == ["Model comparison", "Is the best really better", "Confusion matrices",
-                                                       "Settings"]
+                                                       "Test documents", "Settings"]
 
 
 def test_predictions_without_result(tmp_path):

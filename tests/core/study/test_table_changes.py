@@ -68,7 +68,7 @@ def test_compare_with_what_a_study_recorded() -> None:
 
 
 def test_a_study_records_rows_and_categories_and_reads_them_back(tmp_path) -> None:
-    spec = ExperimentSpec(data=DataSpec("texts.csv", sha256="ab", mapping=ColumnMapping(["text"], "label"),
+    spec = ExperimentSpec(data=DataSpec("texts.csv", sha256="ab" * 32, mapping=ColumnMapping(["text"], "label"),
                                         rows=1122, categories=["Blue", "Red"]))
     for name in ("study.toml", "study.json"):
         spec.save(tmp_path / name)

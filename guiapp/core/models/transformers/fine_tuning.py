@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
-from dataclasses import asdict, dataclass, field, fields
+from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -205,17 +205,23 @@ def save_fine_tuned(model: FineTuned, folder: Path, categories: list[str]) -> No
 def load_fine_tuned(folder: Path) -> tuple[FineTuned, list[str]]:
     """Open a model saved by :func:`save_fine_tuned` on the best device here; never runs code."""
     net, tokenizer, meta = files.read_folder(Path(folder))
-    known = {f.name for f in fields(FineTuneSettings)}
     saved = meta.get("settings") if isinstance(meta.get("settings"), dict) else {}
-    settings = FineTuneSettings(**{k: v for k, v in saved.items() if k in known})
+    try:  # each recorded value of the type it must have: a damaged or forged file is refused in words
+        settings = FineTuneSettings.from_saved(saved)
+        losses, notes = meta.get("losses", []), meta.get("notes", [])
+        if not isinstance(losses, list) or not isinstance(notes, list):
+            raise ValueError("its training record is not a list")
+        record = ([float(x) for x in losses], int(meta.get("n_truncated", 0)), [str(x) for x in notes],
+                  float(meta.get("seconds", 0.0)), float(meta.get("samples_per_second", 0.0)))
+    except (TypeError, ValueError, UserError) as error:
+        reason = (error.message.split(": ", 1)[-1] if isinstance(error, UserError) else str(error)).rstrip(".")
+        raise UserError(f"The saved model in {folder} records settings TextLab cannot use ({reason}).",
+                        "Its textlab_labels.json may be damaged or was not written by TextLab; train the model "
+                        "again.") from None
     info = pick_device("auto")
     net.to(torch.device(info.kind))
     net.eval()
-    fine_tuned = FineTuned(
-        net, tokenizer, info, settings, [float(x) for x in meta.get("losses", [])],
-        int(meta.get("n_truncated", 0)), [str(x) for x in meta.get("notes", [])],
-        float(meta.get("seconds", 0.0)), float(meta.get("samples_per_second", 0.0)),
-    )
+    fine_tuned = FineTuned(net, tokenizer, info, settings, *record)
     return fine_tuned, [str(c) for c in meta["categories"]]
 
 

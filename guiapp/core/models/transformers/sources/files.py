@@ -1,7 +1,9 @@
 """Opening Transformer model folders and saving fine-tuned models, safely.
 
 Only safetensors weights are ever read (``use_safetensors=True``) and no code from a model
-folder is ever run (``trust_remote_code=False``), so opening a model cannot execute anything.
+folder is ever run (``trust_remote_code=False`` on every load, and a folder whose configuration
+asks for its own code is refused in words first: ``folders.refuse_custom_code``), so opening a
+model cannot execute anything, and no library ever asks the user whether to run such code.
 Saving is atomic: the model is written to a temporary folder next to the target, which is
 then renamed into place. Problems become :class:`UserError` s in plain words.
 """
@@ -19,7 +21,10 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+from guiapp.core.atomic import current_umask
 from guiapp.core.errors import UserError
+from guiapp.core.models.transformers.sources.folders import CONFIG_LIMIT, refuse_custom_code
+from guiapp.core.untrusted.json_reading import read_json_file
 
 LABELS_FILE = "textlab_labels.json"
 WEIGHTS_FILES = ("model.safetensors", "model.safetensors.index.json")
@@ -76,6 +81,7 @@ def check_folder(folder: Path, what: str = "model folder") -> None:
             f"The {what} {folder} has no config.json, so it is not a Hugging Face model folder.",
             "Choose the folder that holds config.json, model.safetensors and the tokenizer files.",
         )
+    refuse_custom_code(folder)
     if not any((folder / name).is_file() for name in WEIGHTS_FILES):
         if any((folder / name).is_file() for name in PICKLE_WEIGHTS):
             raise UserError(
@@ -102,6 +108,8 @@ def _damaged(folder: Path | str, exc: BaseException, what: str = "model") -> Use
 def load_tokenizer(path: str | Path, local: bool) -> Any:
     from transformers import AutoTokenizer
 
+    if local:
+        refuse_custom_code(Path(path))
     try:
         return AutoTokenizer.from_pretrained(str(path), local_files_only=local, trust_remote_code=False)
     except Exception as exc:
@@ -161,6 +169,7 @@ def write_folder(model: Any, tokenizer: Any, folder: Path, meta: dict[str, Any])
             os.fsync(handle.fileno())
         for extra in PICKLE_WEIGHTS + ("training_args.bin",):
             (tmp / extra).unlink(missing_ok=True)
+        _usual_permissions(tmp)
         if folder.exists():
             old = folder.with_name(f".{folder.name}.old-{uuid.uuid4().hex[:8]}")
             os.replace(folder, old)
@@ -174,6 +183,16 @@ def write_folder(model: Any, tokenizer: Any, folder: Path, meta: dict[str, Any])
         shutil.rmtree(old, ignore_errors=True)
 
 
+def _usual_permissions(folder: Path) -> None:
+    """The permissions any new folder and file of the user gets (their umask), not the owner-only
+    ones of ``tempfile.mkdtemp`` and of some library writes, so colleagues can open a saved model."""
+    if os.name != "posix":
+        return
+    mask = current_umask()
+    for path in [folder, *folder.rglob("*")]:
+        os.chmod(path, (0o777 if path.is_dir() else 0o666) & ~mask)
+
+
 def read_folder(folder: Path) -> tuple[Any, Any, dict[str, Any]]:
     """Model, tokenizer and label map of a folder written by :func:`write_folder`."""
     from transformers import AutoModelForSequenceClassification
@@ -181,7 +200,7 @@ def read_folder(folder: Path) -> tuple[Any, Any, dict[str, Any]]:
     folder = Path(folder)
     check_folder(folder, "saved model folder")
     try:
-        meta = json.loads((folder / LABELS_FILE).read_text(encoding="utf-8"))
+        meta = read_json_file(folder / LABELS_FILE, max_bytes=CONFIG_LIMIT)
     except FileNotFoundError as exc:
         raise UserError(
             f"The folder {folder} is not a model saved by TextLab ({LABELS_FILE} is missing).",

@@ -3,19 +3,27 @@
 :func:`check_model_folder` finds the folder with ``config.json`` + weights + tokenizer (also
 inside a sentence-transformers layout, where they may sit in ``0_Transformer/``) and explains
 each problem in plain words: missing folder, missing or unreadable ``config.json``, a model type
-this version of Transformers does not know, a model that needs its own program code, missing
+this version of Transformers does not know, a model that needs its own program code (an
+``auto_map`` in its configuration or its tokenizer's: refused in words by
+:func:`refuse_custom_code`, never run and never left to a library that would ask the user), missing
 or damaged weights, missing tokenizer files. Weights only as ``pytorch_model.bin`` are refused: that format is a
 pickle and can run code when opened; safetensors files cannot.
 """
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import Any
 
 from guiapp.core.errors import UserError
 from guiapp.core.events import EventCallback, ignore_events
+from guiapp.core.untrusted.json_reading import read_json_file
+
+CONFIG_LIMIT = 64 << 20  # the most a model's configuration file can need (they are a few KB)
+# Configuration files whose "auto_map" (or "custom_pipelines") tells Transformers to import Python
+# code that comes with the model.
+CODE_MAPS = ("config.json", "tokenizer_config.json", "processor_config.json", "preprocessor_config.json",
+             "feature_extractor_config.json", "image_processor_config.json")
 
 _CHOOSE = (
     "Choose a folder that holds a complete Hugging Face model (config.json, model.safetensors and "
@@ -51,6 +59,7 @@ def check_model_folder(folder: str | Path, on_event: EventCallback = ignore_even
         )
     config = read_config(model_dir)
     check_model_type(model_dir, config)
+    refuse_custom_code(model_dir)
     check_weights(model_dir, on_event)
     check_tokenizer(model_dir)
     return model_dir
@@ -61,7 +70,7 @@ def find_model_dir(root: Path) -> Path | None:
     if (root / "config.json").is_file():
         return root
     try:
-        modules = json.loads((root / "modules.json").read_text(encoding="utf-8"))
+        modules = read_json_file(root / "modules.json", max_bytes=CONFIG_LIMIT)
     except (OSError, ValueError):
         modules = []
     for module in modules if isinstance(modules, list) else []:
@@ -80,8 +89,8 @@ def find_model_dir(root: Path) -> Path | None:
 def read_config(model_dir: Path) -> dict[str, Any]:
     path = model_dir / "config.json"
     try:
-        config = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, ValueError) as error:
+        config = read_json_file(path, max_bytes=CONFIG_LIMIT)
+    except (OSError, ValueError) as error:
         raise UserError(f"The file config.json in “{model_dir}” cannot be read.",
                         "It may be damaged or incomplete; copy or download the model again.",
                         details=str(error)) from error
@@ -111,6 +120,29 @@ def check_model_type(model_dir: Path, config: dict[str, Any]) -> None:
         "The model may be newer than TextLab's Transformers library: update TextLab, or choose "
         "another model.",
     )
+
+
+def refuse_custom_code(model_dir: Path) -> None:
+    """A :class:`UserError` when the folder's configuration asks to run program code that comes with
+    the model (``auto_map``): TextLab never runs it, and says so before any library can ask."""
+    for name in CODE_MAPS:
+        path = Path(model_dir) / name
+        if not path.is_file():
+            continue
+        try:
+            data = read_json_file(path, max_bytes=CONFIG_LIMIT)
+        except (OSError, ValueError) as error:
+            raise UserError(f"The file {name} in “{model_dir}” cannot be read.",
+                            "It may be damaged or incomplete; copy or download the model again.",
+                            details=str(error)) from error
+        asks = [key for key in ("auto_map", "custom_pipelines") if isinstance(data, dict) and data.get(key)]
+        if asks:
+            raise UserError(
+                f"The model in “{model_dir}” asks to run program code that comes with it ({name} has "
+                f"“{asks[0]}”). TextLab never runs such code, for your computer's safety, so it does not open this model.",
+                "Choose a model that works with the standard Transformers classes (BERT, RoBERTa, MPNet, XLM-RoBERTa …), "
+                "and delete this folder if you do not know where it came from.",
+            )
 
 
 def check_weights(model_dir: Path, on_event: EventCallback = ignore_events) -> Path:
@@ -147,7 +179,7 @@ def check_weights(model_dir: Path, on_event: EventCallback = ignore_events) -> P
 
 def _shards(index: Path) -> list[Path]:
     try:
-        weight_map = json.loads(index.read_text(encoding="utf-8"))["weight_map"]
+        weight_map = read_json_file(index, max_bytes=CONFIG_LIMIT)["weight_map"]
         names = sorted(set(weight_map.values()))
     except (OSError, ValueError, KeyError, TypeError, AttributeError) as error:
         raise UserError(f"The weights index {index.name} in “{index.parent}” cannot be read.",

@@ -20,10 +20,11 @@ base-size models (less for the small one, which cannot keep a GPU busy).
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Literal
+
+from guiapp.core.untrusted.json_reading import read_json_file
 
 Source = Literal["bundled", "parts", "hub", "folder"]
 
@@ -310,7 +311,7 @@ def _read_config(folder: Path) -> dict[str, Any]:
 
 def _read_json(path: Path) -> dict[str, Any]:
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
+        data = read_json_file(path, max_bytes=64 << 20)
     except (OSError, ValueError):
         return {}
     return data if isinstance(data, dict) else {}

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import math
+from dataclasses import dataclass, fields
+from typing import Any
 
 from guiapp.core.errors import UserError
 from guiapp.core.models.transformers.training.truncation import STRATEGIES
@@ -24,6 +26,35 @@ class FineTuneSettings:
     device: str = "auto"  # "auto" | "cpu" | "cuda" | "mps"
     mixed_precision: bool = True  # bf16 autocast on CUDA when supported, else fp16 + GradScaler; ignored on CPU
     max_grad_norm: float = 1.0  # gradient clipping as in Hugging Face's Trainer; 0 switches it off
+
+    @classmethod
+    def from_saved(cls, saved: dict[str, Any]) -> FineTuneSettings:
+        """The settings a saved model records, each of the type its default has (a whole number
+        where one is needed, no text for a number); unknown names are left out (another TextLab
+        version) and missing ones take their default. ValueError says which one is wrong;
+        :meth:`check` then tests the ranges."""
+        defaults, values = cls(), {}
+        for setting in fields(cls):
+            if setting.name not in saved:
+                continue
+            value, default = saved[setting.name], getattr(defaults, setting.name)
+            if isinstance(default, bool):
+                fits = isinstance(value, bool)
+            elif isinstance(default, int):
+                fits = isinstance(value, int) and not isinstance(value, bool)
+            elif isinstance(default, float):
+                fits = isinstance(value, int | float) and not isinstance(value, bool) and math.isfinite(value)
+                value = float(value) if fits else value
+            else:
+                fits = isinstance(value, str)
+            if not fits:
+                kind = {bool: "true or false", int: "a whole number", float: "a number", str: "a word"}[type(default)]
+                shown = repr(value) if len(repr(value)) <= 40 else repr(value)[:37] + "…"
+                raise ValueError(f"{setting.name} is {shown}, not {kind}")
+            values[setting.name] = value
+        settings = cls(**values)
+        settings.check()
+        return settings
 
     def check(self) -> None:
         problems = []

@@ -1,0 +1,176 @@
+"""What each word did to one part of a combined model, on the scale of the part's probabilities.
+
+A combined model reads its parts' probabilities. Per document it says, through a ``direction``
+(one number per category), how much its own probability of the explained category changes with
+each of the part's probabilities (:mod:`.combined_contributions`); a part's word scores are then
+each word's push on ``Σ_c direction_c · p_c``, the part's probabilities weighed that way. Each
+part is explained with the best method it allows:
+
+- logistic regression and naive Bayes on a bag of words or word vectors: the exact contributions
+  of each word to every category's score (:mod:`.linear_contributions`), turned into probability
+  by the slope of the part's own softmax (or logistic) function at this text — first order;
+- XGBoost on a bag of words: its exact tree contributions (SHAP) to every category's score, turned
+  into probability the same way; words the text lacks count too (kept apart in ``details``);
+- a logistic regression on sentence embeddings, a fine-tuned Transformer: integrated gradients of
+  the weighed probabilities themselves (:mod:`.probability_gradients`);
+- every other part (SVMs, whose probabilities come from a calibration across pairwise contests,
+  models on word vectors other than linear ones, …): the drop of its probabilities when the word
+  is left out, for all documents in a few batched calls (:mod:`.batched_occlusion`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+import scipy.sparse as sp
+
+from guiapp.core.events import EventCallback, ignore_events
+from guiapp.core.explain.attribution import INTEGRATED_GRADIENTS, LINEAR_EXACT, OCCLUSION, TREE_SHAP
+from guiapp.core.explain.batched_occlusion import leave_words_out
+from guiapp.core.explain.linear_contributions import base_classifier, is_linear, vector_scores
+from guiapp.core.explain.probability_gradients import (
+    SENTENCE_EMBEDDING_STEPS,
+    has_embedding_gradients,
+    sentence_embedding_gradients,
+    transformer_gradients,
+)
+from guiapp.core.explain.term_spans import bow_term_occurrences, spread_terms
+from guiapp.core.explain.tree_contributions import is_tree_on_words
+from guiapp.core.explain.words import split_words
+from guiapp.core.features.bow import BagOfWords
+from guiapp.core.predict.trained_model import ConventionalModel, TrainedModel
+
+FIRST_ORDER_METHODS = frozenset({LINEAR_EXACT, TREE_SHAP})
+
+
+@dataclass
+class PartScores:
+    """One document, one part: each word's push on the part's weighed probabilities."""
+
+    scores: np.ndarray
+    details: dict[str, Any] = field(default_factory=dict)
+    unseen: list[tuple[int, int]] = field(default_factory=list)
+
+
+def part_method(part: TrainedModel) -> str:
+    """How a part is explained inside a combined model (see the module docstring)."""
+    from sklearn.svm import SVC
+
+    if part.family == "transformer" or has_embedding_gradients(part):
+        return INTEGRATED_GRADIENTS
+    if isinstance(part, ConventionalModel):
+        if is_linear(part) and not isinstance(base_classifier(part.classifier), SVC):
+            return LINEAR_EXACT
+        if is_tree_on_words(part):
+            return TREE_SHAP
+    return OCCLUSION
+
+
+def part_scores(
+    part: TrainedModel,
+    texts: Sequence[str],
+    directions: np.ndarray,
+    probabilities: np.ndarray,
+    *,
+    steps: int = 50,
+    on_event: EventCallback = ignore_events,
+) -> list[PartScores]:
+    """Per text, each word's push on ``directions[d] · p(text)`` (``probabilities``: the part's own
+    answers for the whole texts; ``steps``: integrated-gradient steps for a Transformer part)."""
+    directions = np.asarray(directions, dtype=np.float64)
+    probabilities = np.asarray(probabilities, dtype=np.float64)
+    method = part_method(part)
+    if method == OCCLUSION:
+        found = leave_words_out(part, texts, probabilities, on_event=on_event)
+        return [PartScores(result.drops() @ direction) for result, direction in zip(found, directions, strict=True)]
+    if method == INTEGRATED_GRADIENTS:
+        if part.family == "transformer":
+            gradients = transformer_gradients(part, texts, directions, steps=steps, on_event=on_event)
+        else:
+            gradients = sentence_embedding_gradients(part, texts, directions, probabilities,
+                                                     steps=SENTENCE_EMBEDDING_STEPS, on_event=on_event)
+        return [PartScores(found.scores, {"delta": found.delta, "special_tokens_score": found.special_tokens_score,
+                                          **found.details}, found.unseen) for found in gradients]
+    assert isinstance(part, ConventionalModel)
+    slopes = [score_slopes(part, direction, row) for direction, row in zip(directions, probabilities, strict=True)]
+    if method == LINEAR_EXACT:
+        return _linear_scores(part, texts, slopes)
+    return _tree_scores(part, texts, slopes)
+
+
+def score_slopes(part: ConventionalModel, direction: np.ndarray, probabilities: np.ndarray) -> np.ndarray:
+    """How ``direction · p`` changes with each of the classifier's scores at this text.
+
+    Two categories: one score, toward the second class, with ``p₂ = σ(score)``; more: one score per
+    class with ``p = softmax(scores)``, so ``∂p_j/∂score_i = p_j (δ_ij − p_i)``. Naive Bayes keeps
+    one joint log-probability per class even with two (its probabilities are their softmax).
+    """
+    from sklearn.naive_bayes import MultinomialNB
+
+    classes = np.asarray(part.classifier.textlab_classes_, dtype=int)
+    p, g = probabilities[classes], direction[classes]
+    softmax = p * (g - float(g @ p))  # ∂(g·p)/∂score_i for softmax scores
+    if len(classes) == 2 and not isinstance(base_classifier(part.classifier), MultinomialNB):
+        return np.array([p[0] * p[1] * (g[1] - g[0])])
+    return softmax
+
+
+def _score_weights(part: ConventionalModel) -> np.ndarray:
+    """One row of feature weights per classifier score (what the scores are linear in)."""
+    from sklearn.naive_bayes import MultinomialNB
+
+    classifier = base_classifier(part.classifier)
+    if isinstance(classifier, MultinomialNB):
+        return np.asarray(classifier.feature_log_prob_, dtype=np.float64)
+    coef = classifier.coef_
+    return coef.toarray() if sp.issparse(coef) else np.asarray(coef, dtype=np.float64)
+
+
+def _linear_scores(part: ConventionalModel, texts: Sequence[str], slopes: list[np.ndarray]) -> list[PartScores]:
+    representation = part.representation
+    weights = _score_weights(part)
+    out = []
+    if isinstance(representation, BagOfWords):
+        features = sp.csr_matrix(representation.transform(list(texts)))
+        terms = representation.feature_names()
+        for row, (text, slope) in enumerate(zip(texts, slopes, strict=True)):
+            spans = split_words(text)
+            effective = slope @ weights
+            start, end = features.indptr[row], features.indptr[row + 1]
+            values = {terms[j]: float(effective[j] * value)
+                      for j, value in zip(features.indices[start:end], features.data[start:end], strict=True)}
+            scores, unplaced = spread_terms(values, bow_term_occurrences(representation, text, spans), len(spans))
+            out.append(PartScores(scores, {"unplaced_score": unplaced} if unplaced else {}))
+        return out
+    for text, slope in zip(texts, slopes, strict=True):
+        out.append(PartScores(vector_scores(representation, split_words(text), slope @ weights)))
+    return out
+
+
+def _tree_scores(part: ConventionalModel, texts: Sequence[str], slopes: list[np.ndarray]) -> list[PartScores]:
+    import xgboost
+
+    representation = part.representation
+    features = sp.csr_matrix(representation.transform(list(texts)), dtype=np.float32)
+    booster = part.classifier.get_booster()
+    contributions = np.asarray(booster.predict(xgboost.DMatrix(features, missing=np.nan), pred_contribs=True),
+                               dtype=np.float64)
+    if contributions.ndim == 2:  # two categories: one score, toward the second
+        contributions = contributions[:, None, :]
+    terms = representation.feature_names()
+    out = []
+    for row, (text, slope) in enumerate(zip(texts, slopes, strict=True)):
+        effective = slope @ contributions[row, :, :-1]  # the last column is the bias
+        present = np.zeros(len(terms), dtype=bool)
+        present[features.indices[features.indptr[row]:features.indptr[row + 1]]] = True
+        spans = split_words(text)
+        values = {terms[j]: float(effective[j]) for j in np.flatnonzero(present)}
+        scores, unplaced = spread_terms(values, bow_term_occurrences(representation, text, spans), len(spans))
+        details = {"absent_words_score": float(effective[~present].sum())}
+        if unplaced:
+            details["unplaced_score"] = unplaced
+        out.append(PartScores(scores, details))
+    return out
