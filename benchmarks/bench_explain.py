@@ -1,6 +1,7 @@
-"""Integrated gradients for a Transformer: seconds per document, and how much of it is the model.
+"""Explaining on a 2-core CPU: integrated gradients for a Transformer, and the default best model.
 
-Bundled MiniLM with a fresh, seeded classification head for 3 categories (explaining does not need
+First case (``--case transformer``, the default): integrated gradients for a Transformer, seconds
+per document, and how much of it is the model. Bundled MiniLM with a fresh, seeded classification head for 3 categories (explaining does not need
 a fine-tuned model to be timed), documents of exactly 128 pieces ([CLS] and [SEP] included),
 50 steps. For each ``internal_batch_size`` tried:
 
@@ -17,6 +18,29 @@ layers cost about 22 MFLOP per piece forward and as much backward to the inputs,
 pieces need about 290 GFLOP, 1.7 s at the 170 GFLOP/s a 2-thread matrix multiply peaks at here.
 
     python benchmarks/bench_explain.py [--docs 4] [--steps 50] [--batches default,10,25,50]
+
+Second case (``--case combined``): the default best model of a study — a combined model (stacking
+or weighted vote) of the app's default models — explaining all test documents ("Explain all test
+documents": answers, explanations, faithfulness checks, words per category) and the top words of
+200 new texts, on a real corpus of the size of a small coded study (``../shared/data``):
+
+  - ``davidson`` (default): 915 tweets drawn at random (stratified) from Davidson et al. 2017, three
+    categories, 275 test texts; the new texts are 200 other tweets of the corpus;
+  - ``ethos``: the 998 ETHOS comments (binary), 300 test texts; the new texts are the first 200
+    comments of its multi-label file.
+
+The study is run once with ``run_experiment`` (default models, default settings) and kept in
+``--keep`` (reused when it is there). The baseline, in the same process, is the way combined
+models were explained before: leaving words out of the whole combined model, one document at a
+time (Captum, 64 shortened texts per call, every part answering for every shortened text), plus
+its faithfulness check; it is timed on ``--baseline-docs`` documents at evenly spaced quantiles of
+length and extrapolated to all documents (mean time per document × documents). The corpus's
+longest texts fall outside that sample, and leaving words out costs most on them, so the
+extrapolated baseline is, if anything, too low.
+Goals: all test documents in under 60 s, top words of 200 new texts in under 30 s, on 2 cores.
+
+    python benchmarks/bench_explain.py --case combined [--dataset davidson|ethos] [--model stacking|vote]
+        [--baseline-docs 12] [--keep FOLDER]
 """
 
 from __future__ import annotations
@@ -27,6 +51,8 @@ import statistics
 import sys
 import time
 from pathlib import Path
+
+import pandas as pd
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
@@ -100,12 +126,141 @@ def measure(model, texts: list[str], steps: int, batch: int | None) -> dict:
             "delta": median(deltas)}
 
 
+# -- second case: the default best model (combined) ----------------------------------------------------------
+DATA = ROOT.parent / "shared" / "data"
+ALL_DOCUMENTS_GOAL_S = 60.0
+TOP_WORDS_GOAL_S = 30.0
+STUDY_ROWS = 915  # 30 % of them, 275, are the test texts
+NEW_TEXTS = 200
+
+
+def corpus(dataset: str) -> tuple[pd.DataFrame, list[str]]:
+    """The coded texts of the study (text, label) and the new texts to predict."""
+    if dataset == "davidson":
+        frame = pd.read_csv(DATA / "davidson2017_hate_offensive" / "labeled_data.csv")
+        frame = pd.DataFrame({"text": frame["tweet"], "label": frame["class"].map({0: "hate", 1: "offensive",
+                                                                                  2: "neither"})})
+        from sklearn.model_selection import train_test_split
+
+        study, rest = train_test_split(frame, train_size=STUDY_ROWS, stratify=frame["label"], random_state=SEED)
+        return study.reset_index(drop=True), rest["text"].head(NEW_TEXTS).tolist()
+    folder = DATA / "ethos_mollas2020_hatespeech"
+    frame = pd.read_csv(folder / "Ethos_Dataset_Binary.csv", sep=";")
+    frame = pd.DataFrame({"text": frame["comment"], "label": frame["isHate"].ge(0.5).map({True: "hate",
+                                                                                         False: "not hate"})})
+    new = pd.read_csv(folder / "Ethos_Dataset_Multi_Label.csv", sep=";")["comment"].head(NEW_TEXTS).tolist()
+    return frame, new
+
+
+def study(dataset: str, keep: Path):
+    """The study's result, run once with the app's default models and kept in ``keep``."""
+    from guiapp.core.experiment.results import ExperimentResult
+    from guiapp.core.experiment.runner import run_experiment
+    from guiapp.core.study.mapping import ColumnMapping
+    from guiapp.core.study.sections import DEFAULT_MODELS, EvaluationSpec, ModelSpec
+    from guiapp.core.study.spec import DataSpec, ExperimentSpec
+
+    saved = keep / dataset / "results.json"
+    frame, new_texts = corpus(dataset)
+    if saved.is_file():
+        return ExperimentResult.from_json(saved.read_text(encoding="utf-8")), new_texts
+    (keep / dataset).mkdir(parents=True, exist_ok=True)
+    source = keep / dataset / "coded.csv"
+    frame.to_csv(source, index=False)
+    spec = ExperimentSpec(name=dataset, data=DataSpec(source=str(source), mapping=ColumnMapping(
+        text_columns=["text"], category_column="label")), evaluation=EvaluationSpec(),
+        models=[ModelSpec(representation, classifier) for representation, classifier in DEFAULT_MODELS])
+    print(f"Running the study once (default models) into {keep / dataset} …", flush=True)
+    result = run_experiment(spec, artefacts_dir=keep / dataset / "models")
+    saved.write_text(result.to_json(include_texts=True), encoding="utf-8")
+    return result, new_texts
+
+
+def old_path_seconds(model, texts: list[str], n: int, faithfulness: bool) -> tuple[float, int]:
+    """Mean seconds per document of the former way (leaving words out of the whole combined model,
+    one document at a time), on ``n`` documents at evenly spaced quantiles of length (the middle of
+    each of ``n`` equal shares: the very shortest and longest are left out)."""
+    from guiapp.core.explain.faithfulness import faithfulness as check
+    from guiapp.core.explain.occlusion import explain_by_occlusion
+    from guiapp.core.explain.words import split_words
+
+    by_length = sorted(range(len(texts)), key=lambda i: len(split_words(texts[i])))
+    picked = [by_length[int((i + 0.5) * len(by_length) / n)] for i in range(min(n, len(by_length)))]
+    seconds = []
+    for i in picked:
+        start = time.perf_counter()
+        target = int(model.answer([texts[i]])[0][0])
+        found = explain_by_occlusion(model, texts[i], target)
+        if faithfulness:
+            check(model, texts[i], found)
+        seconds.append(time.perf_counter() - start)
+    return statistics.mean(seconds), len(picked)
+
+
+def main_combined(args: argparse.Namespace) -> None:
+    import os
+    import tempfile
+
+    import torch
+
+    from guiapp.core.explain.explain_jobs import explain_all
+    from guiapp.core.explain.top_words import predict_with_words
+    from guiapp.core.predict.open_model import open_trained_model
+
+    if not DATA.is_dir():
+        raise SystemExit(f"The coded corpora are not at {DATA}; this case needs them.")
+    keep = args.keep or Path(tempfile.mkdtemp(prefix="textlab-bench-explain-"))
+    result, new_texts = study(args.dataset, keep)
+    wanted = {"stacking": "Combined: stacking", "vote": "Combined: weighted vote"}[args.model]
+    chosen = next(model for model in result.models if model.name == wanted)
+    texts = [text for text in result.test_texts if text.strip()]
+
+    def fresh():  # a newly opened model each time: nothing is remembered from an earlier measurement
+        return open_trained_model(Path(chosen.artefact), chosen.name)
+
+    fresh().answer(texts[:2])  # loads the sentence model once for the process, as opening a study does
+    print(f"{args.dataset}: {len(texts)} test texts, {len(new_texts)} new texts; {chosen.name} "
+          f"(test macro-F1 {chosen.test.macro_f1:.3f}; best of the study: {result.best().name}); "
+          f"CPU, {torch.get_num_threads()} threads; load average before: {os.getloadavg()[0]:.1f}", flush=True)
+    start = time.perf_counter()
+    found = explain_all(fresh(), texts, result.categories)
+    explained = time.perf_counter() - start
+    method = found.documents[0][1].method
+    start = time.perf_counter()
+    predict_with_words([fresh()], new_texts, top_words=True)
+    top_words = time.perf_counter() - start
+    per_document, n_all = old_path_seconds(fresh(), texts, args.baseline_docs, faithfulness=True)
+    per_text, n_new = old_path_seconds(fresh(), new_texts, args.baseline_docs, faithfulness=False)
+    old_all, old_new = per_document * len(texts), per_text * len(new_texts)
+    print(f"load average after: {os.getloadavg()[0]:.1f} (the machine is shared: other work runs too)")
+    print(f"{'job':40} {'now s':>8} {'before s (extrapolated)':>24} {'ratio':>7} {'goal':>12}")
+    for job, now, before, goal, n in [
+        (f"Explain all {len(texts)} test documents", explained, old_all, ALL_DOCUMENTS_GOAL_S, n_all),
+        (f"Predict {len(new_texts)} new texts with top words", top_words, old_new, TOP_WORDS_GOAL_S, n_new),
+    ]:
+        verdict = f"{'met' if now <= goal else 'missed'} ({goal:.0f} s)"
+        print(f"{job:40} {now:8.1f} {before:14.0f} (from {n:2d} docs) {before / now:6.0f}x {verdict:>12}")
+    print(f"method: {method}; ratio > 1: faster than the former way")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--case", choices=["transformer", "combined"], default="transformer")
     parser.add_argument("--docs", type=int, default=4)
     parser.add_argument("--steps", type=int, default=50)
     parser.add_argument("--batches", default="default,10,25,50", help="internal batch sizes; 'default' = the app's")
+    parser.add_argument("--dataset", choices=["davidson", "ethos"], default="davidson")
+    parser.add_argument("--model", choices=["stacking", "vote"], default="stacking")
+    parser.add_argument("--baseline-docs", type=int, default=12)
+    parser.add_argument("--keep", type=Path, help="keep the study here (and reuse it when it is there)")
     args = parser.parse_args()
+    if args.case == "combined":
+        main_combined(args)
+        return
+    main_transformer(args)
+
+
+def main_transformer(args: argparse.Namespace) -> None:
     import torch
 
     model, texts = load_model(), documents(args.docs)

@@ -72,8 +72,11 @@ def test_a_fix_keeps_the_scroll_position(qtbot, window, tmp_path):
     view = window.data_page.health_view
     scroll = health_scroll(window)
     button = next(button for button in view.fix_buttons() if button.text().startswith("Merge “Republican.”"))
-    scroll.verticalScrollBar().setValue(button.mapTo(view.content_widget(), QPoint(0, 0)).y() - 60)
-    position = scroll.verticalScrollBar().value()
+    bar = scroll.verticalScrollBar()
+    QApplication.sendPostedEvents()
+    qtbot.waitUntil(lambda: bar.maximum() > 0 and button.mapTo(view.content_widget(), QPoint(0, 0)).y() > 100)
+    bar.setValue(button.mapTo(view.content_widget(), QPoint(0, 0)).y() - 60)  # the fix in the middle of the view
+    position = bar.value()
     assert position > 0 and in_view(scroll, button)
     window.activateWindow()
     button.setFocus()

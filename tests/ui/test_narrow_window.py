@@ -106,3 +106,23 @@ def test_the_documents_filters_and_reading_pane_fit_the_width(qtbot, narrow_wind
     browser = explanation.words.browser()
     assert not browser.horizontalScrollBar().isVisible()  # the explanation text wraps
     save_screenshot(window, "narrow_1024x700_documents")
+
+
+STEP_NAMES = ("data", "models", "run", "results", "documents", "predict")
+
+
+@pytest.mark.parametrize("size", [(1440, 900), SIZE])
+def test_screenshots_of_every_step(qtbot, narrow_window, size):
+    """Every step rendered to screenshots/steps_WxH_<step>.png (gitignored), to look at; the
+    Documents and Results steps never scroll sideways at either size."""
+    window = narrow_window
+    window.resize(*size)
+    window.documents_page.select_document(window.documents_page.shown_documents()[0])
+    for step, name in enumerate(STEP_NAMES):
+        window.steps.setCurrentRow(step)
+        settle(qtbot)
+        save_screenshot(window, f"steps_{size[0]}x{size[1]}_{name}")
+        if step in (RESULTS_STEP, DOCUMENTS_STEP):
+            page = window.pages.currentWidget()
+            wide = [found for found in sideways(page) if "documentsTable" not in found]  # many columns: may scroll
+            assert wide == [], name

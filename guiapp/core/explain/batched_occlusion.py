@@ -6,7 +6,9 @@ word, the model's probabilities for the text without that word (:func:`~.words.t
 subtracted from its probabilities for the whole text. All categories' probabilities are kept, so
 a combined model can weigh every category of a part (:mod:`.combined_contributions`).
 Models whose answer costs little per text (bag of words, word vectors) gain most: the fixed cost
-of each call (building features, calibrating, threads) is paid once per few hundred texts.
+of each call (building features, calibrating, threads) is paid once per few hundred texts, and
+their shortened texts are not even read again — their features come from word counts
+(:mod:`.left_out_counts`).
 """
 
 from __future__ import annotations
@@ -18,11 +20,13 @@ import numpy as np
 
 from guiapp.core.events import EventCallback, Progress, ignore_events
 from guiapp.core.explain.attribution import OCCLUSION, Attribution
+from guiapp.core.explain.left_out_counts import counts_apply, probabilities_without_each_word
 from guiapp.core.explain.occlusion import occlusion_sentence
 from guiapp.core.explain.words import WordSpan, split_words, text_without
 from guiapp.core.predict.trained_model import TrainedModel
 
 VARIANTS_PER_CALL = 512  # shortened texts per answer() call (texts only: memory stays small)
+COUNTED_PER_CALL = 8  # … times as many when their features come from counts (no text is read again)
 
 
 @dataclass
@@ -63,6 +67,8 @@ def leave_words_out(
     if found_whole is not None:
         for result, row in zip(results, found_whole, strict=True):
             result.whole = row.copy()
+    if counts_apply(model):
+        return _by_counts(model, texts, spans, results, found_whole, variants_per_call * COUNTED_PER_CALL, on_event)
     need_whole = found_whole is None
     ends = np.cumsum([len(words) + need_whole for words in spans])  # a document is done once these are answered
     pending = _jobs(texts, spans, need_whole)
@@ -86,6 +92,29 @@ def leave_words_out(
                 results[document].without[word] = row
         asked += len(batch)
         report_finished()
+    return results
+
+
+def _by_counts(model: TrainedModel, texts: Sequence[str], spans: list[list[WordSpan]], results: list[LeftOut],
+               whole: np.ndarray | None, per_call: int, on_event: EventCallback) -> list[LeftOut]:
+    """:func:`leave_words_out` for a bag of words or word vectors: the shortened texts' features come
+    from counts (:mod:`.left_out_counts`), documents in groups of about ``per_call`` shortened texts."""
+    total = len(texts)
+    on_event(Progress(0.0, f"Leaving words out: 0 of {total:,} documents", 0, total))
+    if whole is None and total:
+        for result, row in zip(results, np.asarray(model.answer(list(texts))[1], dtype=np.float64), strict=True):
+            result.whole = row
+    done = 0
+    while done < total:
+        group, size = [], 0
+        while done + len(group) < total and (not group or size + len(spans[done + len(group)]) <= per_call):
+            size += len(spans[done + len(group)])
+            group.append(done + len(group))
+        found = probabilities_without_each_word(model, [texts[i] for i in group], [spans[i] for i in group])
+        for document, without in zip(group, found, strict=True):
+            results[document].without = without
+            done += 1
+            on_event(Progress(done / total, f"Leaving words out: {done:,} of {total:,} documents", done, total))
     return results
 
 

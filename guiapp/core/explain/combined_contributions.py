@@ -35,11 +35,13 @@ from guiapp.core.explain.attribution import (
     Attribution,
 )
 from guiapp.core.explain.part_contributions import FIRST_ORDER_METHODS, part_method, part_scores
+from guiapp.core.explain.sentence_contributions import has_sentence_contributions
 from guiapp.core.explain.words import split_words
 from guiapp.core.predict.combined_model import CombinedModel
 
 # how long each way of explaining a part takes, roughly, relative to the others (for the progress bar)
 _PART_COST = {INTEGRATED_GRADIENTS: 10.0, OCCLUSION: 2.0}
+_SENTENCE_MODEL_COST = 2.0
 
 
 def stacking_slopes(stacking: Stacking, part_probabilities: Sequence[np.ndarray], targets: np.ndarray) -> np.ndarray:
@@ -102,7 +104,8 @@ def explain_combined(
     directions = part_directions(model, probabilities, targets)
     used = [k for k in range(len(model.parts)) if np.any(directions[:, k])]
     methods = {k: part_method(model.parts[k]) for k in range(len(model.parts))}
-    costs = np.array([_PART_COST.get(methods[k], 0.5) for k in used])
+    costs = np.array([_SENTENCE_MODEL_COST if has_sentence_contributions(model.parts[k]) else
+                      _PART_COST.get(methods[k], 0.5) for k in used])
     edges = np.concatenate([[0.05], 0.05 + 0.95 * np.cumsum(costs) / max(costs.sum(), 1e-9)])
     totals = np.zeros((len(texts), len(model.parts)))
     word_scores = [np.zeros(len(split_words(text))) for text in texts]
@@ -179,6 +182,9 @@ def combination_note(model: CombinedModel, methods: dict[int, str]) -> str:
     if any(method in FIRST_ORDER_METHODS for method in methods.values()):
         note += (" A part with exact word contributions to its scores has them turned into probability by the "
                  "slope of its own probabilities at this text (first order).")
+    if any(has_sentence_contributions(part) for part in model.parts):
+        note += (" On sentence embeddings, a word's contribution is its pieces' share of the averaged sentence "
+                 "vector; the sentence model computes each piece from the whole text, so it carries some context.")
     if any(method == INTEGRATED_GRADIENTS for method in methods.values()):
         note += (" Integrated gradients share out how far the part's probabilities are from those of a text of "
                  "blanks.")

@@ -6,13 +6,14 @@ each of the part's probabilities (:mod:`.combined_contributions`); a part's word
 each word's push on ``Σ_c direction_c · p_c``, the part's probabilities weighed that way. Each
 part is explained with the best method it allows:
 
-- logistic regression and naive Bayes on a bag of words or word vectors: the exact contributions
-  of each word to every category's score (:mod:`.linear_contributions`), turned into probability
-  by the slope of the part's own softmax (or logistic) function at this text — first order;
+- logistic regression and naive Bayes on a bag of words or word vectors, and logistic regression
+  on sentence embeddings: the exact contributions of each word to every category's score
+  (:mod:`.linear_contributions`, :mod:`.sentence_contributions`), turned into probability by the
+  slope of the part's own softmax (or logistic) function at this text — first order;
 - XGBoost on a bag of words: its exact tree contributions (SHAP) to every category's score, turned
   into probability the same way; words the text lacks count too (kept apart in ``details``);
-- a logistic regression on sentence embeddings, a fine-tuned Transformer: integrated gradients of
-  the weighed probabilities themselves (:mod:`.probability_gradients`);
+- a fine-tuned Transformer: integrated gradients of the weighed probabilities themselves
+  (:mod:`.probability_gradients`);
 - every other part (SVMs, whose probabilities come from a calibration across pairwise contests,
   models on word vectors other than linear ones, …): the drop of its probabilities when the word
   is left out, for all documents in a few batched calls (:mod:`.batched_occlusion`).
@@ -31,12 +32,8 @@ from guiapp.core.events import EventCallback, ignore_events
 from guiapp.core.explain.attribution import INTEGRATED_GRADIENTS, LINEAR_EXACT, OCCLUSION, TREE_SHAP
 from guiapp.core.explain.batched_occlusion import leave_words_out
 from guiapp.core.explain.linear_contributions import base_classifier, is_linear, vector_scores
-from guiapp.core.explain.probability_gradients import (
-    SENTENCE_EMBEDDING_STEPS,
-    has_embedding_gradients,
-    sentence_embedding_gradients,
-    transformer_gradients,
-)
+from guiapp.core.explain.probability_gradients import transformer_gradients
+from guiapp.core.explain.sentence_contributions import has_sentence_contributions, sentence_contributions
 from guiapp.core.explain.term_spans import bow_term_occurrences, spread_terms
 from guiapp.core.explain.tree_contributions import is_tree_on_words
 from guiapp.core.explain.words import split_words
@@ -59,8 +56,10 @@ def part_method(part: TrainedModel) -> str:
     """How a part is explained inside a combined model (see the module docstring)."""
     from sklearn.svm import SVC
 
-    if part.family == "transformer" or has_embedding_gradients(part):
+    if part.family == "transformer":
         return INTEGRATED_GRADIENTS
+    if has_sentence_contributions(part):
+        return LINEAR_EXACT
     if isinstance(part, ConventionalModel):
         if is_linear(part) and not isinstance(base_classifier(part.classifier), SVC):
             return LINEAR_EXACT
@@ -87,15 +86,16 @@ def part_scores(
         found = leave_words_out(part, texts, probabilities, on_event=on_event)
         return [PartScores(result.drops() @ direction) for result, direction in zip(found, directions, strict=True)]
     if method == INTEGRATED_GRADIENTS:
-        if part.family == "transformer":
-            gradients = transformer_gradients(part, texts, directions, steps=steps, on_event=on_event)
-        else:
-            gradients = sentence_embedding_gradients(part, texts, directions, probabilities,
-                                                     steps=SENTENCE_EMBEDDING_STEPS, on_event=on_event)
+        gradients = transformer_gradients(part, texts, directions, steps=steps, on_event=on_event)
         return [PartScores(found.scores, {"delta": found.delta, "special_tokens_score": found.special_tokens_score,
                                           **found.details}, found.unseen) for found in gradients]
     assert isinstance(part, ConventionalModel)
     slopes = [score_slopes(part, direction, row) for direction, row in zip(directions, probabilities, strict=True)]
+    if has_sentence_contributions(part):
+        shares = sentence_contributions(part, texts, on_event=on_event)
+        return [PartScores(found.words @ slope, {"special_tokens_score": float(found.special @ slope),
+                                                 "n_pieces": found.n_pieces}, found.unseen)
+                for found, slope in zip(shares, slopes, strict=True)]
     if method == LINEAR_EXACT:
         return _linear_scores(part, texts, slopes)
     return _tree_scores(part, texts, slopes)

@@ -71,14 +71,17 @@ def _looks_like_names(row: Sequence[object], below: list[Sequence[object]]) -> b
     filled = sum(filled_count(r) >= 2 for r in below) / len(below)
     if same_width < 0.8 or filled < 0.5:
         return False  # no table of that width below it
+    come_back = 0  # names that come back as a value in their column, as category labels do
     for position, cell in enumerate(row):
         if not (is_filled(cell) and isinstance(cell, str)):
             continue
         name = cell.strip()
         if any(position < len(r) and isinstance(r[position], str) and r[position].strip() == name
                for r in below):
-            return False  # a category label, not a column name
-    return True
+            come_back += 1
+    # a row of category labels repeats them below; one name among three or more may also be a
+    # value by chance (a column "debate" holding "first", "second" … "debate")
+    return come_back == 0 or (len(names) >= 3 and come_back == 1)
 
 
 def _row_text(row: Sequence[object]) -> str:

@@ -37,6 +37,7 @@ from guiapp.core.study.mapping import ColumnMapping
 from guiapp.ui.widgets.empty_state import EmptyState
 from guiapp.ui.widgets.frame_model import DataFrameModel
 from guiapp.ui.widgets.job_progress import JobProgress
+from guiapp.ui.widgets.long_job_warning import LongJobCheck
 from guiapp.ui.widgets.new_texts_source import NewTextsSource
 from guiapp.ui.widgets.save_dialogs import ask_save_path, proposed_name
 from guiapp.workers import Worker, WorkerSlot
@@ -129,6 +130,9 @@ class PredictPage(QWidget):
         run_row.addWidget(self.ready_label, 1)
         self.progress = JobProgress()
         self.progress.hide()
+        self._long_job = LongJobCheck(self, self._predict_slot, self.progress, "Predicting the new texts",
+                                      lambda error: self.errorRaised.emit(error, "Predicting the new texts"),
+                                      self._inputs_changed)
 
         self.answers_box = QGroupBox("3  Answers")
         self.warnings = QLabel("", objectName="predictWarnings")
@@ -248,6 +252,14 @@ class PredictPage(QWidget):
             return
         by_name = {model.name: model for model in self.result.models}
         folders = [(name, self._folder_of(by_name[name])) for name in self.chosen_models()]
+        if self.top_words_box.isChecked() and self._slow_chosen() and self._long_job.should_estimate():
+            from guiapp.core.explain.job_estimate import estimate_predicting  # first how long the words take
+
+            self._long_job.estimate_then(estimate_predicting, folders, self.source.frame, self.source.text_columns(),
+                                         start=self.predict)
+            self.predict_button.setEnabled(False)
+            self._show_progress()
+            return
         worker = Worker(predict_table_with_words, folders, self.source.frame, self.source.text_columns(),
                         coded_texts=self.result.test_texts, top_words=self.top_words_box.isChecked(),
                         name="predict new texts")

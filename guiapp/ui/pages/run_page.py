@@ -465,10 +465,11 @@ class RunPage(QWidget):
     def _splitter_moved(self, *_args) -> None:
         self._user_sized = True
 
-    def _fit_splitter(self) -> None:
+    def _fit_splitter(self, height: int | None = None) -> None:
         """The model rows get the room they need; the log gets the rest, at least a few lines
-        (it scrolls, and its lines are also in the rows above)."""
-        total = sum(self.splitter.sizes())
+        (it scrolls, and its lines are also in the rows above). ``height``: the splitter's new
+        height while it is being resized (its sizes are still the old ones then)."""
+        total = sum(self.splitter.sizes()) if height is None else height - self.splitter.handleWidth()
         if total <= 0:
             return
         rows = self.model_list.widget()
@@ -484,7 +485,7 @@ class RunPage(QWidget):
         # refit on resize, and on showing the page: the rows grow while the page may be hidden
         refit = event.type() in (QEvent.Type.Resize, QEvent.Type.Show)
         if watched is self.splitter and refit and not self._user_sized:
-            self._fit_splitter()
+            self._fit_splitter(event.size().height() if event.type() == QEvent.Type.Resize else None)
         return super().eventFilter(watched, event)
 
     # -- helpers ---------------------------------------------------------------------------------------

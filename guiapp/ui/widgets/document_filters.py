@@ -17,11 +17,12 @@ from PySide6.QtWidgets import (
     QLineEdit,
     QPushButton,
     QSpinBox,
+    QVBoxLayout,
     QWidget,
 )
 
 from guiapp.core.explain.documents import DocumentFilter, DocumentsTable, format_value
-from guiapp.ui.widgets.flow_layout import FlowLayout
+from guiapp.ui.widgets.flow_layout import FlowRow
 from guiapp.ui.widgets.short_combo import fit_list, short_combo
 
 ANY = "Any"
@@ -106,8 +107,10 @@ class DocumentFilterBar(QWidget):
 
         self.column_box = _group(_label("Column", COLUMN_TIP), self.column_combo, self.mode_combo, self.value_edit)
         # the filters wrap onto more lines in a narrow window instead of scrolling sideways
-        flow = FlowLayout(self, spacing=14, line_spacing=6)
-        flow.setContentsMargins(0, 0, 0, 0)
+        flow = FlowRow(spacing=14, line_spacing=6)
+        column = QVBoxLayout(self)
+        column.setContentsMargins(0, 0, 0, 0)
+        column.addWidget(flow)
         for widget in (
             _group(_label("Model", MODEL_TIP), self.model_combo),
             self.mistakes_box,
@@ -119,7 +122,7 @@ class DocumentFilterBar(QWidget):
             self.clear_button,
             self.count_label,
         ):
-            flow.addWidget(widget)
+            flow.add_widget(widget)
 
         self.model_combo.currentIndexChanged.connect(self._model_changed)
         for combo in (self.human_combo, self.predicted_combo, self.column_combo, self.mode_combo):

@@ -9,7 +9,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import Signal
+from PySide6.QtCore import QTimer, Signal
 from PySide6.QtWidgets import (
     QFrame,
     QHBoxLayout,
@@ -35,9 +35,10 @@ from guiapp.core.predict.open_model import open_trained_model
 from guiapp.core.predict.trained_model import TrainedModel
 from guiapp.ui.widgets.attention_heatmap import AttentionView
 from guiapp.ui.widgets.corpus_words_view import CorpusWordsView
-from guiapp.ui.widgets.flow_layout import FlowLayout
+from guiapp.ui.widgets.flow_layout import FlowRow
 from guiapp.ui.widgets.highlighted_text import HighlightedText
 from guiapp.ui.widgets.job_progress import JobProgress
+from guiapp.ui.widgets.long_job_warning import LongJobCheck
 from guiapp.ui.widgets.short_combo import fit_list, short_combo
 from guiapp.ui.widgets.save_dialogs import ask_save_path, proposed_name
 from guiapp.workers import Worker, WorkerSlot
@@ -62,6 +63,12 @@ def explain_document_job(models, name, folder, text, target, steps, cache, on_ev
     found = explain_one(model, text, target, steps=steps, cache=cache, attention=True, on_event=on_event)
     cache.save()  # so that saving the project (or an autosave) carries it
     return found
+
+
+def estimate_all_job(models, name, folder, texts, steps, cache, on_event: EventCallback):
+    from guiapp.core.explain.job_estimate import estimate_explaining
+
+    return estimate_explaining(_opened(models, name, folder), texts, steps=steps, cache=cache, on_event=on_event)
 
 
 def explain_all_job(models, name, folder, texts, categories, steps, cache, on_event: EventCallback):
@@ -120,13 +127,16 @@ class ExplanationPanel(QWidget):
         for combo in (self.model_combo, self.category_combo):
             combo.activated.connect(lambda _i: self.explain_current())
         self.steps_spin.editingFinished.connect(self.explain_current)
-        controls = FlowLayout(spacing=8)  # "Why did [model] choose [category]" wraps in a narrow pane
-        controls.addWidget(_together(QLabel("Why did"), self.model_combo))
-        controls.addWidget(_together(QLabel("choose"), self.category_combo))
+        controls = FlowRow(spacing=8)  # "Why did [model] choose [category]" wraps in a narrow pane
+        controls.add_widget(_together(QLabel("Why did"), self.model_combo))
+        controls.add_widget(_together(QLabel("choose"), self.category_combo))
         self.steps_box = _together(self.steps_label, self.steps_spin)
-        controls.addWidget(self.steps_box)
+        controls.add_widget(self.steps_box)
         self.progress = JobProgress()
         self.progress.hide()
+        self._long_job = LongJobCheck(self, self._slot, self.progress, "Explaining all test documents",
+                                      lambda error: self.errorRaised.emit(error, "Explaining all test documents"),
+                                      lambda: None)
 
         self.words = HighlightedText()
         self.attention = AttentionView()
@@ -142,10 +152,10 @@ class ExplanationPanel(QWidget):
         self.export_button.setEnabled(False)
         corpus_tab = QWidget()
         corpus = QVBoxLayout(corpus_tab)
-        buttons = FlowLayout()
-        buttons.addWidget(self.all_button)
-        buttons.addWidget(self.export_button)
-        corpus.addLayout(buttons)
+        buttons = FlowRow()
+        buttons.add_widget(self.all_button)
+        buttons.add_widget(self.export_button)
+        corpus.addWidget(buttons)
         corpus.addWidget(self.corpus_view, 1)
         corpus_scroll = QScrollArea(objectName="corpusWordsScroll")  # the words' chart and table side by side
         corpus_scroll.setWidgetResizable(True)  # need more width than a narrow pane: only this tab scrolls then
@@ -155,10 +165,11 @@ class ExplanationPanel(QWidget):
         self.tabs.addTab(self.words, "Why this answer")
         self.tabs.addTab(self.attention, "Attention")
         self.tabs.addTab(corpus_scroll, "Across all documents")
-        self.tabs.currentChanged.connect(lambda _tab: self.widthWanted.emit(self.wanted_width()))
+        # said once the tab has changed (resizing the page while the tab widget switches tabs crashes Qt)
+        self.tabs.currentChanged.connect(lambda _tab: QTimer.singleShot(0, self._tell_width))
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
-        layout.addLayout(controls)
+        layout.addWidget(controls)
         layout.addWidget(self.progress)
         layout.addWidget(self.tabs, 1)
 
@@ -169,6 +180,9 @@ class ExplanationPanel(QWidget):
         if not isinstance(scroll, QScrollArea) or scroll.widget() is None:
             return 0
         return scroll.widget().minimumSizeHint().width() + scroll.verticalScrollBar().sizeHint().width() + 8
+
+    def _tell_width(self) -> None:
+        self.widthWanted.emit(self.wanted_width())
 
     # -- what the page tells the panel ------------------------------------------------------------------
     def set_result(self, result: ExperimentResult | None, folder_of: Callable[[ModelResult], Path | None]) -> None:
@@ -261,6 +275,10 @@ class ExplanationPanel(QWidget):
         if chosen is None or self.result is None:
             return
         name, folder = chosen
+        if self._long_job.should_estimate():  # first how long it will take; asked when over a minute
+            self._long_job.estimate_then(estimate_all_job, self._models, name, folder, list(self.result.test_texts),
+                                         self.steps_spin.value(), self._cache, start=self.explain_all)
+            return
         worker = Worker(explain_all_job, self._models, name, folder, list(self.result.test_texts),
                         list(self.result.categories), self.steps_spin.value(), self._cache, name="explain all")
         worker.signals.finished.connect(lambda found, w=worker: self._all_explained(w, found))

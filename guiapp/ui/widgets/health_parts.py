@@ -10,7 +10,7 @@ from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QPushButton, QVBoxLay
 from guiapp.core.health.findings import HealthIssue, LengthStats
 from guiapp.ui.widgets.chart_base import format_share
 from guiapp.ui.widgets.eliding_button import ElidingButton
-from guiapp.ui.widgets.flow_layout import FlowLayout
+from guiapp.ui.widgets.flow_layout import FlowRow
 from guiapp.ui.widgets.glossary import GlossaryLabel
 
 # ----- look ---------------------------------------------------------------------------------------
@@ -210,7 +210,7 @@ class IssueCard(QFrame):
             body.addWidget(fix)
         self.fix_buttons: list[QPushButton] = []
         if issue.rows or (issue.actions and on_fix is not None):
-            row = FlowLayout()  # the buttons wrap onto a second line rather than widen the report
+            row = FlowRow(self)  # the buttons wrap onto a second line rather than widen the report
             row.setContentsMargins(0, 4, 0, 0)
             for action in issue.actions if on_fix is not None else ():
                 fix_button = ElidingButton(action.label, self)  # a long category name is shortened
@@ -224,7 +224,7 @@ class IssueCard(QFrame):
                 fix_button.setToolTip("TextLab records this fix in the study and checks the data again. "
                                       "Your spreadsheet is not changed; Undo takes it back.")
                 fix_button.clicked.connect(lambda _checked=False, a=action: on_fix(a))
-                row.addWidget(fix_button)
+                row.add_widget(fix_button)
                 self.fix_buttons.append(fix_button)
         if issue.rows:
             self.button = QPushButton(show_rows_text(issue), self)
@@ -233,6 +233,6 @@ class IssueCard(QFrame):
             self.button.setCursor(Qt.CursorShape.PointingHandCursor)
             self.button.setToolTip("Marks these rows in the table and jumps to the first one.")
             self.button.clicked.connect(lambda: on_show_rows(list(issue.rows)))
-            row.addWidget(self.button)
+            row.add_widget(self.button)
         if issue.rows or self.fix_buttons:
-            body.addLayout(row)
+            body.addWidget(row)

@@ -38,7 +38,7 @@ from PySide6.QtWidgets import (
 
 from guiapp.core.experiment.learning_curve_results import LearningCurveResult
 from guiapp.core.experiment.nested_subsets import DEFAULT_REPEATS
-from guiapp.ui.widgets.flow_layout import FlowLayout
+from guiapp.ui.widgets.flow_layout import FlowRow
 from guiapp.ui.widgets.glossary import GlossaryLabel
 from guiapp.ui.widgets.job_progress import JobProgress
 from guiapp.ui.widgets.learning_curve_chart import LearningCurveChart
@@ -167,11 +167,11 @@ class LearningCurvePanel(QWidget):
         form.addWidget(self.sizes_note, 1, 1)
         form.addWidget(QLabel("Random draws per size:"), 2, 0)
         form.addWidget(self.repeats_spin, 2, 1, Qt.AlignmentFlag.AlignLeft)
-        tuning_row = FlowLayout(spacing=12)
-        tuning_row.addWidget(self.tune_once)
-        tuning_row.addWidget(self.tune_each)
+        tuning_row = FlowRow(spacing=12)
+        tuning_row.add_widget(self.tune_once)
+        tuning_row.add_widget(self.tune_each)
         form.addWidget(QLabel("Settings:"), 3, 0)
-        form.addLayout(tuning_row, 3, 1)
+        form.addWidget(tuning_row, 3, 1)
         form.addWidget(self.start_button, 4, 1, Qt.AlignmentFlag.AlignLeft)
         form.addWidget(self.work_note, 5, 1)
         form.setColumnStretch(1, 1)
@@ -224,11 +224,9 @@ class LearningCurvePanel(QWidget):
         self.chart.base_height = 420
         self.chart.setMinimumHeight(420)
         self.save_chart_button.clicked.connect(self.chart.save_with_dialog)
-        bar = FlowLayout(spacing=8)
-        bar.addWidget(QLabel("Chart shows:"))
-        bar.addWidget(self.chart_choice)
-        bar.addWidget(self.save_chart_button)
-        bar.addWidget(self.save_files_button)
+        bar = FlowRow(spacing=8)
+        for widget in (QLabel("Chart shows:"), self.chart_choice, self.save_chart_button, self.save_files_button):
+            bar.add_widget(widget)
 
         reading_title = QLabel("What the curve says", objectName="learningCurveReadingTitle")
         bold = reading_title.font()
@@ -249,7 +247,7 @@ class LearningCurvePanel(QWidget):
         self.table.setObjectName("learningCurveTable")
         column = QVBoxLayout(box)
         column.setContentsMargins(0, 4, 0, 0)
-        column.addLayout(bar)
+        column.addWidget(bar)
         column.addLayout(side, 1)
         column.addWidget(table_title)
         column.addWidget(self.table)

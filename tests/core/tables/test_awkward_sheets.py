@@ -70,6 +70,16 @@ def test_xlsx_title_row_above_the_header_is_skipped(tmp_path):
     assert suggest_mapping(table.frame).text_columns == ["text"]
 
 
+def test_a_column_name_that_is_also_one_of_its_values_still_makes_a_header(tmp_path):
+    # the column "debate" holds "first", "second" … and "debate" (the last debate of a campaign)
+    rows = [["2016 debates, coded by party"], ["id", "debate", "text", "party"]]
+    rows += [[f"U{i}", ["first", "second", "debate"][i % 3], f"we will talk about jobs {i}", "Dem" if i % 2 else "Rep"]
+             for i in range(12)]
+    table = read_unchanged(write_book(tmp_path / "debates.xlsx", {"Data": rows}))
+    assert list(table.frame.columns) == ["id", "debate", "text", "party"]
+    assert table.notices[0].startswith("Skipped 1 row above the header")
+
+
 def test_xlsx_merged_title_cell_is_skipped(tmp_path):
     path = write_book(tmp_path / "merged.xlsx", {"Data": ROWS}, merged_title="Study 2024")
     table = read_unchanged(path)

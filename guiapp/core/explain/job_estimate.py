@@ -1,0 +1,224 @@
+"""How long an explanation job will take, measured before it starts, so that the Documents and
+Predict steps can ask before a job of more than a minute.
+
+The estimate is measured, not guessed from a table: a few documents of typical and of long
+length (the median, the 75th and the 90th percentile of the words per document) are explained
+the way the job will explain them, and the time is scaled up to all documents by how each way of
+explaining grows with a document's length:
+
+- exact contributions (linear models, XGBoost's SHAP): about the same for every document, except
+  on sentence embeddings, where they need one pass of the sentence model;
+- integrated gradients, and a sentence model's or Transformer's passes: in proportion to the
+  pieces the model reads (its length limit caps them);
+- leaving words out: one answer per word, each as long as the document for a sentence model or
+  a Transformer (so long documents weigh in quadratically), about constant for the others.
+
+A combined model is timed part by part (each part grows its own way). The answers for all
+documents and, for "explain all", the faithfulness checks (two shortened texts per document)
+are added. Documents already explained (in the cache) cost nothing.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+from guiapp.core.events import EventCallback, Progress, ignore_events
+from guiapp.core.explain.attribution import COMBINED_PARTS, INTEGRATED_GRADIENTS, OCCLUSION
+from guiapp.core.explain.cache import ExplanationCache
+from guiapp.core.explain.choose_method import AUTO, explain_documents, method_for
+from guiapp.core.explain.top_words import is_quick
+from guiapp.core.explain.words import split_words
+from guiapp.core.predict.trained_model import TrainedModel
+
+LONG_JOB_SECONDS = 60.0  # longer jobs are announced with their estimate, and the user is asked
+SAMPLE_QUANTILES = (0.5, 0.75, 0.9)  # the documents timed, by their number of words
+MAX_PIECES = 512  # no model here reads more pieces of one text
+FAITHFULNESS_ANSWERS = 1.5  # the two shortened texts of a document, in answers of the whole text
+
+
+@dataclass(frozen=True)
+class JobEstimate:
+    """The estimated wall time of a job (on this computer, as busy as it is now)."""
+
+    seconds: float
+    documents: int
+
+    def is_long(self, limit: float = LONG_JOB_SECONDS) -> bool:
+        return self.seconds > limit
+
+    def duration_text(self) -> str:
+        """"about 3 minutes", "about 1 hour 20 minutes", "less than a minute"."""
+        minutes = int(round(self.seconds / 60))
+        if minutes < 1:
+            return "less than a minute"
+        if minutes < 60:
+            return f"about {minutes} minute{'s' if minutes != 1 else ''}"
+        hours, rest = divmod(minutes, 60)
+        rest = int(round(rest / 10) * 10)
+        if rest == 60:
+            hours, rest = hours + 1, 0
+        return f"about {hours} hour{'s' if hours != 1 else ''}" + (f" {rest} minutes" if rest else "")
+
+    def question(self) -> str:
+        """What the user is asked before a long job."""
+        return f"This will take {self.duration_text()}. Continue?"
+
+    def __add__(self, other: JobEstimate) -> JobEstimate:
+        return JobEstimate(self.seconds + other.seconds, max(self.documents, other.documents))
+
+
+def _reads_pieces(model: TrainedModel) -> bool:
+    """Whether the model's cost grows with the length of a text (a sentence model, a Transformer)."""
+    from guiapp.core.features.sentence_embeddings import SentenceEmbeddings
+
+    if model.family == "transformer":
+        return True
+    if model.family == "combined":
+        return any(_reads_pieces(part) for part in getattr(model, "parts", []))
+    return isinstance(getattr(model, "representation", None), SentenceEmbeddings)
+
+
+def _pieces(n_words: int) -> float:
+    return float(min(n_words + 2, MAX_PIECES))
+
+
+def work_units(model: TrainedModel, method: str, n_words: int) -> float:
+    """How the cost of explaining one document of ``n_words`` words grows (see the module docstring)."""
+    if method == INTEGRATED_GRADIENTS:
+        return _pieces(n_words)
+    per_answer = _pieces(n_words) if _reads_pieces(model) else 1.0
+    return (n_words + 1) * per_answer if method == OCCLUSION else per_answer
+
+
+def answer_units(model: TrainedModel, n_words: int) -> float:
+    return _pieces(n_words) if _reads_pieces(model) else 1.0
+
+
+def _sample(lengths: np.ndarray) -> list[int]:
+    """Positions of the documents to time: those nearest the length quantiles, each once."""
+    if len(lengths) == 0:
+        return []
+    order = np.argsort(lengths, kind="stable")
+    picked = []
+    for quantile in SAMPLE_QUANTILES:
+        position = int(order[min(len(order) - 1, int(quantile * (len(order) - 1) + 0.5))])
+        if position not in picked:
+            picked.append(position)
+    return picked
+
+
+def _timed(call: Callable[[], object]) -> float:
+    start = time.perf_counter()
+    call()
+    return time.perf_counter() - start
+
+
+def _scaled(seconds: float, sample_units: float, all_units: float) -> float:
+    return seconds * all_units / sample_units if sample_units > 0 else 0.0
+
+
+def estimate_explaining(
+    model: TrainedModel,
+    texts: Sequence[str],
+    *,
+    method: str = AUTO,
+    steps: int = 50,
+    cache: ExplanationCache | None = None,
+    faithfulness: bool = True,
+    answers: bool = True,
+    on_event: EventCallback = ignore_events,
+) -> JobEstimate:
+    """How long explaining ``texts`` with ``model`` will take ("explain all test documents":
+    with the faithfulness checks; top words of predictions: ``faithfulness=False``; ``answers``:
+    whether the job asks for the model's answers first)."""
+    texts = [text for text in texts if text and text.strip()]
+    todo = [text for text in texts if not _cached(model, text, method, steps, cache)]
+    if not todo:
+        return JobEstimate(0.0, 0)
+    lengths = np.array([len(split_words(text)) for text in todo])
+    sample = _sample(lengths)
+    sample_texts = [todo[i] for i in sample]
+    on_event(Progress(None, f"Timing the explanation of {len(sample)} documents"))
+    start = time.perf_counter()
+    targets, probabilities = model.answer(sample_texts)
+    answer_seconds = time.perf_counter() - start
+    all_answer = sum(answer_units(model, n) for n in lengths)
+    seconds = (_scaled(answer_seconds, sum(answer_units(model, lengths[i]) for i in sample), all_answer)
+               * ((1.0 if answers else 0.0) + (FAITHFULNESS_ANSWERS if faithfulness else 0.0)))
+    chosen = method_for(model, method, int(targets[0])) if len(targets) else method
+    if chosen == COMBINED_PARTS:
+        seconds += _combined_seconds(model, sample_texts, targets, lengths, sample, steps)
+    else:
+        explain_seconds = _timed(lambda: explain_documents(model, sample_texts, [int(t) for t in targets],
+                                                           method=method, steps=steps, probabilities=probabilities))
+        seconds += _scaled(explain_seconds, sum(work_units(model, chosen, lengths[i]) for i in sample),
+                           sum(work_units(model, chosen, n) for n in lengths))
+    return JobEstimate(float(seconds), len(todo))
+
+
+def _combined_seconds(model: TrainedModel, texts: list[str], targets: np.ndarray, lengths: np.ndarray,
+                      sample: list[int], steps: int) -> float:
+    """Each part of a combined model timed on the sample and scaled by its own way of growing."""
+    from guiapp.core.explain.combined_contributions import part_directions
+    from guiapp.core.explain.part_contributions import part_method, part_scores
+
+    probabilities = model.part_answers(texts)  # type: ignore[attr-defined]
+    directions = part_directions(model, probabilities, targets)  # type: ignore[arg-type]
+    seconds = 0.0
+    for k, part in enumerate(model.parts):  # type: ignore[attr-defined]
+        if not np.any(directions[:, k]):
+            continue
+        part_seconds = _timed(lambda: part_scores(part, texts, directions[:, k], probabilities[k], steps=steps))
+        method = part_method(part)
+        seconds += _scaled(part_seconds, sum(work_units(part, method, lengths[i]) for i in sample),
+                           sum(work_units(part, method, n) for n in lengths))
+    return seconds
+
+
+def _cached(model: TrainedModel, text: str, method: str, steps: int, cache: ExplanationCache | None) -> bool:
+    """Whether some explanation of ``text`` by ``model`` with this method is in the cache already."""
+    if cache is None:
+        return False
+    for target in range(len(model.categories)):
+        chosen = method_for(model, method, target)
+        settings = {"steps": steps} if chosen == INTEGRATED_GRADIENTS and model.family == "transformer" else {}
+        if cache.attribution(model.name, text, target, chosen, settings) is not None:
+            return True
+    return False
+
+
+def estimate_top_words(
+    models: Sequence[TrainedModel],
+    texts: Sequence[str],
+    *,
+    steps: int = 50,
+    on_event: EventCallback = ignore_events,
+) -> JobEstimate:
+    """How long predicting ``texts`` with every model and finding the top words will take."""
+    total = JobEstimate(0.0, 0)
+    for model in models:
+        if is_quick(model):  # exact arithmetic: thousands of texts a second
+            continue
+        total = total + estimate_explaining(model, texts, steps=steps, faithfulness=False, on_event=on_event)
+    return total
+
+
+def estimate_predicting(
+    model_folders: Sequence[tuple[str, str | Path]],
+    frame: pd.DataFrame,
+    text_columns: Sequence[str],
+    *,
+    steps: int = 50,
+    on_event: EventCallback = ignore_events,
+) -> JobEstimate:
+    """:func:`estimate_top_words` for the Predict step's job (models by name and folder, a table)."""
+    from guiapp.core.predict.new_texts import open_models, table_texts
+
+    texts = table_texts(frame, text_columns)
+    return estimate_top_words(open_models(model_folders, on_event), texts, steps=steps, on_event=on_event)
