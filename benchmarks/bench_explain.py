@@ -1,9 +1,9 @@
 """Explaining on a 2-core CPU: integrated gradients for a Transformer, and the default best model.
 
 First case (``--case transformer``, the default): integrated gradients for a Transformer, seconds
-per document, and how much of it is the model. Bundled MiniLM with a fresh, seeded classification head for 3 categories (explaining does not need
-a fine-tuned model to be timed), documents of exactly 128 pieces ([CLS] and [SEP] included),
-50 steps. For each ``internal_batch_size`` tried:
+per document, and how much of it is the model. Bundled MiniLM with a fresh, seeded classification
+head for 3 categories (explaining does not need a fine-tuned model to be timed), documents of
+exactly 128 pieces ([CLS] and [SEP] included), 50 steps. For each ``internal_batch_size`` tried:
 
   (a) ``guiapp.core.explain.transformer_attributions.explain_transformer`` per document;
   (b) the floor, in the same process: the model's forward and backward passes alone for the same
@@ -38,9 +38,11 @@ length and extrapolated to all documents (mean time per document × documents). 
 longest texts fall outside that sample, and leaving words out costs most on them, so the
 extrapolated baseline is, if anything, too low.
 Goals: all test documents in under 60 s, top words of 200 new texts in under 30 s, on 2 cores.
+With ``--long-words 200`` the same number of documents is explained, each of at least 200 words
+joined from texts of the corpus the study never saw (the length of a debate answer).
 
     python benchmarks/bench_explain.py --case combined [--dataset davidson|ethos] [--model stacking|vote]
-        [--baseline-docs 12] [--keep FOLDER]
+        [--baseline-docs 12] [--long-words 200] [--keep FOLDER]
 """
 
 from __future__ import annotations
@@ -135,7 +137,8 @@ NEW_TEXTS = 200
 
 
 def corpus(dataset: str) -> tuple[pd.DataFrame, list[str]]:
-    """The coded texts of the study (text, label) and the new texts to predict."""
+    """The coded texts of the study (text, label) and other texts of the corpus (the first
+    ``NEW_TEXTS`` of them are the new texts to predict)."""
     if dataset == "davidson":
         frame = pd.read_csv(DATA / "davidson2017_hate_offensive" / "labeled_data.csv")
         frame = pd.DataFrame({"text": frame["tweet"], "label": frame["class"].map({0: "hate", 1: "offensive",
@@ -143,13 +146,12 @@ def corpus(dataset: str) -> tuple[pd.DataFrame, list[str]]:
         from sklearn.model_selection import train_test_split
 
         study, rest = train_test_split(frame, train_size=STUDY_ROWS, stratify=frame["label"], random_state=SEED)
-        return study.reset_index(drop=True), rest["text"].head(NEW_TEXTS).tolist()
+        return study.reset_index(drop=True), rest["text"].tolist()
     folder = DATA / "ethos_mollas2020_hatespeech"
     frame = pd.read_csv(folder / "Ethos_Dataset_Binary.csv", sep=";")
     frame = pd.DataFrame({"text": frame["comment"], "label": frame["isHate"].ge(0.5).map({True: "hate",
                                                                                          False: "not hate"})})
-    new = pd.read_csv(folder / "Ethos_Dataset_Multi_Label.csv", sep=";")["comment"].head(NEW_TEXTS).tolist()
-    return frame, new
+    return frame, pd.read_csv(folder / "Ethos_Dataset_Multi_Label.csv", sep=";")["comment"].tolist()
 
 
 def study(dataset: str, keep: Path):
@@ -161,9 +163,9 @@ def study(dataset: str, keep: Path):
     from guiapp.core.study.spec import DataSpec, ExperimentSpec
 
     saved = keep / dataset / "results.json"
-    frame, new_texts = corpus(dataset)
+    frame, others = corpus(dataset)
     if saved.is_file():
-        return ExperimentResult.from_json(saved.read_text(encoding="utf-8")), new_texts
+        return ExperimentResult.from_json(saved.read_text(encoding="utf-8")), others
     (keep / dataset).mkdir(parents=True, exist_ok=True)
     source = keep / dataset / "coded.csv"
     frame.to_csv(source, index=False)
@@ -173,7 +175,24 @@ def study(dataset: str, keep: Path):
     print(f"Running the study once (default models) into {keep / dataset} …", flush=True)
     result = run_experiment(spec, artefacts_dir=keep / dataset / "models")
     saved.write_text(result.to_json(include_texts=True), encoding="utf-8")
-    return result, new_texts
+    return result, others
+
+
+def joined(texts: list[str], n: int, words: int) -> list[str]:
+    """``n`` documents of at least ``words`` words, each made of consecutive ``texts`` (long
+    answers, like a debate's, from a corpus of short ones)."""
+    from guiapp.core.explain.words import split_words
+
+    out, current, count = [], [], 0
+    for text in texts:
+        current.append(text)
+        count += len(split_words(text))
+        if count >= words:
+            out.append(" ".join(current))
+            current, count = [], 0
+            if len(out) == n:
+                return out
+    raise SystemExit(f"The corpus has too few texts for {n} documents of {words} words.")
 
 
 def old_path_seconds(model, texts: list[str], n: int, faithfulness: bool) -> tuple[float, int]:
@@ -204,24 +223,34 @@ def main_combined(args: argparse.Namespace) -> None:
     import torch
 
     from guiapp.core.explain.explain_jobs import explain_all
+    from guiapp.core.explain.job_estimate import estimate_explaining, estimate_top_words
     from guiapp.core.explain.top_words import predict_with_words
+    from guiapp.core.explain.words import split_words
     from guiapp.core.predict.open_model import open_trained_model
 
     if not DATA.is_dir():
         raise SystemExit(f"The coded corpora are not at {DATA}; this case needs them.")
     keep = args.keep or Path(tempfile.mkdtemp(prefix="textlab-bench-explain-"))
-    result, new_texts = study(args.dataset, keep)
+    result, others = study(args.dataset, keep)
     wanted = {"stacking": "Combined: stacking", "vote": "Combined: weighted vote"}[args.model]
     chosen = next(model for model in result.models if model.name == wanted)
     texts = [text for text in result.test_texts if text.strip()]
+    new_texts = others[:NEW_TEXTS]
+    if args.long_words:  # the same number of documents, each joined from texts the study never saw
+        texts = joined(others, len(texts), args.long_words)
+        new_texts = joined(others[::-1], NEW_TEXTS, args.long_words)
 
     def fresh():  # a newly opened model each time: nothing is remembered from an earlier measurement
         return open_trained_model(Path(chosen.artefact), chosen.name)
 
     fresh().answer(texts[:2])  # loads the sentence model once for the process, as opening a study does
-    print(f"{args.dataset}: {len(texts)} test texts, {len(new_texts)} new texts; {chosen.name} "
+    mean_words = statistics.mean(len(split_words(text)) for text in texts)
+    print(f"{args.dataset}: {len(texts)} test texts ({mean_words:.0f} words on average), {len(new_texts)} new texts; "
+          f"{chosen.name} "
           f"(test macro-F1 {chosen.test.macro_f1:.3f}; best of the study: {result.best().name}); "
           f"CPU, {torch.get_num_threads()} threads; load average before: {os.getloadavg()[0]:.1f}", flush=True)
+    estimated = estimate_explaining(fresh(), texts)  # what the Documents step announces before it starts
+    estimated_top = estimate_top_words([fresh()], new_texts)
     start = time.perf_counter()
     found = explain_all(fresh(), texts, result.categories)
     explained = time.perf_counter() - start
@@ -240,7 +269,8 @@ def main_combined(args: argparse.Namespace) -> None:
     ]:
         verdict = f"{'met' if now <= goal else 'missed'} ({goal:.0f} s)"
         print(f"{job:40} {now:8.1f} {before:14.0f} (from {n:2d} docs) {before / now:6.0f}x {verdict:>12}")
-    print(f"method: {method}; ratio > 1: faster than the former way")
+    print(f"method: {method}; ratio > 1: faster than the former way; estimated before starting: "
+          f"{estimated.seconds:.0f} s and {estimated_top.seconds:.0f} s")
 
 
 def main() -> None:
@@ -252,6 +282,8 @@ def main() -> None:
     parser.add_argument("--dataset", choices=["davidson", "ethos"], default="davidson")
     parser.add_argument("--model", choices=["stacking", "vote"], default="stacking")
     parser.add_argument("--baseline-docs", type=int, default=12)
+    parser.add_argument("--long-words", type=int, default=0,
+                        help="explain documents of at least this many words instead (joined from other texts)")
     parser.add_argument("--keep", type=Path, help="keep the study here (and reuse it when it is there)")
     args = parser.parse_args()
     if args.case == "combined":

@@ -23,7 +23,7 @@ METHOD_NAMES = {
     LINEAR_EXACT: "Exact word contributions",
     TREE_SHAP: "Exact tree contributions (SHAP)",
     OCCLUSION: "Leaving words out",
-    COMBINED_PARTS: "Through the combined model's parts",
+    COMBINED_PARTS: "Combining the parts' explanations",
 }
 
 

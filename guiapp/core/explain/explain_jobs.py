@@ -13,7 +13,7 @@ import numpy as np
 
 from guiapp.core.events import Event, EventCallback, Progress, ignore_events, sub_progress
 from guiapp.core.explain.attention_maps import AttentionMaps
-from guiapp.core.explain.attribution import INTEGRATED_GRADIENTS, Attribution, Faithfulness
+from guiapp.core.explain.attribution import COMBINED_PARTS, INTEGRATED_GRADIENTS, Attribution, Faithfulness
 from guiapp.core.explain.cache import ExplanationCache
 from guiapp.core.explain.choose_method import AUTO, explain_document, explain_documents, method_for
 from guiapp.core.explain.corpus_table import CorpusWords
@@ -41,8 +41,12 @@ class CorpusExplanation:
     words: CorpusWords | None = None
 
 
-def _settings(model: TrainedModel, method: str, steps: int) -> dict[str, int]:
-    return {"steps": steps} if method == INTEGRATED_GRADIENTS else {}
+def cache_settings(model: TrainedModel, method: str, steps: int) -> dict[str, int]:
+    """The settings an explanation depends on besides its method (they key the cache): the steps of
+    integrated gradients, for a Transformer and for a combined model with a Transformer among its parts."""
+    with_steps = method == INTEGRATED_GRADIENTS or (
+        method == COMBINED_PARTS and any(part.family == "transformer" for part in getattr(model, "parts", [])))
+    return {"steps": steps} if with_steps else {}
 
 
 def explain_one(
@@ -63,7 +67,7 @@ def explain_one(
     decisions, probabilities = model.answer([text])
     target = int(decisions[0]) if target is None else int(target)
     chosen = method_for(model, method, target)
-    settings = _settings(model, chosen, steps)
+    settings = cache_settings(model, chosen, steps)
     found = cache.attribution(model.name, text, target, chosen, settings) if cache else None
     if found is None:
         found = explain_document(model, text, target, method=chosen, steps=steps,
@@ -110,7 +114,8 @@ def explain_all(
     for number, text in enumerate(texts):
         target = int(decisions[number])
         chosen = method_for(model, method, target)
-        found = cache.attribution(model.name, text, target, chosen, _settings(model, chosen, steps)) if cache else None
+        settings = cache_settings(model, chosen, steps)
+        found = cache.attribution(model.name, text, target, chosen, settings) if cache else None
         if found is None:
             todo.append(number)
         explained[number] = found
@@ -124,14 +129,14 @@ def explain_all(
         for number, found in zip(chunk, found_chunk, strict=True):
             explained[number] = found
             if cache:
-                cache.put_attribution(texts[number], found, _settings(model, found.method, steps))
+                cache.put_attribution(texts[number], found, cache_settings(model, found.method, steps))
     done = [attribution for attribution in explained if attribution is not None]
     on_event(Progress(0.9, "Checking how faithful the explanations are", total, total))
     records = faithfulness_of_documents(model, texts, done, k, probabilities=probabilities,
                                         on_event=sub_progress(on_event, 0.9, 0.98))
     if cache:
         for text, attribution, record in zip(texts, done, records, strict=True):
-            cache.put_faithfulness(text, attribution, record, _settings(model, attribution.method, steps))
+            cache.put_faithfulness(text, attribution, record, cache_settings(model, attribution.method, steps))
     coefficients = linear_coefficients(model) if isinstance(model, ConventionalModel) and is_linear(model) else None
     # words are grouped as the bag of words groups them (by stem), so coefficients line up
     stem_language = getattr(getattr(model, "representation", None), "stem_language", None)

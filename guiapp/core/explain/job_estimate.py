@@ -3,8 +3,10 @@ Predict steps can ask before a job of more than a minute.
 
 The estimate is measured, not guessed from a table: a few documents of typical and of long
 length (the median, the 75th and the 90th percentile of the words per document) are explained
-the way the job will explain them, and the time is scaled up to all documents by how each way of
-explaining grows with a document's length:
+the way the job will explain them — the median one alone, then all of them, so that what every
+call costs whatever its size (features, threads, checks) is told apart from what grows with the
+documents — and the time is scaled up to all documents by how each way of explaining grows with
+a document's length:
 
 - exact contributions (linear models, XGBoost's SHAP): about the same for every document, except
   on sentence embeddings, where they need one pass of the sentence model;
@@ -32,12 +34,13 @@ from guiapp.core.events import EventCallback, Progress, ignore_events
 from guiapp.core.explain.attribution import COMBINED_PARTS, INTEGRATED_GRADIENTS, OCCLUSION
 from guiapp.core.explain.cache import ExplanationCache
 from guiapp.core.explain.choose_method import AUTO, explain_documents, method_for
-from guiapp.core.explain.top_words import is_quick
+from guiapp.core.explain.top_words import DOCUMENTS_PER_CHUNK, is_quick
 from guiapp.core.explain.words import split_words
 from guiapp.core.predict.trained_model import TrainedModel
 
 LONG_JOB_SECONDS = 60.0  # longer jobs are announced with their estimate, and the user is asked
 SAMPLE_QUANTILES = (0.5, 0.75, 0.9)  # the documents timed, by their number of words
+ANSWER_SAMPLE = 24  # documents whose answers are timed (answers are quick)
 MAX_PIECES = 512  # no model here reads more pieces of one text
 FAITHFULNESS_ANSWERS = 1.5  # the two shortened texts of a document, in answers of the whole text
 
@@ -113,14 +116,40 @@ def _sample(lengths: np.ndarray) -> list[int]:
     return picked
 
 
+def _spread(lengths: np.ndarray, n: int) -> list[int]:
+    """``n`` positions at evenly spaced quantiles of length (the middle of each of ``n`` shares)."""
+    order = np.argsort(lengths, kind="stable")
+    return sorted({int(order[int((i + 0.5) * len(order) / n)]) for i in range(min(n, len(order)))})
+
+
 def _timed(call: Callable[[], object]) -> float:
     start = time.perf_counter()
     call()
     return time.perf_counter() - start
 
 
-def _scaled(seconds: float, sample_units: float, all_units: float) -> float:
-    return seconds * all_units / sample_units if sample_units > 0 else 0.0
+@dataclass(frozen=True)
+class _Rate:
+    """Seconds a kind of work takes: a fixed part per call and a part per unit of work."""
+
+    per_call: float
+    per_unit: float
+
+    def seconds(self, calls: float, units: float) -> float:
+        return self.per_call * calls + self.per_unit * units
+
+
+def _rate(call: Callable[[list[int]], object], small: list[int], large: list[int],
+          units: Callable[[int], float]) -> _Rate:
+    """Timed on a small and a larger sample of documents, so that what each call costs whatever
+    its size (features, threads, checks) is not counted once per document."""
+    small_seconds, large_seconds = _timed(lambda: call(small)), _timed(lambda: call(large))
+    small_units, large_units = sum(units(i) for i in small), sum(units(i) for i in large)
+    if large_units > small_units and large_seconds > small_seconds:
+        per_unit = (large_seconds - small_seconds) / (large_units - small_units)
+        return _Rate(max(small_seconds - per_unit * small_units, 0.0), per_unit)
+    # too alike to tell the parts apart (or a busy moment): as if all of it grew with the work
+    return _Rate(0.0, large_seconds / large_units if large_units > 0 else 0.0)
 
 
 def estimate_explaining(
@@ -132,52 +161,79 @@ def estimate_explaining(
     cache: ExplanationCache | None = None,
     faithfulness: bool = True,
     answers: bool = True,
+    chunk: int = 64,
     on_event: EventCallback = ignore_events,
 ) -> JobEstimate:
     """How long explaining ``texts`` with ``model`` will take ("explain all test documents":
     with the faithfulness checks; top words of predictions: ``faithfulness=False``; ``answers``:
-    whether the job asks for the model's answers first)."""
+    whether the job asks for the model's answers first; ``chunk``: documents the job explains
+    together)."""
+    from guiapp.core.explain.faithfulness import DOCUMENTS_PER_CALL
+
     texts = [text for text in texts if text and text.strip()]
     todo = [text for text in texts if not _cached(model, text, method, steps, cache)]
     if not todo:
         return JobEstimate(0.0, 0)
     lengths = np.array([len(split_words(text)) for text in todo])
     sample = _sample(lengths)
-    sample_texts = [todo[i] for i in sample]
     on_event(Progress(None, f"Timing the explanation of {len(sample)} documents"))
-    start = time.perf_counter()
-    targets, probabilities = model.answer(sample_texts)
-    answer_seconds = time.perf_counter() - start
-    all_answer = sum(answer_units(model, n) for n in lengths)
-    seconds = (_scaled(answer_seconds, sum(answer_units(model, lengths[i]) for i in sample), all_answer)
-               * ((1.0 if answers else 0.0) + (FAITHFULNESS_ANSWERS if faithfulness else 0.0)))
-    chosen = method_for(model, method, int(targets[0])) if len(targets) else method
+    shortest = [int(np.argmin(lengths))]
+    model.answer([todo[i] for i in shortest])  # the first answer loads what the model needs: not timed
+
+    def answer(rows: list[int]) -> object:
+        return model.answer([todo[i] for i in rows])
+
+    answer_rate = _rate(answer, sample[:1], _spread(lengths, ANSWER_SAMPLE),
+                        lambda i: answer_units(model, int(lengths[i])))
+    all_answers = sum(answer_units(model, int(n)) for n in lengths)
+    seconds = 0.0
+    if answers:
+        seconds += answer_rate.seconds(1, all_answers)
+    if faithfulness:
+        seconds += answer_rate.seconds(np.ceil(len(todo) / DOCUMENTS_PER_CALL), FAITHFULNESS_ANSWERS * all_answers)
+    timed = shortest + sample
+    targets = {i: int(target) for i, target in zip(timed, model.answer([todo[i] for i in timed])[0], strict=True)}
+    chosen = method_for(model, method, targets[sample[0]])
+    calls = float(np.ceil(len(todo) / chunk))
     if chosen == COMBINED_PARTS:
-        seconds += _combined_seconds(model, sample_texts, targets, lengths, sample, steps)
-    else:
-        explain_seconds = _timed(lambda: explain_documents(model, sample_texts, [int(t) for t in targets],
-                                                           method=method, steps=steps, probabilities=probabilities))
-        seconds += _scaled(explain_seconds, sum(work_units(model, chosen, lengths[i]) for i in sample),
-                           sum(work_units(model, chosen, n) for n in lengths))
+        return JobEstimate(seconds + _combined_seconds(model, todo, lengths, sample, shortest, steps, calls),
+                           len(todo))
+
+    def explain(rows: list[int]) -> object:
+        return explain_documents(model, [todo[i] for i in rows], [targets[i] for i in rows], method=method,
+                                 steps=steps)
+
+    explain(shortest)  # the first explanation loads what the method needs: not timed
+    rate = _rate(explain, sample[:1], sample, lambda i: work_units(model, chosen, int(lengths[i])))
+    seconds += rate.seconds(calls, sum(work_units(model, chosen, int(n)) for n in lengths))
     return JobEstimate(float(seconds), len(todo))
 
 
-def _combined_seconds(model: TrainedModel, texts: list[str], targets: np.ndarray, lengths: np.ndarray,
-                      sample: list[int], steps: int) -> float:
+def _combined_seconds(model: TrainedModel, todo: list[str], lengths: np.ndarray, sample: list[int],
+                      shortest: list[int], steps: int, calls: float) -> float:
     """Each part of a combined model timed on the sample and scaled by its own way of growing."""
     from guiapp.core.explain.combined_contributions import part_directions
     from guiapp.core.explain.part_contributions import part_method, part_scores
 
+    rows = shortest + sample
+    texts = [todo[i] for i in rows]
     probabilities = model.part_answers(texts)  # type: ignore[attr-defined]
-    directions = part_directions(model, probabilities, targets)  # type: ignore[arg-type]
+    directions = part_directions(model, probabilities, np.asarray(model.answer(texts)[0]))  # type: ignore[arg-type]
+    position = {row: index for index, row in enumerate(rows)}
     seconds = 0.0
     for k, part in enumerate(model.parts):  # type: ignore[attr-defined]
         if not np.any(directions[:, k]):
             continue
-        part_seconds = _timed(lambda: part_scores(part, texts, directions[:, k], probabilities[k], steps=steps))
+
+        def explain(chosen: list[int], k: int = k, part: TrainedModel = part) -> object:
+            at = [position[i] for i in chosen]
+            return part_scores(part, [todo[i] for i in chosen], directions[at, k], probabilities[k][at], steps=steps)
+
+        explain(shortest)  # not timed: the first call loads what the method needs
         method = part_method(part)
-        seconds += _scaled(part_seconds, sum(work_units(part, method, lengths[i]) for i in sample),
-                           sum(work_units(part, method, n) for n in lengths))
+        rate = _rate(explain, sample[:1], sample, lambda i, part=part, method=method: work_units(
+            part, method, int(lengths[i])))
+        seconds += rate.seconds(calls, sum(work_units(part, method, int(n)) for n in lengths))
     return seconds
 
 
@@ -185,10 +241,11 @@ def _cached(model: TrainedModel, text: str, method: str, steps: int, cache: Expl
     """Whether some explanation of ``text`` by ``model`` with this method is in the cache already."""
     if cache is None:
         return False
+    from guiapp.core.explain.explain_jobs import cache_settings
+
     for target in range(len(model.categories)):
         chosen = method_for(model, method, target)
-        settings = {"steps": steps} if chosen == INTEGRATED_GRADIENTS and model.family == "transformer" else {}
-        if cache.attribution(model.name, text, target, chosen, settings) is not None:
+        if cache.attribution(model.name, text, target, chosen, cache_settings(model, chosen, steps)) is not None:
             return True
     return False
 
@@ -205,7 +262,8 @@ def estimate_top_words(
     for model in models:
         if is_quick(model):  # exact arithmetic: thousands of texts a second
             continue
-        total = total + estimate_explaining(model, texts, steps=steps, faithfulness=False, on_event=on_event)
+        total = total + estimate_explaining(model, texts, steps=steps, faithfulness=False,
+                                            chunk=DOCUMENTS_PER_CHUNK, on_event=on_event)
     return total
 
 

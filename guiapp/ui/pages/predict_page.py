@@ -410,10 +410,10 @@ class PredictPage(QWidget):
         if slow:
             texts = f"{len(self.source.frame):,} texts" if self.source.frame is not None else "each text"
             self.top_words_note.setText(
-                f"Finding the words takes time for {', '.join(slow)}: the model has to be asked again "
-                f"many times per text (up to a few seconds each without a graphics card), so for {texts} "
-                "this can take much longer than predicting. The progress bar shows the time left, and "
-                f"Cancel stops it. {QUICK_TOP_WORDS}")
+                f"For {', '.join(slow)} the word scores cannot be read off the model directly: TextLab works them "
+                f"out (for a combined model, from each of its parts), so for {texts} this takes longer than "
+                "predicting. When it would take more than a minute, TextLab first says how long and asks; the "
+                f"progress bar shows the time left, and Cancel stops it. {QUICK_TOP_WORDS}")
         self.top_words_note.setVisible(bool(slow))
 
     @staticmethod

@@ -5,13 +5,15 @@ a minute the user is asked "This will take about N minutes. Continue?" before it
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from PySide6.QtWidgets import QMessageBox, QWidget
 
-from guiapp.core.explain.job_estimate import JobEstimate
 from guiapp.ui.widgets.job_progress import JobProgress
 from guiapp.workers import Worker, WorkerSlot
+
+if TYPE_CHECKING:  # the estimate's module loads numpy and the models: not before the first job
+    from guiapp.core.explain.job_estimate import JobEstimate
 
 
 def ask_to_continue(parent: QWidget | None, estimate: JobEstimate, title: str) -> bool:

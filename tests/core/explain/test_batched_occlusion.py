@@ -72,9 +72,10 @@ def test_wrong_inputs_are_refused():
         explain_many_by_occlusion(KeywordModel(), TEXTS, [1])
 
 
-TRICKY = ["Go #win!now (good) yes!no, don't stop: e-mail @user's 3.5% of   the\tbill\nhttp://x.com/a. İstanbul ☺ taxes.",
+TRICKY = ["Go #win!now (good) yes!no, don't stop: e-mail @user's 3.5% of   the\tbill\nhttp://x.com/a. İstanbul ☺ tax.",
           "The army,the navy and the #Military budget!!! 1,000.50 soldiers' pay...",
-          "zebra", "", "  ", "Vote #(yes) now or @(no)!", "Schools: teachers & students (and books) - learning, reading; exams?"]
+          "zebra", "", "  ", "Vote #(yes) now or @(no)!",
+          "Schools: teachers & students (and books) - learning, reading; exams?"]
 
 
 @pytest.mark.parametrize(("kind", "options"), [

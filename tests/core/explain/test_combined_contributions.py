@@ -170,7 +170,8 @@ def test_a_linear_part_is_turned_into_probability_by_its_own_slope(trained, whic
         up, down = x.copy(), x.copy()
         up[0, feature] += 1e-5
         down[0, feature] -= 1e-5
-        numeric = (direction @ part.classifier.predict_proba(up)[0] - direction @ part.classifier.predict_proba(down)[0])
+        predicted = part.classifier.predict_proba
+        numeric = direction @ predicted(up)[0] - direction @ predicted(down)[0]
         assert gradient[feature] == pytest.approx(numeric / 2e-5, rel=1e-4, abs=1e-9)
 
 

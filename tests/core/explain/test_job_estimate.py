@@ -46,7 +46,8 @@ def test_an_estimate_times_a_few_documents_and_counts_the_rest():
     model = CountingModel(KeywordModel())
     estimate = estimate_explaining(model, TEXTS * 20)
     assert estimate.documents == 80 and estimate.seconds > 0
-    assert len(set(model.asked) & set(TEXTS)) <= 3  # only the sample was explained
+    # only a few documents were explained: all 80 would ask about some 600 shortened texts
+    assert len(model.asked) < 150
 
 
 def test_documents_in_the_cache_cost_nothing():

@@ -59,3 +59,17 @@ def test_a_vote_weighs_its_transformer_part(tiny_transformer):
     assert found.scores == pytest.approx(alone.scores.tolist(), abs=1e-9)
     assert found.details["parts"][0]["method"] == INTEGRATED_GRADIENTS and "integrated gradients" in \
         found.method_sentence
+
+
+def test_the_steps_key_the_cache_of_a_combined_model_with_a_transformer_part(tiny_transformer):
+    from guiapp.core.experiment.combining import WeightedVote
+    from guiapp.core.explain.attribution import COMBINED_PARTS
+    from guiapp.core.explain.explain_jobs import cache_settings
+    from guiapp.core.predict.combined_model import CombinedModel
+    from tests.core.explain.conventional_samples import KeywordModel
+
+    with_transformer = CombinedModel("vote", [tiny_transformer], WeightedVote([1.0]), ["a", "b", "c"])
+    without = CombinedModel("vote", [KeywordModel()], WeightedVote([1.0]), ["no", "yes"])
+    assert cache_settings(with_transformer, COMBINED_PARTS, 20) == {"steps": 20}
+    assert cache_settings(without, COMBINED_PARTS, 20) == {}
+    assert cache_settings(tiny_transformer, INTEGRATED_GRADIENTS, 20) == {"steps": 20}

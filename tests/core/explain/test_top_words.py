@@ -66,7 +66,7 @@ def test_the_exported_file_carries_one_top_words_column_per_model(linear, tmp_pa
     assert [len(cells) for cells in found.top_words] == [3, 3]
     path = write_predictions(tmp_path / "predicted.csv", table, found)
     back = pd.read_csv(path, keep_default_na=False)
-    assert list(back.columns[:2]) == ["id", "text"]
+    assert list(back.columns[:3]) == ["Row in your spreadsheet", "id", "text"]
     assert back["LR · BOW: top words"].tolist() == found.top_words[0]
     assert back["keyword model: top words"].tolist()[1] == ""
     xlsx = write_predictions(tmp_path / "predicted.xlsx", table, found)
