@@ -658,7 +658,7 @@ class MainWindow(QMainWindow):
         positions = positions_of_rows(source, result.test_rows).tolist()
         if not positions or min(positions) < 0 or max(positions) >= len(source):
             return None
-        used = {*mapping.text_columns, mapping.category_column}
+        used = {*mapping.text_columns, mapping.category_column, mapping.id_column}  # the ID has its own column
         columns = [column for column in source.columns if column not in used]
         return source.iloc[positions][columns].reset_index(drop=True) if columns else None
 
