@@ -7,7 +7,7 @@ test texts: from a separate test file, from the split column, or a stratified ra
 ``load_study_data`` is also the one set of data-side checks a study must pass before it runs:
 ``run_experiment`` calls it, and ``textlab health --spec`` calls it to answer exactly as a run
 would (tables that exist, a test file with the study's columns whose texts are not mostly the
-training texts again — ``test_overlap.py`` —, at least two categories, and enough texts of each
+training texts again — ``training_overlap.py`` —, at least two categories, and enough texts of each
 category for the study's cross-validation folds). Its notes say what the run should not keep
 quiet about: category fixes that match no category, some test texts that are also training
 texts, a table that changed since the study was set up or while it was being read.
@@ -30,7 +30,7 @@ from guiapp.core.study.mapping import apply_mapping, category_labels, check_mapp
 from guiapp.core.study.printable import printable
 from guiapp.core.study.spec import ExperimentSpec
 from guiapp.core.study.split import TrainTestSplit, random_holdout
-from guiapp.core.study.test_overlap import check_test_overlap, same_file
+from guiapp.core.study.training_overlap import check_test_overlap, same_file
 from guiapp.core.tables.reader import LoadedTable, file_sha256, read_table
 from guiapp.core.tables.rows import row_origin, spreadsheet_rows
 

@@ -10,7 +10,7 @@ from guiapp.core.errors import DataError
 from guiapp.core.study.mapping import ColumnMapping
 from guiapp.core.study.spec import DataSpec, EvaluationSpec, ExperimentSpec
 from guiapp.core.study.study_data import load_study_data
-from guiapp.core.study.test_overlap import check_test_overlap, normalised, shared_count
+from guiapp.core.study.training_overlap import check_test_overlap, normalised, shared_count
 
 
 def test_texts_are_compared_without_capitals_and_extra_spaces() -> None:
