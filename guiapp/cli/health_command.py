@@ -132,8 +132,8 @@ def _with_run_checks(report, spec, spec_file: str, frame, notes: list[str]):
                             f"`textlab run` would stop here: {error.message}", error.hint)
         return dataclasses.replace(report, issues=(issue, *report.issues))
     # a note the report already holds as a finding (category fixes that match nothing) is not repeated
-    notes += [note for note in data.notes
-              if note not in notes and not any(issue.explanation in note for issue in report.issues)]
+    found = [issue.explanation for issue in report.issues if issue.code == "unmatched_fixes"]
+    notes += [note for note in data.notes if note not in notes and not any(text in note for text in found)]
     return report
 
 

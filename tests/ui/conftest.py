@@ -26,6 +26,15 @@ def collected_after_the_test():
     gc.collect()
 
 
+@pytest.fixture(scope="session")
+def project(tmp_path_factory):
+    """A project with a finished study of two trained models, trained once for every UI test that
+    reads it (tests take copies of what they change)."""
+    from tests.core.project.helpers import run_project
+
+    return run_project(tmp_path_factory.mktemp("models"))
+
+
 @pytest.fixture
 def isolated_settings(tmp_path, monkeypatch):
     """Keep recent files and folders of tests away from the user's own settings."""

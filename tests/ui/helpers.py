@@ -12,6 +12,23 @@ def wait_for_report(qtbot, window, timeout=60_000):
     return page.report
 
 
+def finish_scripted_run(qtbot, window, result):
+    """Open the example, run ``result`` through a scripted (quick) run from the Models step, and
+    wait until the Results step shows it."""
+    from guiapp.ui.main_window import MODELS_STEP, RESULTS_STEP
+    from tests.ui.test_run_page import scripted_run
+
+    window.open_example()
+    wait_for_report(qtbot, window)
+    qtbot.waitUntil(lambda: window.steps.is_step_enabled(MODELS_STEP))
+    window.run_page.run_fn = scripted_run(result)
+    window.steps.setCurrentRow(MODELS_STEP)
+    window.models_page.run_button.click()
+    qtbot.waitUntil(lambda: window.steps.currentRow() == RESULTS_STEP, timeout=60_000)
+    qtbot.waitUntil(lambda: not window.run_page.is_busy())
+    return window
+
+
 def settle_chart(chart) -> None:
     """Finish, synchronously and whatever the machine's speed, what Qt and pyqtgraph defer after a
     chart is resized: the pending layout pass, then a paint (just before painting, pyqtgraph moves

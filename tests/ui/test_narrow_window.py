@@ -7,10 +7,9 @@ import pytest
 from PySide6.QtCore import QPoint, QRect
 from PySide6.QtWidgets import QAbstractScrollArea, QApplication, QScrollArea, QWidget
 
-from guiapp.ui.main_window import DOCUMENTS_STEP, MODELS_STEP, RESULTS_STEP
-from tests.ui.helpers import save_screenshot, wait_for_report
+from guiapp.ui.main_window import DOCUMENTS_STEP, RESULTS_STEP
+from tests.ui.helpers import finish_scripted_run, save_screenshot
 from tests.ui.sample_results import policy_result
-from tests.ui.test_run_page import scripted_run
 
 SIZE = (1024, 700)
 
@@ -18,14 +17,7 @@ SIZE = (1024, 700)
 @pytest.fixture
 def narrow_window(qtbot, window):
     """The example, a (scripted) run with its 20 policy topics finished, in a 1024 × 700 window."""
-    window.open_example()
-    wait_for_report(qtbot, window)
-    qtbot.waitUntil(lambda: window.steps.is_step_enabled(MODELS_STEP))
-    window.run_page.run_fn = scripted_run(policy_result())
-    window.steps.setCurrentRow(MODELS_STEP)
-    window.models_page.run_button.click()
-    qtbot.waitUntil(lambda: window.steps.currentRow() == RESULTS_STEP, timeout=60_000)
-    qtbot.waitUntil(lambda: not window.run_page.is_busy())
+    finish_scripted_run(qtbot, window, policy_result())
     window.resize(*SIZE)
     settle(qtbot)
     return window

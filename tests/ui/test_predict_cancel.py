@@ -11,14 +11,8 @@ from PySide6.QtWidgets import QScrollArea
 
 from guiapp.core.events import Progress
 from guiapp.ui.pages.predict_page import PredictPage
-from tests.core.project.helpers import run_project
 
 SAFETY_S = 20.0
-
-
-@pytest.fixture(scope="module")
-def project(tmp_path_factory):
-    return run_project(tmp_path_factory.mktemp("models"))
 
 
 @pytest.fixture

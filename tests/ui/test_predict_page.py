@@ -18,13 +18,7 @@ from guiapp.core.project.saving import save_project
 from guiapp.core.tables.rows import spreadsheet_rows
 from guiapp.ui.main_window import PREDICT_STEP, RESULTS_STEP
 from guiapp.ui.pages.predict_page import PredictPage
-from tests.core.project.helpers import run_project
 from tests.core.synthetic_texts import coded_texts
-
-
-@pytest.fixture(scope="module")
-def project(tmp_path_factory):
-    return run_project(tmp_path_factory.mktemp("models"))
 
 
 @pytest.fixture

@@ -9,9 +9,8 @@ from PySide6.QtCore import QPoint, QRect, Qt
 from PySide6.QtWidgets import QAbstractScrollArea, QApplication, QWidget
 
 from guiapp.ui.main_window import DATA_STEP, DOCUMENTS_STEP, MODELS_STEP, PREDICT_STEP, RESULTS_STEP, RUN_STEP
-from tests.ui.helpers import save_screenshot, wait_for_report
+from tests.ui.helpers import finish_scripted_run, save_screenshot
 from tests.ui.sample_results import sample_result
-from tests.ui.test_run_page import scripted_run
 
 SIZES = [(900, 600), (1280, 800)]
 STEP_NAMES = {DATA_STEP: "data", MODELS_STEP: "models", RUN_STEP: "run_finished", RESULTS_STEP: "results",
@@ -21,15 +20,7 @@ STEP_NAMES = {DATA_STEP: "data", MODELS_STEP: "models", RUN_STEP: "run_finished"
 @pytest.fixture
 def finished_window(qtbot, window):
     """The example opened, a (scripted, quick) run finished, the results shown."""
-    window.open_example()
-    wait_for_report(qtbot, window)
-    qtbot.waitUntil(lambda: window.steps.is_step_enabled(MODELS_STEP))
-    window.run_page.run_fn = scripted_run(sample_result())
-    window.steps.setCurrentRow(MODELS_STEP)
-    window.models_page.run_button.click()
-    qtbot.waitUntil(lambda: window.steps.currentRow() == RESULTS_STEP, timeout=60_000)
-    qtbot.waitUntil(lambda: not window.run_page.is_busy())
-    return window
+    return finish_scripted_run(qtbot, window, sample_result())
 
 
 def show(qtbot, window, step: int, size: tuple[int, int]) -> QWidget:

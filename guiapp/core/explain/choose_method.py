@@ -15,7 +15,7 @@ arithmetic rather than an estimate:
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Iterator, Sequence
 
 import numpy as np
 
@@ -161,6 +161,46 @@ def explain_documents(
                                   probability=known)
     on_event(Progress(1.0, f"Explained {total:,} documents", total, total))
     return [found for found in out if found is not None]
+
+
+def explain_in_chunks(
+    model: TrainedModel,
+    texts: Sequence[str],
+    targets: Sequence[int] | np.ndarray,
+    probabilities: np.ndarray,
+    rows: Sequence[int],
+    *,
+    chunk: int,
+    describe: Callable[[int], str],
+    method: str = AUTO,
+    steps: int = 50,
+    on_event: EventCallback = ignore_events,
+) -> Iterator[tuple[list[int], list[Attribution]]]:
+    """:func:`explain_documents` for ``texts[rows]`` toward their ``targets``, ``chunk`` documents at
+    a time, yielding each chunk's rows and explanations as soon as it is done (so the caller can keep
+    them before Cancel stops the next chunk). Progress runs over all rows; its line is
+    ``describe(documents done)``."""
+    rows = [int(row) for row in rows]
+    known = np.asarray(probabilities)
+    for start in range(0, len(rows), chunk):
+        part = rows[start:start + chunk]
+        step = sub_progress(on_event, start / len(rows), (start + len(part)) / len(rows))
+        yield part, explain_documents(model, [texts[i] for i in part], [int(targets[i]) for i in part],
+                                      method=method, steps=steps, probabilities=known[part],
+                                      on_event=_counted(step, describe, start, len(part), len(rows)))
+
+
+def _counted(on_event: EventCallback, describe: Callable[[int], str], before: int, size: int,
+             total: int) -> EventCallback:
+    """A chunk's progress, with the documents counted over the whole job."""
+
+    def forward(event: Event) -> None:
+        if isinstance(event, Progress) and event.fraction is not None:
+            done = before + int(round(size * min(max(event.fraction, 0.0), 1.0)))
+            event = Progress(event.fraction, describe(done), done, total, event.task, event.task_fraction)
+        on_event(event)
+
+    return forward
 
 
 def _batched(model: TrainedModel, method: str) -> bool:

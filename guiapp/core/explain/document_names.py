@@ -5,20 +5,17 @@ CSV tables and the workbook's word-attribution sheet."""
 
 from __future__ import annotations
 
-import math
 from collections.abc import Sequence
 
 from guiapp.core.experiment.results import ExperimentResult
+from guiapp.core.explain.documents import format_value
 
 
 def document_name(row: int, document_id: object = None, rows_in: str = "") -> str:
     """“Row 68”, “Row 68 of sheet “Debates”, ID U-0412”."""
     name = f"Row {int(row)}" + (f" of {rows_in}" if rows_in else "")
-    if document_id is not None and not (isinstance(document_id, float) and math.isnan(document_id)):
-        shown = str(int(document_id)) if isinstance(document_id, float) and document_id.is_integer() else str(document_id)
-        if shown.strip():
-            name += f", ID {shown}"
-    return name
+    shown = format_value(document_id)  # as the spreadsheet shows it: 1234.0 -> "1234", missing -> ""
+    return name + (f", ID {shown}" if shown.strip() else "")
 
 
 def names_of_test_documents(result: ExperimentResult) -> list[str]:

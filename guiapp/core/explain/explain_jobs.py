@@ -11,11 +11,11 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from guiapp.core.events import Event, EventCallback, Progress, ignore_events, sub_progress
+from guiapp.core.events import EventCallback, Progress, ignore_events, sub_progress
 from guiapp.core.explain.attention_maps import AttentionMaps
 from guiapp.core.explain.attribution import COMBINED_PARTS, INTEGRATED_GRADIENTS, Attribution, Faithfulness
 from guiapp.core.explain.cache import ExplanationCache
-from guiapp.core.explain.choose_method import AUTO, explain_document, explain_documents, method_for
+from guiapp.core.explain.choose_method import AUTO, explain_document, explain_in_chunks, method_for
 from guiapp.core.explain.corpus_table import CorpusWords
 from guiapp.core.explain.corpus_words import corpus_words, linear_coefficients, reads_punctuation
 from guiapp.core.explain.faithfulness import faithfulness, faithfulness_of_documents
@@ -120,12 +120,10 @@ def explain_all(
             todo.append(number)
         explained[number] = found
     # documents are explained in chunks, each kept in the cache as soon as it is done (Cancel keeps them)
-    for start in range(0, len(todo), DOCUMENTS_PER_CHUNK):
-        chunk = todo[start:start + DOCUMENTS_PER_CHUNK]
-        step = sub_progress(on_event, 0.9 * start / len(todo), 0.9 * (start + len(chunk)) / len(todo))
-        found_chunk = explain_documents(model, [texts[i] for i in chunk], [int(decisions[i]) for i in chunk],
-                                        method=method, steps=steps, probabilities=probabilities[chunk],
-                                        on_event=_counting(step, start, len(chunk), len(todo)))
+    chunks = explain_in_chunks(model, texts, decisions, probabilities, todo, chunk=DOCUMENTS_PER_CHUNK,
+                               describe=lambda done: f"Explaining documents: {done:,} of {len(todo):,}",
+                               method=method, steps=steps, on_event=sub_progress(on_event, 0.0, 0.9))
+    for chunk, found_chunk in chunks:
         for number, found in zip(chunk, found_chunk, strict=True):
             explained[number] = found
             if cache:
@@ -147,15 +145,3 @@ def explain_all(
     on_event(Progress(1.0, f"Explained {total:,} documents", total, total))
     return CorpusExplanation(list(zip(texts, done, records, strict=True)), words)
 
-
-def _counting(on_event: EventCallback, before: int, size: int, todo: int) -> EventCallback:
-    """A chunk's progress, with the documents counted over the whole job."""
-
-    def forward(event: Event) -> None:
-        if isinstance(event, Progress) and event.fraction is not None:
-            done = before + int(round(size * min(max(event.fraction, 0.0), 1.0)))
-            event = Progress(event.fraction, f"Explaining documents: {done:,} of {todo:,}", done, todo,
-                             event.task, event.task_fraction)
-        on_event(event)
-
-    return forward

@@ -34,7 +34,10 @@ from guiapp.core.events import EventCallback, Progress, ignore_events
 from guiapp.core.explain.attribution import COMBINED_PARTS, INTEGRATED_GRADIENTS, OCCLUSION
 from guiapp.core.explain.cache import ExplanationCache
 from guiapp.core.explain.choose_method import AUTO, explain_documents, method_for
-from guiapp.core.explain.top_words import DOCUMENTS_PER_CHUNK, is_quick
+from guiapp.core.explain.explain_jobs import DOCUMENTS_PER_CHUNK, cache_settings
+from guiapp.core.explain.faithfulness import DOCUMENTS_PER_CALL
+from guiapp.core.explain.top_words import DOCUMENTS_PER_CHUNK as TEXTS_PER_CHUNK
+from guiapp.core.explain.top_words import is_quick
 from guiapp.core.explain.words import split_words
 from guiapp.core.predict.trained_model import TrainedModel
 
@@ -95,11 +98,12 @@ def work_units(model: TrainedModel, method: str, n_words: int) -> float:
     """How the cost of explaining one document of ``n_words`` words grows (see the module docstring)."""
     if method == INTEGRATED_GRADIENTS:
         return _pieces(n_words)
-    per_answer = _pieces(n_words) if _reads_pieces(model) else 1.0
+    per_answer = answer_units(model, n_words)
     return (n_words + 1) * per_answer if method == OCCLUSION else per_answer
 
 
 def answer_units(model: TrainedModel, n_words: int) -> float:
+    """How the cost of one answer grows with a document of ``n_words`` words."""
     return _pieces(n_words) if _reads_pieces(model) else 1.0
 
 
@@ -161,15 +165,13 @@ def estimate_explaining(
     cache: ExplanationCache | None = None,
     faithfulness: bool = True,
     answers: bool = True,
-    chunk: int = 64,
+    chunk: int = DOCUMENTS_PER_CHUNK,
     on_event: EventCallback = ignore_events,
 ) -> JobEstimate:
     """How long explaining ``texts`` with ``model`` will take ("explain all test documents":
     with the faithfulness checks; top words of predictions: ``faithfulness=False``; ``answers``:
     whether the job asks for the model's answers first; ``chunk``: documents the job explains
     together)."""
-    from guiapp.core.explain.faithfulness import DOCUMENTS_PER_CALL
-
     texts = [text for text in texts if text and text.strip()]
     todo = [text for text in texts if not _cached(model, text, method, steps, cache)]
     if not todo:
@@ -241,8 +243,6 @@ def _cached(model: TrainedModel, text: str, method: str, steps: int, cache: Expl
     """Whether some explanation of ``text`` by ``model`` with this method is in the cache already."""
     if cache is None:
         return False
-    from guiapp.core.explain.explain_jobs import cache_settings
-
     for target in range(len(model.categories)):
         chosen = method_for(model, method, target)
         if cache.attribution(model.name, text, target, chosen, cache_settings(model, chosen, steps)) is not None:
@@ -263,7 +263,7 @@ def estimate_top_words(
         if is_quick(model):  # exact arithmetic: thousands of texts a second
             continue
         total = total + estimate_explaining(model, texts, steps=steps, faithfulness=False,
-                                            chunk=DOCUMENTS_PER_CHUNK, on_event=on_event)
+                                            chunk=TEXTS_PER_CHUNK, on_event=on_event)
     return total
 
 

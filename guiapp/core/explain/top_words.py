@@ -19,9 +19,9 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from guiapp.core.events import Event, EventCallback, Progress, ignore_events, sub_progress
+from guiapp.core.events import EventCallback, Progress, ignore_events, sub_progress
 from guiapp.core.explain.attribution import LINEAR_EXACT, TREE_SHAP
-from guiapp.core.explain.choose_method import AUTO, explain_documents, method_for
+from guiapp.core.explain.choose_method import AUTO, explain_in_chunks, method_for
 from guiapp.core.explain.transformer_attributions import DEFAULT_STEPS
 from guiapp.core.predict.new_texts import NewTextPredictions, open_models, predict_new_texts, table_texts
 from guiapp.core.predict.trained_model import TrainedModel
@@ -71,28 +71,13 @@ def top_words_for(
     todo = np.flatnonzero(np.asarray(predicted) >= 0)
     what = f"{model.name}: finding the words behind each answer"
     on_event(Progress(0.0, what, 0, len(todo)))
-    for start in range(0, len(todo), DOCUMENTS_PER_CHUNK):
-        rows = todo[start:start + DOCUMENTS_PER_CHUNK]
-        step = sub_progress(on_event, start / len(todo), (start + len(rows)) / len(todo))
-        found = explain_documents(model, [texts[row] for row in rows], [int(predicted[row]) for row in rows],
-                                  method=method, steps=steps, probabilities=np.asarray(probabilities)[rows],
-                                  on_event=_counted(step, what, start, len(rows), len(todo)))
-        for row, attribution in zip(rows.tolist(), found, strict=True):
+    chunks = explain_in_chunks(model, texts, predicted, probabilities, todo.tolist(), chunk=DOCUMENTS_PER_CHUNK,
+                               describe=lambda done: what, method=method, steps=steps, on_event=on_event)
+    for rows, found in chunks:
+        for row, attribution in zip(rows, found, strict=True):
             cells[row] = attribution.top_words_text(k)
     on_event(Progress(1.0, what, len(todo), len(todo)))
     return cells
-
-
-def _counted(on_event: EventCallback, what: str, before: int, size: int, todo: int) -> EventCallback:
-    """Progress of one chunk of ``size`` texts, said as the texts done over the whole job."""
-
-    def forward(event: Event) -> None:
-        if isinstance(event, Progress) and event.fraction is not None:
-            done = before + int(round(size * min(max(event.fraction, 0.0), 1.0)))
-            event = Progress(event.fraction, what, done, todo, event.task, event.task_fraction)
-        on_event(event)
-
-    return forward
 
 
 def add_top_words(

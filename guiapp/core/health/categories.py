@@ -34,16 +34,13 @@ from guiapp.core.study.category_fixes import (
     unmatched_fixes_note,
 )
 from guiapp.core.study.mapping import category_labels, cell_text
+from guiapp.core.study.mapping_suggest import WRITTEN_DATE
 from guiapp.core.study.study_data import fold_size_error
 
 RARE_SHARE = 0.02
 TRIM_SPACES = FixAction("Trim spaces", CategoryFixes(trim_spaces=True))
 MAX_NUMERIC_CODES = 50
 _NUMBER = re.compile(r"[+-]?(\d+\.?\d*|\.\d+)")
-_DATE = re.compile(
-    r"\d{4}-\d{1,2}-\d{1,2}([ T]\d{1,2}:\d{2}(:\d{2}(\.\d+)?)?)?"
-    r"|\d{1,2}[./]\d{1,2}[./](\d{2}|\d{4})"
-)
 
 
 def _with_counts(data: CategoryData, indices: Sequence[int], counts: np.ndarray | None = None) -> list[str]:
@@ -264,7 +261,7 @@ def _space_issues(data: CategoryData) -> list[HealthIssue]:
 def _value_kind_issues(data: CategoryData) -> list[HealthIssue]:
     labels = pd.Series(data.labels, dtype="str")
     column = data.column
-    dates = labels.str.fullmatch(_DATE.pattern).to_numpy(dtype=bool)
+    dates = labels.str.fullmatch(WRITTEN_DATE.pattern).to_numpy(dtype=bool)
     if data.source_is_datetime or dates.mean() >= 0.8:
         examples = listing([str(v) for v in labels[dates].iloc[:3]] or data.labels[:3], 3)
         return [make_issue(

@@ -8,7 +8,6 @@ own trained models, found by name (``find_part``) or beside the combined model's
 
 from __future__ import annotations
 
-import json
 import re
 import threading
 from collections import OrderedDict
@@ -19,6 +18,8 @@ from typing import Any
 import numpy as np
 
 from guiapp.core.errors import UserError
+from guiapp.core.untrusted.json_reading import UnreadableJson, read_json_file
+from guiapp.core.untrusted.paths import path_problem
 from guiapp.core.experiment.artefacts import COMBINED_FILE, COMBINED_FORMAT, model_folder_name
 from guiapp.core.experiment.combining import Combiner, combiner_from_dict
 from guiapp.core.predict.trained_model import TrainedModel
@@ -88,28 +89,33 @@ def open_combined_model(folder: Path, name: str, find_part: Callable[[str], Path
 
 
 def _read(path: Path) -> dict[str, Any]:
-    damaged = UserError(f"The combined model's file {path} is damaged or was not written by TextLab.",
-                        "Run the study again to build the combined models.")
+    """The combined model's file, read bounded and depth-limited; its parts' folders must be plain
+    names that any file system can hold (nothing outside the model's folder is ever looked at)."""
+    def damaged(why: str = "", details: str = "") -> UserError:
+        return UserError(f"The combined model's file {path} is damaged or was not written by TextLab"
+                         + (f" ({why})." if why else "."),
+                         "Run the study again to build the combined models.", details=details or None)
+
     try:
-        if path.stat().st_size > MAX_FILE_BYTES:
-            raise damaged
-        data = json.loads(path.read_text(encoding="utf-8"))
+        data = read_json_file(path, max_bytes=MAX_FILE_BYTES)
         if data.get("format") != COMBINED_FORMAT or int(data.get("version", 0)) != 1:
-            raise damaged
+            raise damaged()
         categories = [str(value) for value in data["categories"]]
         parts = [{"name": str(part["name"]), "folder": str(part.get("folder", ""))} for part in data["parts"]]
+        for part in parts:
+            name = part["folder"]
+            if name and (problem := path_problem(name) or ("/" in name and "is a path")):
+                raise damaged(f"the folder of its part {name[:60]!r} {problem}")
         combiner = combiner_from_dict(data["combiner"])
     except UserError:
         raise
+    except UnreadableJson as error:
+        raise damaged(str(error)) from None
     except (OSError, ValueError, KeyError, TypeError, AttributeError) as error:
-        raise UserError(damaged.message, damaged.hint, details=repr(error)) from error
-    if not parts or any(_unsafe(part["folder"]) for part in parts):
-        raise damaged
+        raise damaged(details=repr(error)) from error
+    if not parts:
+        raise damaged()
     return {"categories": categories, "parts": parts, "combiner": combiner}
-
-
-def _unsafe(name: str) -> bool:
-    return bool(name) and (name in (".", "..") or "/" in name or "\\" in name or "\x00" in name)
 
 
 def _part_folder(folder: Path, part: dict[str, str], find_part: Callable[[str], Path | None] | None) -> Path | None:

@@ -315,7 +315,9 @@ def _reason(p: _Profile, role: str, column: pd.Series) -> str:
     return f"{numbers}{p.n_distinct:,} different values among {p.n_values:,} rows: most occur only once or twice"
 
 
-_DATE_TEXT = re.compile(r"\s*(\d{4}-\d{1,2}-\d{1,2}([ T]\d{1,2}:\d{2}(:\d{2}(\.\d+)?)?)?|\d{1,2}[./]\d{1,2}[./](\d{2}|\d{4}))\s*")
+# a date written as text: 2021-03-04 (with a time, perhaps), 4.3.2021, 4/3/21 (also the data check's rule)
+WRITTEN_DATE = re.compile(r"\d{4}-\d{1,2}-\d{1,2}([ T]\d{1,2}:\d{2}(:\d{2}(\.\d+)?)?)?|\d{1,2}[./]\d{1,2}[./](\d{2}|\d{4})")
+_DATE_TEXT = re.compile(rf"\s*({WRITTEN_DATE.pattern})\s*")
 
 
 def _written_dates(column: pd.Series) -> bool:

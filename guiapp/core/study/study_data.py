@@ -66,15 +66,14 @@ def load_study_data(
     on_event: EventCallback = ignore_events,
 ) -> StudyData:
     notes: list[str] = []
-    test_rows_in = ""
     mapping = spec.data.mapping
     if mapping.category_column is None:
         raise DataError("The study has no category column.", "Choose the column that holds your coding.")
     if table is None:
         table = read_study_table(spec, spec_file, notes, on_event=sub_progress(on_event, 0.0, 0.8)).frame
     check_mapping(table, mapping)
-    if row_origin(table).sheet:
-        test_rows_in = f"sheet “{row_origin(table).sheet}”"
+    sheet = row_origin(table).sheet
+    test_rows_in = f"sheet “{sheet}”" if sheet else ""  # where the test texts' rows are counted
     fixes = spec.data.category_fixes
     main = _usable(apply_mapping(table, mapping, fixes), spreadsheet_rows(table), "the table", notes, fixes)
 

@@ -13,6 +13,7 @@ import posixpath
 import re
 import xml.etree.ElementTree as ET
 import zipfile
+from collections.abc import Iterator
 from pathlib import Path
 
 import pandas as pd
@@ -58,17 +59,24 @@ def has_uncalculated_formulas(path: Path, sheet: str) -> bool:
             member = _sheet_member(archive, sheet)
             if member is None:
                 return False
-            with archive.open(member) as xml:
-                for _, element in ET.iterparse(xml, events=("end",)):
-                    if _local(element.tag) != "c":
-                        continue
-                    parts = {_local(child.tag): child for child in element}
-                    if "f" in parts and not (parts.get("v") is not None and (parts["v"].text or "").strip()):
-                        return True
-                    element.clear()
+            return any(formula and not value for _, formula, value, _ in _cells(archive, member))
     except (zipfile.BadZipFile, ET.ParseError, KeyError, OSError):
         return False
-    return False
+
+
+def _cells(archive: zipfile.ZipFile, member: str) -> Iterator[tuple[str, bool, bool, bool]]:
+    """Each cell of a sheet's XML, streamed: ``(column letters, has a formula, has a stored value,
+    has inline text)``."""
+    with archive.open(member) as xml:
+        for _, element in ET.iterparse(xml, events=("end",)):
+            if _local(element.tag) != "c":
+                continue
+            letters = "".join(char for char in element.get("r", "") if char.isalpha()).upper()
+            parts = {_local(child.tag): child for child in element}
+            value = parts.get("v")
+            yield (letters, "f" in parts, value is not None and bool((value.text or "").strip()),
+                   parts.get("is") is not None)
+            element.clear()
 
 
 _FORMULA_TAG = re.compile(rb"<(?:\w+:)?f[\s>/]")
@@ -105,20 +113,12 @@ def _formulas_without_values(path: Path, sheet: str) -> tuple[dict[str, int], in
             member = _sheet_member(archive, sheet)
             if member is None or not _has_formula_tag(archive, member):
                 return {}, 0
-            with archive.open(member) as xml:
-                for _, element in ET.iterparse(xml, events=("end",)):
-                    if _local(element.tag) != "c":
-                        continue
-                    letters = "".join(char for char in element.get("r", "") if char.isalpha()).upper()
-                    parts = {_local(child.tag): child for child in element}
-                    value = parts.get("v")
-                    has_value = value is not None and bool((value.text or "").strip())
-                    if letters and (has_value or "f" in parts or parts.get("is") is not None):
-                        number = _column_number(letters)
-                        first = number if first == 0 else min(first, number)
-                        if "f" in parts and not has_value:
-                            counts[letters] = counts.get(letters, 0) + 1
-                    element.clear()
+            for letters, formula, value, inline in _cells(archive, member):
+                if letters and (value or formula or inline):
+                    number = _column_number(letters)
+                    first = number if first == 0 else min(first, number)
+                    if formula and not value:
+                        counts[letters] = counts.get(letters, 0) + 1
     except (zipfile.BadZipFile, ET.ParseError, KeyError, OSError, ValueError):
         return {}, 0
     return counts, first

@@ -29,10 +29,6 @@ class RowOrigin:
     first_row: int = FIRST_DATA_ROW  # the spreadsheet row of the table's first row of data
     sheet: str | None = None  # named only when the workbook has several sheets
 
-    def label(self) -> str:
-        """“row” or “row in sheet “Debates”” — the words before a row number."""
-        return f"row in sheet “{self.sheet}”" if self.sheet else "row"
-
     def column_name(self) -> str:
         """The heading of a column of row numbers in an export."""
         return f"Row in sheet “{self.sheet}”" if self.sheet else "Row in your spreadsheet"

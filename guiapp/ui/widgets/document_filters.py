@@ -12,7 +12,6 @@ from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
     QCompleter,
-    QHBoxLayout,
     QLabel,
     QLineEdit,
     QPushButton,
@@ -22,7 +21,7 @@ from PySide6.QtWidgets import (
 )
 
 from guiapp.core.explain.documents import DocumentFilter, DocumentsTable, format_value
-from guiapp.ui.widgets.flow_layout import FlowRow
+from guiapp.ui.widgets.flow_layout import FlowRow, together
 from guiapp.ui.widgets.short_combo import fit_list, short_combo
 
 ANY = "Any"
@@ -43,17 +42,6 @@ def count_text(shown: int, total: int) -> str:
     if shown == total:
         return f"Showing all {total:,} documents" if total != 1 else "Showing the one document"
     return f"Showing {shown:,} of {total:,} documents"
-
-
-def _group(*widgets: QWidget) -> QWidget:
-    """Widgets that stay together on one line of the filter bar (a label and its box)."""
-    group = QWidget()
-    row = QHBoxLayout(group)
-    row.setContentsMargins(0, 0, 0, 0)
-    row.setSpacing(6)
-    for widget in widgets:
-        row.addWidget(widget)
-    return group
 
 
 def _label(text: str, tip: str = "") -> QLabel:
@@ -105,18 +93,18 @@ class DocumentFilterBar(QWidget):
         self.count_label = QLabel("", objectName="documentsCount")
         self.count_label.setStyleSheet("color: #444; font-weight: 600;")
 
-        self.column_box = _group(_label("Column", COLUMN_TIP), self.column_combo, self.mode_combo, self.value_edit)
+        self.column_box = together(_label("Column", COLUMN_TIP), self.column_combo, self.mode_combo, self.value_edit)
         # the filters wrap onto more lines in a narrow window instead of scrolling sideways
         flow = FlowRow(spacing=14, line_spacing=6)
         column = QVBoxLayout(self)
         column.setContentsMargins(0, 0, 0, 0)
         column.addWidget(flow)
         for widget in (
-            _group(_label("Model", MODEL_TIP), self.model_combo),
+            together(_label("Model", MODEL_TIP), self.model_combo),
             self.mistakes_box,
-            _group(_label("Your coding", "The category you gave the texts."), self.human_combo),
-            _group(_label("Model's answer", "The category the model chose."), self.predicted_combo),
-            _group(self.confidence_label, self.low_spin, _label("to"), self.high_spin),
+            together(_label("Your coding", "The category you gave the texts."), self.human_combo),
+            together(_label("Model's answer", "The category the model chose."), self.predicted_combo),
+            together(self.confidence_label, self.low_spin, _label("to"), self.high_spin),
             self.search_edit,
             self.column_box,
             self.clear_button,

@@ -12,7 +12,6 @@ from typing import TYPE_CHECKING
 from PySide6.QtCore import QTimer, Signal
 from PySide6.QtWidgets import (
     QFrame,
-    QHBoxLayout,
     QLabel,
     QPushButton,
     QScrollArea,
@@ -35,7 +34,7 @@ from guiapp.core.predict.open_model import open_trained_model
 from guiapp.core.predict.trained_model import TrainedModel
 from guiapp.ui.widgets.attention_heatmap import AttentionView
 from guiapp.ui.widgets.corpus_words_view import CorpusWordsView
-from guiapp.ui.widgets.flow_layout import FlowRow
+from guiapp.ui.widgets.flow_layout import FlowRow, together
 from guiapp.ui.widgets.highlighted_text import HighlightedText
 from guiapp.ui.widgets.job_progress import JobProgress
 from guiapp.ui.widgets.long_job_warning import LongJobCheck
@@ -86,16 +85,6 @@ def explanations_folder(result: ExperimentResult | None) -> Path:
     return run_cache_folder(locations.cache_dir() / "explanations", result.started_at if result is not None else None)
 
 
-def _together(*widgets: QWidget) -> QWidget:
-    """Widgets kept on one line (a word and its drop-down)."""
-    group = QWidget()
-    row = QHBoxLayout(group)
-    row.setContentsMargins(0, 0, 0, 0)
-    for widget in widgets:
-        row.addWidget(widget)
-    return group
-
-
 class ExplanationPanel(QWidget):
     errorRaised = Signal(object, str)
     statusMessage = Signal(str)
@@ -128,9 +117,9 @@ class ExplanationPanel(QWidget):
             combo.activated.connect(lambda _i: self.explain_current())
         self.steps_spin.editingFinished.connect(self.explain_current)
         controls = FlowRow(spacing=8)  # "Why did [model] choose [category]" wraps in a narrow pane
-        controls.add_widget(_together(QLabel("Why did"), self.model_combo))
-        controls.add_widget(_together(QLabel("choose"), self.category_combo))
-        self.steps_box = _together(self.steps_label, self.steps_spin)
+        controls.add_widget(together(QLabel("Why did"), self.model_combo))
+        controls.add_widget(together(QLabel("choose"), self.category_combo))
+        self.steps_box = together(self.steps_label, self.steps_spin)
         controls.add_widget(self.steps_box)
         self.progress = JobProgress()
         self.progress.hide()
@@ -341,8 +330,6 @@ class ExplanationPanel(QWidget):
         name = self.model_combo.currentData()
         model = next((m for m in self.result.models if m.name == name), None) if self.result and name else None
         transformer = model is not None and model.representation == "transformer"
-        self.steps_label.setVisible(transformer)
-        self.steps_spin.setVisible(transformer)
         self.steps_box.setVisible(transformer)
         self.tabs.setTabEnabled(1, transformer)
         self.tabs.setTabToolTip(1, "" if transformer else "Attention exists only in fine-tuned Transformers.")

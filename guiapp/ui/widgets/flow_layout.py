@@ -9,7 +9,18 @@ written in Python has to hold Qt's layout items, which Qt may delete behind its 
 from __future__ import annotations
 
 from PySide6.QtCore import QEvent, QObject, QPoint, QRect, QSize, Qt
-from PySide6.QtWidgets import QSizePolicy, QWidget
+from PySide6.QtWidgets import QHBoxLayout, QSizePolicy, QWidget
+
+
+def together(*widgets: QWidget) -> QWidget:
+    """Widgets that stay together on one line of a :class:`FlowRow` (a label and its box)."""
+    group = QWidget()
+    row = QHBoxLayout(group)
+    row.setContentsMargins(0, 0, 0, 0)
+    row.setSpacing(6)
+    for widget in widgets:
+        row.addWidget(widget)
+    return group
 
 
 class FlowRow(QWidget):

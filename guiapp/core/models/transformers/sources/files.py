@@ -108,8 +108,6 @@ def _damaged(folder: Path | str, exc: BaseException, what: str = "model") -> Use
 def load_tokenizer(path: str | Path, local: bool) -> Any:
     from transformers import AutoTokenizer
 
-    if local:
-        refuse_custom_code(Path(path))
     try:
         return AutoTokenizer.from_pretrained(str(path), local_files_only=local, trust_remote_code=False)
     except Exception as exc:

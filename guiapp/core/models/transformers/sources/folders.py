@@ -87,13 +87,7 @@ def find_model_dir(root: Path) -> Path | None:
 
 
 def read_config(model_dir: Path) -> dict[str, Any]:
-    path = model_dir / "config.json"
-    try:
-        config = read_json_file(path, max_bytes=CONFIG_LIMIT)
-    except (OSError, ValueError) as error:
-        raise UserError(f"The file config.json in “{model_dir}” cannot be read.",
-                        "It may be damaged or incomplete; copy or download the model again.",
-                        details=str(error)) from error
+    config = _read_json(model_dir, "config.json")
     if not isinstance(config, dict) or not config.get("model_type"):
         raise UserError(
             f"The config.json in “{model_dir}” does not say which kind of model this is (no model_type).",
@@ -125,16 +119,11 @@ def check_model_type(model_dir: Path, config: dict[str, Any]) -> None:
 def refuse_custom_code(model_dir: Path) -> None:
     """A :class:`UserError` when the folder's configuration asks to run program code that comes with
     the model (``auto_map``): TextLab never runs it, and says so before any library can ask."""
+    model_dir = Path(model_dir)
     for name in CODE_MAPS:
-        path = Path(model_dir) / name
-        if not path.is_file():
+        if not (model_dir / name).is_file():
             continue
-        try:
-            data = read_json_file(path, max_bytes=CONFIG_LIMIT)
-        except (OSError, ValueError) as error:
-            raise UserError(f"The file {name} in “{model_dir}” cannot be read.",
-                            "It may be damaged or incomplete; copy or download the model again.",
-                            details=str(error)) from error
+        data = _read_json(model_dir, name)
         asks = [key for key in ("auto_map", "custom_pipelines") if isinstance(data, dict) and data.get(key)]
         if asks:
             raise UserError(
@@ -143,6 +132,16 @@ def refuse_custom_code(model_dir: Path) -> None:
                 "Choose a model that works with the standard Transformers classes (BERT, RoBERTa, MPNet, XLM-RoBERTa …), "
                 "and delete this folder if you do not know where it came from.",
             )
+
+
+def _read_json(model_dir: Path, name: str) -> Any:
+    """The JSON in the model's file ``name``; a :class:`UserError` in words when it cannot be read."""
+    try:
+        return read_json_file(model_dir / name, max_bytes=CONFIG_LIMIT)
+    except (OSError, ValueError) as error:
+        raise UserError(f"The file {name} in “{model_dir}” cannot be read.",
+                        "It may be damaged or incomplete; copy or download the model again.",
+                        details=str(error)) from error
 
 
 def check_weights(model_dir: Path, on_event: EventCallback = ignore_events) -> Path:

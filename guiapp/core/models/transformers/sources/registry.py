@@ -24,6 +24,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Literal
 
+from guiapp.core.models.transformers.sources.folders import CONFIG_LIMIT
 from guiapp.core.untrusted.json_reading import read_json_file
 
 Source = Literal["bundled", "parts", "hub", "folder"]
@@ -311,7 +312,7 @@ def _read_config(folder: Path) -> dict[str, Any]:
 
 def _read_json(path: Path) -> dict[str, Any]:
     try:
-        data = read_json_file(path, max_bytes=64 << 20)
+        data = read_json_file(path, max_bytes=CONFIG_LIMIT)
     except (OSError, ValueError):
         return {}
     return data if isinstance(data, dict) else {}
