@@ -1,5 +1,6 @@
 """Combined models against the single models they combine, on the real coded corpora in
-``../shared/data`` (``../shared/data/README.md``), with the app's default models.
+``../shared/data`` (ETHOS, US Congress bill titles, GermEval 2018, Davidson et al. 2017: ``DATASETS``),
+with the app's default models.
 
 For each data set: the app's default models (SVM on the basic bag of words, SVM on averaged word
 vectors, logistic regression on sentence embeddings), each tuned by 5-fold cross-validation with

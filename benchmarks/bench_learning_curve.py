@@ -1,5 +1,5 @@
-"""The learning curve (PROTOCOL.md's Toxic protocol, the paper's Figure 14) against what a competent
-user would write instead, in one run.
+"""The learning curve (the reference paper's protocol for its toxic-comments task, Wankmüller 2022,
+Figure 14) against what a competent user would write instead, in one run.
 
     python benchmarks/bench_learning_curve.py [--sizes 500 1000 2000 5000 10000] [--repeats 5]
         [--jobs 2] [--baseline-sizes 500 1000 2000] [--baseline-repeats 2] [--with-embeddings]

@@ -3,7 +3,7 @@
 The real engine runs the example study (4,449 bill titles, 20 topics) in the same Worker the Run
 step uses — SVM · Basic BOW and SVM · Word vectors with the paper's grids, 5 folds — while a
 QTimer on the GUI thread fires every 10 ms; late ticks are stalls a user would feel.
-Target while any job runs (DESIGN.md): p99 < 50 ms.
+Target while any job runs: p99 < 50 ms (a stall a user would not feel).
 
     python benchmarks/bench_run_stall.py [--jobs 2] [--models bow-svm,word_vectors-svm] [--cancel-after S]
 

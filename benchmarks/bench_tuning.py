@@ -4,7 +4,7 @@
 
 Data: a stratified random sample of ``--train`` tweets from Davidson et al. (2017)
 (``../shared/data/davidson2017_hate_offensive``; 3 categories: hate 6 %, offensive 77 %,
-neither 17 %). Protocol (PROTOCOL.md): the paper's full SVM grid (kernel × C × γ, 12 settings)
+neither 17 %). Protocol (the reference paper's, Wankmüller 2022): its full SVM grid (kernel × C × γ, 12 settings)
 and XGBoost grid (trees × depth × learning rate, 12 settings) × 5 stratified folds, random
 oversampling of the smaller categories to 1/4 of the largest inside each training part, on the
 basic bag of words and on averaged GloVe vectors (the bundled 6B 50-d; the paper used 42B 300-d).

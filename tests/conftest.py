@@ -35,7 +35,7 @@ FIXTURES = Path(__file__).resolve().parent / "fixtures"
 def shared_data() -> Path:
     """The real corpora in ../shared/data; the test is skipped on a clone without them."""
     if not SHARED_DATA.is_dir():
-        pytest.skip("../shared/data is not present (fresh clone outside the workplace)")
+        pytest.skip("../shared/data is not present (the real corpora sit beside the repository, not in it)")
     return SHARED_DATA
 
 

@@ -29,13 +29,7 @@ def add_agreement_command(commands) -> None:  # noqa: ANN001 — argparse's subp
 
 
 def agreement_command(args: argparse.Namespace, progress) -> int:  # noqa: ANN001 — a ProgressPrinter
-    from guiapp.cli.console import stopped
-    from guiapp.core.errors import UserError
-
-    try:
-        text = _agreement(args)
-    except UserError as error:
-        return stopped(progress, f"{error.message}\n{error.hint}", 2)
+    text = _agreement(args)
     progress.clear()
     print(text)
     return 0
@@ -60,6 +54,7 @@ def _agreement(args: argparse.Namespace) -> str:
     from guiapp.core.experiment.coder_agreement import models_versus_coders, test_text_rows
     from guiapp.core.experiment.coder_columns import coder_count_columns, find_coder_columns
     from guiapp.core.experiment.comparisons import agreement_with_coding
+    from guiapp.core.experiment.tested_texts import table_of_test_texts
 
     names = _names(args.coder_columns) if args.coder_columns else None
     result, table, test, mapping = study_tables(args.results, args.table, args.test_table)
@@ -75,7 +70,7 @@ def _agreement(args: argparse.Namespace) -> str:
                      f"{_value(a.alpha, a.alpha_interval):>22}")
     if rows:
         lines.append(f"  ({rows[0].level:.0%} intervals from {rows[0].samples:,} resamples of the test texts)")
-    source = test if result.split.get("how") == "test file" and test is not None else table
+    source = table_of_test_texts(result, table, test)
     if names is not None:
         missing = [c for c in result.categories if c not in names]
         if missing:

@@ -31,7 +31,6 @@ def cluster_script_command(args: argparse.Namespace, progress) -> int:
     from guiapp.cli.console import stopped
     from guiapp.core.compute.cluster_folder import README_FILE, prepare_cluster_folder
     from guiapp.core.compute.sbatch_script import SCRIPT_NAME
-    from guiapp.core.errors import UserError
     from guiapp.core.study.spec import ExperimentSpec
 
     try:
@@ -40,8 +39,6 @@ def cluster_script_command(args: argparse.Namespace, progress) -> int:
             args.cluster = "slurm"  # the only system a batch script is written for
         apply_cluster_options(spec, args)
         folder = prepare_cluster_folder(spec, args.out, spec_file=args.spec, on_event=progress)
-    except UserError as error:
-        return stopped(progress, f"{error.message}\n{error.hint}", 2)
     except OSError as error:
         return stopped(progress, f"The folder {args.out} could not be written: {error.strerror or error}.\n"
                        "Choose a folder you can write to, on a drive with free space.", 2)

@@ -30,13 +30,10 @@ def add_explain_command(commands) -> None:
 
 
 def explain_command(args: argparse.Namespace, progress: ProgressPrinter) -> int:
-    from guiapp.core.errors import UserError
     from guiapp.core.events import Cancelled
 
     try:
         written = _explain(args, progress)
-    except UserError as error:
-        return stopped(progress, f"{error.message}\n{error.hint}", 2)
     except (Cancelled, KeyboardInterrupt):
         return stopped(progress, "Stopped; nothing more was written.", 130)
     progress.clear()

@@ -53,7 +53,6 @@ def add_health_command(commands) -> None:
 
 
 def health_command(args: argparse.Namespace, progress: ProgressPrinter) -> int:
-    from guiapp.core.errors import UserError
     from guiapp.core.events import Cancelled
     from guiapp.core.health.report import compute_health
     from guiapp.core.health.text_report import format_health_text
@@ -113,8 +112,6 @@ def health_command(args: argparse.Namespace, progress: ProgressPrinter) -> int:
             print(safe(_mapping_text(table, mapping) + "".join(f"  note: {note}\n" for note in notes)))
             print(safe(format_health_text(report)))
         return NOT_READY if report.verdict == "not_ready" else READY
-    except UserError as error:
-        return stopped(progress, f"{error.message}\n{error.hint}", UNREADABLE)
     except (Cancelled, KeyboardInterrupt):
         return stopped(progress, "Stopped.", STOPPED)
 

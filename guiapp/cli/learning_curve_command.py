@@ -35,7 +35,6 @@ def add_learning_curve_command(commands) -> None:
 
 def learning_curve_command(args: argparse.Namespace, progress) -> int:
     from guiapp.cli.console import stopped
-    from guiapp.core.errors import UserError
     from guiapp.core.events import Cancelled, Log
     from guiapp.core.experiment.learning_curve_files import CURVE_CSV_NAME, CURVE_JSON_NAME, write_learning_curve
     from guiapp.core.experiment.learning_curves import LearningCurveOptions, run_learning_curve
@@ -58,8 +57,6 @@ def learning_curve_command(args: argparse.Namespace, progress) -> int:
             result = run_learning_curve(spec, on_event, options=options, spec_file=args.spec, n_jobs=args.jobs)
             write_learning_curve(result, out.partial)
             out.commit()
-    except UserError as error:
-        return stopped(progress, f"{error.message}\n{error.hint}", 2)
     except OSError as error:
         error = cannot_write(out.parent, error)
         return stopped(progress, f"{error.message} Nothing was written.\n{error.hint}", 2)

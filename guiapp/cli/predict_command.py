@@ -33,7 +33,6 @@ def add_predict_command(commands) -> None:
 
 
 def predict_command(args: argparse.Namespace, progress: ProgressPrinter) -> int:
-    from guiapp.core.errors import UserError
     from guiapp.core.events import Cancelled, Log
 
     def on_event(event) -> None:
@@ -45,8 +44,6 @@ def predict_command(args: argparse.Namespace, progress: ProgressPrinter) -> int:
 
     try:
         written = _predict(args, on_event)
-    except UserError as error:
-        return stopped(progress, f"{error.message}\n{error.hint}", 2)
     except (Cancelled, KeyboardInterrupt):
         return stopped(progress, "Stopped; nothing was written.", 130)
     progress.clear()
@@ -69,7 +66,7 @@ def _predict(args: argparse.Namespace, on_event) -> Path:
         raise UserError(f"{out} already exists.", "Choose another name, or add --overwrite to replace it.")
     result, models = open_study_models(args.results, args.model, "apply to new texts")
     table = read_table(args.file, sheet=args.sheet, on_event=sub_progress(on_event, 0.0, 0.1))
-    study_columns = list((result.spec.get("data", {}).get("mapping") or {}).get("text_columns") or [])
+    study_columns = list(result.study_source.mapping.text_columns)
     columns = args.text or [c for c in study_columns if c in table.frame.columns]
     if not columns:
         raise UserError(f"The new table has none of the study's text columns ({', '.join(study_columns) or 'none'}).",

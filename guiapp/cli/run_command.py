@@ -35,7 +35,6 @@ def add_run_command(commands) -> None:
 def run_command(args: argparse.Namespace, progress) -> int:
     from guiapp.cli.cluster_options import apply_cluster_options
     from guiapp.cli.console import safe, stopped
-    from guiapp.core.errors import UserError
     from guiapp.core.events import Cancelled, Log
     from guiapp.core.experiment.output_folder import OutputFolder, cannot_write, space_needed
     from guiapp.core.experiment.result_files import write_results
@@ -59,8 +58,6 @@ def run_command(args: argparse.Namespace, progress) -> int:
                                     artefacts_dir=out.partial / "models")
             write_results(result, out.partial, moved_to=out.target)
             out.commit()
-    except UserError as error:
-        return stopped(progress, f"{error.message}\n{error.hint}", 2)
     except OSError as error:  # the drive filled up or went away while the results were written
         error = cannot_write(out.parent, error)
         return stopped(progress, f"{error.message} No results were written.\n{error.hint}", 2)
@@ -81,7 +78,7 @@ def run_command(args: argparse.Namespace, progress) -> int:
 def summary_table(result) -> str:
     from guiapp.core.experiment.describe import describe_chosen
 
-    lines = [f"{result.split['description']}; {len(result.categories)} categories", ""]
+    lines = [f"{result.test_split.description}; {len(result.categories)} categories", ""]
     header = f"{'model':34} {'macro-F1':>8}  {'95 % interval':>13}  {'CV mean':>7}  {'time':>7}  chosen setting"
     lines += [header, "-" * len(header)]
     for model in result.ranked():
@@ -90,12 +87,12 @@ def summary_table(result) -> str:
         cv_mean = f"{model.cv_mean:7.3f}" if _finite(model.cv_mean) else f"{'—':>7}"
         lines.append(
             f"{model.name[:34]:34} {model.test.macro_f1:8.3f}  {interval:>13}  {cv_mean}  "
-            f"{model.seconds.get('total', 0):6.1f}s  {describe_chosen(model)}"
+            f"{model.total_seconds or 0:6.1f}s  {describe_chosen(model)}"
         )
     for model in result.models:
         if not model.ok:
             lines.append(f"{model.name[:34]:34} failed: {model.message}")
-    if (result.spec.get("evaluation") or {}).get("bootstrap_samples") == 0:
+    if result.protocol.bootstrap_samples == 0:
         lines.append("No 95 % intervals: the study draws no bootstrap resamples ([evaluation] bootstrap_samples = 0).")
     return "\n".join(lines)
 

@@ -31,13 +31,7 @@ def add_subgroups_command(commands) -> None:
 
 
 def subgroups_command(args: argparse.Namespace, progress) -> int:
-    from guiapp.cli.console import stopped
-    from guiapp.core.errors import UserError
-
-    try:
-        text, written = _subgroups(args)
-    except UserError as error:
-        return stopped(progress, f"{error.message}\n{error.hint}", 2)
+    text, written = _subgroups(args)
     progress.clear()
     print(text)
     if written is not None:
@@ -59,7 +53,7 @@ def _find(name: str, results: Path, what: str, option: str) -> Path:
 
 
 def study_tables(results: str, table: str | None = None, test_table: str | None = None):
-    """(ExperimentResult, table, test table or None, column mapping as a dict) of a results folder
+    """(ExperimentResult, table, test table or None, its ColumnMapping) of a results folder
     or a ``.textlab`` project; ``table``/``test_table`` name the files instead of the study's."""
     from guiapp.core.errors import UserError
     from guiapp.core.predict.saved_results import read_results
@@ -74,24 +68,24 @@ def study_tables(results: str, table: str | None = None, test_table: str | None 
         if project.result is None:
             raise UserError("This project has no results yet, so there are no groups to compare.",
                             "Open it in TextLab, run the study, save the project, and try again.")
-        return project.result, project.table, project.test_table, project.result.spec["data"]["mapping"]
+        return project.result, project.table, project.test_table, project.result.study_source.mapping
     result = read_results(results)
     folder = path.parent if path.suffix.lower() == ".json" else path
-    data = result.spec.get("data") or {}
-    if table is None and not data.get("source"):
+    data = result.study_source
+    if table is None and not data.source:
         raise UserError("These results do not name the study's table.", "Name it with --table FILE.")
-    main_path = Path(table) if table else _find(str(data["source"]), folder, "table", "--table")
-    main = read_table(main_path, data.get("sheet") if table is None else None)
-    if table is None and data.get("sha256") and main.sha256 != data["sha256"]:
+    main_path = Path(table) if table else _find(data.source, folder, "table", "--table")
+    main = read_table(main_path, data.sheet if table is None else None)
+    if table is None and data.sha256 and main.sha256 != data.sha256:
         print(f"Note: {main_path.name} has changed since the study was run.", file=sys.stderr)
     test = None
-    if result.split.get("how") == "test file":
-        if test_table is None and not data.get("test_source"):
+    if result.test_split.from_test_file:
+        if test_table is None and not data.test_source:
             raise UserError("These results do not name the study's test file.", "Name it with --test-table FILE.")
         test_path = (Path(test_table) if test_table
-                     else _find(str(data["test_source"]), folder, "test file", "--test-table"))
-        test = read_table(test_path, data.get("test_sheet") if test_table is None else None).frame
-    return result, main.frame, test, data.get("mapping") or {}
+                     else _find(data.test_source, folder, "test file", "--test-table"))
+        test = read_table(test_path, data.test_sheet if test_table is None else None).frame
+    return result, main.frame, test, data.mapping
 
 
 def _subgroups(args: argparse.Namespace) -> tuple[str, Path | None]:

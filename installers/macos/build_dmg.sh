@@ -12,7 +12,7 @@
 #                         runtime, installers/macos/entitlements.plist) and the .dmg
 #   MACOS_NOTARY_PROFILE  a notarytool keychain profile (xcrun notarytool store-credentials):
 #                         notarise the .dmg and staple the ticket
-#   TEXTLAB_VARIANT       a suffix for the file name, e.g. -cuda (not used on macOS so far)
+#   TEXTLAB_VARIANT       a suffix for the file name, e.g. -cuda (macOS builds have no CUDA variant)
 #   TEXTLAB_VERSION       the version (default: pyproject.toml's)
 # Without MACOS_SIGN_IDENTITY the app is signed ad hoc, which Apple-silicon Macs require to run it;
 # users then open it the first time with right-click → Open (Gatekeeper).

@@ -48,8 +48,8 @@ def window(qtbot, isolated_settings):
     from guiapp.ui.main_window import MainWindow
 
     win = MainWindow()
-    win.ask_before_closing = False  # no modal "save the project?" when pytest-qt closes it
-    win.ask_before_large_runs = False  # no modal "start anyway?" before a study with a huge grid
+    win.files.ask_before_closing = False  # no modal "save the project?" when pytest-qt closes it
+    win.run_page.ask_before_large_runs = False  # no modal "start anyway?" before a study with a huge grid
     qtbot.addWidget(win)
     win.resize(1280, 860)
     win.show()

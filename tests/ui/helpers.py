@@ -51,3 +51,12 @@ def save_screenshot(widget, name: str) -> Path:
     assert widget.grab().save(str(path)), f"could not write {path}"
     assert path.stat().st_size > 10_000  # a real picture, not an empty one
     return path
+
+
+def session_with_table(table, mapping):
+    """A study session holding ``table`` with its column roles, as the Data step leaves it."""
+    from guiapp.ui.session.study_session import StudySession
+
+    session = StudySession()
+    session.set_data(frame=table, mapping=mapping)
+    return session

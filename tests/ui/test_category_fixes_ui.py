@@ -74,7 +74,7 @@ def test_before_a_fix_the_offer_is_shown(qtbot, window, tmp_path):
 
 
 def test_the_researchers_walk_from_a_slipped_category_to_predicted_uncoded_rows(qtbot, window, tmp_path):
-    """Issue 12's walk by clicks: a workbook with a trailing-space category and uncoded rows is
+    """A researcher's whole walk by clicks: a workbook with a trailing-space category and uncoded rows is
     opened, fixed in the app, run, read in Results, its uncoded rows predicted; the study file
     saved and opened again brings the fix back."""
     from guiapp.core.experiment.runner import run_experiment

@@ -8,12 +8,8 @@ from PySide6.QtCore import QPointF
 from PySide6.QtGui import QImage
 from PySide6.QtWidgets import QFileDialog, QToolTip
 
-from guiapp.ui.widgets.chart_base import (
-    BAR_COLOR,
-    FLAG_COLOR,
-    SAVE_ACTION_TEXT,
-    format_share,
-)
+from guiapp.ui.theme import BAR_COLOR, FLAG_COLOR
+from guiapp.ui.widgets.chart_base import SAVE_ACTION_TEXT, format_share
 from guiapp.ui.widgets.charts import CategoryBarChart, HistogramChart
 from tests.ui.helpers import settle_chart
 

@@ -1,4 +1,4 @@
-"""The window opens without loading the heavy science libraries (cold start, issue 12 item 10).
+"""The window opens without loading the heavy science libraries (cold start).
 
 scikit-learn, SciPy, PyTorch, Transformers, XGBoost and Captum take seconds to import; the window
 needs none of them until a job runs, so they are imported inside the jobs (or on first use), never

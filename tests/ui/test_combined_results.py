@@ -59,7 +59,7 @@ def test_a_transformer_best_on_the_edge_of_its_grid_offers_a_wider_grid(qtbot, w
         "chosen": 0, "best": 0, "rule": "cheapest within noise", "standard_error": 0.03, "interval": [0.7, 0.8],
         "within_noise": [0], "edges": {"epochs": "highest"},
         "extended_grid": {"learning_rate": [5e-5, 1e-4], "epochs": [2, 4, 6, 8]}}}
-    window._show_result(shown, {})
+    window.session.set_result(shown, {})
     window.go_to_step(RESULTS_STEP)
     page = window.results_page
     page.choose_model("Fine-tuned MiniLM")

@@ -20,10 +20,10 @@ def project(tmp_path_factory):
 
 @pytest.fixture
 def shown(qtbot, window, project):
-    window._show_result(project.result, project.model_folders)
+    window.session.set_result(project.result, project.model_folders)
     window.go_to_step(DOCUMENTS_STEP)
     yield window
-    window.explanations.cancel_jobs()
+    window.documents_page.explanations.cancel_jobs()
 
 
 def test_selecting_a_document_explains_it_in_coloured_words(qtbot, shown, project):

@@ -11,9 +11,9 @@ from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QTableView
 
 from guiapp.core.study.mapping import ColumnMapping
+from guiapp.ui.theme import HIGHLIGHT as HIGHLIGHT_COLOR
 from guiapp.ui.widgets.frame_model import (
     DISPLAY_CHARS,
-    HIGHLIGHT_COLOR,
     RAW_VALUE_ROLE,
     TOOLTIP_CHARS,
     DataFrameModel,

@@ -9,7 +9,7 @@ from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QFrame, QLabel, QPushButton
 
 from guiapp.core.tables.rows import spreadsheet_row
-from guiapp.ui.widgets.chart_base import FLAG_COLOR
+from guiapp.ui.theme import FLAG_COLOR
 from guiapp.ui.widgets.glossary import GlossaryLabel
 from guiapp.ui.widgets.health_view import HealthReportView
 from tests.ui.sample_reports import (

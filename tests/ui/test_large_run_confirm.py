@@ -21,7 +21,7 @@ def test_a_large_study_asks_first_and_no_keeps_it_from_starting(window, monkeypa
         return QMessageBox.StandardButton.No
 
     monkeypatch.setattr(QMessageBox, "question", answer)
-    window.ask_before_large_runs = True
+    window.run_page.ask_before_large_runs = True
     large = spec_with([ModelSpec("bow", "svm", grid={"kernel": ["linear"], "C": [0.001 * i for i in range(1, 1001)]})])
     window.start_run(large)
     assert asked == ["This study will fit 5,001 models.\n\nStart anyway?"]
@@ -30,5 +30,5 @@ def test_a_large_study_asks_first_and_no_keeps_it_from_starting(window, monkeypa
 
 def test_a_usual_study_starts_without_a_question(window, monkeypatch) -> None:
     monkeypatch.setattr(QMessageBox, "question", lambda *args: (_ for _ in ()).throw(AssertionError("asked")))
-    window.ask_before_large_runs = True
-    assert window._confirm_large_run(spec_with([ModelSpec("bow", "svm"), ModelSpec("bow", "naive_bayes")]))
+    window.run_page.ask_before_large_runs = True
+    assert window.run_page._confirm_large_run(spec_with([ModelSpec("bow", "svm"), ModelSpec("bow", "naive_bayes")]))

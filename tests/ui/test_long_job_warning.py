@@ -120,10 +120,11 @@ def test_explain_all_asks_before_a_long_job(qtbot, project, monkeypatch, answer)
 def test_predicting_with_top_words_asks_before_a_long_job(qtbot, project, monkeypatch, answer):
     from guiapp.core.explain import job_estimate
     from guiapp.ui.pages.predict_page import PredictPage
+    from tests.ui.helpers import session_with_table
 
     table = project.table.copy()
     table.loc[:9, "label"] = None  # ten rows nobody has coded yet
-    page = PredictPage(lambda: (table, project.spec.data.mapping))
+    page = PredictPage(session=session_with_table(table, project.spec.data.mapping))
     qtbot.addWidget(page)
     page.set_result(project.result, lambda model: project.model_folder(model.name))
     page.source.own_button.click()

@@ -15,7 +15,8 @@ from guiapp.core.study.sections import (
     available_models,
 )
 from guiapp.core.study.spec import DataSpec, ExperimentSpec
-from guiapp.ui.pages.models_page import ModelsPage, split_counts
+from guiapp.core.study.split_sizes import split_column_sizes as split_counts
+from guiapp.ui.pages.models_page import ModelsPage
 from tests.ui.sample_reports import POLICY_TOPICS, categories, ready_report
 
 DATA = DataSpec("/data/us_congress_bills.xlsx", "Bills", "", ColumnMapping(["Title"], "Topic"))
@@ -356,7 +357,8 @@ def test_missing_speeds_are_measured_once_in_the_background(qtbot, monkeypatch):
     widget = ModelsPage()
     qtbot.addWidget(widget)
     table = pd.DataFrame({"Title": ["a bill"] * 10, "Topic": ["x", "y"] * 5})
-    widget.study_source = lambda: (ExperimentSpec(data=DATA, models=[ModelSpec("bow", "svm")]), table)
+    widget.build_spec = lambda: ExperimentSpec(data=DATA, models=[ModelSpec("bow", "svm")])
+    widget.session.frame = table
     widget.set_data(DATA, bills_report())
     assert "Measuring this computer's speed" in widget.estimate_label.text()
     qtbot.waitUntil(lambda: "Measuring" not in widget.estimate_label.text(), timeout=30000)

@@ -84,7 +84,7 @@ def test_the_documents_filters_and_reading_pane_fit_the_width(qtbot, narrow_wind
     assert sideways(page.reader_stack) == []
     for label in (page.heading_label, page.details_label):  # the heading wraps instead of running off
         assert right_edge_inside(label, reader.viewport()), label.text()
-    explanation = window.explanations
+    explanation = window.documents_page.explanations
     for tab in range(explanation.tabs.count()):
         explanation.tabs.setCurrentIndex(tab)
         settle(qtbot)

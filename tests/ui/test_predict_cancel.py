@@ -11,6 +11,7 @@ from PySide6.QtWidgets import QScrollArea
 
 from guiapp.core.events import Progress
 from guiapp.ui.pages.predict_page import PredictPage
+from tests.ui.helpers import session_with_table
 
 SAFETY_S = 20.0
 
@@ -19,7 +20,7 @@ SAFETY_S = 20.0
 def page(qtbot, project):
     table = project.table.copy()
     table.loc[:9, "label"] = None  # ten rows nobody has coded yet
-    widget = PredictPage(lambda: (table, project.spec.data.mapping))
+    widget = PredictPage(session=session_with_table(table, project.spec.data.mapping))
     qtbot.addWidget(widget)
     widget.resize(1024, 560)  # a low window: the progress bar starts below the fold
     widget.show()

@@ -18,6 +18,7 @@ from guiapp.core.project.saving import save_project
 from guiapp.core.tables.rows import spreadsheet_rows
 from guiapp.ui.main_window import PREDICT_STEP, RESULTS_STEP
 from guiapp.ui.pages.predict_page import PredictPage
+from tests.ui.helpers import session_with_table
 from tests.core.synthetic_texts import coded_texts
 
 
@@ -26,7 +27,7 @@ def page(qtbot, project):
     table = project.table.copy()
     table.loc[table.index[5:25:2], "label"] = None  # ten rows nobody has coded yet, spread over the table
     mapping = project.spec.data.mapping
-    widget = PredictPage(lambda: (table, mapping))
+    widget = PredictPage(session=session_with_table(table, mapping))
     qtbot.addWidget(widget)
     widget.resize(1100, 900)
     widget.show()
@@ -194,7 +195,7 @@ def test_dropping_a_file_on_the_predict_step_opens_it_there(qtbot, window, proje
     from PySide6.QtCore import QMimeData, QPoint, QUrl
     from PySide6.QtGui import QDropEvent
 
-    window._show_result(project.result, project.model_folders)
+    window.session.set_result(project.result, project.model_folders)
     window.go_to_step(PREDICT_STEP)
     new = tmp_path / "more.csv"
     coded_texts(12, seed=3).to_csv(new, index=False)

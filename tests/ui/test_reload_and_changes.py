@@ -137,7 +137,7 @@ def _result_for(window, name="Party manifestos 2021"):
 
 def test_results_name_their_study_and_are_cleared_by_another_data_file(qtbot, opened, tmp_path) -> None:
     window, path = opened
-    window._show_result(_result_for(window), {})
+    window.session.set_result(_result_for(window), {})
     window.go_to_step(RESULTS_STEP)
     page = window.results_page
     assert page.study_label.text() == "Study “Party manifestos 2021”  ·  coded.csv (40 rows)  ·  run on 2 May 2024 10:21"
@@ -170,7 +170,7 @@ def test_results_name_their_study_and_are_cleared_by_another_data_file(qtbot, op
 
 def test_opening_the_same_file_again_keeps_its_results(qtbot, opened) -> None:
     window, path = opened
-    window._show_result(_result_for(window), {})
+    window.session.set_result(_result_for(window), {})
     window.open_path(path)
     wait_for_report(qtbot, window)
     assert window.results_page.result is not None and window.steps.is_step_enabled(RESULTS_STEP)
@@ -188,7 +188,7 @@ def test_opening_a_study_whose_file_changed_says_what_changed(qtbot, opened, tmp
     study = tmp_path / "council.textlab.toml"
     spec = _save_study(window, study)
     assert spec.data.rows == 40 and spec.data.categories == ["Blue", "Red"]
-    window._show_result(_result_for(window, name="Another study"), {})
+    window.session.set_result(_result_for(window, name="Another study"), {})
 
     shown: list[tuple[str, str]] = []
     monkeypatch.setattr(main_window_module, "show_data_changed", lambda parent, title, text: shown.append((title, text)))
@@ -225,4 +225,4 @@ def test_opening_an_unchanged_study_says_nothing(qtbot, opened, tmp_path, monkey
     window.open_study(study)
     qtbot.waitUntil(lambda: window.data_page.report is not None and not window.data_page.is_busy(), timeout=30_000)
     qtbot.wait(50)
-    assert shown == [] and window._study_check is None
+    assert shown == [] and window.files._study_check is None

@@ -14,10 +14,10 @@ from guiapp.ui.pages.results_page import (
     TAB_NAMES,
     ResultsPage,
 )
-from guiapp.ui.widgets.chart_base import BAR_COLOR, SAVE_ACTION_TEXT
+from guiapp.ui.theme import BAR_COLOR, BEST_COLOR, CHOSEN_BACKGROUND
+from guiapp.ui.widgets.chart_base import SAVE_ACTION_TEXT
 from guiapp.ui.widgets.confusion_heatmap import ConfusionHeatmap
-from guiapp.ui.widgets.results_charts import BEST_COLOR, F1BarChart, format_seconds
-from guiapp.ui.widgets.results_tables import CHOSEN_BACKGROUND
+from guiapp.ui.widgets.results_charts import F1BarChart, format_seconds
 from tests.ui.helpers import save_screenshot, settle_chart
 from tests.ui.sample_results import FAILED_MESSAGE, policy_result, sample_result
 

@@ -83,11 +83,11 @@ def test_run_button_starts_the_run_step(qtbot, ready_window):
 
     # A second run while the first is going asks first; "No" keeps the first one.
     asked = []
-    window._confirm_replace_run = lambda: asked.append(True) or False
+    window.run_page._confirm_replace_run = lambda: asked.append(True) or False
     window.steps.setCurrentRow(MODELS_STEP)
     window.models_page.run_button.click()
     assert asked == [True] and window.run_page.spec is spec and window.steps.currentRow() == MODELS_STEP
-    window._confirm_replace_run = lambda: True
+    window.run_page._confirm_replace_run = lambda: True
     window.models_page.choice.none_button.click()
     window.models_page.choice.checkbox("bow", "naive_bayes").click()
     window.models_page.run_button.click()
@@ -184,8 +184,8 @@ def test_open_study_takes_over_table_roles_test_file_and_models(qtbot, window, t
     spec = window.models_page.build_spec()
     assert spec.data.test_source == str(folder / "test.csv")
     # the Models step keeps one set of preprocessing per representation, and says so
-    assert "different settings to models of the same kind (Basic BOW, SVM grid)" in window.study_notes_box.text()
-    window.study_notes_box.close()
+    assert "different settings to models of the same kind (Basic BOW, SVM grid)" in window.files.study_notes_box.text()
+    window.files.study_notes_box.close()
 
     window.run_page.run_fn = lambda spec, on_event, **kwargs: run_experiment(spec, on_event, n_jobs=1, **kwargs)
     window.models_page.choice.checkbox("bow", "svm").click()  # keep the test quick: two models

@@ -51,9 +51,9 @@ def models_versus_coders(
 ) -> list[ModelVersusCoders]:
     """:func:`human_agreement` of every finished model (best first) on the test rows ``rows``;
     ``columns`` hold the coders' counts in the study's category order."""
-    evaluation = result.spec.get("evaluation", {})
-    samples = int(samples or evaluation.get("bootstrap_samples") or DEFAULT_SAMPLES)
-    seed = int(result.spec.get("seed", 0) if seed is None else seed)
+    protocol = result.protocol
+    samples = int(samples or protocol.samples(DEFAULT_SAMPLES))
+    seed = int(protocol.seed or 0 if seed is None else seed)
     if len(rows) != len(result.test_true):
         raise ValueError(f"{len(rows):,} rows given for {len(result.test_true):,} test texts.")
     models = compared_models(result)

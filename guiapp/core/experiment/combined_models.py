@@ -88,7 +88,7 @@ def add_combined_models(
                 "out_of_fold": round(sum(part.seconds for part in oof), 4),
                 "combining": round(learnt_seconds, 4),
                 # training it takes its parts' training and the refits inside the folds
-                "total": round(sum(model.seconds.get("total", 0.0) for model in parts) + extra, 4),
+                "total": round(sum(model.total_seconds or 0.0 for model in parts) + extra, 4),
             },
             n_features=len(parts) * len(data.categories),
         )

@@ -128,9 +128,9 @@ def test_set_comparisons(result: ExperimentResult) -> list[PairComparison]:
 
 def study_folds(result: ExperimentResult) -> int | None:
     """The study's number of cross-validation folds (the most common count when the spec lacks it)."""
-    folds = result.spec.get("evaluation", {}).get("folds")
+    folds = result.protocol.folds
     if folds:
-        return int(folds)
+        return folds
     counts = Counter(len(m.cv_scores) for m in compared_models(result) if len(m.cv_scores) >= 2)
     return counts.most_common(1)[0][0] if counts else None
 
@@ -165,7 +165,7 @@ def fold_comparisons(
             reasons = [f"{m.name} is {problems[m.name]}" for m in (a, b) if problems[m.name]]
             if reasons:
                 skipped.append(SkippedPair(a.name, b.name, "; ".join(reasons)))
-    n_train = int(result.split.get("n_train", 0))
+    n_train = result.test_split.n_train or 0
     if len(usable) < 2 or not folds or n_train < folds:
         if len(usable) >= 2:
             skipped += [SkippedPair(a.name, b.name, "the number of training texts is not known")
@@ -183,9 +183,9 @@ def agreement_with_coding(
 ) -> list[ModelAgreement]:
     """Cohen's kappa and Krippendorff's alpha of every finished model with the human coding of the
     test texts, with bootstrap intervals (the study's number of resamples and seed by default)."""
-    evaluation = result.spec.get("evaluation", {})
-    samples = int(samples or evaluation.get("bootstrap_samples") or DEFAULT_SAMPLES)
-    seed = int(result.spec.get("seed", 0) if seed is None else seed)
+    protocol = result.protocol
+    samples = int(samples or protocol.samples(DEFAULT_SAMPLES))
+    seed = int(protocol.seed or 0 if seed is None else seed)
     truth = [int(v) for v in result.test_true]
     rows = []
     for model in compared_models(result):

@@ -8,8 +8,8 @@ from guiapp.core.experiment.results import ModelResult
 def describe_chosen(model: ModelResult) -> str:
     """"C (strictness) = 1", "learning rate 0.0001, 4 epochs", "weighted vote: SVM · Basic BOW 40 %, …"."""
     if model.representation == "combined":
-        weights = (model.spec or {}).get("weights") or {}
-        shares = ", ".join(f"{name} {float(weight):.0%}" for name, weight in weights.items())
+        weights = model.combination.weights if model.combination is not None else {}
+        shares = ", ".join(f"{name} {weight:.0%}" for name, weight in weights.items())
         how = "weighted vote" if model.classifier == "weighted_vote" else "stacking"
         return f"{how}: {shares}" if shares else how
     from guiapp.core.errors import UserError

@@ -1,4 +1,4 @@
-"""A fine-tuned Transformer's units of work when a study runs on a Dask cluster.
+"""A fine-tuned Transformer's units of work: its training runs as plain data.
 
 One :class:`FineTuningRun` is one training run — a setting on one tuning split, or the chosen setting
 on all training texts with one seed — as plain data: the model's source (hub id or folder, resolved
@@ -8,8 +8,10 @@ Its result, :class:`FineTuningOutcome`, is plain data too: probabilities, second
 final run the saved model's files (safetensors, tokenizer, label map) to be written on this computer,
 because a worker's disk need not be the one the study's results go to.
 
-On this computer the study keeps fine-tuning in its own process, step by step with its training
-curve (``transformer_runner.py``); these pieces are what a remote executor runs instead.
+A study plans its runs as :class:`PlannedRun` (the piece, its label and its share of the progress
+bar) and hands them to a strategy: on this computer they are fine-tuned in the study's own process,
+one after the other with their training curves (``fine_tuning_local.py``); on a cluster each piece
+runs on a worker (``fine_tuning_remote.py``). Both give back a :class:`FineTuningOutcome`.
 """
 
 from __future__ import annotations
@@ -45,8 +47,7 @@ class FineTuningRun:
         outcome = FineTuningOutcome(probabilities, time.perf_counter() - start, list(tuned.notes), tuned.n_truncated,
                                     device={"kind": tuned.device.kind, "name": tuned.device.name, "bf16": tuned.device.bf16})
         if self.keep_model:
-            outcome.n_parameters = int(sum(p.numel() for p in tuned.model.parameters()))
-            outcome.token_limit, outcome.n_test_truncated = _truncated(tuned, texts[self.predict_rows], self.settings)
+            describe_final(outcome, tuned, texts[self.predict_rows])
             with tempfile.TemporaryDirectory(prefix="textlab-model-") as folder:
                 save_fine_tuned(tuned, Path(folder) / "model", list(self.categories))
                 outcome.files = read_files(Path(folder) / "model")
@@ -56,22 +57,39 @@ class FineTuningRun:
 @dataclass
 class FineTuningOutcome:
     probabilities: np.ndarray
-    seconds: float
+    seconds: float  # fitting and, on a cluster's worker, predicting too
     notes: list[str] = field(default_factory=list)
     n_truncated: int = 0  # of the texts learnt from
     device: dict = field(default_factory=dict)
     n_parameters: int = 0
     n_test_truncated: int = 0  # of the texts predicted (final runs)
     token_limit: int = 0  # the longest text in tokens the model took (final runs)
-    files: dict[str, bytes] | None = None  # the saved model (final runs)
+    files: dict[str, bytes] | None = None  # the saved model (final runs on a cluster)
+    predict_seconds: float = 0.0  # predicting, timed apart from fitting (final runs on this computer)
+    model: Any = None  # the fine-tuned model itself (final runs on this computer; never sent)
 
 
-def _truncated(tuned: Any, texts: np.ndarray, settings: Any) -> tuple[int, int]:
-    """The token limit and how many of ``texts`` were longer."""
+@dataclass(frozen=True)
+class PlannedRun:
+    """One training run of a study, with the label its progress and training curve carry and the
+    span of the progress bar (``start`` to ``end``) it fills."""
+
+    piece: FineTuningRun
+    label: str
+    start: float
+    end: float
+
+
+def describe_final(outcome: FineTuningOutcome, tuned: Any, texts: np.ndarray) -> None:
+    """Add to a final run's outcome what the study reports of its model: the number of weights, the
+    token limit it read texts with, and how many of ``texts`` (the test texts) were longer."""
     from guiapp.core.models.transformers.training.truncation import encode_texts
 
+    settings = tuned.settings
+    outcome.n_parameters = int(sum(p.numel() for p in tuned.model.parameters()))
     limit = min(settings.max_length, int(getattr(tuned.model.config, "max_position_embeddings", 512) or 512))
-    return limit, encode_texts(tuned.tokenizer, list(texts), limit, settings.truncation).n_truncated
+    outcome.token_limit = limit
+    outcome.n_test_truncated = encode_texts(tuned.tokenizer, list(texts), limit, settings.truncation).n_truncated
 
 
 def read_files(folder: Path) -> dict[str, bytes]:

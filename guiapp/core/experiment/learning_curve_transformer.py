@@ -1,4 +1,5 @@
-"""A fine-tuned Transformer's learning curve: the engine's own fine-tuning, on each subset.
+"""A fine-tuned Transformer's learning curve: the engine's own fine-tuning on this computer
+(``fine_tuning_local.py``), on each subset.
 
 The same subsets, test texts and scores as for the conventional models (``learning_curves.py``).
 The setting (learning rate × epochs) is chosen on the tuning subset the way a study chooses it
@@ -15,12 +16,13 @@ from itertools import pairwise
 
 import numpy as np
 
-from guiapp.core.events import EventCallback, Log, Progress, sub_progress
+from guiapp.core.events import EventCallback, Log, Progress
 from guiapp.core.experiment import metrics
 from guiapp.core.experiment.learning_curve_results import CurvePoint, ModelCurve, TuningChoice, with_shared_points
 from guiapp.core.experiment.nested_subsets import CurvePlan
 from guiapp.core.experiment.resampling import cv_folds, oversampled_rows
-from guiapp.core.experiment.transformer_runner import free_memory, labelled_progress
+from guiapp.core.experiment.fine_tuning_local import LocalFineTuning
+from guiapp.core.experiment.fine_tuning_pieces import FineTuningRun, PlannedRun
 from guiapp.core.study.sections import ModelSpec
 from guiapp.core.study.spec import ExperimentSpec
 from guiapp.core.study.split import TrainTestSplit
@@ -37,39 +39,28 @@ def transformer_curve(
 ) -> ModelCurve:
     """One fine-tuned Transformer's curve (see the module docstring)."""
     from guiapp.core.experiment.transformer_runner import tuning_splits
-    from guiapp.core.models.transformers.fine_tuning import fine_tune, pick_device, predict_proba
     from guiapp.core.models.transformers.options import expand_transformer_grid, full_options
-    from guiapp.core.models.transformers.sources.resolve import describe_source, resolve_model
+    from guiapp.core.models.transformers.sources.resolve import describe_source
     from guiapp.core.models.transformers.training.settings import FineTuneSettings
 
     total_start = time.perf_counter()
     options = full_options(model.representation_options)
     points = expand_transformer_grid(model.grid, options["model"])
     on_event(Progress(0.0, "finding the model"))
-    path = resolve_model(options["model"], sub_progress(on_event, 0.0, 0.02))
-    device = pick_device(options["device"])
-    on_event(Log(f"{model.display_name}: {describe_source(options['model'])} on {device.name}."))
+    fine_tuning = LocalFineTuning(options, data, on_event)
+    device = fine_tuning.device
+    on_event(Log(f"{model.display_name}: {describe_source(options['model'])} on {fine_tuning.where}."))
     ratio = spec.evaluation.oversampling_ratio if spec.evaluation.oversampling == "random" else None
-    texts = np.asarray(data.texts, dtype=object)
     n_labels = len(data.categories)
-
-    def settings(point: dict) -> FineTuneSettings:  # as the study fine-tunes (transformer_runner.py)
-        return FineTuneSettings(
-            learning_rate=point["learning_rate"], epochs=point["epochs"], batch_size=options["batch_size"],
-            max_length=options["max_length"], truncation=options["truncation"], dropout=options["dropout"],
-            seed=spec.seed, device=options["device"], mixed_precision=options["mixed_precision"],
-        )  # fmt: skip
 
     def learning_rows(rows: np.ndarray, seed: int) -> np.ndarray:
         return rows[oversampled_rows(data.y[rows], ratio, seed)] if ratio is not None else rows
 
     def train_and_predict(rows: np.ndarray, predict_rows: np.ndarray, point: dict, label: str, span) -> np.ndarray:
-        forward = labelled_progress(on_event, span[0], span[1], label)
-        tuned = fine_tune(path, list(texts[rows]), data.y[rows], n_labels, settings(point), forward)
-        probabilities = predict_proba(tuned, list(texts[predict_rows]), forward)
-        del tuned
-        free_memory()
-        return probabilities.argmax(axis=1)
+        piece = FineTuningRun(options["model"], rows, predict_rows, n_labels,
+                              FineTuneSettings.from_options(options, point, spec.seed))  # as a study fine-tunes
+        (outcome,) = fine_tuning.tune([PlannedRun(piece, label, *span)])
+        return outcome.probabilities.argmax(axis=1)
 
     on_gpu = device.kind == "cuda"
     how_wanted = spec.evaluation.transformer_tuning

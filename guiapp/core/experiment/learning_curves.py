@@ -1,6 +1,6 @@
 """``run_learning_curve``: how a study's models do with more or fewer coded texts.
 
-The reference protocol (PROTOCOL.md, the paper's Figure 14): one fixed test set — here the
+The reference paper's learning-curve protocol (Wankmüller 2022, Figure 14): one fixed test set — here the
 study's own test texts — and nested, stratified random training subsets of growing size
 (default 500, 1,000, 2,000, 5,000 and 10,000 texts below the number of training texts, then all of
 them; for smaller studies halvings of the training texts, so a curve has at least 4 points:

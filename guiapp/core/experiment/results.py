@@ -3,6 +3,10 @@
 Per model: the cross-validated score of every grid point, the chosen setting and its per-fold
 scores, the test metrics with a bootstrap interval, the test predictions and probabilities and
 the time each stage took. The schema is documented in ``docs/results-format.md``.
+
+What the engine records about the study and each model's settings stays in plain dictionaries
+(``spec``, ``split``) so results files keep their format; the properties below read them as typed
+records (``result_parts.py``), and the app reads those, never the dictionaries' keys.
 """
 
 from __future__ import annotations
@@ -12,6 +16,8 @@ from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from guiapp.core.experiment.metrics import CategoryScores
+from guiapp.core.experiment.result_parts import Combination, DeviceUsed, StudyProtocol, StudySource, StudySplit
+from guiapp.core.experiment.setting_choice import SettingChoice
 
 RESULTS_SCHEMA_VERSION = 1
 
@@ -88,6 +94,62 @@ class ModelResult:
     def cv_mean(self) -> float | None:
         return sum(self.cv_scores) / len(self.cv_scores) if self.cv_scores else None
 
+    @property
+    def total_seconds(self) -> float | None:
+        """The time the model took from start to end (None when not recorded)."""
+        total = self.seconds.get("total") if isinstance(self.seconds, dict) else None
+        return float(total) if isinstance(total, int | float) and not isinstance(total, bool) else None
+
+    # -- what ``spec`` recorded, typed -----------------------------------------------------------
+    def _recorded(self, name: str) -> Any:
+        return self.spec.get(name) if isinstance(self.spec, dict) else None
+
+    @property
+    def tuning(self) -> str:
+        """How a Transformer's setting was chosen, in words ("one validation split (20% of the training
+        texts)", "5-fold cross-validation"); "" when not recorded (the study's cross-validation)."""
+        how = self._recorded("tuning")
+        return str(how) if how else ""
+
+    @property
+    def device(self) -> DeviceUsed | None:
+        """Where a Transformer trained (None for other models and when not recorded)."""
+        return DeviceUsed.from_dict(self._recorded("device"))
+
+    @property
+    def notes(self) -> list[str]:
+        """What the run noted about this model, in words (texts cut to the model's length, seeds …)."""
+        notes = self._recorded("notes")
+        return [str(note) for note in notes if note] if isinstance(notes, list) else []
+
+    @property
+    def setting_choice(self) -> SettingChoice | None:
+        """How a Transformer's setting was chosen from its tuning scores (None when not recorded)."""
+        choice = self._recorded("setting_choice")
+        if not isinstance(choice, dict):
+            return None
+        try:
+            return SettingChoice.from_dict(choice)
+        except (TypeError, ValueError, IndexError, AttributeError):
+            return None
+
+    @property
+    def combination(self) -> Combination | None:
+        """What a combined model combines (None for the other models)."""
+        return Combination.from_spec(self.spec) if self.representation == "combined" else None
+
+    @property
+    def representation_options(self) -> dict[str, Any]:
+        """The representation's settings as used, defaults written out."""
+        options = self._recorded("representation_options")
+        return dict(options) if isinstance(options, dict) else {}
+
+    @property
+    def settings_tried(self) -> dict[str, Any]:
+        """The grid as searched: the values tried per setting (empty when not recorded)."""
+        grid = self._recorded("grid")
+        return {str(name): values for name, values in grid.items()} if isinstance(grid, dict) else {}
+
     def to_dict(self) -> dict[str, Any]:
         data = asdict(self)
         data["grid"] = [asdict(point) for point in self.grid]
@@ -123,6 +185,37 @@ class ExperimentResult:
     finished_at: str = ""
     status: str = "done"  # "done" | "cancelled"
     schema_version: int = RESULTS_SCHEMA_VERSION
+
+    # -- what ``spec`` and ``split`` recorded, typed ---------------------------------------------
+    @property
+    def test_split(self) -> StudySplit:
+        """Which texts were held out for the final test, and how many."""
+        return StudySplit.from_dict(self.split)
+
+    @property
+    def study_source(self) -> StudySource:
+        """The study's name and the data it read: file, sheet, checksum, rows, column roles, fixes."""
+        return StudySource.from_spec(self.spec)
+
+    @property
+    def protocol(self) -> StudyProtocol:
+        """How the models were tuned and tested: folds, test share, oversampling, bootstrap, seed."""
+        return StudyProtocol.from_spec(self.spec)
+
+    def study_spec(self):  # noqa: ANN201 — an ExperimentSpec, or None
+        """The study as it was run (None when the result did not record it, or it no longer reads)."""
+        from guiapp.core.errors import UserError
+        from guiapp.core.study.spec import ExperimentSpec
+
+        try:
+            return ExperimentSpec.from_dict(self.spec) if self.spec else None
+        except (UserError, ValueError, TypeError):
+            return None
+
+    @property
+    def n_test_texts(self) -> int:
+        """The number of test texts (from the split when the texts themselves were left out)."""
+        return len(self.test_true) or self.test_split.n_test or 0
 
     def finished_models(self) -> list[ModelResult]:
         return [model for model in self.models if model.ok]

@@ -50,6 +50,21 @@ class SettingChoice:
         data["interval"] = list(self.interval) if self.interval else None
         return data
 
+    @classmethod
+    def from_dict(cls, data: dict) -> SettingChoice:
+        interval = data.get("interval")
+        error = data.get("standard_error")
+        return cls(
+            chosen=int(data.get("chosen", 0)),
+            best=int(data.get("best", 0)),
+            rule=str(data.get("rule", "")),
+            standard_error=None if error is None else float(error),
+            interval=(float(interval[0]), float(interval[1])) if interval else None,
+            within_noise=[int(index) for index in data.get("within_noise") or []],
+            edges={str(name): str(edge) for name, edge in (data.get("edges") or {}).items()},
+            extended_grid={str(name): list(values) for name, values in (data.get("extended_grid") or {}).items()},
+        )
+
 
 def cost(point: dict) -> float:
     """How much training a setting takes, relatively: the passes over the training texts."""

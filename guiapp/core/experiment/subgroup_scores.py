@@ -204,7 +204,7 @@ def candidate_columns(table: pd.DataFrame, mapping) -> list[str]:
 
 
 def _source_table(result: ExperimentResult, table: pd.DataFrame, test_table: pd.DataFrame | None) -> pd.DataFrame:
-    if result.split.get("how") != "test file":
+    if not result.test_split.from_test_file:
         return table
     if test_table is None:
         raise DataError("This study's test texts came from a separate test file, and that file's table is not here.",
@@ -227,7 +227,7 @@ def _positions(result: ExperimentResult, source: pd.DataFrame) -> np.ndarray:
 
 def _check_texts(result: ExperimentResult, source: pd.DataFrame, positions: np.ndarray) -> None:
     """Refuse a table whose rows no longer hold the study's test texts (sorted or edited since)."""
-    mapping = _mapping((result.spec.get("data") or {}).get("mapping"))
+    mapping = result.study_source.mapping
     if not result.test_texts or not mapping.text_columns or not set(mapping.text_columns) <= set(source.columns):
         return
     from guiapp.core.study.mapping import apply_mapping
@@ -323,9 +323,8 @@ def subgroup_scores(result: ExperimentResult, table: pd.DataFrame, column: str, 
         if not models:
             raise DataError(f"The study has no finished model called “{model_name}”.",
                             "Choose one of: " + ", ".join(m.name for m in result.ranked()))
-    evaluation = result.spec.get("evaluation") or {}
-    samples = int(evaluation.get("bootstrap_samples") or 1000)
-    seed = int(result.spec.get("seed") or 0)
+    samples = result.protocol.samples(1000)
+    seed = result.protocol.seed or 0
     scores = SubgroupScores(column, ranges, len(result.test_true), min_texts, samples, seed, level)
     order = {label: number for number, label in enumerate(labels)}
     rows_of = {label: [] for label in labels}

@@ -35,7 +35,7 @@ def write_appendix(
         html_file = html_file.with_name(html_file.name + ".html")
     json_file = html_file.with_suffix(".json")
     for path in (html_file, json_file, html_file.with_suffix(".pdf")):  # the PDF printed beside them, too
-        check_target(path, overwrite=True, protected=study_data_files(result.spec))
+        check_target(path, overwrite=True, protected=study_data_files(result))
     if not overwrite:
         existing = [path for path in (html_file, json_file) if path.exists()]
         if existing:

@@ -9,6 +9,7 @@ never show an invented number. Scores are copied unrounded; rounding is for the 
 from __future__ import annotations
 
 import copy
+import dataclasses
 import math
 import re
 import statistics
@@ -17,6 +18,7 @@ from pathlib import PurePath, PureWindowsPath
 from typing import Any
 
 from guiapp import APP_NAME, __version__
+from guiapp.core.experiment.result_parts import Combination, StudyProtocol
 from guiapp.core.experiment.results import ExperimentResult, ModelResult
 from guiapp.core.models.conventional import CLASSIFIERS, describe_params
 from guiapp.core.study.category_fixes import CategoryFixes
@@ -40,23 +42,22 @@ def build_appendix(
     study's own, if it recorded one). ``extra`` is merged in last, dictionaries key by key: e.g.
     ``{"data": {"rows": 1500}}`` adds the number of rows of the table, which a result does not hold.
     """
-    spec = result.spec or {}
-    evaluation = spec.get("evaluation", {})
+    protocol = result.protocol
     ranked = result.ranked()
     rank = {id(model): position for position, model in enumerate(ranked, start=1)}
     appendix: dict[str, Any] = {
         "appendix_version": APPENDIX_VERSION,
         "study": _drop_empty({
-            "name": spec.get("name") or "",
-            "seed": spec.get("seed"),
+            "name": result.study_source.study_name,
+            "seed": protocol.seed,
             "status": result.status,
             "started_at": result.started_at,
             "finished_at": result.finished_at,
         }),
         "data": _data(result, data_sha256),
         "split": _split(result),
-        "evaluation": _evaluation(result, evaluation),
-        "models": [_model(model, evaluation, rank.get(id(model))) for model in result.models],
+        "evaluation": _evaluation(result, protocol),
+        "models": [_model(model, protocol, rank.get(id(model))) for model in result.models],
         "best_model": ranked[0].name if ranked else None,
         "comparisons": _comparisons(result) if len(ranked) >= 2 else None,
         "learning_curve": _learning_curve(learning_curve) if learning_curve is not None else None,
@@ -72,26 +73,25 @@ def build_appendix(
 
 
 def _data(result: ExperimentResult, data_sha256: str | None) -> dict[str, Any]:
-    source = result.spec.get("data", {}) if result.spec else {}
-    mapping = source.get("mapping", {})
+    source = result.study_source
+    mapping = source.mapping
     counts = [0] * len(result.categories)
     for index in result.test_true:
         if 0 <= index < len(counts):
             counts[index] += 1
-    n_train, n_test = result.split.get("n_train"), result.split.get("n_test")
     data = {
-        "file": file_name(source.get("source", "")),
-        "sheet": source.get("sheet"),
-        "sha256": data_sha256 or source.get("sha256") or None,
-        "test_file": file_name(source.get("test_source", "")),
-        "test_sheet": source.get("test_sheet") if source.get("test_source") else None,
-        "text_columns": list(mapping.get("text_columns") or []),
-        "category_column": mapping.get("category_column"),
-        "id_column": mapping.get("id_column"),
-        "split_column": mapping.get("split_column"),
+        "file": file_name(source.source),
+        "sheet": source.sheet,
+        "sha256": data_sha256 or source.sha256 or None,
+        "test_file": file_name(source.test_source),
+        "test_sheet": source.test_sheet if source.test_source else None,
+        "text_columns": list(mapping.text_columns),
+        "category_column": mapping.category_column,
+        "id_column": mapping.id_column,
+        "split_column": mapping.split_column,
         # fixes of the categories the study recorded (the data file itself was not changed)
-        "category_fixes": _category_fixes(source.get("category_fixes")),
-        "coded_texts": n_train + n_test if isinstance(n_train, int) and isinstance(n_test, int) else None,
+        "category_fixes": _category_fixes(source.category_fixes),
+        "coded_texts": result.test_split.coded_texts,
         "n_categories": len(result.categories),
         # how many test texts each category has: the only per-category counts a result holds
         "categories": [
@@ -102,53 +102,53 @@ def _data(result: ExperimentResult, data_sha256: str | None) -> dict[str, Any]:
     return _drop_empty(data)
 
 
-def _category_fixes(raw: Any) -> dict[str, Any] | None:
+def _category_fixes(fixes: CategoryFixes) -> dict[str, Any] | None:
     """``[data] category_fixes`` with a sentence for the HTML appendix; None when there are none."""
-    fixes = CategoryFixes.from_dict(raw if isinstance(raw, dict) else None)
     if fixes.is_empty():
         return None
     return {**fixes.to_dict(), "summary": fixes.summary()}
 
 
 def _split(result: ExperimentResult) -> dict[str, Any]:
-    how = SPLIT_NAMES.get(str(result.split.get("how", "")), str(result.split.get("how", "")) or None)
+    recorded = result.test_split
+    how = SPLIT_NAMES.get(recorded.how, recorded.how or None)
     split = {
         "how": how,
-        "n_train": result.split.get("n_train"),
-        "n_test": result.split.get("n_test"),
-        "description": result.split.get("description"),
+        "n_train": recorded.n_train,
+        "n_test": recorded.n_test,
+        "description": recorded.description,
     }
     if how == RANDOM_SPLIT:
-        split["test_share"] = result.spec.get("evaluation", {}).get("test_share")
+        split["test_share"] = result.protocol.test_share
         split["stratified"] = True  # the random hold-out keeps each category's share
     if how == "split column":
-        split["split_column"] = result.spec.get("data", {}).get("mapping", {}).get("split_column")
+        split["split_column"] = result.study_source.mapping.split_column
     if how == "test file":
-        split["test_file"] = file_name(result.spec.get("data", {}).get("test_source", ""))
+        split["test_file"] = file_name(result.study_source.test_source)
     return _drop_empty(split)
 
 
-def _evaluation(result: ExperimentResult, evaluation: dict[str, Any]) -> dict[str, Any]:
+def _evaluation(result: ExperimentResult, protocol: StudyProtocol) -> dict[str, Any]:
     levels = {model.test.ci_level for model in result.finished_models() if model.test and model.test.macro_f1_ci}
-    oversampling = evaluation.get("oversampling")
+    oversampling = protocol.oversampling
     facts = {
-        "folds": evaluation.get("folds"),
+        "folds": protocol.folds,
         "selection_metric": "macro-averaged F1",
         "oversampling": oversampling,
-        "oversampling_ratio": evaluation.get("oversampling_ratio") if oversampling == "random" else None,
-        "bootstrap_samples": evaluation.get("bootstrap_samples"),
+        "oversampling_ratio": protocol.oversampling_ratio if oversampling == "random" else None,
+        "bootstrap_samples": protocol.bootstrap_samples,
         "ci_level": levels.pop() if len(levels) == 1 else None,
-        "seed": result.spec.get("seed"),
+        "seed": protocol.seed,
     }
     if any(model.representation == "transformer" for model in result.models):
-        facts["transformer_tuning"] = evaluation.get("transformer_tuning")
-        facts["validation_share"] = evaluation.get("validation_share")
+        facts["transformer_tuning"] = protocol.transformer_tuning
+        facts["validation_share"] = protocol.validation_share
     return _drop_empty(facts)
 
 
-def _model(model: ModelResult, evaluation: dict[str, Any], rank: int | None) -> dict[str, Any]:
-    spec = model.spec or {}
-    options = dict(spec.get("representation_options") or {})
+def _model(model: ModelResult, protocol: StudyProtocol, rank: int | None) -> dict[str, Any]:
+    options = model.representation_options
+    device = model.device
     info = CLASSIFIERS.get(model.classifier)
     facts: dict[str, Any] = {
         "name": model.name,
@@ -161,12 +161,12 @@ def _model(model: ModelResult, evaluation: dict[str, Any], rank: int | None) -> 
         "classifier_label": info.label if info else ("Fine-tuning" if model.classifier == "fine_tune" else model.classifier),
         "options": options,
         "pretrained": _pretrained(model.representation, options),
-        "grid": _grid_searched(model.classifier, spec.get("grid") or _grid_from_points(model)),
-        "grid_labels": _grid_labels(model.classifier, spec.get("grid") or _grid_from_points(model)),
+        "grid": _grid_searched(model.classifier, model.settings_tried or _grid_from_points(model)),
+        "grid_labels": _grid_labels(model.classifier, model.settings_tried or _grid_from_points(model)),
         "n_settings": len(model.grid) or None,
-        "tuning": spec.get("tuning") or (f"{evaluation['folds']}-fold cross-validation" if evaluation.get("folds") else None),
-        "device": spec.get("device"),
-        "model_notes": list(spec.get("notes") or []) or None,
+        "tuning": model.tuning or (f"{protocol.folds}-fold cross-validation" if protocol.folds else None),
+        "device": dataclasses.asdict(device) if device is not None else None,
+        "model_notes": model.notes or None,
         "n_features": model.n_features or None,
         "seconds": dict(model.seconds) or None,
     }
@@ -196,15 +196,15 @@ COMBINED_LABELS = {"weighted_vote": "Weighted vote", "stacking": "Stacking"}
 
 def _combined(model: ModelResult) -> dict[str, Any]:
     """A combined model's facts: what it combines, with which weights, learnt on how many texts."""
-    spec = model.spec or {}
+    combination = model.combination or Combination()
     scores = list(model.cv_scores)
     return {
         "representation_label": "Combined model",
         "classifier_label": COMBINED_LABELS.get(model.classifier, model.classifier),
         "grid": None, "grid_labels": None, "tuning": None, "n_features": None,
-        "parts": list(spec.get("parts") or []),
-        "weights": dict(spec.get("weights") or {}),
-        "learnt_on_texts": spec.get("learnt_on_texts"),
+        "parts": list(combination.parts),
+        "weights": dict(combination.weights),
+        "learnt_on_texts": combination.learnt_on_texts,
         "stacking_C": (model.chosen_params or {}).get("C"),
         "cv_scores": scores or None,
         "cv_mean": statistics.fmean(scores) if scores else None,
@@ -338,9 +338,9 @@ def _hardware(result: ExperimentResult) -> dict[str, Any]:
     environment = result.environment
     devices = []
     for model in result.models:
-        device = (model.spec or {}).get("device")
-        if isinstance(device, dict) and device.get("name") and device.get("name") not in devices:
-            devices.append(device["name"])
+        device = model.device
+        if device is not None and device.name and device.name not in devices:
+            devices.append(device.name)
     return _drop_empty({
         "processor": environment.get("processor"),
         "cpu_count": environment.get("cpu_count"),

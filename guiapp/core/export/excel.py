@@ -64,7 +64,7 @@ def check_excel_size(table: pd.DataFrame, models: Sequence[ModelPredictions]) ->
 
 
 def _protected(result: ExperimentResult | None, protected: Iterable[str | Path]) -> list[str | Path]:
-    return [*protected, *(study_data_files(result.spec) if result is not None else [])]
+    return [*protected, *study_data_files(result)]
 
 
 def _discard(workbook: xlsxwriter.Workbook) -> None:

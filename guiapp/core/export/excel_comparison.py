@@ -83,7 +83,7 @@ def _summary_row(model: ModelResult) -> list[object]:
         ci[1] if ci else None,
         test.accuracy if test else None,
         model.cv_mean,
-        model.seconds.get("total"),
+        model.total_seconds,
         _status(model),
     ]
 

@@ -75,7 +75,7 @@ def write_test_documents_sheet(
     fmt_share = workbook.add_format({**top, "num_format": PERCENT})
     fmt_mark = workbook.add_format({**top, "align": "center"})
 
-    id_column = (result.spec or {}).get("data", {}).get("mapping", {}).get("id_column")
+    id_column = result.study_source.mapping.id_column
     has_ids = table.has_ids()
     has_texts = any(text for text in table.texts)
     categories = table.categories

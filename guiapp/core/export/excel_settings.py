@@ -1,6 +1,6 @@
 """The *Settings* sheet: the study in readable form, so a workbook explains how it was made.
 
-``settings_rows`` turns ``result.spec``, ``result.split`` and each model's chosen setting into
+``settings_rows`` turns the study's data, split and protocol and each model's chosen setting into
 (label, value) lines grouped under section titles; ``write_settings_sheet`` lays them out in two
 columns, top to bottom (``constant_memory`` safe).
 """
@@ -14,6 +14,7 @@ from typing import Any
 from xlsxwriter.workbook import Workbook
 from xlsxwriter.worksheet import Worksheet
 
+from guiapp.core.experiment.result_parts import StudyProtocol
 from guiapp.core.experiment.results import ExperimentResult, ModelResult
 from guiapp.core.export.excel_cells import text_width
 from guiapp.core.export.excel_comparison import classifier_label, representation_label
@@ -63,18 +64,17 @@ def readable_inline(value: Any) -> str:
     return str(value)
 
 
-def _oversampling(evaluation: dict[str, Any]) -> str:
-    how = evaluation.get("oversampling", "off")
+def _oversampling(protocol: StudyProtocol) -> str:
+    how = protocol.oversampling or "off"
     if how == "off":
         return "off"
-    ratio = evaluation.get("oversampling_ratio")
+    ratio = protocol.oversampling_ratio
     share = f" (smaller categories grow to {ratio:.0%} of the largest, training texts only)" if ratio else ""
     return f"{how}{share}"
 
 
-def category_fix_lines(raw: Any) -> list[Line]:
+def category_fix_lines(fixes: CategoryFixes) -> list[Line]:
     """The fixes of the category column the study applied (the data file itself is unchanged)."""
-    fixes = CategoryFixes.from_dict(raw if isinstance(raw, dict) else None)
     if fixes.is_empty():
         return [Line("Fixes of the categories", "none (categories used as written in the data file)")]
     lines = [Line("Fixes of the categories", "applied by TextLab; the data file itself is unchanged")]
@@ -88,37 +88,34 @@ def category_fix_lines(raw: Any) -> list[Line]:
 
 
 def study_lines(result: ExperimentResult) -> list[Line]:
-    spec = result.spec or {}
-    data = spec.get("data", {})
-    mapping = data.get("mapping", {})
-    evaluation = spec.get("evaluation", {})
-    split = result.split or {}
-    lines = [Line("Study", section=True), Line("Name", readable(spec.get("name")))]
-    lines += [Line("Data file", readable(data.get("source")))]
-    if data.get("sheet"):
-        lines.append(Line("Sheet", data["sheet"]))
-    if data.get("test_source"):
-        lines.append(Line("Test file", data["test_source"]))
-    if data.get("sha256"):
-        lines.append(Line("Data file fingerprint (SHA-256)", data["sha256"]))
+    data, split, protocol = result.study_source, result.test_split, result.protocol
+    mapping = data.mapping
+    lines = [Line("Study", section=True), Line("Name", readable(data.study_name))]
+    lines += [Line("Data file", readable(data.source))]
+    if data.sheet:
+        lines.append(Line("Sheet", data.sheet))
+    if data.test_source:
+        lines.append(Line("Test file", data.test_source))
+    if data.sha256:
+        lines.append(Line("Data file fingerprint (SHA-256)", data.sha256))
     lines += [
-        Line("Text column(s)", readable(mapping.get("text_columns"))),
-        Line("Column with your coding", readable(mapping.get("category_column"))),
-        Line("ID column", readable(mapping.get("id_column"))),
+        Line("Text column(s)", readable(mapping.text_columns)),
+        Line("Column with your coding", readable(mapping.category_column)),
+        Line("ID column", readable(mapping.id_column)),
         Line("Categories", readable(result.categories)),
-        *category_fix_lines(data.get("category_fixes")),
-        Line("How the test texts were chosen", readable(SPLITS.get(str(split.get("how")), split.get("how")))),
-        Line("Test texts", readable(split.get("description"))),
-        Line("Number of training texts", readable(split.get("n_train"))),
-        Line("Number of test texts", readable(split.get("n_test"))),
+        *category_fix_lines(data.category_fixes),
+        Line("How the test texts were chosen", readable(SPLITS.get(split.how, split.how))),
+        Line("Test texts", readable(split.description)),
+        Line("Number of training texts", readable(split.n_train)),
+        Line("Number of test texts", readable(split.n_test)),
     ]
-    if str(split.get("how")) in ("random", "random hold-out") and "test_share" in evaluation:
-        lines.append(Line("Share held out for testing", f"{evaluation['test_share']:.0%}"))
+    if split.at_random and protocol.test_share is not None:
+        lines.append(Line("Share held out for testing", f"{protocol.test_share:.0%}"))
     lines += [
-        Line("Cross-validation folds", readable(evaluation.get("folds"))),
-        Line("Oversampling", _oversampling(evaluation)),
-        Line("Bootstrap samples for the interval", readable(evaluation.get("bootstrap_samples"))),
-        Line("Random seed", readable(spec.get("seed"))),
+        Line("Cross-validation folds", readable(protocol.folds)),
+        Line("Oversampling", _oversampling(protocol)),
+        Line("Bootstrap samples for the interval", readable(protocol.bootstrap_samples)),
+        Line("Random seed", readable(protocol.seed)),
         Line("Started", readable(result.started_at)),
         Line("Finished", readable(result.finished_at)),
     ]
@@ -131,32 +128,33 @@ def study_lines(result: ExperimentResult) -> list[Line]:
 
 
 def model_lines(position: int, model: ModelResult) -> list[Line]:
-    spec = model.spec or {}
     lines = [
         Line(f"Model {position}: {model.name}", section=True),
         Line("Representation of the texts", representation_label(model.representation)),
         Line("Classifier", classifier_label(model.classifier)),
     ]
-    if spec.get("parts"):
-        lines.append(Line("Combines (weight or share of influence)", readable(spec.get("weights") or spec["parts"])))
-        if spec.get("learnt_on"):
-            lines.append(Line("Combination learnt on", str(spec["learnt_on"])))
-    if spec.get("representation_options"):
-        lines.append(Line("Representation settings", readable(spec["representation_options"])))
-    if spec.get("grid"):
-        lines.append(Line("Settings tried", readable(spec["grid"])))
+    combination = model.combination
+    if combination is not None and combination.parts:
+        combined = readable(combination.weights or combination.parts)
+        lines.append(Line("Combines (weight or share of influence)", combined))
+        if combination.learnt_on:
+            lines.append(Line("Combination learnt on", combination.learnt_on))
+    if model.representation_options:
+        lines.append(Line("Representation settings", readable(model.representation_options)))
+    if model.settings_tried:
+        lines.append(Line("Settings tried", readable(model.settings_tried)))
     if model.grid:
         lines.append(Line("Number of settings tried", len(model.grid)))
-    if spec.get("tuning"):
-        lines.append(Line("How the setting was chosen", str(spec["tuning"])))
+    if model.tuning:
+        lines.append(Line("How the setting was chosen", model.tuning))
     if model.chosen_params:
         lines.append(Line("Chosen setting", readable(model.chosen_params)))
     if model.cv_scores:
         lines.append(Line("Macro-F1 per fold (chosen setting)", readable([round(s, 4) for s in model.cv_scores])))
-    device = spec.get("device")
-    if isinstance(device, dict) and device.get("name"):
-        lines.append(Line("Trained on", str(device["name"])))
-    lines += [Line("Note", str(note)) for note in spec.get("notes", []) or []]
+    device = model.device
+    if device is not None and device.name:
+        lines.append(Line("Trained on", device.name))
+    lines += [Line("Note", note) for note in model.notes]
     lines.append(Line("Status", "done" if model.ok else f"{model.status}: {model.message}".rstrip(": ")))
     return lines
 

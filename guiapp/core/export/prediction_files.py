@@ -70,5 +70,5 @@ def write_predictions(
         return write_excel(path, table=table, predictions=predictions, result=result,
                            overwrite=overwrite, protected=protected, on_event=on_event)
     writer = write_csv if suffix == ".csv" else write_parquet
-    protected = [*protected, *study_data_files(result.spec if result is not None else None)]
+    protected = [*protected, *study_data_files(result)]
     return writer(path, table, predictions, overwrite=overwrite, protected=protected, on_event=on_event)

@@ -13,9 +13,13 @@ import tempfile
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from guiapp.core.atomic import usual_permissions
 from guiapp.core.errors import UserError
+
+if TYPE_CHECKING:
+    from guiapp.core.experiment.results import ExperimentResult
 
 
 def _same_file(a: Path, b: Path) -> bool:
@@ -27,10 +31,9 @@ def _same_file(a: Path, b: Path) -> bool:
     return a.resolve() == b.resolve()
 
 
-def study_data_files(spec: dict | None) -> list[str]:
-    """The data files a study's spec (``result.spec``) reads: exports never write over them."""
-    data = (spec or {}).get("data", {}) if isinstance(spec, dict) else {}
-    return [str(data[key]) for key in ("source", "test_source") if isinstance(data, dict) and data.get(key)]
+def study_data_files(result: ExperimentResult | None) -> list[str]:
+    """The data files a study read (its table and test file): exports never write over them."""
+    return result.study_source.data_files if result is not None else []
 
 
 def check_target(path: str | Path, overwrite: bool = False, protected: Iterable[str | Path] = ()) -> Path:

@@ -64,6 +64,13 @@ class LengthStats:
     n_over_limit: int | None = None
     sampled: bool = False  # True when measured on a random sample (very large tables)
 
+    @property
+    def over_limit_count(self) -> int | None:
+        """Measured texts longer than the limit (from their share when the count was not recorded)."""
+        if self.n_over_limit is not None:
+            return self.n_over_limit
+        return None if self.share_over_limit is None else round(self.share_over_limit * self.n)
+
 
 @dataclass(frozen=True)
 class DuplicateGroup:

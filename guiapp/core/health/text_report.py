@@ -1,4 +1,4 @@
-"""The data-health report as plain text (for the command line and, later, the methods appendix)."""
+"""The data-health report as plain text, as ``textlab health`` prints it on the command line."""
 
 from __future__ import annotations
 

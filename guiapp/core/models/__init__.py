@@ -1,1 +1,2 @@
-"""Model families: conventional classifiers (this issue) and, later, fine-tuned Transformers."""
+"""Model families: conventional classifiers (SVM, XGBoost, logistic regression, naive Bayes) and
+fine-tuned Transformers (``transformers``)."""

@@ -1,7 +1,8 @@
 """The conventional classifiers: what they are called, their default grids, and how to build one.
 
-The default grids are the reference paper's (PROTOCOL.md): SVM kernel × C × γ (γ only for the
-RBF kernel) and XGBoost trees × depth × learning rate. Logistic regression and naive Bayes get
+The default grids are the reference paper's (Wankmüller 2022): SVM kernel {linear, RBF} ×
+C {0.1, 1, 10} × γ {0.001, 0.01, 0.1} (γ only for the RBF kernel) and XGBoost trees {50, 250} ×
+depth {5, 8} × learning rate {0.001, 0.01, 0.1}. Logistic regression and naive Bayes get
 small grids over their one regularisation setting. Every grid is editable in the spec.
 """
 

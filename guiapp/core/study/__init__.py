@@ -1,1 +1,3 @@
-"""A study: its file (ExperimentSpec and sections), the column mapping and its suggestion, the study's texts and test split."""
+"""A study: its file (ExperimentSpec, its sections and their schema, a printable form), the column
+mapping and its suggestion, category fixes and their preview, what changed when the table is read
+again, the study's texts and test split, and test texts that are also training texts."""

@@ -18,10 +18,12 @@ from __future__ import annotations
 import re
 import unicodedata
 from collections.abc import Iterable
-from dataclasses import dataclass, field
 from typing import Any
 
 import pandas as pd
+
+from guiapp.core.study.schema import CategoryFixesSchema
+from guiapp.core.study.schema_section import SchemaSection
 
 # spaces a spreadsheet can hide: ordinary, tab, line breaks, non-breaking, thin, ideographic …
 _ZERO_WIDTH = "\u200b\u200c\u200d\u2060\ufeff"
@@ -72,19 +74,11 @@ def spelling_key(label: str) -> str:
     return words or _SPACES.sub("", folded)
 
 
-@dataclass
-class CategoryFixes:
+class CategoryFixes(SchemaSection, schema=CategoryFixesSchema, where=("data", "category_fixes")):
     """The study's fixes of its category column (see the module docstring)."""
-
-    trim_spaces: bool = False
-    merge: dict[str, str] = field(default_factory=dict)
-    leave_out: list[str] = field(default_factory=list)
 
     def is_empty(self) -> bool:
         return not (self.trim_spaces or self.merge or self.leave_out)
-
-    def to_dict(self) -> dict[str, Any]:
-        return {"trim_spaces": self.trim_spaces, "merge": dict(self.merge), "leave_out": list(self.leave_out)}
 
     @classmethod
     def from_dict(cls, data: dict[str, Any] | None) -> CategoryFixes:

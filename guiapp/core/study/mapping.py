@@ -28,8 +28,8 @@ CONTRACT:
   variants are reported by the health report, not silently merged).
 
 Split values (case and surrounding spaces ignored; ``_``/``-`` count as spaces):
-train, training, training set, trainset, and — for now — dev, development, valid, validation,
-val (development/validation texts are used for training; TextLab makes its own validation
+train, training, training set, trainset, and also dev, development, valid, validation,
+val (development/validation texts are used for training, since TextLab makes its own validation
 folds) → ``"train"``; test, testing, test set, testset, holdout, hold out, held out → ``"test"``.
 
 The rules for single cells live in :mod:`guiapp.core.tables.cell_values`, the guessing in
@@ -39,13 +39,15 @@ The rules for single cells live in :mod:`guiapp.core.tables.cell_values`, the gu
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 import pandas as pd
 
 from guiapp.core.errors import DataError
 from guiapp.core.study.category_fixes import CategoryFixes, fix_categories
 from guiapp.core.study.mapping_suggest import suggest_roles
+from guiapp.core.study.schema import MappingSchema
+from guiapp.core.study.schema_section import SchemaSection
 from guiapp.core.tables.cell_values import (
     SPLIT_TEST,
     SPLIT_TRAIN,
@@ -61,36 +63,20 @@ from guiapp.core.tables.cell_values import (
 )
 
 
-@dataclass
-class ColumnMapping:
-    """Which columns of the table play which role. Column names are those of the loaded frame."""
-
-    text_columns: list[str] = field(default_factory=list)
-    category_column: str | None = None
-    id_column: str | None = None
-    split_column: str | None = None
-    metadata_columns: list[str] = field(default_factory=list)
-    text_separator: str = " "
-
-    def to_dict(self) -> dict:
-        return {
-            "text_columns": list(self.text_columns),
-            "category_column": self.category_column,
-            "id_column": self.id_column,
-            "split_column": self.split_column,
-            "metadata_columns": list(self.metadata_columns),
-            "text_separator": self.text_separator,
-        }
+class ColumnMapping(SchemaSection, schema=MappingSchema, where=("data", "mapping")):
+    """Which columns of the table play which role (the settings of ``[data.mapping]``). Column
+    names are those of the loaded frame."""
 
     @classmethod
     def from_dict(cls, data: dict) -> ColumnMapping:
+        """The mapping of a dictionary as a results folder holds it, taken as it is (unchecked)."""
         return cls(
             text_columns=list(data.get("text_columns", [])),
             category_column=data.get("category_column"),
             id_column=data.get("id_column"),
             split_column=data.get("split_column"),
             metadata_columns=list(data.get("metadata_columns", [])),
-            text_separator=str(data.get("text_separator", " ")),
+            text_separator=str(data.get("text_separator", cls.text_separator)),
         )
 
 

@@ -1,8 +1,11 @@
 """The study file's declared schema: which keys a spec may hold, of which kind, within which limits.
 
-The pydantic models below are the one description of a study file. ``ExperimentSpec.from_dict``
-(and so every door that opens a spec: the command line, the app, projects) checks the raw
-dictionary against them before it builds the dataclasses the rest of TextLab uses, and
+The pydantic models below are the one description of a study file: every setting's name, kind,
+limits and default is declared here and nowhere else. The dataclasses the rest of TextLab uses
+(``ExperimentSpec``, ``EvaluationSpec``, ``ColumnMapping`` …) take their fields from them, in the
+order written here, which is the order of their positional arguments (``schema_section.py``).
+``ExperimentSpec.from_dict`` (and so every door that opens a spec: the command line, the app,
+projects) checks the raw dictionary against them before it builds those dataclasses, and
 ``study_json_schema()`` turns them into ``docs/study-schema.json`` for editors. A value that does
 not fit becomes a :class:`SpecError` in plain words that names the key (``[evaluation] folds``),
 the value given and what is allowed — never pydantic's own wording.
@@ -146,11 +149,6 @@ class DataSchema(_Section):
     mapping: MappingSchema = Field(default_factory=MappingSchema, description="Which column plays which role.")
     test_source: FileName = Field("", examples=["test.csv"], description="Optional: a separate table of test texts.")
     test_sheet: str | None = Field(None, description="Workbooks only: the test table's sheet.")
-    category_fixes: CategoryFixesSchema = Field(
-        default_factory=CategoryFixesSchema,
-        description="Optional: spelling variants merged, spaces trimmed, categories left out — recorded here, "
-                    "never written into the table.",
-    )
     rows: int | None = Field(
         None, ge=0, examples=[1122], description="Optional: how many rows the table had when the study was saved.",
     )
@@ -158,12 +156,20 @@ class DataSchema(_Section):
         None, examples=[["Red", "Blue"]],
         description="Optional: the categories of the category column when the study was saved.",
     )
+    category_fixes: CategoryFixesSchema = Field(
+        default_factory=CategoryFixesSchema,
+        description="Optional: spelling variants merged, spaces trimmed, categories left out — recorded here, "
+                    "never written into the table.",
+    )
 
 
 class EvaluationSchema(_Section):
     """[evaluation]: the shared protocol every model is tuned and tested with."""
 
-    test_share: float = Field(0.3, ge=0.05, le=0.9, description="Share of coded texts held out for the test.")
+    test_share: float = Field(
+        0.3, ge=0.05, le=0.9, description="Share of coded texts held out for the test (a random stratified hold-out, "
+        "used when there is neither a split column nor a test file).",
+    )
     folds: WholeNumber = Field(5, ge=2, le=20, description="Cross-validation folds that choose each model's setting.")
     cv_repeats: WholeNumber = Field(
         1, ge=1, le=10, description="Repeated cross-validation: draw the folds this many times (r × k fits per setting).",
@@ -179,7 +185,8 @@ class EvaluationSchema(_Section):
     )
     transformer_tuning: Annotated[
         Literal["auto", "cross-validation", "validation split"], BeforeValidator(_choice)
-    ] = Field("auto", description="How a fine-tuned Transformer's setting is chosen.")
+    ] = Field("auto", description="How a fine-tuned Transformer's setting is chosen (\"auto\": cross-validation on a "
+              "GPU, one stratified validation split on a CPU).")
     validation_share: float = Field(0.2, ge=0.05, le=0.5, description="Share of training texts in that validation split.")
     transformer_choice: Annotated[
         Literal["cheapest within noise", "best score"], BeforeValidator(_choice)
@@ -221,7 +228,6 @@ class ClusterSchema(_Section):
 class ModelSchema(_Section):
     """One [[models]] table: a representation of the texts × a classifier with its grid."""
 
-    name: str = Field("", description="Shown in the results (default: e.g. \"SVM · Basic BOW\").")
     representation: Annotated[str, BeforeValidator(_choice)] = Field("bow", description="How texts become numbers.")
     classifier: Annotated[str, BeforeValidator(_choice)] = Field("svm", description="The classifier.")
     representation_options: dict[str, Any] = Field(
@@ -230,6 +236,7 @@ class ModelSchema(_Section):
     grid: dict[str, GridValues] = Field(
         default_factory=dict, description="The settings to try, e.g. { C = [1, 10] }; left out = the default grid.",
     )
+    name: str = Field("", description="Shown in the results (default: e.g. \"SVM · Basic BOW\").")
 
 
 class StudySchema(_Section):
@@ -237,16 +244,16 @@ class StudySchema(_Section):
 
     model_config = ConfigDict(extra="forbid", strict=True, title="TextLab study file")
 
+    data: DataSchema = Field(default_factory=DataSchema)
+    name: str = Field("", description="The study's name.")
+    seed: WholeNumber = Field(20210401, ge=0, le=SEED_MAX, description="One seed controls every random step.")
+    evaluation: EvaluationSchema = Field(default_factory=EvaluationSchema)
+    models: list[ModelSchema] = Field(default_factory=list, description="The models to compare.")
+    cluster: ClusterSchema = Field(default_factory=ClusterSchema)
+    schema_version: WholeNumber = Field(SCHEMA_VERSION, ge=1, le=SCHEMA_VERSION, description="The file format's version.")
     json_schema: str | None = Field(
         None, alias="$schema", description="Editors only: where this schema is (JSON files).",
     )
-    schema_version: WholeNumber = Field(SCHEMA_VERSION, ge=1, le=SCHEMA_VERSION, description="The file format's version.")
-    name: str = Field("", description="The study's name.")
-    seed: WholeNumber = Field(20210401, ge=0, le=SEED_MAX, description="One seed controls every random step.")
-    data: DataSchema = Field(default_factory=DataSchema)
-    evaluation: EvaluationSchema = Field(default_factory=EvaluationSchema)
-    cluster: ClusterSchema = Field(default_factory=ClusterSchema)
-    models: list[ModelSchema] = Field(default_factory=list, description="The models to compare.")
 
 
 # --------------------------------------------------------------------------- checking

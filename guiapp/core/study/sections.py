@@ -1,14 +1,14 @@
 """The model and evaluation parts of an :class:`~guiapp.core.study.spec.ExperimentSpec`.
 
 ``EvaluationSpec`` holds the shared protocol (hold-out share, folds, class imbalance, bootstrap);
-``ModelSpec`` one model to compare: a representation with its options × a classifier with its
-grid. Both are plain data with a dictionary round trip; values are checked when read so that a
-hand-written spec fails early with a sentence that says what to fix.
+``ClusterSpec`` where the work runs; ``ModelSpec`` one model to compare: a representation with its
+options × a classifier with its grid. Their settings, kinds and defaults are those the study file's
+schema declares (``schema.py``); here they are plain data with a dictionary round trip, checked when
+read so that a hand-written spec fails early with a sentence that says what to fix.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from typing import Any
 
 from guiapp.core.errors import UserError
@@ -20,8 +20,8 @@ from guiapp.core.study.schema import (
     EvaluationSchema,
     ModelSchema,
     SpecError,
-    check_against_schema,
 )
+from guiapp.core.study.schema_section import SchemaSection
 
 __all__ = [
     "DEFAULT_MODELS",
@@ -36,65 +36,13 @@ __all__ = [
 ]
 
 
-@dataclass
-class EvaluationSpec:
-    """How models are tuned and tested (PROTOCOL.md's shared protocol)."""
-
-    test_share: float = 0.3  # random stratified hold-out when there is no split column or test file
-    folds: int = 5  # stratified k-fold cross-validation on the training texts
-    cv_repeats: int = 1  # repeated cross-validation: the k folds drawn this many times (r × k fits per setting)
-    oversampling: str = "off"  # "off" or "random" (minority categories, training parts only)
-    oversampling_ratio: float = 0.25  # minority categories grow to this share of the largest
-    bootstrap_samples: int = 1000  # resamples of the test set for the 95 % interval
-    # Transformers: "auto" = k-fold cross-validation on a GPU, one stratified validation split on a CPU
-    transformer_tuning: str = "auto"
-    validation_share: float = 0.2  # share of the training texts for that validation split
-    # how a Transformer's setting is chosen from its tuning scores (setting_choice.py)
-    transformer_choice: str = "cheapest within noise"  # or "best score" (the paper's protocol)
-    transformer_seeds: int = 1  # the chosen setting fine-tuned with this many seeds, probabilities averaged
-    # combined models (weighted vote, stacking) from the compared models' out-of-fold probabilities
-    combine: bool = True
-
-    def check(self) -> None:
-        """Raise :class:`SpecError` when a value is outside the declared schema's limits."""
-        check_against_schema(EvaluationSchema, self.to_dict(), ("evaluation",))
-
-    def to_dict(self) -> dict[str, Any]:
-        return {
-            "test_share": self.test_share,
-            "folds": self.folds,
-            "cv_repeats": self.cv_repeats,
-            "oversampling": self.oversampling,
-            "oversampling_ratio": self.oversampling_ratio,
-            "bootstrap_samples": self.bootstrap_samples,
-            "transformer_tuning": self.transformer_tuning,
-            "validation_share": self.validation_share,
-            "transformer_choice": self.transformer_choice,
-            "transformer_seeds": self.transformer_seeds,
-            "combine": self.combine,
-        }
-
-    @classmethod
-    def from_dict(cls, data: dict[str, Any]) -> EvaluationSpec:
-        return cls(**check_against_schema(EvaluationSchema, data, ("evaluation",)).model_dump())
+class EvaluationSpec(SchemaSection, schema=EvaluationSchema, where=("evaluation",)):
+    """How models are tuned and tested (``[evaluation]``): the shared protocol every model follows."""
 
 
-@dataclass
-class ClusterSpec:
+class ClusterSpec(SchemaSection, schema=ClusterSchema, where=("cluster",)):
     """Where the study's pieces of work run (``[cluster]``): this computer by default, a running Dask
     scheduler (``scheduler``), or Dask workers started as SLURM jobs (``system = "slurm"``)."""
-
-    scheduler: str = ""
-    system: str = ""  # "" or "slurm"
-    workers: int = 2
-    cores_per_worker: int = 4
-    gpus_per_worker: int = 0
-    memory: str = "16GB"
-    walltime: str = "04:00:00"
-    queue: str = ""
-    account: str = ""
-    setup: list[str] = field(default_factory=list)  # shell lines each worker job runs first
-    python: str = ""  # the Python with TextLab on the nodes; empty = the one running TextLab
 
     @property
     def local(self) -> bool:
@@ -111,7 +59,7 @@ class ClusterSpec:
         return "this computer"
 
     def check(self) -> None:
-        check_against_schema(ClusterSchema, self.to_dict(), ("cluster",))
+        super().check()
         if self.scheduler and self.system:
             raise SpecError("[cluster] names both a scheduler address and a cluster system.",
                             "Keep one: scheduler to use a running Dask scheduler, or system to start workers as jobs.")
@@ -119,37 +67,17 @@ class ClusterSpec:
             raise SpecError(f"[cluster] scheduler {self.scheduler!r} is not an address.",
                             "Write it as tcp://HOST:PORT, e.g. tcp://login1:8786.")
 
-    def to_dict(self) -> dict[str, Any]:
-        return {
-            "scheduler": self.scheduler,
-            "system": self.system,
-            "workers": self.workers,
-            "cores_per_worker": self.cores_per_worker,
-            "gpus_per_worker": self.gpus_per_worker,
-            "memory": self.memory,
-            "walltime": self.walltime,
-            "queue": self.queue,
-            "account": self.account,
-            "setup": list(self.setup),
-            "python": self.python,
-        }
-
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> ClusterSpec:
-        spec = cls(**check_against_schema(ClusterSchema, data, ("cluster",)).model_dump())
+        spec = super().from_dict(data)
         spec.check()
         return spec
 
 
-@dataclass
-class ModelSpec:
-    """One model to compare: a representation of the texts and a classifier with its grid."""
-
-    representation: str = "bow"  # "bow" | "word_vectors" | "sentence_embeddings"
-    classifier: str = "svm"  # "svm" | "xgboost" | "logistic_regression" | "naive_bayes"
-    representation_options: dict[str, Any] = field(default_factory=dict)  # left out = default
-    grid: dict[str, list[Any]] = field(default_factory=dict)  # left out = the default grid
-    name: str = ""  # shown in results; empty = "SVM · Basic BOW"
+class ModelSpec(SchemaSection, schema=ModelSchema):
+    """One model to compare: a representation of the texts and a classifier with its grid. An
+    option left out of ``representation_options`` has its default (None: switched off); a grid
+    left out is the classifier's default grid; an empty name shows as "SVM · Basic BOW"."""
 
     @property
     def display_name(self) -> str:
@@ -226,8 +154,7 @@ class ModelSpec:
 
     @classmethod
     def from_dict(cls, data: dict[str, Any], position: int = 1) -> ModelSpec:
-        checked = check_against_schema(ModelSchema, data, ("models", position - 1))
-        assert isinstance(checked, ModelSchema)
+        checked = cls.validated(data, ("models", position - 1))
         spec = cls(
             representation=checked.representation,
             classifier=checked.classifier,

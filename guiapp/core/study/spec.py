@@ -15,7 +15,6 @@ from __future__ import annotations
 import json
 import re
 import tomllib
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -29,9 +28,9 @@ from guiapp.core.study.schema import (
     SCHEMA_VERSION,
     DataSchema,
     StudySchema,
-    check_against_schema,
     nesting_error,
 )
+from guiapp.core.study.schema_section import SchemaSection
 from guiapp.core.study.sections import (
     ClusterSpec,
     EvaluationSpec,
@@ -42,19 +41,14 @@ from guiapp.core.study.sections import (
 MAX_NESTING = 64  # tables and lists inside each other; a study file needs 4
 
 
-@dataclass
-class DataSpec:
-    """Where the coded texts come from and which columns play which role."""
-
-    source: str = ""  # path of the table; relative paths are relative to the spec file
-    sheet: str | None = None
-    sha256: str = ""  # of the source file when the spec was made ("" = not checked)
-    mapping: ColumnMapping = field(default_factory=ColumnMapping)
-    test_source: str = ""  # optional separate table of test texts with the same columns
-    test_sheet: str | None = None
-    rows: int | None = None  # rows of the table when the spec was made (None = not recorded)
-    categories: list[str] | None = None  # its categories then (None = not recorded)
-    category_fixes: CategoryFixes = field(default_factory=CategoryFixes)  # recorded, never written to the table
+class DataSpec(
+    SchemaSection, schema=DataSchema, where=("data",), mapping=ColumnMapping, category_fixes=CategoryFixes,
+):
+    """Where the coded texts come from and which columns play which role (``[data]``): the table
+    (a relative path is relative to the study file), its sheet and SHA-256 ("" = not checked), an
+    optional separate table of test texts with the same columns, the table's rows and categories
+    when the study was made (None = not recorded), and the category fixes the study records (never
+    written into the table)."""
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -72,19 +66,8 @@ class DataSpec:
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> DataSpec:
-        checked = check_against_schema(DataSchema, data, ("data",))
-        assert isinstance(checked, DataSchema)
-        spec = cls(
-            source=checked.source,
-            sheet=checked.sheet,
-            sha256=checked.sha256.lower(),  # as sha256sum and TextLab write it
-            mapping=ColumnMapping(**checked.mapping.model_dump()),
-            test_source=checked.test_source,
-            test_sheet=checked.test_sheet,
-            rows=checked.rows,
-            categories=None if checked.categories is None else list(checked.categories),
-            category_fixes=CategoryFixes(**checked.category_fixes.model_dump()),
-        )
+        spec = super().from_dict(data)
+        spec.sha256 = spec.sha256.lower()  # as sha256sum and TextLab write it
         if spec.test_source and spec.mapping.split_column:
             raise SpecError(
                 "The spec names both a test file and a split column.",
@@ -93,17 +76,13 @@ class DataSpec:
         return spec
 
 
-@dataclass
-class ExperimentSpec:
-    """A whole study. Serialises to JSON and TOML and back without loss."""
-
-    data: DataSpec = field(default_factory=DataSpec)
-    name: str = ""
-    seed: int = 20210401
-    evaluation: EvaluationSpec = field(default_factory=EvaluationSpec)
-    models: list[ModelSpec] = field(default_factory=list)
-    cluster: ClusterSpec = field(default_factory=ClusterSpec)  # where it runs; written only when not this computer
-    schema_version: int = SCHEMA_VERSION
+class ExperimentSpec(
+    SchemaSection, schema=StudySchema, leave_out=("json_schema",),
+    data=DataSpec, evaluation=EvaluationSpec, models=ModelSpec, cluster=ClusterSpec,
+):
+    """A whole study: its data, name, seed, evaluation protocol, models to compare and where it runs
+    (``[cluster]``, written only when not this computer). Serialises to JSON and TOML and back
+    without loss."""
 
     # -- dictionaries ------------------------------------------------------------------------
     def to_dict(self) -> dict[str, Any]:
@@ -126,8 +105,7 @@ class ExperimentSpec:
                 f"This spec was written by a newer TextLab (format {version}).",
                 "Update TextLab to open it.",
             )
-        checked = check_against_schema(StudySchema, data)  # every problem of the file at once
-        assert isinstance(checked, StudySchema)
+        checked = cls.validated(data)  # every problem of the file at once
         raw = dict(data)
         return cls(
             data=DataSpec.from_dict(raw.get("data", {})),
@@ -145,39 +123,14 @@ class ExperimentSpec:
 
     @classmethod
     def from_json(cls, text: str) -> ExperimentSpec:
-        check_nesting(text, toml=False)
-        try:
-            data = json.loads(text)
-        except json.JSONDecodeError as error:
-            raise SpecError(
-                f"The study file is not valid JSON (line {error.lineno}, column {error.colno}: {error.msg})."
-                + _quoted_line(text, error.lineno),
-                "Check that line for a missing comma, quote or bracket.",
-                str(error),
-            ) from None
-        except RecursionError:
-            raise nesting_error() from None
-        return cls.from_dict(data)
+        return cls.from_dict(_parsed(text, toml=False))
 
     def to_toml(self) -> str:
         return tomli_w.dumps(_without_none(self.to_dict()))
 
     @classmethod
     def from_toml(cls, text: str) -> ExperimentSpec:
-        check_nesting(text, toml=True)
-        try:
-            data = tomllib.loads(text)
-        except tomllib.TOMLDecodeError as error:
-            where = re.search(r"line (\d+), column (\d+)", str(error))
-            line = int(where.group(1)) if where else 0
-            raise SpecError(
-                f"The study file is not valid TOML: {error}." + _quoted_line(text, line),
-                "Check that line: text needs quotes, a list needs [ ], and each setting is written key = value.",
-                str(error),
-            ) from None
-        except RecursionError:
-            raise nesting_error() from None
-        return cls.from_dict(data)
+        return cls.from_dict(_parsed(text, toml=True))
 
     # -- files -------------------------------------------------------------------------------
     def save(self, path: str | Path) -> None:
@@ -201,7 +154,7 @@ class ExperimentSpec:
             raise SpecError(
                 f"The study file {path.name} is empty.",
                 f"Write at least [data] with source and [data.mapping] (see {FORMAT_DOC}), "
-                "or save a study from TextLab with File → Save data settings as….",
+                "or save a study from TextLab with File → Save study file as….",
             )
         spec = cls.from_toml(text) if path.suffix.lower() == ".toml" else cls.from_json(text)
         if not spec.data.source.strip():
@@ -218,6 +171,31 @@ class ExperimentSpec:
     def test_source_path(self, spec_file: str | Path | None = None) -> Path | None:
         """The separate test file, if any, resolved like :meth:`source_path`."""
         return _resolve(self.data.test_source, spec_file) if self.data.test_source else None
+
+
+def _parsed(text: str, *, toml: bool) -> Any:
+    """The study file's text read as TOML or JSON; a :class:`SpecError` that names and shows the
+    line when it is neither."""
+    check_nesting(text, toml=toml)
+    try:
+        return tomllib.loads(text) if toml else json.loads(text)
+    except json.JSONDecodeError as error:
+        raise SpecError(
+            f"The study file is not valid JSON (line {error.lineno}, column {error.colno}: {error.msg})."
+            + _quoted_line(text, error.lineno),
+            "Check that line for a missing comma, quote or bracket.",
+            str(error),
+        ) from None
+    except tomllib.TOMLDecodeError as error:
+        where = re.search(r"line (\d+), column (\d+)", str(error))
+        line = int(where.group(1)) if where else 0
+        raise SpecError(
+            f"The study file is not valid TOML: {error}." + _quoted_line(text, line),
+            "Check that line: text needs quotes, a list needs [ ], and each setting is written key = value.",
+            str(error),
+        ) from None
+    except RecursionError:
+        raise nesting_error() from None
 
 
 def check_nesting(text: str, *, toml: bool) -> None:

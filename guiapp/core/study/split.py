@@ -3,13 +3,13 @@ hold-out, seeded by the study's one seed."""
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass
 
 import numpy as np
 from sklearn.model_selection import train_test_split
 
 from guiapp.core.errors import DataError
+from guiapp.core.study.split_sizes import held_out_count
 
 
 @dataclass(frozen=True)
@@ -38,7 +38,7 @@ def random_holdout(y: np.ndarray, test_share: float, seed: int) -> TrainTestSpli
             "training and the test texts.",
             "Code more texts for those categories or merge them with a related category.",
         )
-    n_test = math.ceil(test_share * len(y))
+    n_test = held_out_count(test_share, len(y))
     n_classes = int((counts > 0).sum())
     if n_test < n_classes or len(y) - n_test < n_classes:
         raise DataError(

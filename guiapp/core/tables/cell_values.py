@@ -6,8 +6,8 @@ same results for whole columns, with fast paths for text columns (pyarrow-backed
 that a million rows take a fraction of a second.
 
 Split values (case and surrounding spaces ignored; ``_``/``-`` count as spaces):
-train, training, training set, trainset, and — for now — dev, development, valid, validation,
-val (development/validation texts are used for training; TextLab makes its own validation
+train, training, training set, trainset, and also dev, development, valid, validation,
+val (development/validation texts are used for training, since TextLab makes its own validation
 folds) → ``"train"``; test, testing, test set, testset, holdout, hold out, held out → ``"test"``.
 """
 

@@ -23,8 +23,8 @@ def _share(weight: float) -> str:
 
 
 def _weights(model: ModelResult) -> dict[str, float]:
-    weights = model.spec.get("weights") if isinstance(model.spec, dict) else None
-    return {str(name): float(value) for name, value in (weights or {}).items()}
+    combination = model.combination
+    return dict(combination.weights) if combination is not None else {}
 
 
 def summary_part(model: ModelResult) -> str:
@@ -48,7 +48,8 @@ def chosen_text(model: ModelResult) -> str:
 
 
 def how_text(model: ModelResult) -> str:
-    where = str(model.spec.get("learnt_on") or "the training texts")
+    combination = model.combination
+    where = (combination.learnt_on if combination is not None else "") or "the training texts"
     if model.classifier == "weighted_vote":
         how = "The weights were chosen to give the best macro-F1 on"
     else:
@@ -65,7 +66,7 @@ def folds_text(model: ModelResult) -> str:
         return "Too few texts to check the combination on held-out parts of the training texts."
     shown = "  ·  ".join(f"{score:.2f}" for score in scores)
     return (f"Its macro-F1 on each of {len(scores)} held-out parts of those texts (the combination learnt on the "
-            f"others): {shown}  —  mean {sum(scores) / len(scores):.2f}")
+            f"others): {shown}  —  mean {model.cv_mean:.2f}")
 
 
 def _join(items: list[str]) -> str:

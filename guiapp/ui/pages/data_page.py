@@ -14,7 +14,6 @@ from PySide6.QtWidgets import (
     QHBoxLayout,
     QLabel,
     QPushButton,
-    QScrollArea,
     QSplitter,
     QStackedWidget,
     QTableView,
@@ -32,13 +31,16 @@ from guiapp.core.study.spec import DataSpec
 from guiapp.core.study.table_changes import TableChanges, compare_tables, keep_mapping
 from guiapp.core.tables.reader import LoadedTable, read_table
 from guiapp.core.tables.text_sniffing import describe_encoding
+from guiapp.ui import theme
 from guiapp.ui.widgets.frame_model import DataFrameModel
 from guiapp.ui.widgets.health_view import HealthReportView
 from guiapp.ui.widgets.heldout_file_choice import HeldOutFileChoice
 from guiapp.ui.widgets.job_progress import JobProgress
 from guiapp.ui.widgets.mapping_panel import MappingPanel
 from guiapp.ui.widgets.row_subset import RowSubsetModel
+from guiapp.ui.widgets.scroll_area import ScrollArea
 from guiapp.ui.widgets.welcome import WelcomePanel
+from guiapp.ui.session.study_session import StudySession
 from guiapp.workers import ErrorSink, Worker, WorkerSlot
 
 if TYPE_CHECKING:
@@ -98,10 +100,14 @@ class DataPage(QWidget):
     reportReady = Signal(object)  # HealthReport
     statusMessage = Signal(str)
     testFileChanged = Signal()  # a separate file of test texts was accepted or removed
+    openRequested = Signal()  # "Open…" on the welcome panel or "Open another file…"
+    exampleRequested = Signal()
+    recentRequested = Signal(str)  # a recent file's path
 
-    def __init__(self, errors: ErrorSink, parent: QWidget | None = None) -> None:
+    def __init__(self, errors: ErrorSink, parent: QWidget | None = None, session: StudySession | None = None) -> None:
         super().__init__(parent)
         self.errors = errors
+        self.session = session or StudySession(self)
         self.table: LoadedTable | None = None
         self.test_file: tuple[str, str | None] | None = None  # (path, sheet) from an opened study file
         self._wanted_test_file: tuple[str, str | None] | None = None
@@ -119,6 +125,9 @@ class DataPage(QWidget):
         self._check_timer.timeout.connect(self.check_file_on_disk)
 
         self.welcome = WelcomePanel()
+        self.welcome.openRequested.connect(self.openRequested)
+        self.welcome.exampleRequested.connect(self.exampleRequested)
+        self.welcome.recentRequested.connect(self.recentRequested)
         self.loading = self._build_loading()
         self.workspace = self._build_workspace()
         self.stack = QStackedWidget()
@@ -127,12 +136,31 @@ class DataPage(QWidget):
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.addWidget(self.stack)
+        # what the study holds comes from here; opened studies and projects are shown here
+        for changed in (self.tableLoaded, self.reportReady, self.testFileChanged):
+            changed.connect(self._publish)
+        self.mapping_panel.mappingChanged.connect(self._publish)
+        self.session.fileWanted.connect(self.open_path)
+        self.session.tableWanted.connect(self.show_table)
+        self.statusMessage.connect(self.session.say)
+
+    def _publish(self, *_args: object) -> None:
+        """Tell the study session what the Data step holds now."""
+        choice = self.test_choice
+        self.session.set_data(
+            table=self.table, mapping=self.mapping(), data_spec=self.data_spec(), report=self.report,
+            test_frame=choice.frame,
+            test_count=self.test_count())
+
+    def set_recent(self, paths: list[str]) -> None:
+        """The recent files, offered on the welcome panel."""
+        self.welcome.set_recent(paths)
 
     # -- building ----------------------------------------------------------------------------
     def _build_loading(self) -> QWidget:
         panel = QWidget()
         self.load_title = QLabel("", objectName="loadTitle")
-        self.load_title.setStyleSheet("font-size: 16px; font-weight: 600;")
+        self.load_title.setStyleSheet(theme.heading_style(16))
         self.load_progress = JobProgress()
         self.load_progress.setObjectName("loadProgress")
         column = QVBoxLayout()
@@ -149,9 +177,9 @@ class DataPage(QWidget):
     def _build_workspace(self) -> QWidget:
         panel = QWidget()
         self.file_label = QLabel("", objectName="fileLabel")
-        self.file_label.setStyleSheet("font-size: 15px; font-weight: 600;")
+        self.file_label.setStyleSheet(theme.heading_style(15))
         self.file_details = QLabel("", objectName="fileDetails")
-        self.file_details.setStyleSheet("color: #555;")
+        self.file_details.setStyleSheet(theme.NOTE_STYLE)
         self.sheet_label = QLabel("Sheet:")
         self.sheet_combo = QComboBox(objectName="sheetCombo")
         self.sheet_combo.setToolTip("This workbook has several sheets: choose the one with your coded texts.")
@@ -170,14 +198,15 @@ class DataPage(QWidget):
         header.addWidget(self.sheet_combo)
         header.addWidget(self.reload_button)
         header.addWidget(self.other_button)
+        self.other_button.clicked.connect(self.openRequested)
         self.notices = QLabel("", objectName="fileNotices")
         self.notices.setWordWrap(True)
-        self.notices.setStyleSheet("background: #fff8e1; border: 1px solid #ffe082; padding: 6px; border-radius: 4px;")
+        self.notices.setStyleSheet(theme.notice_style("caution", "6px"))
 
         self.disk_banner = self._build_disk_banner()
         self.changes_label = QLabel("", objectName="reloadChanges")
         self.changes_label.setWordWrap(True)
-        self.changes_label.setStyleSheet("background: #e3f2fd; border: 1px solid #90caf9; padding: 6px; border-radius: 4px;")
+        self.changes_label.setStyleSheet(theme.notice_style("news", "6px"))
         self.changes_label.hide()
 
         self.mapping_panel = MappingPanel()
@@ -191,9 +220,7 @@ class DataPage(QWidget):
         mapping_layout.addWidget(self.mapping_panel)
         mapping_layout.addWidget(self.test_choice)
         mapping_layout.addStretch(1)
-        mapping_scroll = QScrollArea()
-        mapping_scroll.setWidgetResizable(True)
-        mapping_scroll.setWidget(mapping_column)
+        mapping_scroll = ScrollArea(mapping_column, framed=True)
         mapping_scroll.setMinimumWidth(300)
 
         # Health tab
@@ -203,7 +230,7 @@ class DataPage(QWidget):
         self.health_progress.cancelRequested.connect(self._health_cancelled_by_user)
         self.mapping_message = QLabel("", objectName="mappingMessage")
         self.mapping_message.setWordWrap(True)
-        self.mapping_message.setStyleSheet("background: #fdecea; border: 1px solid #f5c6cb; padding: 8px; border-radius: 4px;")
+        self.mapping_message.setStyleSheet(theme.notice_style("problem", "8px"))
         self.health_view = HealthReportView()
         self.health_view.rowsRequested.connect(self.show_rows)
         self.health_view.categoryFixesChanged.connect(lambda _fixes: self._mapping_changed(self.mapping()))
@@ -232,7 +259,7 @@ class DataPage(QWidget):
         banner.addWidget(self.show_all_button)
         self.subset_banner = QWidget()
         self.subset_banner.setLayout(banner)
-        self.subset_banner.setStyleSheet("background: #e3f2fd;")
+        self.subset_banner.setStyleSheet(f"background: {theme.NEWS_BACKGROUND};")
         table_column = QVBoxLayout(table_tab)
         table_column.setContentsMargins(0, 0, 0, 0)
         table_column.addWidget(self.subset_banner)
@@ -260,7 +287,7 @@ class DataPage(QWidget):
 
     def _build_disk_banner(self) -> QFrame:
         banner = QFrame(objectName="diskBanner")
-        banner.setStyleSheet("#diskBanner { background: #fff3cd; border: 1px solid #ffcc66; border-radius: 4px; }")
+        banner.setStyleSheet(f"#diskBanner {{ {theme.notice_style('disk', '')} }}")
         self.disk_label = QLabel("", objectName="diskLabel")
         self.disk_label.setWordWrap(True)
         self.banner_reload = QPushButton("Reload", objectName="bannerReload")

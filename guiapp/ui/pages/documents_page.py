@@ -14,15 +14,12 @@ from __future__ import annotations
 import html
 
 import pandas as pd
-from PySide6.QtCore import QEvent, QItemSelectionModel, QModelIndex, Qt, Signal
+from PySide6.QtCore import QItemSelectionModel, QModelIndex, Qt, Signal
 from PySide6.QtGui import QBrush, QColor, QFont
 from PySide6.QtWidgets import (
     QAbstractItemView,
-    QFrame,
     QHeaderView,
     QLabel,
-    QScrollArea,
-    QSplitter,
     QStackedWidget,
     QTableWidget,
     QTableWidgetItem,
@@ -33,6 +30,7 @@ from PySide6.QtWidgets import (
 
 from guiapp.core.experiment.results import ExperimentResult
 from guiapp.core.explain.documents import Document, DocumentFilter, DocumentsTable, format_value
+from guiapp.ui import theme
 from guiapp.ui.widgets.document_filters import DocumentFilterBar
 from guiapp.ui.widgets.documents_table import (
     AGREE_BACKGROUND,
@@ -44,7 +42,11 @@ from guiapp.ui.widgets.documents_table import (
     DocumentsTableView,
     format_confidence,
 )
+from guiapp.ui.session.study_session import StudySession
 from guiapp.ui.widgets.empty_state import EmptyState
+from guiapp.ui.widgets.explanation_panel import ExplanationPanel
+from guiapp.ui.widgets.fitting_splitter import FittingSplitter
+from guiapp.ui.widgets.scroll_area import ScrollArea
 
 EMPTY_TITLE = "No documents yet"
 EMPTY_TEXT = "Run a study first: the Documents step lists the test documents with every model's answer."
@@ -60,7 +62,10 @@ class DocumentsPage(QWidget):
 
     documentSelected = Signal(int)  # index among the test documents
 
-    def __init__(self, parent: QWidget | None = None) -> None:
+    def __init__(self, parent: QWidget | None = None, session: StudySession | None = None) -> None:
+        """With a ``session`` the page follows its result and shows, under the text, which words
+        pushed each decision (the explanation panel colours the text); without one it shows the
+        plain text of what :meth:`show_result` was given."""
         super().__init__(parent)
         self.result: ExperimentResult | None = None
         self.table: DocumentsTable | None = None
@@ -74,17 +79,62 @@ class DocumentsPage(QWidget):
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.addWidget(self.stack)
+        self.session = session
+        self.explanations: ExplanationPanel | None = None
+        if session is not None:
+            self._follow(session)
+
+    def _follow(self, session: StudySession) -> None:
+        """Show the session's result, explain the chosen document, answer other steps' requests."""
+        panel = self.explanations = ExplanationPanel(session=session)
+        panel.errorRaised.connect(session.report_error)
+        panel.statusMessage.connect(session.say)
+        self.detail_area.layout().addWidget(panel)
+        panel.widthWanted.connect(self.want_detail_width)
+        self.text_browser.hide()  # the explanation shows the text, coloured
+        self.documentSelected.connect(self._explain_document)
+        self.filters.filterChanged.connect(lambda _f: panel.choose_model(self.filters.chosen_model() or ""))
+        session.resultChanged.connect(self._result_changed)
+        session.documentsWanted.connect(self._documents_wanted)
+        session.cellWanted.connect(self._cell_wanted)
+
+    def _result_changed(self, result: ExperimentResult | None) -> None:
+        session = self.session
+        if result is None:
+            self.clear()
+        else:
+            self.show_result(result, session.test_metadata())
+        self.explanations.set_result(result, session.model_folder)
+
+    def _explain_document(self, index: int) -> None:
+        result = self.result
+        if result is not None and 0 <= index < len(result.test_texts):
+            self.explanations.show_document(result.test_texts[index])
+
+    def _documents_wanted(self, flt: DocumentFilter) -> None:
+        """Another step asks for some documents (e.g. one group of texts): filter to them here."""
+        column = flt.metadata_column
+        if self.result is not None and column and (self.table is None or column not in self.table.metadata_columns()):
+            self.show_result(self.result, self.session.test_metadata())  # the table came after the result
+        self.set_filter(flt)
+
+    def _cell_wanted(self, model: str, human: int | str, predicted: int | str) -> None:
+        self.show_cell(model, human, predicted)
+        self.explanations.choose_model(model)
+
+    def cancel_jobs(self) -> None:
+        if self.explanations is not None:
+            self.explanations.cancel_jobs()
 
     # -- building ---------------------------------------------------------------------------------
     def _build_content(self) -> QWidget:
         panel = QWidget()
         intro = QLabel(INTRO_TEXT, objectName="documentsIntro")
         intro.setWordWrap(True)
-        intro.setStyleSheet("color: #444;")
+        intro.setStyleSheet(theme.SOFT_STYLE)
         self.note_label = QLabel(NO_TEXTS_NOTE, objectName="documentsNote")
         self.note_label.setWordWrap(True)
-        self.note_label.setStyleSheet(
-            "background: #fff8e1; border: 1px solid #ffe082; padding: 4px 8px; border-radius: 4px;")
+        self.note_label.setStyleSheet(theme.notice_style("caution"))
         self.note_label.hide()
         self.filters = DocumentFilterBar()
         self.filters.filterChanged.connect(self._apply_filter)
@@ -93,16 +143,11 @@ class DocumentsPage(QWidget):
         self.documents.shownChanged.connect(self.filters.set_count)
         self.view.selectionModel().currentRowChanged.connect(self._current_changed)
 
-        self.splitter = QSplitter(Qt.Orientation.Horizontal, objectName="documentsSplitter")
+        self._reader_wish = 0  # pixels the reading pane's content asks for (want_detail_width)
+        self.splitter = FittingSplitter(Qt.Orientation.Horizontal, self._table_width, name="documentsSplitter",
+                                        stretch=(3, 2))
         self.splitter.addWidget(self.view)
         self.splitter.addWidget(self._build_reader())
-        self.splitter.setChildrenCollapsible(False)
-        self.splitter.setStretchFactor(0, 3)
-        self.splitter.setStretchFactor(1, 2)
-        self.splitter.splitterMoved.connect(self._splitter_moved)
-        self._user_sized = False
-        self._reader_wish = 0  # pixels the reading pane's content asks for (want_detail_width)
-        self.splitter.installEventFilter(self)
 
         layout = QVBoxLayout(panel)
         layout.setContentsMargins(16, 12, 16, 10)
@@ -119,7 +164,7 @@ class DocumentsPage(QWidget):
         self.no_selection_label = QLabel(NO_SELECTION_TEXT, objectName="documentsNoSelection")
         self.no_selection_label.setWordWrap(True)
         self.no_selection_label.setAlignment(Qt.AlignmentFlag.AlignCenter)
-        self.no_selection_label.setStyleSheet("color: #666; font-size: 13px; padding: 24px;")
+        self.no_selection_label.setStyleSheet(f"{theme.HINT_STYLE} font-size: 13px; padding: 24px;")
         self.reader_stack.addWidget(self.no_selection_label)
 
         reader = QWidget()
@@ -129,12 +174,12 @@ class DocumentsPage(QWidget):
         self.heading_label.setStyleSheet("font-size: 14px;")
         self.details_label = QLabel("", objectName="documentDetails")
         self.details_label.setWordWrap(True)
-        self.details_label.setStyleSheet("color: #555;")
+        self.details_label.setStyleSheet(theme.NOTE_STYLE)
         self.text_browser = QTextBrowser(objectName="documentText")
         self.text_browser.setOpenLinks(False)
         self.text_browser.setStyleSheet("font-size: 13px;")
         answers_title = QLabel("The models' answers", objectName="documentAnswersTitle")
-        answers_title.setStyleSheet("font-weight: 600;")
+        answers_title.setStyleSheet(theme.BOLD_STYLE)
         self.answers_table = QTableWidget(0, len(ANSWER_HEADERS), objectName="documentAnswers")
         self.answers_table.setHorizontalHeaderLabels(ANSWER_HEADERS)
         self.answers_table.horizontalHeaderItem(2).setToolTip(CONFIDENCE_TIP)
@@ -165,11 +210,7 @@ class DocumentsPage(QWidget):
         column.addWidget(answers_title)
         column.addWidget(self.answers_table)
         column.addWidget(self.detail_area)
-        self.reader = QScrollArea(objectName="documentReaderScroll")  # a low window scrolls the reader
-        self.reader.setWidgetResizable(True)
-        self.reader.setFrameShape(QFrame.Shape.NoFrame)
-        self.reader.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
-        self.reader.setWidget(reader)
+        self.reader = ScrollArea(reader, name="documentReaderScroll", sideways=False)  # a low window scrolls it
         self.reader_stack.addWidget(self.reader)
         return self.reader_stack
 
@@ -235,8 +276,8 @@ class DocumentsPage(QWidget):
         margins = self.reader.widget().layout().contentsMargins()
         extra = margins.left() + margins.right() + self.reader.verticalScrollBar().sizeHint().width() + 4
         self._reader_wish = int(pixels) + extra if pixels > 0 else 0
-        if not self._user_sized:
-            self._fit_splitter(self.splitter.width())
+        if not self.splitter.user_sized:
+            self.splitter.fit(self.splitter.width() - self.splitter.handleWidth())
             return
         total = sum(self.splitter.sizes())
         reader = self.splitter.sizes()[1] if total else 0
@@ -244,21 +285,10 @@ class DocumentsPage(QWidget):
         if reader < wanted:  # the divider the user placed moves only as far as needed
             self.splitter.setSizes([total - wanted, wanted])
 
-    def _splitter_moved(self, *_args) -> None:
-        self._user_sized = True
-
-    def _fit_splitter(self, width: int) -> None:
-        total = width - self.splitter.handleWidth()
-        if total <= 0:
-            return
+    def _table_width(self, total: int) -> int:
         share = self.TABLE_SHARE if total >= self.NARROW else 1 - self.READER_SHARE
         reader = max(total - int(total * share), min(self._reader_wish, total - self.TABLE_FLOOR))
-        self.splitter.setSizes([total - reader, reader])
-
-    def eventFilter(self, watched, event) -> bool:
-        if watched is self.splitter and event.type() == QEvent.Type.Resize and not self._user_sized:
-            self._fit_splitter(event.size().width())
-        return super().eventFilter(watched, event)
+        return total - reader
 
     # -- reacting ---------------------------------------------------------------------------------
     def _apply_filter(self, flt: DocumentFilter) -> None:

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import copy
 import math
-from collections.abc import Callable
 from pathlib import Path
 
 import pandas as pd
@@ -21,7 +20,6 @@ from PySide6.QtWidgets import (
     QHBoxLayout,
     QLabel,
     QPushButton,
-    QScrollArea,
     QVBoxLayout,
     QWidget,
 )
@@ -40,9 +38,10 @@ from guiapp.core.models.transformers.options import (
     expand_transformer_grid,
     normalise_transformer_grid,
 )
-from guiapp.core.study.mapping import ColumnMapping, category_labels, split_labels
 from guiapp.core.study.sections import REPRESENTATION_LABELS, EvaluationSpec, ModelSpec
 from guiapp.core.study.spec import DataSpec, ExperimentSpec
+from guiapp.core.study.split_sizes import holdout_sizes, oversampled_size, split_column_sizes
+from guiapp.ui import theme
 from guiapp.ui.widgets.advanced_preprocessing import LABELS as OPTION_LABELS
 from guiapp.ui.widgets.advanced_settings import (
     FINE_TUNE,
@@ -56,17 +55,13 @@ from guiapp.ui.widgets.advanced_transformer import (
 )
 from guiapp.ui.widgets.glossary import GlossaryLabel
 from guiapp.ui.widgets.model_choice import ModelChoiceGrid, Pair
+from guiapp.ui.widgets.scroll_area import ScrollArea
 from guiapp.ui.widgets.transformer_choice import TransformerChoice
+from guiapp.ui.session.data_checks import not_ready_reason
+from guiapp.ui.session.study_session import StudySession
+from guiapp.ui.steps import MODELS_STEP
 from guiapp.ui.widgets.where_to_run_line import WhereToRunLine
 
-MUTED = "#5a6270"
-RUN_STYLE = (
-    "QPushButton#runButton { background: #1f6fb2; color: white; font-size: 15px; font-weight: 600;"
-    " padding: 10px 26px; border-radius: 6px; border: none; }"
-    "QPushButton#runButton:hover { background: #185a91; }"
-    "QPushButton#runButton:disabled { background: #c3ccd7; color: #f4f6f9; }"
-)
-SECTION_STYLE = "QFrame#evaluationBox { background: #f5f6f8; border: 1px solid #dde1e6; border-radius: 6px; }"
 GLOSSARY_TERMS = ["cross-validation", "fold", "oversampling", "oversampled", "validation split", "Transformer"]
 TRANSFORMER_PAIR = (TRANSFORMER, FINE_TUNE)
 ESTIMATE_TIP = (
@@ -85,15 +80,6 @@ def transformer_changed_grid(grid: dict, model: str) -> dict:
     return {name: values for name, values in full.items() if values != default[name]}
 
 
-def split_counts(frame: pd.DataFrame | None, mapping: ColumnMapping) -> tuple[int, int] | None:
-    """Coded training and test texts according to the split column (None without one)."""
-    if frame is None or not mapping.split_column or not mapping.category_column:
-        return None
-    if mapping.split_column not in frame.columns or mapping.category_column not in frame.columns:
-        return None
-    coded = category_labels(frame[mapping.category_column]).notna().to_numpy()
-    split = split_labels(frame[mapping.split_column])[0].to_numpy()
-    return int((coded & (split == "train")).sum()), int((coded & (split == "test")).sum())
 
 
 class ModelsPage(QWidget):
@@ -107,11 +93,11 @@ class ModelsPage(QWidget):
     # (core/experiment/speed_probe.py), makes the estimates follow the machine; UI tests switch it off.
     measure_in_background = True
 
-    def __init__(self, parent: QWidget | None = None) -> None:
+    def __init__(self, parent: QWidget | None = None, session: StudySession | None = None) -> None:
         super().__init__(parent)
         from guiapp.workers import WorkerSlot
 
-        self.study_source: Callable[[], tuple[ExperimentSpec | None, pd.DataFrame | None]] | None = None
+        self.session = session or StudySession(self)
         self._measure_slot = WorkerSlot()
         self._measured_for: frozenset[str] = frozenset()
         self._data: DataSpec | None = None
@@ -123,7 +109,7 @@ class ModelsPage(QWidget):
         self.advanced_dialog: AdvancedSettingsDialog | None = None
 
         title = QLabel("Choose the models to compare", objectName="modelsTitle")
-        title.setStyleSheet("font-size: 18px; font-weight: 600;")
+        title.setStyleSheet(theme.heading_style(18))
         intro = QLabel(
             "A model is a way of turning texts into numbers (rows) combined with a method that "
             "learns your categories from those numbers (columns). Tick the models to compare: "
@@ -133,7 +119,7 @@ class ModelsPage(QWidget):
         intro.setWordWrap(True)
         self.data_label = QLabel("", objectName="modelsDataSummary")
         self.data_label.setWordWrap(True)
-        self.data_label.setStyleSheet(f"color: {MUTED};")
+        self.data_label.setStyleSheet(theme.MUTED_STYLE)
 
         self.choice = ModelChoiceGrid()
         self.choice.changed.connect(self._refresh)
@@ -142,17 +128,17 @@ class ModelsPage(QWidget):
         self.transformer.deviceChanged.connect(self._refresh)
         self.estimate_label = QLabel("", objectName="estimateSummary")
         self.estimate_label.setWordWrap(True)
-        self.estimate_label.setStyleSheet("font-size: 14px; font-weight: 600;")
+        self.estimate_label.setStyleSheet(theme.heading_style(14))
         self.estimate_label.setToolTip(ESTIMATE_TIP)
 
         box = QFrame(objectName="evaluationBox")
-        box.setStyleSheet(SECTION_STYLE)
+        box.setStyleSheet(theme.card_style("evaluationBox", background=theme.PAGE))
         heading = QLabel("<b>How the models are tested</b>")
         self.evaluation_label = GlossaryLabel("", terms=GLOSSARY_TERMS)
         self.evaluation_label.setObjectName("evaluationSummary")
         self.changes_label = QLabel("", objectName="changedSettings")
         self.changes_label.setWordWrap(True)
-        self.changes_label.setStyleSheet(f"color: {MUTED};")
+        self.changes_label.setStyleSheet(theme.MUTED_STYLE)
         self.advanced_button = QPushButton("Advanced…", objectName="advancedButton")
         self.advanced_button.setToolTip(
             "Change the test share, the folds, oversampling, the seed, how texts are prepared "
@@ -184,11 +170,7 @@ class ModelsPage(QWidget):
         column.addSpacing(4)
         column.addWidget(box)
         column.addStretch(1)
-        scroll = QScrollArea()
-        scroll.setWidgetResizable(True)
-        scroll.setFrameShape(QFrame.Shape.NoFrame)
-        scroll.setWidget(content)
-        self.scroll = scroll
+        self.scroll = ScrollArea(content)
 
         self.save_button = QPushButton("Save study as…", objectName="saveStudyButton")
         self.save_button.setToolTip(
@@ -197,16 +179,17 @@ class ModelsPage(QWidget):
         )
         self.save_button.clicked.connect(self.saveRequested)
         self.reason_label = QLabel("", objectName="runReason")
-        self.reason_label.setStyleSheet("color: #8a4b00;")
+        self.reason_label.setStyleSheet(theme.text_style(theme.REASON))
         self.reason_label.setWordWrap(True)
         self.reason_label.setAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
         self.run_button = QPushButton("Run models", objectName="runButton")
-        self.run_button.setStyleSheet(RUN_STYLE)
+        self.run_button.setStyleSheet(theme.RUN_BUTTON_STYLE)
         self.run_button.setCursor(Qt.CursorShape.PointingHandCursor)
         self.run_button.clicked.connect(self._run_clicked)
-        self.where_line = WhereToRunLine()  # "Runs on: … Change…"; the window binds the Run step's choice
+        self.where_line = WhereToRunLine()  # "Runs on: … Change…"; the same choice as on the Run step
+        self.where_line.bind(self.session.where)
         bar = QFrame(objectName="modelsActionBar")
-        bar.setStyleSheet("QFrame#modelsActionBar { border-top: 1px solid #dde1e6; }")
+        bar.setStyleSheet(theme.top_rule_style("modelsActionBar"))
         bar_row = QHBoxLayout(bar)
         bar_row.setContentsMargins(24, 10, 24, 12)
         bar_row.addWidget(self.save_button)
@@ -219,10 +202,31 @@ class ModelsPage(QWidget):
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.setSpacing(0)
-        layout.addWidget(scroll, 1)
+        layout.addWidget(self.scroll, 1)
         layout.addWidget(self.where_line.panel)
         layout.addWidget(bar)
         self._refresh()
+        session = self.session
+        session.dataChanged.connect(lambda: self.set_data(
+            session.data_spec, session.report, session.frame, session.test_count))
+        session.specWanted.connect(self._take_over)
+        session.transformerGridWanted.connect(self._extend_transformer_grid)
+        session.runStateChanged.connect(lambda state: state == "running" and self.cancel_jobs())
+        self.runRequested.connect(session.run)
+        self.statusMessage.connect(session.say)
+
+    def _take_over(self, spec: ExperimentSpec) -> None:
+        """An opened study's models and settings (what could not be taken over goes back in words)."""
+        self.load_spec(spec)
+        self.session.spec_notes = self.load_notes
+
+    def _extend_transformer_grid(self, grid: dict) -> None:
+        self.use_transformer_grid(grid)
+        self.session.go_to(MODELS_STEP)
+        rates = ", ".join(f"{value:g}" for value in grid.get("learning_rate", []))
+        epochs = ", ".join(str(value) for value in grid.get("epochs", []))
+        self.statusMessage.emit(
+            f"The Transformer now tries learning rates {rates} and {epochs} epochs; run the study again.")
 
     # -- data ----------------------------------------------------------------------------------
     def set_data(self, data_spec: DataSpec | None, report: HealthReport | None,
@@ -231,22 +235,14 @@ class ModelsPage(QWidget):
         texts of a split column, ``test_count`` is the coded texts of a separate test file."""
         self._data = data_spec
         self._report = report
-        self._split = split_counts(frame, data_spec.mapping) if data_spec is not None else None
+        self._split = split_column_sizes(frame, data_spec.mapping) if data_spec is not None else None
         if data_spec is not None and data_spec.test_source and report is not None:
             self._split = (report.n_coded, test_count or 0)
         self._refresh()
 
     def not_ready_reason(self) -> str:
         """Why the data cannot be used yet ("" when it can)."""
-        if self._data is None:
-            return "Open your coded texts on the Data step first."
-        if not self._data.mapping.category_column:
-            return "Choose a category column on the Data step first."
-        if self._report is None:
-            return "Wait until the check of your data on the Data step has finished."
-        if self._report.verdict == "not_ready":
-            return "Fix the problems marked in red on the Data step first."
-        return ""
+        return not_ready_reason(self._data, self._report)
 
     def data_ready(self) -> bool:
         return not self.not_ready_reason()
@@ -265,12 +261,12 @@ class ModelsPage(QWidget):
 
     def _measure_missing(self) -> None:
         """Measure, in the background, the speeds the estimates still guess (once per set of models)."""
-        if not self.measure_in_background or self.study_source is None or self._measure_slot.is_busy():
+        if not self.measure_in_background or self._measure_slot.is_busy():
             return
         from guiapp.core.experiment.speed_probe import measure_study, missing_keys
         from guiapp.workers import Worker
 
-        spec, table = self.study_source()
+        spec, table = self.build_spec(), self.session.frame
         if spec is None or table is None or not spec.models:
             return
         missing = frozenset(missing_keys(spec.models))
@@ -289,11 +285,7 @@ class ModelsPage(QWidget):
         report = self._report
         if report is None or self._data is None or not self._data.mapping.category_column or report.n_coded == 0:
             return None
-        if self._split is not None:
-            n_train, n_test = self._split
-        else:
-            n_test = math.ceil(self.settings.evaluation.test_share * report.n_coded)
-            n_train = report.n_coded - n_test
+        n_train, n_test = self._split or holdout_sizes(self.settings.evaluation.test_share, report.n_coded)
         return n_train, n_test, len(report.categories)
 
     def _training_size(self, n_train: int) -> int:
@@ -302,10 +294,8 @@ class ModelsPage(QWidget):
         report = self._report
         if evaluation.oversampling != "random" or report is None or not report.categories or report.n_coded == 0:
             return n_train
-        largest = max(c.count for c in report.categories)
-        target = math.ceil(evaluation.oversampling_ratio * largest)
-        grown = sum(max(c.count, target) for c in report.categories)
-        return round(grown * n_train / report.n_coded)
+        return oversampled_size([c.count for c in report.categories], report.n_coded, n_train,
+                                evaluation.oversampling_ratio)
 
     # -- spec ------------------------------------------------------------------------------------
     def model_specs(self) -> list[ModelSpec]:
@@ -457,6 +447,7 @@ class ModelsPage(QWidget):
         self.run_button.setToolTip(reason or "Tune and test the ticked models on your coded texts.")
         self.reason_label.setText(reason)
         self.save_button.setEnabled(self._data is not None)
+        self.session.set_spec(self.build_spec())
 
     def _update_data_label(self) -> None:
         sizes = self._sizes()

@@ -33,13 +33,15 @@ from guiapp.core.export.prediction_files import model_predictions, write_predict
 from guiapp.core.export.predictions import predictions_table
 from guiapp.core.export.target import study_data_files
 from guiapp.core.predict.new_texts import NewTextPredictions, category_counts
-from guiapp.core.study.mapping import ColumnMapping
+from guiapp.ui import theme
+from guiapp.ui.session.study_session import StudySession
 from guiapp.ui.widgets.empty_state import EmptyState
 from guiapp.ui.widgets.frame_model import DataFrameModel
 from guiapp.ui.widgets.job_progress import JobProgress
 from guiapp.ui.widgets.long_job_warning import LongJobCheck
 from guiapp.ui.widgets.new_texts_source import NewTextsSource
 from guiapp.ui.widgets.save_dialogs import ask_save_path, proposed_name
+from guiapp.ui.widgets.scroll_area import ScrollArea
 from guiapp.workers import Worker, WorkerSlot
 
 PREVIEW_ROWS = 200
@@ -59,9 +61,9 @@ class PredictPage(QWidget):
     statusMessage = Signal(str)
     errorRaised = Signal(object, str)  # an error, and what was being done
 
-    def __init__(self, study_table: Callable[[], tuple[pd.DataFrame | None, ColumnMapping | None]],
-                 parent: QWidget | None = None) -> None:
+    def __init__(self, parent: QWidget | None = None, session: StudySession | None = None) -> None:
         super().__init__(parent)
+        self.session = session or StudySession(self)
         self.result: ExperimentResult | None = None
         self.found: NewTextPredictions | None = None
         self._predicted_frame: pd.DataFrame | None = None
@@ -76,7 +78,7 @@ class PredictPage(QWidget):
             "Run a study first: the models it trains can then predict the categories of texts nobody has coded.",
             "predict",
         )
-        self.source = NewTextsSource(study_table)
+        self.source = NewTextsSource(self.session.study_table)  # "the uncoded rows of your table"
         self.source.changed.connect(self._inputs_changed)
         self.source.failed.connect(self.errorRaised)
         self.stack.addWidget(self.empty)
@@ -85,11 +87,15 @@ class PredictPage(QWidget):
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.addWidget(self.stack)
+        self.statusMessage.connect(self.session.say)
+        self.errorRaised.connect(self.session.report_error)
+        self.session.tableChanged.connect(lambda _table: self.study_table_changed())
+        self.session.resultChanged.connect(lambda result: self.set_result(result, self.session.model_folder))
 
     # -- layout --------------------------------------------------------------------------------------
     def _build_content(self) -> QWidget:
         title = QLabel("Predict new texts")
-        title.setStyleSheet("font-size: 20px; font-weight: 600;")
+        title.setStyleSheet(theme.heading_style(20))
         intro = QLabel("Apply a trained model to texts nobody has coded yet, then save its answers "
                        "beside your original columns. Your file is only read, never changed.")
         intro.setWordWrap(True)
@@ -113,7 +119,7 @@ class PredictPage(QWidget):
         self.top_words_box.toggled.connect(lambda _on: self._inputs_changed())
         self.top_words_note = QLabel("", objectName="predictTopWordsNote")
         self.top_words_note.setWordWrap(True)
-        self.top_words_note.setStyleSheet("color: #8a5a00;")
+        self.top_words_note.setStyleSheet(theme.text_style(theme.CAUTION_NOTE))
         self.top_words_note.hide()
         models_layout.addWidget(self.top_words_box)
         models_layout.addWidget(self.top_words_note)
@@ -124,7 +130,7 @@ class PredictPage(QWidget):
         self.predict_button.setStyleSheet("font-weight: 600; padding: 6px 18px;")
         self.predict_button.clicked.connect(self.predict)
         self.ready_label = QLabel("", objectName="predictReady")
-        self.ready_label.setStyleSheet("color: #555;")
+        self.ready_label.setStyleSheet(theme.NOTE_STYLE)
         run_row = QHBoxLayout()
         run_row.addWidget(self.predict_button)
         run_row.addWidget(self.ready_label, 1)
@@ -137,7 +143,7 @@ class PredictPage(QWidget):
         self.answers_box = QGroupBox("3  Answers")
         self.warnings = QLabel("", objectName="predictWarnings")
         self.warnings.setWordWrap(True)
-        self.warnings.setStyleSheet("background: #fff4e0; border: 1px solid #f0c36d; border-radius: 4px; padding: 8px;")
+        self.warnings.setStyleSheet(theme.notice_style("warning", "8px"))
         self.summary = QLabel("", objectName="predictSummary")
         self.summary.setWordWrap(True)
         self.counts_view = QTableView(objectName="predictCounts")
@@ -181,10 +187,7 @@ class PredictPage(QWidget):
         column.addWidget(self.progress)
         column.addWidget(self.answers_box)
         column.addStretch(1)
-        scroll = QScrollArea()
-        scroll.setWidgetResizable(True)
-        scroll.setWidget(content)
-        return scroll
+        return ScrollArea(content, framed=True)
 
     # -- what the window tells the page ----------------------------------------------------------------
     def set_result(self, result: ExperimentResult | None,
@@ -199,8 +202,7 @@ class PredictPage(QWidget):
         self.models_list.clear()
         usable = 0
         if result is not None:
-            mapping = (result.spec.get("data", {}) or {}).get("mapping") or {}
-            self.source.set_study_columns(list(mapping.get("text_columns") or []))
+            self.source.set_study_columns(list(result.study_source.mapping.text_columns))
             for rank, model in enumerate(result.ranked()):
                 folder = self._folder_of(model)
                 item = QListWidgetItem(self._model_label(model, rank == 0))
@@ -226,6 +228,10 @@ class PredictPage(QWidget):
     def open_path(self, path: Path) -> None:
         """A file dropped onto the window or opened from the File menu while on this step."""
         self.source.open_path(Path(path))
+
+    def choose_file(self) -> None:
+        """Ask for a file of texts to predict (File → Predict a file of new texts…)."""
+        self.source.choose()
 
     def has_models(self) -> bool:
         return self.stack.currentIndex() == 1
@@ -280,6 +286,7 @@ class PredictPage(QWidget):
             return
         self.progress.hide()
         self.found, self._predicted_frame, self._predicted_source = found, frame, source
+        self.session.set_predictions(found, frame)
         self._show_answers()
         self._inputs_changed()
         self.statusMessage.emit(f"Predicted {len(frame):,} texts with {len(found.models)} "
@@ -346,7 +353,7 @@ class PredictPage(QWidget):
     def choose_save_path(self) -> None:
         if self.found is None:
             return
-        study_files = study_data_files(self.result.spec if self.result is not None else None)
+        study_files = study_data_files(self.result)
         source = self._predicted_source
         name = (proposed_name(source, "TextLab predictions", ".xlsx") if source
                 else proposed_name(study_files[0] if study_files else None, "TextLab predictions of uncoded texts", ".xlsx"))

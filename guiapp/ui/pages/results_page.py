@@ -17,24 +17,24 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
-from PySide6.QtCore import QEvent, Qt, QUrl, Signal
+from PySide6.QtCore import Qt, QUrl, Signal
 from PySide6.QtGui import QDesktopServices
 from PySide6.QtWidgets import (
     QComboBox,
-    QFrame,
     QHBoxLayout,
     QLabel,
     QPushButton,
-    QScrollArea,
-    QSplitter,
     QStackedWidget,
     QTabWidget,
     QVBoxLayout,
     QWidget,
 )
 
+from guiapp.core.experiment.result_parts import DeviceUsed
 from guiapp.core.experiment.results import ExperimentResult, ModelResult
-from guiapp.core.study.category_fixes import CategoryFixes
+from guiapp.core.explain.documents import DocumentFilter
+from guiapp.core.stats.fold_interval import fold_interval
+from guiapp.ui import theme
 from guiapp.ui.pages.combined_details import (
     COMBINED_STAGES,
     COMBINED_TERMS,
@@ -44,10 +44,13 @@ from guiapp.ui.pages.combined_details import (
     is_combined,
     summary_part,
 )
+from guiapp.ui.session.study_session import StudySession
+from guiapp.ui.steps import DOCUMENTS_STEP
 from guiapp.ui.widgets.chart_base import ChartWidget
 from guiapp.ui.widgets.comparison_view import ComparisonView
 from guiapp.ui.widgets.confusion_heatmap import ConfusionHeatmap
 from guiapp.ui.widgets.empty_state import EmptyState
+from guiapp.ui.widgets.fitting_splitter import FittingSplitter
 from guiapp.ui.widgets.glossary import GlossaryLabel, explain
 from guiapp.ui.widgets.learning_curve_panel import LearningCurvePanel
 from guiapp.ui.widgets.results_charts import F1BarChart, TimeBarChart
@@ -60,6 +63,7 @@ from guiapp.ui.widgets.results_tables import (
     describe_setting,
     transformer_stages,
 )
+from guiapp.ui.widgets.scroll_area import ScrollArea, fill
 from guiapp.ui.widgets.subgroup_view import SubgroupView
 from guiapp.workers import Worker, WorkerSlot
 
@@ -82,21 +86,15 @@ TAB_NAMES = ("Per category", "Confusion matrix", "Tuning", "Time", "Real differe
 CELL_CLICK_HINT = "Click a cell to read those documents."
 
 
-def _test_count(result: ExperimentResult) -> int:
-    return len(result.test_true) or int(result.split.get("n_test", 0) or 0)
-
-
 def study_line(result: ExperimentResult) -> str:
     """Which study and data file a result belongs to, and when it was run (the line above the headline):
     Study “name” · data file.xlsx (1,122 rows) · run on 23 Nov 2026 14:02."""
-    spec = result.spec or {}
-    data = spec.get("data") or {}
-    parts = [f"Study “{spec.get('name') or 'untitled'}”"]
-    source = str(data.get("source") or "")
-    if source:
-        rows = data.get("rows")
-        parts.append(Path(source).name + (f" ({rows:,} rows)" if isinstance(rows, int) else ""))
-    fixes = CategoryFixes.from_dict(data.get("category_fixes")).summary()
+    study = result.study_source
+    parts = [f"Study “{study.study_name or 'untitled'}”"]
+    if study.source:
+        rows = study.rows
+        parts.append(Path(study.source).name + (f" ({rows:,} rows)" if rows is not None else ""))
+    fixes = study.category_fixes.summary()
     if fixes:
         parts.append(f"category fixes: {fixes}")
     when = _local_time(result.finished_at or result.started_at)
@@ -127,7 +125,7 @@ def headline(result: ExperimentResult) -> tuple[str, str]:
     if test.macro_f1_ci:
         low, high = test.macro_f1_ci
         interval = f" ({test.ci_level * 100:.0f} % interval {low:.2f}–{high:.2f})"
-    n_test = _test_count(result)
+    n_test = result.n_test_texts
     on = f" on {n_test:,} test texts" if n_test else ""
     lead = "Best agreement with your coding: " if len(result.finished_models()) > 1 else "Agreement with your coding: "
     rest = f", macro-F1 {test.macro_f1:.2f}{interval}{on}."
@@ -154,13 +152,13 @@ def format_weights(n: int) -> str:
     return f"{n:,} weights"
 
 
-def device_text(device: Any) -> str:
-    """Where a Transformer trained, from ``ModelResult.spec["device"]``, in plain words."""
-    if not isinstance(device, dict) or not device.get("kind"):
+def device_text(device: DeviceUsed | None) -> str:
+    """Where a Transformer trained (``ModelResult.device``), in plain words."""
+    if device is None:
         return ""
-    kind, name = device.get("kind"), str(device.get("name") or "")
+    kind, name = device.kind, device.name
     if kind == "cuda":
-        return f"{name or 'an NVIDIA graphics card'} (GPU)" + (", with 16-bit numbers (bf16)" if device.get("bf16") else "")
+        return f"{name or 'an NVIDIA graphics card'} (GPU)" + (", with 16-bit numbers (bf16)" if device.bf16 else "")
     if kind == "mps":
         return f"{name or 'the Apple GPU'} (Apple GPU)"
     return f"the processor ({name})" if name else "the processor (CPU)"
@@ -168,7 +166,7 @@ def device_text(device: Any) -> str:
 
 def tuning_sentence(model: ModelResult) -> str:
     """How a Transformer's setting was chosen, with why, in plain words."""
-    how = str(model.spec.get("tuning") or "")
+    how = model.tuning
     if not how:
         return ""
     if how.startswith("one validation split"):
@@ -193,8 +191,9 @@ class ResultsPage(QWidget):
     confusionCellClicked = Signal(str, int, int)  # model, your coding's index, the prediction's index
     extendGridRequested = Signal(dict)  # the Transformer grid extended beyond the edge its best setting sits on
 
-    def __init__(self, parent: QWidget | None = None) -> None:
+    def __init__(self, parent: QWidget | None = None, session: StudySession | None = None) -> None:
         super().__init__(parent)
+        self.session = session or StudySession(self)
         self.result: ExperimentResult | None = None
         self._ranked: list[ModelResult] = []
         self.empty = self._build_empty()
@@ -202,14 +201,50 @@ class ResultsPage(QWidget):
         self.stack = QStackedWidget()
         self.stack.addWidget(self.empty)
         # below its smallest comfortable height (a low window) the page scrolls instead of squeezing
-        self.content = QScrollArea(objectName="resultsScroll")
-        self.content.setWidgetResizable(True)
-        self.content.setFrameShape(QFrame.Shape.NoFrame)
-        self.content.setWidget(self.panel)
+        self.content = ScrollArea(self.panel, name="resultsScroll")
         self.stack.addWidget(self.content)
-        layout = QVBoxLayout(self)
-        layout.setContentsMargins(0, 0, 0, 0)
-        layout.addWidget(self.stack)
+        fill(self, self.stack)
+        self._follow(self.session)
+
+    def _follow(self, session: StudySession) -> None:
+        """Show the session's result; clicks that open texts ask the Documents step through the session."""
+        self.statusMessage.connect(session.say)
+        self.errorRaised.connect(session.report_error)
+        self.confusionCellClicked.connect(self._show_cell)
+        self.extendGridRequested.connect(session.extend_transformer_grid)
+        self.groups.groupChosen.connect(self._show_group)
+        self.export.explained = lambda: session.explained_documents  # "Explain all" goes into the export too
+        self.learning.curveChanged.connect(session.set_learning_curve)
+        session.learningCurveChanged.connect(
+            lambda curve: curve is not self.learning.curve() and self.learning.set_curve(curve))
+        session.resultChanged.connect(self._result_changed)
+        session.resultsNoteChanged.connect(self.set_data_note)
+        session.chosenModelChanged.connect(self.choose_model)
+
+    def _result_changed(self, result: ExperimentResult | None) -> None:
+        if result is None:
+            self.clear()
+            return
+        self.show_result(result)
+        frame = self.session.frame  # the learning curve redraws the study that gave the result, on its table
+        self.set_study(result.study_spec() if frame is not None else None, frame)
+
+    def _show_cell(self, model: str, human: int, predicted: int) -> None:
+        """A click on a confusion-matrix cell: the Documents step, filtered to those documents."""
+        self.session.go_to(DOCUMENTS_STEP)
+        self.session.show_cell(model, human, predicted)
+
+    def _show_group(self, column: str, value) -> None:  # noqa: ANN001 — a cell value, a (low, high) range or None
+        """Double-clicking a group opens its test texts on the Documents step (filtered by that
+        column's value; a range of numbers cannot be filtered there)."""
+        if isinstance(value, tuple):
+            self.statusMessage.emit(f"The Documents step filters by one value of “{column}”, not by a range: "
+                                    "choose the column there and type a value.")
+            return
+        model = self.groups.model_combo.currentData() or None
+        self.session.go_to(DOCUMENTS_STEP)
+        self.session.show_documents(DocumentFilter(model=model, metadata_column=column, metadata_mode="equals",
+                                                   metadata_value="" if value is None else str(value)))
 
     # -- building ---------------------------------------------------------------------------------
     def _build_empty(self) -> QWidget:
@@ -221,12 +256,11 @@ class ResultsPage(QWidget):
         panel = QWidget()
         self.study_label = QLabel("", objectName="studyLine")
         self.study_label.setWordWrap(True)
-        self.study_label.setStyleSheet("color: #444;")
+        self.study_label.setStyleSheet(theme.SOFT_STYLE)
         self.study_label.setToolTip("The study these results belong to, the data file it used and when it was run.")
         self.data_note_label = QLabel("", objectName="resultDataNote")
         self.data_note_label.setWordWrap(True)
-        self.data_note_label.setStyleSheet(
-            "background: #fff8e1; border: 1px solid #ffe082; padding: 4px 8px; border-radius: 4px;")
+        self.data_note_label.setStyleSheet(theme.notice_style("caution"))
         self.data_note_label.hide()
         self.headline_label = QLabel("", objectName="headline")
         self.headline_label.setWordWrap(True)
@@ -235,12 +269,11 @@ class ResultsPage(QWidget):
         self.headline_label.setToolTip(explain(["macro-F1", "confidence interval", "test text"]))
         self.caution_label = QLabel(OVERLAP_TEXT, objectName="caution")
         self.caution_label.setWordWrap(True)
-        self.caution_label.setStyleSheet(
-            "background: #fff8e1; border: 1px solid #ffe082; padding: 4px 8px; border-radius: 4px;")
+        self.caution_label.setStyleSheet(theme.notice_style("caution"))
         self.caution_label.setToolTip(explain(["confidence interval"]))
         self.notes_label = QLabel("", objectName="resultNotes")
         self.notes_label.setWordWrap(True)
-        self.notes_label.setStyleSheet("color: #555;")
+        self.notes_label.setStyleSheet(theme.NOTE_STYLE)
         self.export = ResultsExport()
         self.export.failed.connect(self.errorRaised)
         self.export.written.connect(self.statusMessage)
@@ -252,10 +285,9 @@ class ResultsPage(QWidget):
         self.failed_label = QLabel("", objectName="failedModels")
         self.failed_label.setWordWrap(True)
         self.failed_label.setTextFormat(Qt.TextFormat.RichText)
-        self.failed_label.setStyleSheet(
-            "background: #fdecea; border: 1px solid #f5c6cb; padding: 6px 8px; border-radius: 4px;")
+        self.failed_label.setStyleSheet(theme.notice_style("problem", "6px 8px"))
         overview_title = QLabel("Agreement with your coding on the test texts, per model", objectName="chartTitle")
-        overview_title.setStyleSheet("font-weight: 600;")
+        overview_title.setStyleSheet(theme.BOLD_STYLE)
         overview_title.setToolTip(explain(["macro-F1", "confidence interval"]))
         title_row = QHBoxLayout()
         title_row.addWidget(overview_title, 1)
@@ -267,10 +299,7 @@ class ResultsPage(QWidget):
         overview_column.addWidget(self.f1_chart)
         overview_column.addWidget(self.failed_label)
         overview_column.addStretch(1)
-        overview_scroll = QScrollArea()
-        overview_scroll.setWidgetResizable(True)
-        overview_scroll.setFrameShape(QFrame.Shape.NoFrame)
-        overview_scroll.setWidget(overview)
+        overview_scroll = ScrollArea(overview)
 
         # details of one model
         self.picker = QComboBox(objectName="modelPicker")
@@ -278,12 +307,12 @@ class ResultsPage(QWidget):
         self.picker.setToolTip("Choose a model to see its details; the best model comes first.")
         self.picker.currentIndexChanged.connect(self._model_chosen)
         self.summary_label = QLabel("", objectName="modelSummary")
-        self.summary_label.setStyleSheet("color: #444;")
+        self.summary_label.setStyleSheet(theme.SOFT_STYLE)
         self.summary_label.setWordWrap(True)
         self.summary_label.setToolTip(explain(["macro-F1", "accuracy"]))
         picker_row = QHBoxLayout()
         picker_label = QLabel("Details for")
-        picker_label.setStyleSheet("font-weight: 600;")
+        picker_label.setStyleSheet(theme.BOLD_STYLE)
         picker_row.addWidget(picker_label)
         picker_row.addWidget(self.picker)
         picker_row.addWidget(self.summary_label, 1)
@@ -311,9 +340,9 @@ class ResultsPage(QWidget):
                                    "per value of a column of your table.")
         self.model_notes_label = GlossaryLabel("", terms=RESULT_TERMS)
         self.model_notes_label.setObjectName("modelNotes")
-        self.model_notes_label.setStyleSheet("color: #444;")
+        self.model_notes_label.setStyleSheet(theme.SOFT_STYLE)
         self.saved_label = QLabel("", objectName="savedModel")
-        self.saved_label.setStyleSheet("color: #444;")
+        self.saved_label.setStyleSheet(theme.SOFT_STYLE)
         self.saved_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         self.show_folder_button = QPushButton("Show folder", objectName="showModelFolder")
         self.show_folder_button.setToolTip("Open the folder with the saved model in your file manager.")
@@ -332,16 +361,11 @@ class ResultsPage(QWidget):
         details_column.addWidget(self.saved_box)
         details_column.addWidget(self.tabs, 1)
 
-        self.splitter = QSplitter(Qt.Orientation.Vertical, objectName="resultsSplitter")
+        self._overview = overview
+        self.splitter = FittingSplitter(Qt.Orientation.Vertical, self._overview_height, name="resultsSplitter",
+                                        stretch=(2, 3))
         self.splitter.addWidget(overview_scroll)
         self.splitter.addWidget(details)
-        self.splitter.setChildrenCollapsible(False)
-        self.splitter.setStretchFactor(0, 2)
-        self.splitter.setStretchFactor(1, 3)
-        self.splitter.splitterMoved.connect(self._splitter_moved)
-        self.splitter.installEventFilter(self)
-        self._overview = overview
-        self._user_sized = False
 
         layout = QVBoxLayout(panel)
         layout.setContentsMargins(16, 12, 16, 10)
@@ -374,10 +398,7 @@ class ResultsPage(QWidget):
         self.heatmap.click_hint = CELL_CLICK_HINT
         self.heatmap.setToolTip(f"{CELL_CLICK_HINT} Right-click to save this chart as an image.")
         self.heatmap.cellClicked.connect(self._cell_clicked)
-        scroll = QScrollArea()
-        scroll.setWidgetResizable(True)
-        scroll.setFrameShape(QFrame.Shape.NoFrame)
-        scroll.setWidget(self.heatmap)
+        scroll = ScrollArea(self.heatmap)
         self.heatmap_scroll = scroll
         top = QHBoxLayout()
         top.addWidget(self.confusion_caption, 1)
@@ -397,7 +418,7 @@ class ResultsPage(QWidget):
         self.folds_label.setObjectName("foldScores")
         self.grid_caption = GlossaryLabel("", terms=RESULT_TERMS)
         self.grid_caption.setObjectName("gridCaption")
-        self.grid_caption.setStyleSheet("color: #555;")
+        self.grid_caption.setStyleSheet(theme.NOTE_STYLE)
         self.grid_table = GridTable()
         self.transformer_grid = TransformerGridTable()
         self.extend_button = QPushButton("Try a wider grid…", objectName="extendGrid")
@@ -424,7 +445,7 @@ class ResultsPage(QWidget):
         self.time_chart.setObjectName("timeChart")
         self.time_chart.modelClicked.connect(self.choose_model)
         chart_title = QLabel("Total time per model", objectName="timeChartTitle")
-        chart_title.setStyleSheet("font-weight: 600;")
+        chart_title.setStyleSheet(theme.BOLD_STYLE)
         title_row = QHBoxLayout()
         title_row.addWidget(chart_title, 1)
         title_row.addWidget(_save_button(self.time_chart, "saveTimeChart"))
@@ -436,32 +457,20 @@ class ResultsPage(QWidget):
         column.addLayout(title_row)
         column.addWidget(self.time_chart)
         column.addStretch(1)
-        scroll = QScrollArea()
-        scroll.setWidgetResizable(True)
-        scroll.setFrameShape(QFrame.Shape.NoFrame)
-        scroll.setWidget(inner)
-        return scroll
+        return ScrollArea(inner)
 
     def _build_comparison_tab(self) -> QWidget:
         self.comparison = ComparisonView()
         self.comparison.setObjectName("comparisonView")
         self._comparison_slot = WorkerSlot()
-        scroll = QScrollArea()
-        scroll.setWidgetResizable(True)
-        scroll.setFrameShape(QFrame.Shape.NoFrame)
-        scroll.setWidget(self.comparison)
-        return scroll
+        return ScrollArea(self.comparison)
 
     def _build_groups_tab(self) -> QWidget:
         self.groups = SubgroupView()
         self.groups.setObjectName("subgroupView")
-        self.tables: Callable[[], tuple[Any, Any, Any]] = lambda: (None, None, None)
+        self.tables: Callable[[], tuple[Any, Any, Any]] = lambda: self.session.study_tables()
         self.export.subgroups = lambda: self.groups.scores  # the groups shown go into the Excel export too
-        scroll = QScrollArea()
-        scroll.setWidgetResizable(True)
-        scroll.setFrameShape(QFrame.Shape.NoFrame)
-        scroll.setWidget(self.groups)
-        return scroll
+        return ScrollArea(self.groups)
 
     def _tab_changed(self, index: int) -> None:
         # the table may arrive after the result (opening a project): fill the groups when first shown
@@ -488,12 +497,12 @@ class ResultsPage(QWidget):
         from guiapp.core.errors import UserError
         from guiapp.core.experiment.coder_agreement import test_text_rows
         from guiapp.core.experiment.coder_columns import coder_count_columns
+        from guiapp.core.experiment.tested_texts import table_of_test_texts
 
         table, mapping, test_table = self.tables()
         if table is None:
             return
-        source = test_table if result.split.get("how") == "test file" else table
-        columns = coder_count_columns(source, result.categories, mapping)
+        columns = coder_count_columns(table_of_test_texts(result, table, test_table), result.categories, mapping)
         if not columns:
             return
         try:
@@ -539,7 +548,7 @@ class ResultsPage(QWidget):
         failed = [model for model in result.models if not model.ok]
         self.failed_label.setText(self._failed_html(failed))
         self.failed_label.setVisible(bool(failed))
-        self.time_chart.set_times([(model.name, model.seconds.get("total", 0.0)) for model in self._ranked])
+        self.time_chart.set_times([(model.name, model.total_seconds or 0.0) for model in self._ranked])
 
         self.picker.blockSignals(True)
         self.picker.clear()
@@ -553,8 +562,7 @@ class ResultsPage(QWidget):
             self.picker.setCurrentIndex(0)
             self._model_chosen(0)
         self.stack.setCurrentWidget(self.content)
-        self._user_sized = False
-        self._fit_splitter()
+        self.splitter.reset()
         self.statusMessage.emit(
             f"Showing the results of {len(self._ranked)} model{'s' if len(self._ranked) != 1 else ''}"
             + (f"; {len(failed)} did not finish." if failed else ".")
@@ -622,23 +630,11 @@ class ResultsPage(QWidget):
         return QDesktopServices.openUrl(QUrl.fromLocalFile(folder))
 
     # -- layout --------------------------------------------------------------------------------------
-    def _splitter_moved(self, *_args) -> None:
-        self._user_sized = True
-
-    def _fit_splitter(self) -> None:
+    def _overview_height(self, total: int) -> int:
         """Give the chart of all models the room it needs (up to 55 %), the details the rest."""
-        total = sum(self.splitter.sizes())
-        if total <= 0:
-            return
         self._overview.adjustSize()
         need = self._overview.sizeHint().height() + 4
-        top = max(min(need, int(total * (0.55 if total > 560 else 0.5))), min(150, total // 2))
-        self.splitter.setSizes([top, total - top])
-
-    def eventFilter(self, watched, event) -> bool:
-        if watched is self.splitter and event.type() == QEvent.Type.Resize and not self._user_sized:
-            self._fit_splitter()
-        return super().eventFilter(watched, event)
+        return max(min(need, int(total * (0.55 if total > 560 else 0.5))), min(150, total // 2))
 
     def _cell_clicked(self, human: int, predicted: int) -> None:
         model = self.chosen_model()
@@ -653,13 +649,14 @@ class ResultsPage(QWidget):
         for model in failed:
             message = model.message or ("Cancelled." if model.status == "cancelled" else "No message.")
             lines.append(f"<b>{html.escape(model.name)}</b> — "
-                         f"<span style='color:#b71c1c;'>{html.escape(message)}</span>")
+                         f"<span style='color:{theme.ERROR_STRONG};'>{html.escape(message)}</span>")
         return "<br>".join(lines)
 
     def _model_chosen(self, index: int) -> None:
         model = self.chosen_model()
         if model is None or self.result is None:
             return
+        self.session.choose_model(model.name)
         test = model.test
         rank = self._ranked.index(model) + 1
         parts = [f"macro-F1 {test.macro_f1:.2f}"]
@@ -673,13 +670,13 @@ class ResultsPage(QWidget):
         elif model.n_features:
             parts.append(format_weights(model.n_features) if transformer
                          else f"each text is {model.n_features:,} numbers")
-        device = device_text(model.spec.get("device")) if transformer else ""
+        device = device_text(model.device) if transformer else ""
         if device:
             parts.append(f"trained on {device}")
         self.summary_label.setText("  ·  ".join(parts))
         self._show_notes(model)
 
-        n_test = _test_count(self.result)
+        n_test = self.result.n_test_texts
         self.category_caption.set_plain_text(
             f"How {model.name} does on each category of the {n_test:,} test texts. Precision: how often it "
             "is right when it picks the category; recall: how many of your texts in the category it finds. "
@@ -696,17 +693,17 @@ class ResultsPage(QWidget):
 
         self._show_tuning(model)
         if transformer:
-            self.times_table.set_seconds(model.seconds, transformer_stages(str(model.spec.get("tuning") or "")))
+            self.times_table.set_seconds(model.seconds, transformer_stages(model.tuning))
         elif is_combined(model):
             self.times_table.set_seconds(model.seconds, COMBINED_STAGES)
         else:
             self.times_table.set_seconds(model.seconds)
         self.device_label.set_plain_text(f"{model.name} was trained on {device}." if device else "")
         self.device_label.setVisible(bool(device))
-        self.time_chart.set_times([(m.name, m.seconds.get("total", 0.0)) for m in self._ranked], highlight=model.name)
+        self.time_chart.set_times([(m.name, m.total_seconds or 0.0) for m in self._ranked], highlight=model.name)
 
     def _show_notes(self, model: ModelResult) -> None:
-        notes = [str(note) for note in model.spec.get("notes", []) or [] if note] if isinstance(model.spec, dict) else []
+        notes = model.notes
         self.model_notes_label.set_plain_text("Notes: " + " ".join(notes) if notes else "")
         self.model_notes_label.setVisible(bool(notes))
         folder = model.artefact
@@ -721,13 +718,13 @@ class ResultsPage(QWidget):
 
     def _extend_grid(self) -> None:
         model = self.chosen_model()
-        extended = ((model.spec or {}).get("setting_choice") or {}).get("extended_grid") if model else None
-        if extended:
-            self.extendGridRequested.emit(dict(extended))
+        choice = model.setting_choice if model else None
+        if choice is not None and choice.extended_grid:
+            self.extendGridRequested.emit(dict(choice.extended_grid))
 
     def _show_tuning(self, model: ModelResult) -> None:
-        choice = (model.spec or {}).get("setting_choice") if isinstance(model.spec, dict) else None
-        self.extend_button.setVisible(bool(is_transformer(model) and choice and choice.get("extended_grid")))
+        choice = model.setting_choice
+        self.extend_button.setVisible(bool(is_transformer(model) and choice is not None and choice.extended_grid))
         self.tabs.setTabText(TAB_NAMES.index("Tuning"), "How it combines" if is_combined(model) else "Tuning")
         if is_combined(model):
             self._show_combination(model)
@@ -749,7 +746,7 @@ class ResultsPage(QWidget):
             folds = "  ·  ".join(f"{score:.2f}" for score in scores)
             self.folds_label.set_plain_text(
                 f"Its macro-F1 on each of the {len(scores)} folds of cross-validation: {folds}  —  "
-                f"mean {sum(scores) / len(scores):.2f}" + self._fold_interval(scores)
+                f"mean {model.cv_mean:.2f}" + self._fold_interval(scores)
             )
         else:
             self.folds_label.set_plain_text("No cross-validation scores were recorded for this model.")
@@ -764,19 +761,12 @@ class ResultsPage(QWidget):
         self.grid_table.set_grid(model.classifier, model.grid, model.chosen_params)
 
     def _fold_interval(self, scores: list[float]) -> str:
-        """The mean's 95 % interval across folds, corrected for their overlapping training texts
-        (Nadeau & Bengio), e.g. " (95 % interval 0.71–0.77)"; "" with fewer than 3 folds."""
-        if len(scores) < 3 or self.result is None:
+        """The mean's 95 % interval across folds (``fold_interval``), e.g. " (95 % interval 0.71–0.77)";
+        "" when there is none (fewer than 3 folds)."""
+        if self.result is None:
             return ""
-        from guiapp.core.stats.paired_tests import corrected_resampled_t_test
-
-        evaluation = (self.result.spec or {}).get("evaluation") or {}
-        k = int(evaluation.get("folds") or len(scores))
-        n_train = int(self.result.split.get("n_train") or 0)
-        if n_train < k:
-            return ""
-        found = corrected_resampled_t_test(scores, [0.0] * len(scores), n_train - n_train // k, n_train // k)
-        return f" (95 % interval {found.ci_low:.2f}–{found.ci_high:.2f})"
+        interval = fold_interval(scores, self.result.test_split.n_train or 0, self.result.protocol.folds)
+        return f" (95 % interval {interval[0]:.2f}–{interval[1]:.2f})" if interval else ""
 
     def _show_combination(self, model: ModelResult) -> None:
         self.tuning_label.set_plain_text(chosen_text(model))
@@ -789,8 +779,7 @@ class ResultsPage(QWidget):
         self.transformer_spacer.setVisible(True)
 
     def _show_transformer_tuning(self, model: ModelResult) -> None:
-        how = str(model.spec.get("tuning") or "")
-        split = how.startswith("one validation split")
+        split = model.tuning.startswith("one validation split")
         held_out = "the validation texts" if split else "the folds of cross-validation (mean)"
         scores = model.cv_scores
         if split and scores:
@@ -799,7 +788,7 @@ class ResultsPage(QWidget):
             folds = "  ·  ".join(f"{score:.2f}" for score in scores)
             self.folds_label.set_plain_text(
                 f"Its macro-F1 on each of the {len(scores)} folds of cross-validation: {folds}  —  "
-                f"mean {sum(scores) / len(scores):.2f}")
+                f"mean {model.cv_mean:.2f}")
         else:
             self.folds_label.set_plain_text("No tuning scores were recorded for this model.")
         n = len(model.grid)

@@ -14,16 +14,16 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from PySide6.QtCore import QEvent, Qt, QTimer, Signal
+from PySide6.QtCore import Qt, QTimer, Signal
 from PySide6.QtWidgets import (
     QApplication,
     QFrame,
     QHBoxLayout,
     QLabel,
+    QMessageBox,
     QPlainTextEdit,
     QProgressBar,
     QPushButton,
-    QSplitter,
     QStackedWidget,
     QVBoxLayout,
     QWidget,
@@ -32,11 +32,15 @@ from PySide6.QtWidgets import (
 from guiapp.core.events import Log, Metric, Progress, TaskUpdate, ignore_events
 from guiapp.core.progress_clock import TimeLeftClock
 from guiapp.core.study.spec import ExperimentSpec
+from guiapp.ui import theme
 from guiapp.ui.widgets.empty_state import EmptyState
+from guiapp.ui.widgets.fitting_splitter import FittingSplitter
 from guiapp.ui.widgets.glossary import GlossaryLabel
 from guiapp.ui.widgets.job_progress import format_time_left
 from guiapp.ui.widgets.model_progress import ModelProgressList, ModelProgressRow
 from guiapp.ui.widgets.results_charts import format_seconds
+from guiapp.ui.session.study_session import StudySession
+from guiapp.ui.steps import RESULTS_STEP, RUN_STEP
 from guiapp.ui.widgets.where_to_run import WhereToRun
 from guiapp.workers import ErrorSink, Worker, WorkerSlot
 
@@ -46,13 +50,8 @@ CANCELLED_TEXT = (
 )
 EMPTY_TITLE = "Nothing is running yet"
 EMPTY_TEXT = "Choose models on the Models step and press Run."
-LOG_COLORS = {"info": "#222222", "warning": "#a15c00", "error": "#c62828"}
-BANNER_STYLES = {
-    "finished": "background: #e8f5e9; border: 1px solid #a5d6a7;",
-    "cancelled": "background: #fff8e1; border: 1px solid #ffe082;",
-    "failed": "background: #fdecea; border: 1px solid #f5c6cb;",
-    "stopping": "background: #fff8e1; border: 1px solid #ffe082;",
-}
+LOG_COLORS = {"info": theme.INK, "warning": theme.WARNING, "error": theme.ERROR}
+BANNER_NOTICES = {"finished": "done", "cancelled": "caution", "failed": "problem", "stopping": "caution"}
 RunFunction = Callable[..., Any]
 
 
@@ -109,9 +108,12 @@ class RunPage(QWidget):
     runningChanged = Signal(bool)
     statusMessage = Signal(str)
 
-    def __init__(self, errors: ErrorSink, run_fn: RunFunction | None = None, parent: QWidget | None = None) -> None:
+    def __init__(self, errors: ErrorSink, run_fn: RunFunction | None = None, parent: QWidget | None = None,
+                 session: StudySession | None = None) -> None:
         super().__init__(parent)
         self.errors = errors
+        self.session = session or StudySession(self)
+        self.ask_before_large_runs = True  # "start anyway?" above a large number of fits (tests turn it off)
         self.run_fn: RunFunction = run_fn or run_engine
         self.result = None
         self.spec: ExperimentSpec | None = None
@@ -130,12 +132,61 @@ class RunPage(QWidget):
         self.stack = QStackedWidget()
         self.stack.addWidget(self.empty)
         self.stack.addWidget(self.running)
-        self.where = WhereToRun()  # this computer or a Dask scheduler; applies to the next run
+        self.where = WhereToRun(choice=self.session.where)  # this computer or a Dask scheduler, for the next run
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.setSpacing(0)
         layout.addWidget(self.stack, 1)
         layout.addWidget(self.where)
+        self.session.runWanted.connect(self.start_asked)
+        self.resultReady.connect(self._publish_result)
+        self.statusMessage.connect(self.session.say)
+
+    def _publish_result(self, result) -> None:  # noqa: ANN001 — an ExperimentResult
+        from guiapp.core.project.format import model_folders_of
+
+        self.session.set_result(result, model_folders_of(result))
+        self.session.go_to(RESULTS_STEP)
+
+    def start_asked(self, spec: ExperimentSpec) -> None:
+        """Start ``spec`` (asks first when another run is still going, or when the study is large)."""
+        if self.is_busy() and not self._confirm_replace_run():
+            return
+        if self.ask_before_large_runs and not self._confirm_large_run(spec):
+            return
+        self.session.go_to(RUN_STEP)
+        self.start(spec, table=self.session.frame)
+
+    def _confirm_replace_run(self) -> bool:
+        answer = QMessageBox.question(
+            self,
+            "A run is still going",
+            "The models of the previous run are still being compared.\n\n"
+            "Stop that run and start the new one? The unfinished run is not saved.",
+            QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No,
+            QMessageBox.StandardButton.No,
+        )
+        return answer == QMessageBox.StandardButton.Yes
+
+    def _confirm_large_run(self, spec: ExperimentSpec) -> bool:
+        """Ask before a study of more fits than a researcher would start by accident (a grid of thousands)."""
+        from guiapp.core.experiment.run_size import estimate_run
+        from guiapp.core.study.split_sizes import planned_sizes
+
+        report = self.session.report
+        n_coded = report.n_coded if report is not None else 0
+        n_train, n_test = planned_sizes(spec, n_coded, self.session.test_count, self.session.frame)
+        size = estimate_run(spec, n_train or None, n_test, len(report.categories) if report is not None else 2)
+        if not size.large:
+            return True
+        about = f", {size.duration} on this computer" if size.duration else ""
+        answer = QMessageBox.question(
+            self, "A large study",
+            f"This study will fit {size.fits:,} models{about}.\n\nStart anyway?",
+            QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No,
+            QMessageBox.StandardButton.No,
+        )
+        return answer == QMessageBox.StandardButton.Yes
 
     # -- building ---------------------------------------------------------------------------------
     def _build_empty(self) -> QWidget:
@@ -146,16 +197,16 @@ class RunPage(QWidget):
     def _build_running(self) -> QWidget:
         panel = QWidget()
         self.title_label = QLabel("", objectName="runTitle")
-        self.title_label.setStyleSheet("font-size: 17px; font-weight: 600;")
+        self.title_label.setStyleSheet(theme.heading_style(17))
         self.title_label.setWordWrap(True)
         self.details_label = GlossaryLabel(
             "", terms=["cross-validation", "fold", "test text", "validation split", "GPU", "Transformer"]
         )
         self.details_label.setObjectName("runDetails")
-        self.details_label.setStyleSheet("color: #555;")
+        self.details_label.setStyleSheet(theme.NOTE_STYLE)
 
         self.overall_message = QLabel("", objectName="runMessage")
-        self.overall_message.setStyleSheet("color: #333;")
+        self.overall_message.setStyleSheet(theme.text_style(theme.DARK_TEXT))
         self.overall_message.setWordWrap(True)
         self.overall_bar = QProgressBar(objectName="runBar")
         self.overall_bar.setRange(0, 1000)
@@ -179,10 +230,7 @@ class RunPage(QWidget):
         self.banner_label.setWordWrap(True)
         self.banner_label.setStyleSheet("font-size: 14px; background: transparent; border: none;")
         self.results_button = QPushButton("See the results →", objectName="seeResults")
-        self.results_button.setStyleSheet(
-            "QPushButton { background: #1f5fa8; color: white; font-weight: 600; font-size: 14px;"
-            " padding: 7px 18px; border-radius: 5px; } QPushButton:hover { background: #174a85; }"
-        )
+        self.results_button.setStyleSheet(theme.GO_BUTTON_STYLE)
         self.results_button.setToolTip("Compare the models: scores, mistakes per category, chosen settings.")
         self.results_button.clicked.connect(self._show_results)
         banner_row = QHBoxLayout(self.banner)
@@ -193,7 +241,7 @@ class RunPage(QWidget):
 
         self.model_list = ModelProgressList()
         models_title = QLabel("Models", objectName="runModelsTitle")
-        models_title.setStyleSheet("font-weight: 600; font-size: 14px;")
+        models_title.setStyleSheet(theme.heading_style(14))
         models_box = QWidget()
         models_column = QVBoxLayout(models_box)
         models_column.setContentsMargins(0, 0, 0, 0)
@@ -209,7 +257,7 @@ class RunPage(QWidget):
         self.copy_button.setToolTip("Copy the whole log, e.g. to send it with a question.")
         self.copy_button.clicked.connect(self.copy_log)
         log_title = QLabel("What happened", objectName="runLogTitle")
-        log_title.setStyleSheet("font-weight: 600; font-size: 14px;")
+        log_title.setStyleSheet(theme.heading_style(14))
         log_header = QHBoxLayout()
         log_header.addWidget(log_title, 1)
         log_header.addWidget(self.copy_button)
@@ -219,17 +267,12 @@ class RunPage(QWidget):
         log_column.addLayout(log_header)
         log_column.addWidget(self.log_view, 1)
 
-        splitter = QSplitter(Qt.Orientation.Vertical, objectName="runSplitter")
+        # refits as the banner comes and goes, and when the page is shown: the rows grow while it is hidden
+        splitter = FittingSplitter(Qt.Orientation.Vertical, self._models_height, name="runSplitter", stretch=(3, 2))
         splitter.addWidget(models_box)
         splitter.addWidget(log_box)
-        splitter.setStretchFactor(0, 3)
-        splitter.setStretchFactor(1, 2)
-        splitter.setChildrenCollapsible(False)
-        splitter.splitterMoved.connect(self._splitter_moved)
-        splitter.installEventFilter(self)  # the banner coming and going resizes it
         self.splitter = splitter
         self.models_title = models_title
-        self._user_sized = False
 
         layout = QVBoxLayout(panel)
         layout.setContentsMargins(16, 12, 16, 12)
@@ -270,8 +313,7 @@ class RunPage(QWidget):
         self.cancel_button.setText("Cancel")
         self.cancel_button.show()
         self.stack.setCurrentWidget(self.running)
-        self._user_sized = False
-        self._fit_splitter()
+        self.splitter.reset()
 
         worker = Worker(self.run_fn, spec, name=f"study {study_name(spec)}", table=table, spec_file=spec_file)
         signals = worker.signals
@@ -341,7 +383,7 @@ class RunPage(QWidget):
         colour = LOG_COLORS.get(level, LOG_COLORS["info"])
         weight = "600" if level != "info" else "400"
         self.log_view.appendHtml(
-            f'<span style="color:#888888;">{stamp}</span> '
+            f'<span style="color:{theme.STAMP_TEXT};">{stamp}</span> '
             f'<span style="color:{colour}; font-weight:{weight};">{html.escape(prefix + message)}</span>'
         )
 
@@ -374,8 +416,7 @@ class RunPage(QWidget):
             QTimer.singleShot(0, lambda row=grown: self._show_grown_row(row))
 
     def _show_grown_row(self, row: ModelProgressRow) -> None:
-        if not self._user_sized:
-            self._fit_splitter()
+        self.splitter.fit()
         self.model_list.ensureWidgetVisible(row, 0, 0)
 
     def loss_chart(self, index: int):
@@ -462,36 +503,22 @@ class RunPage(QWidget):
             self.cancel_button.hide()
 
     # -- layout ------------------------------------------------------------------------------------------
-    def _splitter_moved(self, *_args) -> None:
-        self._user_sized = True
-
-    def _fit_splitter(self, height: int | None = None) -> None:
+    def _models_height(self, total: int) -> int:
         """The model rows get the room they need; the log gets the rest, at least a few lines
-        (it scrolls, and its lines are also in the rows above). ``height``: the splitter's new
-        height while it is being resized (its sizes are still the old ones then)."""
-        total = sum(self.splitter.sizes()) if height is None else height - self.splitter.handleWidth()
-        if total <= 0:
-            return
+        (it scrolls, and its lines are also in the rows above)."""
         rows = self.model_list.widget()
         rows.adjustSize()
         need = rows.sizeHint().height() + self.models_title.sizeHint().height() + 12
         if self.model_list.horizontalScrollBar().isVisible():
             need += self.model_list.horizontalScrollBar().height()
         log_lines = self.log_view.fontMetrics().lineSpacing() * 4 + 40  # title row, frame, 4 lines
-        top = max(min(need, total - min(log_lines, total // 3)), min(total // 2, 120))
-        self.splitter.setSizes([top, total - top])
-
-    def eventFilter(self, watched, event) -> bool:
-        # refit on resize, and on showing the page: the rows grow while the page may be hidden
-        refit = event.type() in (QEvent.Type.Resize, QEvent.Type.Show)
-        if watched is self.splitter and refit and not self._user_sized:
-            self._fit_splitter(event.size().height() if event.type() == QEvent.Type.Resize else None)
-        return super().eventFilter(watched, event)
+        return max(min(need, total - min(log_lines, total // 3)), min(total // 2, 120))
 
     # -- helpers ---------------------------------------------------------------------------------------
     def _set_state(self, state: str) -> None:
         was_running = self._state in ("running", "stopping")
         self._state = state
+        self.session.set_run_state(state)
         self.where.setEnabled(state not in ("running", "stopping"))
         self.where.setToolTip("Where this run goes; change it for the next run when this one has ended."
                               if state in ("running", "stopping") else "")
@@ -512,7 +539,7 @@ class RunPage(QWidget):
                 row.set_result(model)
 
     def _show_banner(self, kind: str, text: str, *, results: bool) -> None:
-        self.banner.setStyleSheet(f"QFrame#runBanner {{ {BANNER_STYLES[kind]} border-radius: 6px; }}")
+        self.banner.setStyleSheet(f"QFrame#runBanner {{ {theme.notice_style(BANNER_NOTICES[kind], '', 6)} }}")
         self.banner_label.setText(text)
         self.results_button.setVisible(results)
         self.banner.show()

@@ -31,10 +31,9 @@ from guiapp.core.models.conventional import (
     expand_grid,
     normalise_grid,
 )
+from guiapp.ui import theme
+from guiapp.ui.widgets.advanced_tab import AdvancedTab
 
-ERROR_STYLE = "color: #c62828;"
-FIELD_ERROR_STYLE = "QLineEdit { border: 1px solid #c62828; background: #fdf1f0; }"
-MUTED = "color: #5a6270;"
 _SEPARATORS = re.compile(r"[,;\s]+")
 
 
@@ -68,7 +67,7 @@ class ParameterField(QWidget):
         super().__init__(parent)
         self.classifier, self.name, self.info = classifier, name, info
         self.error = QLabel("", objectName=f"gridError_{classifier}_{name}")
-        self.error.setStyleSheet(ERROR_STYLE)
+        self.error.setStyleSheet(theme.ERROR_STYLE)
         self.error.setWordWrap(True)
         self.error.hide()
         self.edit: QLineEdit | None = None
@@ -122,7 +121,7 @@ class ParameterField(QWidget):
             self.error.setText(_plain(error))
             self.error.show()
             if self.edit is not None:
-                self.edit.setStyleSheet(FIELD_ERROR_STYLE)
+                self.edit.setStyleSheet(theme.FIELD_ERROR_STYLE)
             return False
         self.error.hide()
         if self.edit is not None:
@@ -153,7 +152,7 @@ class ClassifierGridBox(QGroupBox):
             form.addRow(label, field)
             self.fields[name] = field
         self.count = QLabel("", objectName=f"gridCount_{classifier}")
-        self.count.setStyleSheet(MUTED)
+        self.count.setStyleSheet(theme.MUTED_STYLE)
         self.count.setWordWrap(True)
         self.restore = QPushButton("Restore the paper's defaults", objectName=f"gridRestore_{classifier}")
         self.restore.setToolTip("Put back the values: " + "; ".join(
@@ -200,27 +199,16 @@ class ClassifierGridBox(QGroupBox):
         self.count.setText(count_text(len(expand_grid(self.classifier, self.grid())), self.folds))
 
 
-class GridsTab(QWidget):
+class GridsTab(AdvancedTab):
     """All classifiers' grids; ``changed`` after every edit."""
 
-    changed = Signal()
+    boxes: dict[str, ClassifierGridBox]
 
     def __init__(self, parent: QWidget | None = None) -> None:
-        super().__init__(parent)
-        self.boxes: dict[str, ClassifierGridBox] = {}
-        intro = QLabel(
+        super().__init__(
             "Each model is trained with every combination of the values below; cross-validation "
-            "picks the combination that agrees best with your coding. More values take longer."
-        )
-        intro.setWordWrap(True)
-        column = QVBoxLayout(self)
-        column.addWidget(intro)
-        for classifier in CLASSIFIERS:
-            box = ClassifierGridBox(classifier)
-            box.changed.connect(self.changed)
-            self.boxes[classifier] = box
-            column.addWidget(box)
-        column.addStretch(1)
+            "picks the combination that agrees best with your coding. More values take longer.",
+            {classifier: ClassifierGridBox(classifier) for classifier in CLASSIFIERS}, parent)
 
     def set_grids(self, grids: dict[str, dict[str, list[Any]]]) -> None:
         for classifier, box in self.boxes.items():
@@ -229,9 +217,6 @@ class GridsTab(QWidget):
     def set_folds(self, folds: int) -> None:
         for box in self.boxes.values():
             box.set_folds(folds)
-
-    def is_valid(self) -> bool:
-        return all([box.is_valid() for box in self.boxes.values()])  # noqa: C419 - check (and mark) every box
 
     def grids(self) -> dict[str, dict[str, list[Any]]]:
         return {classifier: box.grid() for classifier, box in self.boxes.items()}

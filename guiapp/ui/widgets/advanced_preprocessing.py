@@ -34,10 +34,10 @@ from guiapp.core.errors import UserError
 from guiapp.core.features.bow_choices import ANALYZERS, WEIGHTINGS
 from guiapp.core.features.stemming import STEM_LANGUAGES
 from guiapp.core.features.stop_words import STOP_WORD_LANGUAGES
+from guiapp.ui import theme
+from guiapp.ui.widgets.advanced_tab import AdvancedTab
 from guiapp.ui.widgets.model_choice import REPRESENTATION_TITLES
 
-ERROR_STYLE = "color: #c62828;"
-MUTED = "color: #5a6270;"
 VECTOR_FILTER = "Word vector files (*.txt *.vec *.gz *.bin);;All files (*)"
 
 def _stem_name(language: str) -> str:
@@ -252,7 +252,7 @@ class RepresentationOptionsBox(QGroupBox):
                 form.addRow(label, editor.widget)
             self.editors[name] = editor
         self.error = QLabel("", objectName=f"optionsError_{kind}")
-        self.error.setStyleSheet(ERROR_STYLE)
+        self.error.setStyleSheet(theme.ERROR_STYLE)
         self.error.setWordWrap(True)
         self.error.hide()
         self.restore = QPushButton("Restore the paper's defaults", objectName=f"optionsRestore_{kind}")
@@ -314,34 +314,20 @@ class RepresentationOptionsBox(QGroupBox):
         self.changed.emit()
 
 
-class PreprocessingTab(QWidget):
+class PreprocessingTab(AdvancedTab):
     """The options of every representation; ``changed`` after every edit."""
 
-    changed = Signal()
+    boxes: dict[str, RepresentationOptionsBox]
 
     def __init__(self, kinds: list[str], parent: QWidget | None = None) -> None:
-        super().__init__(parent)
-        intro = QLabel(
+        super().__init__(
             "How each way of turning texts into numbers reads your texts. The defaults follow "
-            "the reference paper; hover over an option to see what it does."
-        )
-        intro.setWordWrap(True)
-        column = QVBoxLayout(self)
-        column.addWidget(intro)
-        self.boxes: dict[str, RepresentationOptionsBox] = {}
-        for kind in kinds:
-            box = RepresentationOptionsBox(kind)
-            box.changed.connect(self.changed)
-            self.boxes[kind] = box
-            column.addWidget(box)
-        column.addStretch(1)
+            "the reference paper; hover over an option to see what it does.",
+            {kind: RepresentationOptionsBox(kind) for kind in kinds}, parent)
 
     def set_options(self, options: dict[str, dict[str, Any]]) -> None:
         for kind, box in self.boxes.items():
             box.set_options(options.get(kind, {}))
-
-    def is_valid(self) -> bool:
-        return all([box.is_valid() for box in self.boxes.values()])  # noqa: C419 - check (and mark) every box
 
     def options(self) -> dict[str, dict[str, Any]]:
         """Per representation, the options that differ from the defaults."""

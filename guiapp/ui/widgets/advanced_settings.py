@@ -23,11 +23,9 @@ from PySide6.QtWidgets import (
     QComboBox,
     QDialog,
     QDialogButtonBox,
-    QFrame,
     QGridLayout,
     QLabel,
     QPushButton,
-    QScrollArea,
     QSpinBox,
     QTabWidget,
     QVBoxLayout,
@@ -38,12 +36,13 @@ from guiapp.core.models.conventional import normalise_grid
 from guiapp.core.models.transformers.options import DEFAULT_MODEL
 from guiapp.core.study.sections import REPRESENTATION_LABELS, EvaluationSpec
 from guiapp.core.study.spec import ExperimentSpec
+from guiapp.ui import theme
 from guiapp.ui.widgets.advanced_grids import GridsTab
 from guiapp.ui.widgets.advanced_preprocessing import PreprocessingTab
 from guiapp.ui.widgets.advanced_transformer import TransformerTab
+from guiapp.ui.widgets.scroll_area import ScrollArea
 
 DEFAULT_SEED = ExperimentSpec().seed
-MUTED = "color: #5a6270;"
 TAB_TITLES = ("Test and tuning", "Preparing the texts", "Settings to try", "Transformer")
 TRANSFORMER = "transformer"  # key of the Transformer's options in StudySettings.options
 FINE_TUNE = "fine_tune"  # key of its grid in StudySettings.grids
@@ -155,7 +154,7 @@ class TestTuningTab(QWidget):
             widget.setMinimumWidth(250)
             note = QLabel(help_text, objectName=f"note_{widget.objectName()}")
             note.setWordWrap(True)
-            note.setStyleSheet(MUTED)
+            note.setStyleSheet(theme.MUTED_STYLE)
             note.setMinimumWidth(260)
             self.notes[widget.objectName()] = note
             grid.addWidget(label, row, 0, Qt.AlignmentFlag.AlignTop | Qt.AlignmentFlag.AlignRight)
@@ -205,7 +204,7 @@ class AdvancedSettingsDialog(QDialog):
         self.setObjectName("advancedDialog")
         self.setStyleSheet(
             "QGroupBox { font-weight: 600; font-size: 14px; margin-top: 14px; padding-top: 10px;"
-            " border: 1px solid #dde1e6; border-radius: 6px; }"
+            f" border: 1px solid {theme.BORDER}; border-radius: 6px; }}"
             " QGroupBox::title { subcontrol-origin: margin; left: 10px; padding: 0 4px; }"
             " QGroupBox * { font-weight: normal; font-size: 13px; }"
         )
@@ -217,14 +216,14 @@ class AdvancedSettingsDialog(QDialog):
         self.tabs = QTabWidget(objectName="advancedTabs")
         tabs = (self.test_tab, self.preprocessing_tab, self.grids_tab, self.transformer_tab)
         for tab, title in zip(tabs, TAB_TITLES, strict=True):
-            self.tabs.addTab(_scrolled(tab), title)
+            self.tabs.addTab(ScrollArea(tab, sideways=False), title)
         self.tabs.setTabToolTip(0, "Which texts are kept for the final test, and how each model's settings are tuned.")
         self.tabs.setTabToolTip(1, "How the texts are turned into numbers: words, stemming, word vectors.")
         self.tabs.setTabToolTip(2, "The values of each learning method's settings that cross-validation tries.")
         self.tabs.setTabToolTip(3, "How the fine-tuned Transformer learns: learning rates, epochs, text length, "
                                    "and how its best setting is chosen.")
         self.problem = QLabel("", objectName="advancedProblem")
-        self.problem.setStyleSheet("color: #c62828;")
+        self.problem.setStyleSheet(theme.ERROR_STYLE)
         self.problem.setWordWrap(True)
         self.buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel)
         self.buttons.accepted.connect(self.accept)
@@ -282,13 +281,3 @@ class AdvancedSettingsDialog(QDialog):
         if transformer_grid := self.transformer_tab.grid():
             grids[FINE_TUNE] = transformer_grid
         return StudySettings(evaluation=evaluation, seed=self.test_tab.seed.value(), options=options, grids=grids)
-
-
-def _scrolled(widget: QWidget) -> QScrollArea:
-    area = QScrollArea()
-    area.setWidgetResizable(True)
-    area.setFrameShape(QFrame.Shape.NoFrame)
-    area.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
-    area.setWidget(widget)
-    return area
-

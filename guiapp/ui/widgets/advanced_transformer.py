@@ -42,11 +42,10 @@ from guiapp.core.models.transformers.options import (
 from guiapp.core.models.transformers.sources.registry import TransformerInfo, info_for
 from guiapp.core.models.transformers.training.truncation import split_budget
 from guiapp.core.study.sections import EvaluationSpec
-from guiapp.ui.widgets.advanced_grids import FIELD_ERROR_STYLE, parse_values
+from guiapp.ui import theme
+from guiapp.ui.widgets.advanced_grids import parse_values
 from guiapp.ui.widgets.glossary import explain
 
-ERROR_STYLE = "color: #c62828;"
-MUTED = "color: #5a6270;"
 LABEL_WIDTH = 190  # the same for every group, so that the fields line up
 LENGTHS = (64, 128, 256, 384, 512, 1024, 2048, 4096)
 GRID_LABELS = {"learning_rate": "Learning rates", "epochs": "Epochs"}
@@ -145,7 +144,7 @@ class GridField(QWidget):
         self.edit.setToolTip(tip + "\nSeparate values with commas.")
         self.edit.textChanged.connect(self.edited)
         self.error = QLabel("", objectName=f"transformerGridError_{name}")
-        self.error.setStyleSheet(ERROR_STYLE)
+        self.error.setStyleSheet(theme.ERROR_STYLE)
         self.error.setWordWrap(True)
         self.error.hide()
         column = QVBoxLayout(self)
@@ -164,7 +163,7 @@ class GridField(QWidget):
         problem = grid_problem(self.name, self.raw_values(), self.model)
         self.error.setText(problem)
         self.error.setVisible(bool(problem))
-        self.edit.setStyleSheet(FIELD_ERROR_STYLE if problem else "")
+        self.edit.setStyleSheet(theme.FIELD_ERROR_STYLE if problem else "")
         return not problem
 
 
@@ -201,7 +200,7 @@ class TransformerTab(QWidget):
             field.edited.connect(self._edited)
             grid_form.addRow(_label(GRID_LABELS[name] + ":", field.edit.toolTip(), field.edit), field)
         self.count = QLabel("", objectName="transformerGridCount")
-        self.count.setStyleSheet(MUTED)
+        self.count.setStyleSheet(theme.MUTED_STYLE)
         self.count.setWordWrap(True)
         defaults = self.info.default_grid
         self.restore_grid = QPushButton("Restore the model's defaults", objectName="transformerGridRestore")
@@ -226,7 +225,7 @@ class TransformerTab(QWidget):
         self.truncation = QComboBox(objectName="transformerTruncation")
         self.length_note = QLabel("", objectName="transformerLengthNote")
         self.length_note.setWordWrap(True)
-        self.length_note.setStyleSheet(MUTED)
+        self.length_note.setStyleSheet(theme.MUTED_STYLE)
         reading_box = QGroupBox("Reading the texts", objectName="transformerReadingBox")
         reading_form = _form()
         reading_form.addRow(_label("Longest text:", OPTION_HELP["max_length"] + "\n" + explain(["token"]),
@@ -277,7 +276,7 @@ class TransformerTab(QWidget):
         self.validation_share.setSuffix(" % of the training texts")
         self.tuning_note = QLabel(TUNING_HELP, objectName="transformerTuningNote")
         self.tuning_note.setWordWrap(True)
-        self.tuning_note.setStyleSheet(MUTED)
+        self.tuning_note.setStyleSheet(theme.MUTED_STYLE)
         tuning_box = QGroupBox("How settings are chosen", objectName="transformerTuningBox")
         tuning_form = _form()
         tuning_form.addRow(_label("Choose the best setting by:", TUNING_HELP, self.tuning), self.tuning)
@@ -288,7 +287,7 @@ class TransformerTab(QWidget):
         _stack(tuning_box, tuning_form, self.tuning_note)
 
         self.options_error = QLabel("", objectName="transformerOptionsError")
-        self.options_error.setStyleSheet(ERROR_STYLE)
+        self.options_error.setStyleSheet(theme.ERROR_STYLE)
         self.options_error.setWordWrap(True)
         self.options_error.hide()
         self.restore_options = QPushButton("Restore the defaults", objectName="transformerOptionsRestore")

@@ -16,15 +16,16 @@ from PySide6.QtGui import QFontMetrics
 from PySide6.QtWidgets import QComboBox, QHBoxLayout, QLabel, QToolTip, QVBoxLayout, QWidget
 
 from guiapp.core.explain.attention_maps import ATTENTION_CAUTION, AttentionMaps
+from guiapp.ui import theme
 from guiapp.ui.widgets.chart_base import ChartWidget, chart_font
 from guiapp.ui.widgets.confusion_heatmap import ColumnNamesAxis
 from guiapp.ui.widgets.explanation_terms import ATTENTION_TIP, HEAD_TIP, LAYER_TIP, ROLLOUT_TIP
 
 ROLLOUT = "Rollout across layers"
 ALL_HEADS = "All heads, averaged"
-COLOUR_MAP = pg.ColorMap([0.0, 0.5, 1.0], [(255, 255, 255), (158, 154, 200), (63, 0, 125)])  # Purples
-CAUTION_STYLE = ("background-color:#fff4e0; border:1px solid #d9822b; border-radius:4px; padding:8px;"
-                 "color:#3d2a00;")
+COLOUR_MAP = pg.ColorMap([0.0, 0.5, 1.0], list(theme.ATTENTION_RGB))
+CAUTION_STYLE = (f"background-color:{theme.WARNING_BACKGROUND}; border:1px solid {theme.FLAG_COLOR}; "
+                 f"border-radius:4px; padding:8px; color:{theme.CAUTION_TEXT};")
 SHORT_TOKEN = 12  # longer tokens are shortened with "…" on the axes
 
 
@@ -52,9 +53,9 @@ class AttentionHeatmap(ChartWidget):
         self._bar = pg.ColorBarItem(values=(0.0, 1.0), colorMap=COLOUR_MAP, interactive=False,
                                     colorMapMenu=False, width=16)
         self._bar.setImageItem(self._image, insert_in=item)
-        self._bar.axis.setTextPen(pg.mkPen("#222222"))
+        self._bar.axis.setTextPen(pg.mkPen(theme.TEXT_COLOR))
         self._bar.axis.enableAutoSIPrefix(False)
-        self._bar.axis.setLabel("Share of attention", color="#222222")
+        self._bar.axis.setLabel("Share of attention", color=theme.TEXT_COLOR)
         self._bar.axis.setTickFont(chart_font(8))
         self._left_names: list[str] = []
         self.setMinimumSize(300, 300)  # fits the Documents step's reading pane in a 1024-pixel window
@@ -157,7 +158,7 @@ class AttentionView(QWidget):
         self._head.currentIndexChanged.connect(self._redraw)
         self._message = QLabel()
         self._message.setWordWrap(True)
-        self._message.setStyleSheet("color:#555555;")
+        self._message.setStyleSheet(theme.NOTE_STYLE)
         self._chart = AttentionHeatmap()
         choosers = QHBoxLayout()
         choosers.addWidget(QLabel("Layer:"))

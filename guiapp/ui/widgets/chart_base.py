@@ -18,14 +18,9 @@ from PySide6.QtGui import QColor, QFont, QPainter, QPicture, QResizeEvent
 from PySide6.QtSvg import QSvgGenerator
 from PySide6.QtWidgets import QMenu
 
+from guiapp.ui.theme import AXIS_COLOR, FAINT_TEXT, TEXT_COLOR, WHITE
 from guiapp.ui.widgets.save_dialogs import EXPORT_FOLDER_KEY, ask_save_path, export_folder
 
-BAR_COLOR = "#4a7fb5"  # calm blue
-FLAG_COLOR = "#d9822b"  # amber: "look at this"
-LIMIT_COLOR = "#b03a2e"  # dark red dashed line
-OVER_LIMIT_COLOR = "#e3a063"
-TEXT_COLOR = "#222222"
-AXIS_COLOR = "#666666"
 GRID_ALPHA = 0.18
 SAVE_ACTION_TEXT = "Save chart as image…"
 PLOT_MARGINS = (6, 10, 16, 6)  # left, top, right, bottom (pixels around the axes)
@@ -90,7 +85,7 @@ class ChartWidget(pg.PlotWidget):
             axis_items["left"] = left_axis
         if bottom_axis is not None:
             axis_items["bottom"] = bottom_axis
-        super().__init__(parent, background="w", axisItems=axis_items or None)
+        super().__init__(parent, background=WHITE, axisItems=axis_items or None)
         item = self.getPlotItem()
         item.setMenuEnabled(False)
         item.hideButtons()
@@ -146,7 +141,7 @@ class ChartWidget(pg.PlotWidget):
                 exporter = pg_exporters.ImageExporter(self.getPlotItem())
                 width = self.getPlotItem().sceneBoundingRect().width()
                 exporter.parameters()["width"] = int(max(1, width) * EXPORT_SCALE)
-                exporter.parameters()["background"] = QColor("white")
+                exporter.parameters()["background"] = QColor(WHITE)
                 exporter.export(str(partial))
             os.replace(partial, target)
         finally:
@@ -171,7 +166,7 @@ class ChartWidget(pg.PlotWidget):
         generator.setDescription("Chart made with TextLab")
         painter = QPainter(generator)
         try:
-            painter.fillRect(QRectF(0, 0, size.width(), size.height()), QColor("white"))
+            painter.fillRect(QRectF(0, 0, size.width(), size.height()), QColor(WHITE))
             self.scene().render(painter, QRectF(0, 0, size.width(), size.height()), source)
         finally:
             painter.end()
@@ -203,7 +198,7 @@ class ChartWidget(pg.PlotWidget):
 
     def _message(self, text: str) -> pg.TextItem:
         """A grey message in the middle of an empty chart."""
-        item = pg.TextItem(text, color="#777777", anchor=(0.5, 0.5))
+        item = pg.TextItem(text, color=FAINT_TEXT, anchor=(0.5, 0.5))
         item.setFont(chart_font(10))
         item.setPos(0.5, 0.5)
         self.getPlotItem().addItem(item)

@@ -15,14 +15,10 @@ from PySide6.QtCore import QPointF, Qt
 from PySide6.QtGui import QFontMetrics
 from PySide6.QtWidgets import QToolTip
 
+from guiapp.ui.theme import BAR_COLOR, FLAG_COLOR, LABEL_FILL_RGBA, LIMIT_COLOR, OVER_LIMIT_COLOR, TEXT_COLOR, WHITE
 from guiapp.ui.widgets.chart_base import (
-    BAR_COLOR,
-    FLAG_COLOR,
     GRID_ALPHA,
-    LIMIT_COLOR,
-    OVER_LIMIT_COLOR,
     PLOT_MARGINS,
-    TEXT_COLOR,
     ChartWidget,
     CountAxis,
     chart_font,
@@ -244,7 +240,7 @@ class HistogramChart(ChartWidget):
         self._bars = pg.BarGraphItem(
             x0=x0, x1=x1, y0=np.zeros(len(x0)), height=np.asarray(self._counts, dtype=float),
             brushes=[pg.mkBrush(OVER_LIMIT_COLOR if o else BAR_COLOR) for o in over],
-            pen=pg.mkPen("w", width=0.5),
+            pen=pg.mkPen(WHITE, width=0.5),
         )
         item.addItem(self._bars)
         if self._limit is not None:
@@ -253,7 +249,7 @@ class HistogramChart(ChartWidget):
                 pos=self._limit, angle=90,
                 pen=pg.mkPen(LIMIT_COLOR, width=2, style=Qt.PenStyle.DashLine),
                 label=text,
-                labelOpts={"position": 0.9, "color": LIMIT_COLOR, "fill": pg.mkBrush(255, 255, 255, 220),
+                labelOpts={"position": 0.9, "color": LIMIT_COLOR, "fill": pg.mkBrush(*LABEL_FILL_RGBA),
                            "anchors": [(0, 0.5), (0, 0.5)]},
             )
             self._limit_line.label.setFont(chart_font(9, bold=True))

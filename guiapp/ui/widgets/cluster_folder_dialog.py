@@ -24,6 +24,7 @@ from PySide6.QtWidgets import (
 
 from guiapp.core.study.sections import ClusterSpec
 from guiapp.core.study.spec import ExperimentSpec
+from guiapp.ui import theme
 from guiapp.workers import Worker, error_report
 
 INTRO = ("TextLab writes a folder to copy to a computing cluster that uses SLURM (the program that "
@@ -36,7 +37,7 @@ WALLTIME = re.compile(r"^(\d+-)?\d{1,3}:\d{2}(:\d{2})?$")
 
 def _hint(text: str) -> QLabel:
     label = QLabel(text)
-    label.setStyleSheet("color: #666;")
+    label.setStyleSheet(theme.HINT_STYLE)
     return label
 
 
@@ -205,7 +206,7 @@ class ClusterFolderDialog(QDialog):
         self.write_button.setEnabled(True)
 
     def _say(self, text: str, error: bool = False) -> None:
-        self.status.setStyleSheet("color: #c62828;" if error else "")
+        self.status.setStyleSheet(theme.ERROR_STYLE if error else "")
         self.status.setText(text)
         self.adjustSize()  # room for a longer message
 

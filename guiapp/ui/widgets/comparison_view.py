@@ -24,6 +24,7 @@ from guiapp.core.experiment.comparisons import ModelComparisons, compare_models
 from guiapp.core.experiment.results import ExperimentResult
 from guiapp.core.stats.pairwise import PairComparison
 from guiapp.core.stats.wording import format_p
+from guiapp.ui import theme
 from guiapp.ui.widgets.glossary import TERMS, GlossaryLabel
 from guiapp.ui.widgets.results_tables import SortItem
 from guiapp.ui.widgets.section_title import section_title
@@ -32,8 +33,6 @@ WORDS = ["McNemar's test", "p-value", "Holm correction", "Cohen's kappa", "Kripp
          "corrected resampled t-test", "macro-F1", "test text", "cross-validation", "fold",
          "confidence interval", "interval"]
 RELIABLE, TENTATIVE = 0.80, 0.667  # Krippendorff (2004), Content Analysis, 2nd ed., p. 241
-CLEAR_COLOR = "#1b5e20"
-MUTED = "#5a6270"
 ROW_HEIGHT = 26
 
 
@@ -63,7 +62,7 @@ def _interval(value: float, interval: tuple[float, float]) -> str:
 
 def _caption(text: str = "") -> GlossaryLabel:
     label = GlossaryLabel(text, terms=WORDS)
-    label.setStyleSheet(f"color: {MUTED};")
+    label.setStyleSheet(theme.MUTED_STYLE)
     return label
 
 
@@ -219,9 +218,7 @@ class ComparisonView(QWidget):
         layout.addWidget(section_title("Is the best model really better?"))
         self.headline = GlossaryLabel("", terms=WORDS)
         self.headline.setObjectName("comparisonHeadline")
-        self.headline.setStyleSheet(
-            "QLabel#comparisonHeadline { background: #eef3f9; border: 1px solid #c9d6e6; border-radius: 4px; "
-            "padding: 8px 10px; }")
+        self.headline.setStyleSheet(theme.headline_style("comparisonHeadline"))
         font = self.headline.font()
         font.setPointSizeF(font.pointSizeF() * 1.08)
         self.headline.setFont(font)
@@ -394,15 +391,15 @@ class ComparisonView(QWidget):
             table.put(row, 4, _p(c.p_value), c.p_value, sentence, number=True)
             table.put(row, 5, _p(c.p_holm, alpha), c.p_holm, sentence, number=True)
             words = short_verdict(c, alpha)
-            table.put(row, 6, words, words, sentence, color=CLEAR_COLOR if clear else "")
+            table.put(row, 6, words, words, sentence, color=theme.GOOD_STRONG if clear else "")
             key = frozenset((c.model_a, c.model_b))
             if key in folds:
                 fold, fold_sentence = folds[key]
                 text = _fold_cell(fold, alpha)
-                table.put(row, 7, text, text, fold_sentence, color=CLEAR_COLOR if fold.p_holm < alpha else "")
+                table.put(row, 7, text, text, fold_sentence, color=theme.GOOD_STRONG if fold.p_holm < alpha else "")
             else:
                 reason = skipped.get(key, "these two models were not scored on the same folds")
-                table.put(row, 7, "not comparable", "~", f"Not compared across the folds: {reason}.", color=MUTED)
+                table.put(row, 7, "not comparable", "~", f"Not compared across the folds: {reason}.", color=theme.MUTED)
         table.fit()
         note = (
             "“Across the folds” compares the two models' macro-F1 fold by fold in cross-validation (corrected "
@@ -447,7 +444,7 @@ class ComparisonView(QWidget):
             table.put(row, 3, _interval(a.alpha, a.alpha_interval), a.alpha, alpha_tip, number=True)
             words = alpha_in_words(a.alpha)
             table.put(row, 4, words, a.alpha, explain_term("Krippendorff's alpha"),
-                      color=CLEAR_COLOR if a.alpha >= RELIABLE else "")
+                      color=theme.GOOD_STRONG if a.alpha >= RELIABLE else "")
         table.fit()
 
 

@@ -12,20 +12,9 @@ from PySide6.QtCore import QPointF, QRectF, QSize, Qt, Signal
 from PySide6.QtGui import QColor, QFontMetrics, QTextOption
 from PySide6.QtWidgets import QToolTip
 
-from guiapp.ui.widgets.chart_base import (
-    AXIS_COLOR,
-    PLOT_MARGINS,
-    TEXT_COLOR,
-    ChartWidget,
-    chart_font,
-    format_count,
-)
-from guiapp.ui.widgets.results_charts import (
-    AGREE_COLOR,
-    DISAGREE_COLOR,
-    EMPTY_CELL_COLOR,
-    format_row_share,
-)
+from guiapp.ui.theme import AGREE_RGB, AXIS_COLOR, DISAGREE_RGB, EMPTY_CELL_RGB, TEXT_COLOR, WHITE
+from guiapp.ui.widgets.chart_base import PLOT_MARGINS, ChartWidget, chart_font, format_count
+from guiapp.ui.widgets.results_charts import format_row_share
 
 
 class ColumnNamesAxis(pg.AxisItem):
@@ -160,7 +149,7 @@ class ConfusionHeatmap(ChartWidget):
         edges = np.arange(n + 1) - 0.5
         xs = np.concatenate([[e, e] for e in edges] + [[-0.5, n - 0.5] for _ in edges])
         ys = np.concatenate([[-0.5, n - 0.5] for _ in edges] + [[e, e] for e in edges])
-        item.addItem(pg.PlotDataItem(xs, ys, connect="pairs", pen=pg.mkPen("w", width=1.5)))
+        item.addItem(pg.PlotDataItem(xs, ys, connect="pairs", pen=pg.mkPen(WHITE, width=1.5)))
         for r in range(n):
             for c in range(n):
                 if counts[r, c] == 0:
@@ -215,10 +204,10 @@ class ConfusionHeatmap(ChartWidget):
     def _colours(self) -> np.ndarray:
         n = len(self._categories)
         strength = np.clip(self._shares, 0, 1) ** 0.7
-        base = np.where(np.eye(n, dtype=bool)[..., None], np.array(AGREE_COLOR), np.array(DISAGREE_COLOR))
+        base = np.where(np.eye(n, dtype=bool)[..., None], np.array(AGREE_RGB), np.array(DISAGREE_RGB))
         white = np.array([255, 255, 255])
         rgb = white + (base - white) * strength[..., None] * 0.92
-        rgb[self._matrix == 0] = EMPTY_CELL_COLOR  # a faint grey: the white grid lines stay visible
+        rgb[self._matrix == 0] = EMPTY_CELL_RGB  # a faint grey: the white grid lines stay visible
         alpha = np.full((n, n, 1), 255)
         return np.concatenate([rgb, alpha], axis=2).astype(np.ubyte)
 
@@ -252,7 +241,7 @@ class ConfusionHeatmap(ChartWidget):
         option = QTextOption(Qt.AlignmentFlag.AlignHCenter)
         for (r, c), label in self._cell_items.items():
             strong = self._shares[r, c] ** 0.7 > 0.55
-            label.setColor(QColor("white") if strong else QColor(TEXT_COLOR))
+            label.setColor(QColor(WHITE if strong else TEXT_COLOR))
             label.setFont(chart_font(self._font_size, bold=(r == c)))
             label.setText(self.cell_text(r, c))
             label.textItem.document().setDefaultTextOption(option)

@@ -39,6 +39,7 @@ from guiapp.core.explain.corpus_table import (
     CorpusWords,
 )
 from guiapp.core.export.highlight_html import AWAY_RGB, TOWARD_RGB, format_score
+from guiapp.ui import theme
 from guiapp.ui.widgets.chart_base import GRID_ALPHA, ChartWidget, chart_font
 from guiapp.ui.widgets.explanation_terms import ATTRIBUTION_TIP, COEFFICIENT_TIP, MEAN_SCORE_TIP
 
@@ -162,11 +163,11 @@ class CorpusWordsView(QWidget):
         self._minimum.valueChanged.connect(self._redraw)
         self._note = QLabel(objectName="corpusWordsNote")
         self._note.setWordWrap(True)
-        self._note.setStyleSheet("color:#5a6270;")
+        self._note.setStyleSheet(theme.MUTED_STYLE)
         self._note.setToolTip(WEIGHTED_TIP)
         self._sentence = QLabel()
         self._sentence.setWordWrap(True)
-        self._sentence.setStyleSheet("color:#444444;")
+        self._sentence.setStyleSheet(theme.SOFT_STYLE)
         self._sentence.setToolTip(ATTRIBUTION_TIP)
         self._chart = WordBarChart()
         self._model = QStandardItemModel(0, len(HEADERS))

@@ -21,6 +21,7 @@ from PySide6.QtWidgets import (
 )
 
 from guiapp.core.explain.documents import DocumentFilter, DocumentsTable, format_value
+from guiapp.ui import theme
 from guiapp.ui.widgets.flow_layout import FlowRow, together
 from guiapp.ui.widgets.short_combo import fit_list, short_combo
 
@@ -91,7 +92,7 @@ class DocumentFilterBar(QWidget):
         self.clear_button = QPushButton("Clear filters", objectName="documentsClear")
         self.clear_button.setToolTip("Show every document again (the chosen model stays).")
         self.count_label = QLabel("", objectName="documentsCount")
-        self.count_label.setStyleSheet("color: #444; font-weight: 600;")
+        self.count_label.setStyleSheet(f"{theme.SOFT_STYLE} {theme.BOLD_STYLE}")
 
         self.column_box = together(_label("Column", COLUMN_TIP), self.column_combo, self.mode_combo, self.value_edit)
         # the filters wrap onto more lines in a narrow window instead of scrolling sideways

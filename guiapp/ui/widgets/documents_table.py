@@ -33,11 +33,10 @@ from guiapp.core.explain.documents import (
     matching_rows,
     sort_rows,
 )
+from guiapp.ui.theme import AGREE_BACKGROUND, DISAGREE_BACKGROUND  # as the confusion matrix's blue and orange
 
 PREVIEW_CHARS = 120
 TOOLTIP_CHARS = 2000
-AGREE_BACKGROUND = "#e3edf8"  # soft blue, as the agreement cells of the confusion matrix
-DISAGREE_BACKGROUND = "#fbe6d5"  # soft orange, as its mistake cells
 RIGHT_MARK, WRONG_MARK = "✓", "✗"
 NO_CONFIDENCE = "—"
 DOCUMENT_ROLE = Qt.ItemDataRole.UserRole + 1  # the document's index among the test documents

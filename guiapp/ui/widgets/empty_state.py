@@ -6,17 +6,19 @@ from __future__ import annotations
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QLabel, QVBoxLayout, QWidget
 
+from guiapp.ui import theme
+
 
 class EmptyState(QWidget):
     def __init__(self, title: str, text: str, name: str, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         heading = QLabel(title, objectName=f"{name}EmptyTitle")
-        heading.setStyleSheet("font-size: 18px; font-weight: 600; color: #333;")
+        heading.setStyleSheet(f"{theme.heading_style(18)} {theme.text_style(theme.DARK_TEXT)}")
         heading.setAlignment(Qt.AlignmentFlag.AlignCenter)
         self.label = QLabel(text, objectName=f"{name}EmptyText")
         self.label.setAlignment(Qt.AlignmentFlag.AlignCenter)
         self.label.setWordWrap(True)
-        self.label.setStyleSheet("font-size: 14px; color: #555;")
+        self.label.setStyleSheet(f"font-size: 14px; {theme.NOTE_STYLE}")
         column = QVBoxLayout(self)
         column.addStretch(1)
         column.addWidget(heading)

@@ -90,8 +90,9 @@ class ExplanationPanel(QWidget):
     statusMessage = Signal(str)
     widthWanted = Signal(int)  # pixels the tab shown needs to show its content whole (0: any width)
 
-    def __init__(self, parent: QWidget | None = None) -> None:
+    def __init__(self, parent: QWidget | None = None, session=None) -> None:  # noqa: ANN001 — a StudySession
         super().__init__(parent)
+        self.session = session  # "Explain all" hands its explanations to the study (the Excel export uses them)
         self.result: ExperimentResult | None = None
         self._folder_of: Callable[[ModelResult], Path | None] = lambda _m: None
         self._models: dict[str, TrainedModel] = {}
@@ -285,6 +286,8 @@ class ExplanationPanel(QWidget):
             # named by spreadsheet row and ID in the saved pages, their tables and the workbook
             found.documents = name_test_documents(found.documents, self.result)
         self.corpus = found
+        if self.session is not None:
+            self.session.set_explained_documents(found.documents)
         if found.words is not None:
             self.corpus_view.show_words(found.words)
         self.export_button.setEnabled(bool(found.documents))
@@ -294,7 +297,7 @@ class ExplanationPanel(QWidget):
     def choose_export_path(self) -> None:
         if self.corpus is None:
             return
-        data_files = study_data_files(self.result.spec if self.result is not None else None)
+        data_files = study_data_files(self.result)
         name = proposed_name(data_files[0] if data_files else None, "TextLab explanations", ".html")
         path, _ = ask_save_path(self, "Save the explanations", name, "Web page (*.html)", protected=data_files)
         if path:
@@ -306,7 +309,7 @@ class ExplanationPanel(QWidget):
         path = path if path.suffix.lower() == ".html" else path.with_name(path.name + ".html")
         documents = self.corpus.documents
         model = self.model_combo.currentText()
-        keep = study_data_files(self.result.spec if self.result is not None else None)  # never written over
+        keep = study_data_files(self.result)  # never written over
         try:
             words, least = self.corpus.words, self.corpus_view.min_documents()  # as the view shows them
             written = [

@@ -1,7 +1,7 @@
 """Plain sentences for the technical words of explanations, used as tooltips.
 
-Kept beside the explanation views (rather than in :mod:`guiapp.ui.widgets.glossary`) so that the
-views can be built while the glossary is edited elsewhere; the lead may fold them into it.
+They belong to the explanation views (the Documents step's panel, the corpus words, the
+attention map); the terms of the other steps live in :mod:`guiapp.ui.widgets.glossary`.
 """
 
 from __future__ import annotations

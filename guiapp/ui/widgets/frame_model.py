@@ -31,6 +31,7 @@ from PySide6.QtGui import QBrush, QColor, QFont
 from PySide6.QtGui import Qt as QtGuiQt  # Qt namespace functions that live in QtGui
 
 from guiapp.core.tables.rows import row_origin, spreadsheet_rows
+from guiapp.ui.theme import DEFAULT_TINT, HIGHLIGHT, ROLE_TINTS
 
 DISPLAY_CHARS = 300  # longer texts are elided in the cell; the tooltip has more
 TOOLTIP_CHARS = 2000  # the tooltip is capped so it fits on the screen
@@ -38,17 +39,6 @@ TOOLTIP_WIDTH = 90  # characters per tooltip line
 TOOLTIP_MIN_CHARS = 60  # shorter single-line values need no tooltip
 MISSING_TEXT = ""  # missing cells are blank, as in a spreadsheet
 RAW_VALUE_ROLE = Qt.ItemDataRole.UserRole + 1  # the cell's value as stored (None when missing)
-
-# Light tints per column role (cells) and a slightly stronger one for the header.
-ROLE_TINTS: dict[str, tuple[str, str]] = {
-    "text": ("#eef4fb", "#d6e6f7"),
-    "category": ("#fdf3e6", "#f9dfb9"),
-    "id": ("#eef6f6", "#d3e8e8"),
-    "split": ("#eef7ee", "#d3ebd3"),
-    "metadata": ("#f5f0fa", "#e4d8f0"),
-}
-DEFAULT_TINT = ("#f4f4f4", "#e2e2e2")
-HIGHLIGHT_COLOR = "#ffe58a"  # rows the user asked to see from the health report
 
 ROLE_DESCRIPTIONS: dict[str, str] = {
     "text": "This column holds the texts the models will read.",
@@ -162,7 +152,7 @@ class DataFrameModel(QAbstractTableModel):
         self._rows = spreadsheet_rows(self._frame)
         self._roles: dict[str, str] = {}
         self._highlight: frozenset[int] = frozenset()
-        self._highlight_brush = QBrush(QColor(HIGHLIGHT_COLOR))
+        self._highlight_brush = QBrush(QColor(HIGHLIGHT))
         self._bold = QFont()
         self._bold.setBold(True)
 
@@ -288,7 +278,7 @@ class DataFrameModel(QAbstractTableModel):
                 return (f"Row {self._row_number(section)} in {where} "
                         f"(row {origin.first_row - 1} holds the column names).")
             if role == Qt.ItemDataRole.BackgroundRole and section in self._highlight:
-                return QBrush(QColor(HIGHLIGHT_COLOR))
+                return QBrush(QColor(HIGHLIGHT))
             if role == Qt.ItemDataRole.FontRole and section in self._highlight:
                 return self._bold
             return None

@@ -1,6 +1,7 @@
 """Plain-word explanations of technical terms, and a label that attaches them as tooltips.
 
-Every technical term on screen gets one plain sentence (DESIGN.md, "Words on screen").
+Every technical term on screen (macro-F1, fold, epoch, learning rate, …) gets one plain sentence,
+in the words of a researcher who codes texts, not a programmer's.
 :class:`GlossaryLabel` shows ordinary text; the known terms in it are underlined and the label's
 tooltip lists their explanations, so hovering anywhere over the sentence explains its jargon.
 """
@@ -13,6 +14,8 @@ from typing import ClassVar
 
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QLabel
+
+from guiapp.ui.theme import TERM_LINK
 
 # term -> one plain sentence. Keys are matched case-insensitively, longest first; the plural
 # forms are matched too ("folds", "subword tokens", "Transformers").
@@ -175,7 +178,6 @@ ALIASES: dict[str, str] = {
     "fine-tune": "fine-tuning",
     "graphics card": "GPU",
 }
-TERM_LINK_COLOR = "#1f4e79"
 
 
 def _pattern(terms: list[str]) -> re.Pattern[str]:
@@ -250,7 +252,7 @@ class GlossaryLabel(QLabel):
             if key is None or key in marked:
                 return match.group(0)
             marked.add(key)
-            return f'<span style="color:{TERM_LINK_COLOR}; text-decoration: underline;">{match.group(0)}</span>'
+            return f'<span style="color:{TERM_LINK}; text-decoration: underline;">{match.group(0)}</span>'
 
         if self._terms and text:
             escaped = _pattern(self._terms).sub(mark, escaped)

@@ -8,25 +8,14 @@ from PySide6.QtGui import QColor, QFont, QPainter, QPainterPath, QPen, QPixmap
 from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QPushButton, QVBoxLayout
 
 from guiapp.core.health.findings import HealthIssue, LengthStats
+from guiapp.ui import theme
+from guiapp.ui.theme import SEVERITY_COLORS
 from guiapp.ui.widgets.chart_base import format_share
 from guiapp.ui.widgets.eliding_button import ElidingButton
 from guiapp.ui.widgets.flow_layout import FlowRow
 from guiapp.ui.widgets.glossary import GlossaryLabel
 
-# ----- look ---------------------------------------------------------------------------------------
-# severity/verdict -> (accent, background, text)
-COLORS: dict[str, tuple[str, str, str]] = {
-    "ready": ("#2e7d32", "#e8f5e9", "#1b4d1f"),
-    "warnings": ("#c77700", "#fff4e0", "#5c3800"),
-    "not_ready": ("#c62828", "#fdecea", "#5f1b1b"),
-    "error": ("#c62828", "#fdf1f0", "#5f1b1b"),
-    "warning": ("#c77700", "#fff8ec", "#5c3800"),
-    "info": ("#1f6fb2", "#eef5fc", "#143d61"),
-}
 SEVERITY_WORDS = {"error": "Problem", "warning": "Warning", "info": "Note"}
-PAGE_BACKGROUND = "#f5f6f8"
-CARD_BORDER = "#dde1e6"
-MUTED_TEXT = "#5a6270"
 
 FIGURE_KEYS = ("rows", "coded", "uncoded", "categories", "empty", "duplicates")
 FIGURE_CAPTIONS = {
@@ -49,7 +38,7 @@ FIGURE_CAPTIONS = {
 def severity_pixmap(kind: str, size: int = 22) -> QPixmap:
     """A small drawn icon (no font or theme needed): a check, an exclamation mark, a cross or
     an "i" in a circle of the severity colour."""
-    accent = QColor(COLORS.get(kind, COLORS["info"])[0])
+    accent = QColor(SEVERITY_COLORS.get(kind, SEVERITY_COLORS["info"])[0])
     ratio = 2.0
     pixmap = QPixmap(int(size * ratio), int(size * ratio))
     pixmap.setDevicePixelRatio(ratio)
@@ -60,7 +49,7 @@ def severity_pixmap(kind: str, size: int = 22) -> QPixmap:
     painter.setBrush(accent)
     s = float(size)
     painter.drawEllipse(QRectF(0.5, 0.5, s - 1, s - 1))
-    pen = QPen(QColor("white"), max(2.0, s / 9), Qt.PenStyle.SolidLine, Qt.PenCapStyle.RoundCap,
+    pen = QPen(QColor(theme.WHITE), max(2.0, s / 9), Qt.PenStyle.SolidLine, Qt.PenCapStyle.RoundCap,
                Qt.PenJoinStyle.RoundJoin)
     painter.setPen(pen)
     painter.setBrush(Qt.BrushStyle.NoBrush)
@@ -119,9 +108,9 @@ def length_summary(stats: LengthStats, unit: str) -> str:
 
 def over_limit_summary(stats: LengthStats) -> str | None:
     """"3.4 % of texts (152) are longer than the 512 tokens a standard Transformer reads at once…" """
-    if stats.limit is None or stats.share_over_limit is None:
+    n_over = stats.over_limit_count
+    if stats.limit is None or stats.share_over_limit is None or n_over is None:
         return None
-    n_over = stats.n_over_limit if stats.n_over_limit is not None else round(stats.share_over_limit * stats.n)
     if n_over == 0:
         return f"All texts fit within the {stats.limit:,} tokens a standard Transformer reads at once."
     count = f"{n_over:,} of the {stats.n:,} sampled" if stats.sampled else f"{n_over:,}"
@@ -152,7 +141,7 @@ class FigureTile(QFrame):
         self.caption.setObjectName(f"caption_{key}")
         self.caption.setWordWrap(True)
         self.caption.setFont(make_font(9.5))
-        self.caption.setStyleSheet(f"color: {MUTED_TEXT};")
+        self.caption.setStyleSheet(theme.MUTED_STYLE)
         layout.addWidget(self.number)
         layout.addWidget(self.caption)
         layout.addStretch(1)
@@ -166,7 +155,7 @@ class IssueCard(QFrame):
     def __init__(self, issue: HealthIssue, on_show_rows, parent=None, on_fix=None) -> None:
         super().__init__(parent)
         self.issue = issue
-        accent, background, text = COLORS.get(issue.severity, COLORS["info"])
+        accent, background, text = SEVERITY_COLORS.get(issue.severity, SEVERITY_COLORS["info"])
         self.setObjectName("issue_card")
         self.setProperty("severity", issue.severity)
         self.setProperty("code", issue.code)
@@ -218,7 +207,7 @@ class IssueCard(QFrame):
                 fix_button.setProperty("code", issue.code)
                 fix_button.setCursor(Qt.CursorShape.PointingHandCursor)
                 fix_button.setStyleSheet(
-                    f"QPushButton#fix_button {{ background: white; color: {accent}; border: 1px solid {accent};"
+                    f"QPushButton#fix_button {{ background: {theme.WHITE}; color: {accent}; border: 1px solid {accent};"
                     " border-radius: 3px; padding: 4px 10px; font-weight: 600; }"
                 )
                 fix_button.setToolTip("TextLab records this fix in the study and checks the data again. "

@@ -35,7 +35,6 @@ from PySide6.QtWidgets import (
     QHeaderView,
     QLabel,
     QPushButton,
-    QScrollArea,
     QSizePolicy,
     QTableWidget,
     QTableWidgetItem,
@@ -46,15 +45,13 @@ from PySide6.QtWidgets import (
 from guiapp.core.health.duplicates import repeated_words
 from guiapp.core.health.findings import FixAction, HealthReport
 from guiapp.core.study.category_fixes import CategoryFixes, visible
+from guiapp.ui import theme
+from guiapp.ui.theme import SEVERITY_COLORS
 from guiapp.ui.widgets.charts import CategoryBarChart, HistogramChart
 from guiapp.ui.widgets.glossary import GlossaryLabel
 from guiapp.ui.widgets.health_parts import (
-    CARD_BORDER,
-    COLORS,
     FIGURE_CAPTIONS,
     FIGURE_KEYS,
-    MUTED_TEXT,
-    PAGE_BACKGROUND,
     FigureTile,
     IssueCard,
     length_summary,
@@ -64,6 +61,7 @@ from guiapp.ui.widgets.health_parts import (
     sample_note,
     severity_pixmap,
 )
+from guiapp.ui.widgets.scroll_area import ScrollArea, fill
 
 DUPLICATE_ROWS_SHOWN = 4  # row numbers listed per identical-text group before "… +N more"
 DUPLICATE_TABLE_MAX_LINES = 10
@@ -83,15 +81,9 @@ class HealthReportView(QWidget):
         self._fix_history: list[CategoryFixes] = []  # the fixes before each click, for Undo
         self._keep_position = False  # True once a report is shown: a new check keeps the scroll position
         self._position = 0
-        outer = QVBoxLayout(self)
-        outer.setContentsMargins(0, 0, 0, 0)
-        self._scroll = QScrollArea(self)
-        self._scroll.setObjectName("health_scroll")
-        self._scroll.setWidgetResizable(True)
-        self._scroll.setFrameShape(QFrame.Shape.NoFrame)
         # the content narrows to fit (figures in fewer columns); where it still cannot, it scrolls
-        self._scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAsNeeded)
-        outer.addWidget(self._scroll)
+        self._scroll = ScrollArea(parent=self, name="health_scroll")
+        fill(self, self._scroll)
 
         self._content = QWidget()
         self._content.setObjectName("health_content")
@@ -111,7 +103,7 @@ class HealthReportView(QWidget):
         self._placeholder.setObjectName("health_placeholder")
         self._placeholder.setWordWrap(True)
         self._placeholder.setAlignment(Qt.AlignmentFlag.AlignCenter)
-        self._placeholder.setStyleSheet(f"color: {MUTED_TEXT}; padding: 40px;")
+        self._placeholder.setStyleSheet(f"{theme.MUTED_STYLE} padding: 40px;")
         layout.addWidget(self._placeholder)
 
         self._sections: list[QWidget] = []
@@ -244,7 +236,7 @@ class HealthReportView(QWidget):
     def _muted(self, text: str, parent: QWidget, name: str) -> GlossaryLabel:
         label = GlossaryLabel(text, parent)
         label.setObjectName(name)
-        label.setStyleSheet(f"color: {MUTED_TEXT};")
+        label.setStyleSheet(theme.MUTED_STYLE)
         return label
 
     def _build_banner(self) -> None:
@@ -268,9 +260,7 @@ class HealthReportView(QWidget):
     def _build_applied_fixes(self) -> None:
         frame = QFrame(self._content)
         frame.setObjectName("applied_fixes")
-        frame.setStyleSheet(
-            "QFrame#applied_fixes { background: #eef5fc; border: 1px solid #c9dcf0; border-radius: 3px; }"
-        )
+        frame.setStyleSheet(theme.card_style("applied_fixes", theme.INFO_BACKGROUND, theme.INFO_BORDER, 3))
         layout = QHBoxLayout(frame)
         layout.setContentsMargins(12, 8, 12, 8)
         self._applied_text = QLabel(frame)
@@ -313,7 +303,7 @@ class HealthReportView(QWidget):
         self._issues_summary = QLabel(frame)
         self._issues_summary.setObjectName("issues_summary")
         self._issues_summary.setWordWrap(True)
-        self._issues_summary.setStyleSheet(f"color: {MUTED_TEXT};")
+        self._issues_summary.setStyleSheet(theme.MUTED_STYLE)
         layout.addWidget(self._issues_summary)
         self._issues_box = QVBoxLayout()
         self._issues_box.setSpacing(10)
@@ -394,7 +384,7 @@ class HealthReportView(QWidget):
     # ----- filling ----------------------------------------------------------------------------
     def _show_verdict(self, report: HealthReport) -> None:
         verdict = report.verdict
-        accent, background, text = COLORS[verdict]
+        accent, background, text = SEVERITY_COLORS[verdict]
         self._banner.setProperty("verdict", verdict)
         self._banner.setStyleSheet(
             f"QFrame#verdict_banner {{ background: {background}; border: 1px solid {accent};"
@@ -503,7 +493,7 @@ class HealthReportView(QWidget):
         table.setVisible(bool(groups))
         table.clearContents()
         table.setRowCount(len(groups))
-        warn_brush = QColor(COLORS["warning"][1])
+        warn_brush = QColor(SEVERITY_COLORS["warning"][1])
         for line, group in enumerate(groups):
             numbers = [str(report.spreadsheet_row(p)) for p in group.rows[:DUPLICATE_ROWS_SHOWN]]
             rows_text = ", ".join(numbers)
@@ -527,7 +517,7 @@ class HealthReportView(QWidget):
                         bold = item.font()
                         bold.setBold(True)
                         item.setFont(bold)
-                        item.setForeground(QColor(COLORS["warning"][2]))
+                        item.setForeground(QColor(SEVERITY_COLORS["warning"][2]))
                 table.setItem(line, column, item)
         lines = min(len(groups), DUPLICATE_TABLE_MAX_LINES)
         height = table.horizontalHeader().sizeHint().height() + sum(
@@ -591,9 +581,9 @@ class HealthReportView(QWidget):
     @staticmethod
     def _style_sheet() -> str:
         return (
-            f"QWidget#health_content {{ background: {PAGE_BACKGROUND}; }}"
-            f" QFrame#section_card {{ background: white; border: 1px solid {CARD_BORDER}; border-radius: 8px; }}"
-            f" QFrame#figure_card {{ background: white; border: 1px solid {CARD_BORDER}; border-radius: 8px; }}"
-            f" QLabel#section_heading {{ color: #1f2933; }}"
+            f"QWidget#health_content {{ background: {theme.PAGE}; }}"
+            f" {theme.card_style('section_card', radius=8)}"
+            f" {theme.card_style('figure_card', radius=8)}"
+            f" QLabel#section_heading {{ color: {theme.HEADING_INK}; }}"
             f" QLabel {{ background: transparent; }}"
         )

@@ -21,6 +21,7 @@ from guiapp.core.export.highlight_html import (
     top_words_lines,
     unseen_note,
 )
+from guiapp.ui.theme import FAINT_TEXT, NOTE_TEXT
 from guiapp.ui.widgets.explanation_terms import ATTRIBUTION_TIP, FAITHFULNESS_TIP
 
 EMPTY_TEXT = "Choose a document to see which of its words pushed the model toward a category."
@@ -59,7 +60,7 @@ class HighlightedText(QWidget):
         self._faithfulness = faithfulness
         self._heading.setText(
             f"<b>Why {html.escape(attribution.model)} leans toward “{html.escape(attribution.target_name)}”</b>"
-            f" &nbsp;<span style='color:#555555;'>(probability {attribution.probability:.2f} · "
+            f" &nbsp;<span style='color:{NOTE_TEXT};'>(probability {attribution.probability:.2f} · "
             f"{html.escape(method_name(attribution))})</span>"
         )
         self._heading.show()
@@ -72,7 +73,7 @@ class HighlightedText(QWidget):
         self._faithfulness = None
         self._html = ""
         self._heading.hide()
-        self._browser.setHtml(f"<p style='color:#777777;'>{html.escape(message or EMPTY_TEXT)}</p>")
+        self._browser.setHtml(f"<p style='color:{FAINT_TEXT};'>{html.escape(message or EMPTY_TEXT)}</p>")
 
     # ----- what the user sees (for tests and callers) -----------------------------------------
     def html(self) -> str:

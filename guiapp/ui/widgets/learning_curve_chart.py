@@ -27,11 +27,9 @@ from PySide6.QtGui import QColor, QFontMetrics
 from PySide6.QtWidgets import QSizePolicy, QToolTip
 
 from guiapp.core.experiment.learning_curve_results import LearningCurveResult, ModelCurve
-from guiapp.ui.widgets.chart_base import GRID_ALPHA, TEXT_COLOR, ChartWidget, chart_font, format_count
+from guiapp.ui.theme import HINT_TEXT, PALETTE, TEXT_COLOR, WHITE
+from guiapp.ui.widgets.chart_base import GRID_ALPHA, ChartWidget, chart_font, format_count
 
-# distinct, colour-blind-friendly (Tableau 10); categories beyond ten repeat them dashed
-PALETTE = ("#4e79a7", "#f28e2b", "#59a14f", "#e15759", "#b07aa1", "#76b7b2", "#edc948", "#9c755f",
-           "#ff9da7", "#5b5b5b")
 BAND_ALPHA = 55  # of 255: the min–max band behind the mean line
 EMPTY_TEXT = "The learning curve appears here when it has been drawn."
 MODELS_TITLE = "Test macro-F1 with more coded training texts"
@@ -194,7 +192,7 @@ class LearningCurveChart(ChartWidget):
             return
         self._set_axis_label("left", y_label)
         item.setTitle(f'<span style="color:{TEXT_COLOR}; font-size:10pt;">{html.escape(title)}</span><br>'
-                      f'<span style="color:#666666; font-size:8.5pt;">{html.escape(subtitle)}</span>')
+                      f'<span style="color:{HINT_TEXT}; font-size:8.5pt;">{html.escape(subtitle)}</span>')
         item.titleLabel.setMinimumWidth(0)  # a long title is cut, never widens the plot beyond the widget
         item.titleLabel.setMaximumHeight(TITLE_PIXELS)  # two lines: what is shown, and how to read it
         item.layout.setRowFixedHeight(0, TITLE_PIXELS)
@@ -220,7 +218,7 @@ class LearningCurveChart(ChartWidget):
             mean = pg.PlotDataItem(
                 x, line.means, pen=pg.mkPen(colour, width=width, style=style), antialias=True,
                 symbol="o", symbolSize=8 if self._mode == "models" else 6, symbolBrush=pg.mkBrush(colour),
-                symbolPen=pg.mkPen("w", width=1), name=line.name,
+                symbolPen=pg.mkPen(WHITE, width=1), name=line.name,
             )
             mean.setZValue(10)
             item.addItem(mean)

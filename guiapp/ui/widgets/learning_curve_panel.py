@@ -38,6 +38,7 @@ from PySide6.QtWidgets import (
 
 from guiapp.core.experiment.learning_curve_results import LearningCurveResult
 from guiapp.core.experiment.nested_subsets import DEFAULT_REPEATS
+from guiapp.ui import theme
 from guiapp.ui.widgets.flow_layout import FlowRow
 from guiapp.ui.widgets.glossary import GlossaryLabel
 from guiapp.ui.widgets.job_progress import JobProgress
@@ -71,8 +72,6 @@ INTRO = (
     "shows how much the score depends on which texts were drawn."
 )
 ALL_MODELS = "Every model: macro-F1"
-PROBLEM_STYLE = "color: #b03a2e;"
-NOTE_STYLE = "color: #555;"
 
 
 def study_counts(spec: ExperimentSpec, table: pd.DataFrame | None, spec_file: str | Path | None,
@@ -96,6 +95,7 @@ class LearningCurvePanel(QWidget):
     """Draws and shows a study's learning curves (see the module docstring)."""
 
     curveReady = Signal(object)  # LearningCurveResult, when a run started here finishes
+    curveChanged = Signal(object)  # the curve shown (finished, stopped, opened) or None
 
     def __init__(self, parent: QWidget | None = None, *, n_jobs: int | None = None) -> None:
         super().__init__(parent)
@@ -124,7 +124,7 @@ class LearningCurvePanel(QWidget):
         self.intro.setObjectName("learningCurveIntro")
         self.study_label = QLabel("", objectName="learningCurveStudy")
         self.study_label.setWordWrap(True)
-        self.study_label.setStyleSheet(NOTE_STYLE)
+        self.study_label.setStyleSheet(theme.NOTE_STYLE)
 
         self._proposed_sizes = DEFAULT_SIZES_TEXT  # replaced by sizes that fit the study once counted
         self.sizes_edit = QLineEdit(DEFAULT_SIZES_TEXT, objectName="learningCurveSizes")
@@ -156,7 +156,7 @@ class LearningCurvePanel(QWidget):
         self.start_button.setDefault(True)
         self.start_button.clicked.connect(self.start)
         self.work_note = QLabel("", objectName="learningCurveWork")
-        self.work_note.setStyleSheet(NOTE_STYLE)
+        self.work_note.setStyleSheet(theme.NOTE_STYLE)
         self.work_note.setWordWrap(True)
 
         # one setting per line, labels on the left: fits a narrow window without scrolling sideways
@@ -315,7 +315,7 @@ class LearningCurvePanel(QWidget):
     @staticmethod
     def _note(label: QLabel, text: str, *, problem: bool = False) -> None:
         label.setText(text)
-        label.setStyleSheet(PROBLEM_STYLE if problem else NOTE_STYLE)
+        label.setStyleSheet(theme.text_style(theme.PROBLEM) if problem else theme.NOTE_STYLE)
 
     def _sizes_text(self, sizes: tuple[int, ...]) -> tuple[str, bool]:
         """The note under the sizes (and whether it is a problem)."""
@@ -408,6 +408,7 @@ class LearningCurvePanel(QWidget):
         self.reading.set_curve(result)
         self._chart_choice_changed()
         self.results.setVisible(result is not None)
+        self.curveChanged.emit(result)
 
     def curve(self) -> LearningCurveResult | None:
         return self._result

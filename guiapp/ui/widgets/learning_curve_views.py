@@ -23,6 +23,7 @@ from PySide6.QtWidgets import (
 
 from guiapp.core.experiment.learning_curve_results import LearningCurveResult
 from guiapp.core.experiment.nested_subsets import SMALLEST_SIZE
+from guiapp.ui import theme
 from guiapp.ui.widgets.glossary import GlossaryLabel
 
 DEFAULT_SIZES_TEXT = "500, 1000, 2000, 5000, 10000"
@@ -249,7 +250,7 @@ class ReadingView(QWidget):
         self._column.addWidget(self.verdict)
         self.notes = QLabel("", objectName="learningCurveNotes")
         self.notes.setWordWrap(True)
-        self.notes.setStyleSheet("color: #555;")
+        self.notes.setStyleSheet(theme.NOTE_STYLE)
         self._column.addWidget(self.notes)
         self._column.addStretch(1)
 

@@ -19,11 +19,12 @@ from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QHBoxLayout, QPushButton, QVBoxLayout, QWidget
 
 from guiapp.core.events import Metric
-from guiapp.ui.widgets.chart_base import BAR_COLOR, ChartWidget, CountAxis
+from guiapp.ui import theme
+from guiapp.ui.theme import BAR_COLOR, EARLIER_COLOR, EARLIER_TEXT
+from guiapp.ui.widgets.chart_base import ChartWidget, CountAxis
 from guiapp.ui.widgets.glossary import GlossaryLabel, explain
 from guiapp.ui.widgets.job_progress import format_time_left
 
-EARLIER_COLOR = "#a9b6c6"
 EMPTY_TEXT = "The loss appears here after the first training step."
 CHART_TIP = (
     explain(["loss"]) + "\nEach line is one training run: every setting that is tried, then the "
@@ -127,7 +128,7 @@ class LossChart(ChartWidget):
         earlier = len(self._curves) - 1
         title = (f'<span style="color:{BAR_COLOR};">━ now: {html.escape(self._current)}</span>')
         if earlier:
-            title += (f'&nbsp;&nbsp;&nbsp;<span style="color:#7d8a99;">━ {earlier} earlier run'
+            title += (f'&nbsp;&nbsp;&nbsp;<span style="color:{EARLIER_TEXT};">━ {earlier} earlier run'
                       f'{"s" if earlier != 1 else ""}</span>')
         self.getPlotItem().setTitle(title, size="9pt")
 
@@ -151,7 +152,7 @@ class LossPanel(QWidget):
         self.chart.setObjectName("lossChart")
         self.caption = GlossaryLabel("", terms=["loss", "learning rate", "epoch", "fold", "validation split"])
         self.caption.setObjectName("lossCaption")
-        self.caption.setStyleSheet("color: #444;")
+        self.caption.setStyleSheet(theme.SOFT_STYLE)
         self.save_button = QPushButton("Save chart…", objectName="saveLossChart")
         self.save_button.setToolTip("Save this chart as a PNG picture or an SVG drawing, e.g. for a paper.")
         self.save_button.clicked.connect(self.chart.save_with_dialog)

@@ -18,6 +18,7 @@ from PySide6.QtWidgets import (
 from guiapp.core.study.category_fixes import CategoryFixes
 from guiapp.core.study.category_preview import category_preview
 from guiapp.core.study.mapping import ColumnMapping
+from guiapp.ui import theme
 
 NONE_CHOICE = "— none —"
 SEPARATORS = {"a space": " ", "a new line": "\n", "“ | ”": " | ", "“. ” (full stop)": ". "}
@@ -124,7 +125,7 @@ class MappingPanel(QWidget):
         self.hints = {name: QLabel(objectName=f"{name}Hint") for name in ("text", "category", "id", "split")}
         for hint in self.hints.values():
             hint.setWordWrap(True)
-            hint.setStyleSheet("color: #666; font-size: 11px;")
+            hint.setStyleSheet(f"{theme.HINT_STYLE} font-size: 11px;")
 
         texts = QGroupBox("Your texts")
         form = QFormLayout(texts)

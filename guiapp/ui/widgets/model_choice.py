@@ -27,6 +27,7 @@ from guiapp.core.study.sections import (
     REPRESENTATION_LABELS,
     available_models,
 )
+from guiapp.ui import theme
 
 Pair = tuple[str, str]  # (representation, classifier)
 
@@ -51,11 +52,6 @@ IMPOSSIBLE_TIP = (
     "Naive Bayes counts how often words occur, so it only works with the bag of words "
     "(Basic BOW), not with word vectors or sentence embeddings."
 )
-MUTED = "#5a6270"
-CELL_STYLE = (
-    "QFrame#modelCell { background: #ffffff; border: 1px solid #dde1e6; border-radius: 6px; }"
-    "QFrame#modelCell[ticked=\"true\"] { background: #e8f0fc; border: 1px solid #8fb3e8; }"
-)
 
 
 def model_title(pair: Pair) -> str:
@@ -71,7 +67,7 @@ class ModelChoiceGrid(QWidget):
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
-        self.setStyleSheet(CELL_STYLE)
+        self.setStyleSheet(theme.tickable_card_style("modelCell"))
         self._boxes: dict[Pair, QCheckBox] = {}
         self._cells: dict[Pair, QFrame] = {}
         self._dashes: dict[Pair, QLabel] = {}
@@ -92,7 +88,7 @@ class ModelChoiceGrid(QWidget):
         down = QLabel("Texts as numbers ↓")
         for label in (across, down):
             label.setWordWrap(True)
-            label.setStyleSheet(f"color: {MUTED}; font-style: italic;")
+            label.setStyleSheet(f"{theme.MUTED_STYLE} font-style: italic;")
         corner_column.addWidget(across)
         corner_column.addStretch(1)
         corner_column.addWidget(down)
@@ -115,7 +111,7 @@ class ModelChoiceGrid(QWidget):
                 else:
                     dash = QLabel("—", objectName=f"impossible_{representation}_{classifier}")
                     dash.setAlignment(Qt.AlignmentFlag.AlignCenter)
-                    dash.setStyleSheet("color: #9aa1ab; font-size: 18px;")
+                    dash.setStyleSheet(f"{theme.text_style(theme.ABSENT_TEXT)} font-size: 18px;")
                     dash.setToolTip(IMPOSSIBLE_TIP)
                     self._dashes[pair] = dash
                     grid.addWidget(dash, row, column)
@@ -214,7 +210,7 @@ class ModelChoiceGrid(QWidget):
         cell.setProperty("ticked", ticked)
         cell.style().unpolish(cell)
         cell.style().polish(cell)
-        self._estimates[pair].setStyleSheet("color: #0b3d91;" if ticked else f"color: {MUTED};")
+        self._estimates[pair].setStyleSheet(theme.text_style(theme.ACCENT) if ticked else theme.MUTED_STYLE)
 
 
 class _Cell(QFrame):
@@ -240,7 +236,7 @@ def _header(title: str, sentence: str, name: str) -> QWidget:
     label.setWordWrap(True)
     text = QLabel(sentence)
     text.setWordWrap(True)
-    text.setStyleSheet(f"color: {MUTED};")
+    text.setStyleSheet(theme.MUTED_STYLE)
     text.setMinimumWidth(100)
     column.addWidget(label)
     column.addWidget(text)

@@ -19,7 +19,6 @@ from PySide6.QtWidgets import (
     QHBoxLayout,
     QLabel,
     QProgressBar,
-    QScrollArea,
     QSizePolicy,
     QVBoxLayout,
     QWidget,
@@ -27,21 +26,22 @@ from PySide6.QtWidgets import (
 
 from guiapp.core.events import Metric, Progress, TaskUpdate
 from guiapp.core.progress_clock import TimeLeftClock, describe_time_left
+from guiapp.ui import theme
 from guiapp.ui.widgets.glossary import explain
 from guiapp.ui.widgets.loss_chart import LossPanel
 from guiapp.ui.widgets.results_charts import format_seconds
+from guiapp.ui.widgets.scroll_area import ScrollArea
 
-# state -> (symbol, words on screen, colour)
-STATES: dict[str, tuple[str, str, str]] = {
-    "waiting": ("○", "Waiting", "#777777"),
-    "running": ("▶", "Running", "#1f5fa8"),
-    "done": ("✔", "Done", "#2e7d32"),
-    "failed": ("✖", "Failed", "#c62828"),
-    "cancelled": ("■", "Cancelled", "#8d6e00"),
-    "skipped": ("–", "Not run", "#777777"),
+# state -> (symbol, words on screen); its colour is the theme's STATE_COLORS
+STATES: dict[str, tuple[str, str]] = {
+    "waiting": ("○", "Waiting"),
+    "running": ("▶", "Running"),
+    "done": ("✔", "Done"),
+    "failed": ("✖", "Failed"),
+    "cancelled": ("■", "Cancelled"),
+    "skipped": ("–", "Not run"),
 }
 FINAL_STATES = ("done", "failed", "cancelled", "skipped")
-FAILED_COLOR = "#c62828"
 
 
 def stage_of(message: str, name: str = "") -> str:
@@ -70,14 +70,16 @@ class ModelProgressRow(QFrame):
         self._clock = TimeLeftClock()
         self.setFrameShape(QFrame.Shape.StyledPanel)
         self.setStyleSheet(
-            "QFrame#modelRow { background: white; border: 1px solid #dde2e8; border-radius: 6px; }"
-            "QFrame#modelRow[state=\"running\"] { border: 1px solid #8fb3de; background: #f6f9fe; }"
-            "QFrame#modelRow[state=\"failed\"] { border: 1px solid #f1b0b0; background: #fff8f8; }"
+            theme.card_style("modelRow", border=theme.ROW_BORDER)
+            + f'QFrame#modelRow[state="running"] {{ border: 1px solid {theme.RUNNING_BORDER};'
+            f' background: {theme.RUNNING_BACKGROUND}; }}'
+            + f'QFrame#modelRow[state="failed"] {{ border: 1px solid {theme.FAILED_BORDER};'
+            f' background: {theme.FAILED_BACKGROUND}; }}'
         )
         self.state_label = QLabel(objectName="modelState")
         self.state_label.setMinimumWidth(110)
         self.name_label = QLabel(name, objectName="modelName")
-        self.name_label.setStyleSheet("font-weight: 600; font-size: 14px;")
+        self.name_label.setStyleSheet(theme.heading_style(14))
         self.name_label.setToolTip(name)
         self.result_label = QLabel("", objectName="modelResult")
         self.result_label.setAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
@@ -88,15 +90,15 @@ class ModelProgressRow(QFrame):
         self.bar.setTextVisible(False)
         self.bar.setFixedSize(200, 10)
         self.stage_label = QLabel("", objectName="modelStage")
-        self.stage_label.setStyleSheet("color: #444;")
+        self.stage_label.setStyleSheet(theme.SOFT_STYLE)
         self.stage_label.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
         self.time_label = QLabel("", objectName="modelTimeLeft")
-        self.time_label.setStyleSheet("color: #555;")
+        self.time_label.setStyleSheet(theme.NOTE_STYLE)
         self.time_label.setAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
         self.message_label = QLabel("", objectName="modelMessage")
         self.message_label.setWordWrap(True)
         self.message_label.setTextFormat(Qt.TextFormat.PlainText)
-        self.message_label.setStyleSheet(f"color: {FAILED_COLOR};")
+        self.message_label.setStyleSheet(theme.ERROR_STYLE)
         self.message_label.hide()
 
         stage_row = QHBoxLayout()
@@ -211,13 +213,13 @@ class ModelProgressRow(QFrame):
             self.set_state("done")
             test = result.test
             self.result_label.setText(score_text(test.macro_f1))
-            self.result_label.setStyleSheet("color: #1b5e20; font-weight: 600; font-size: 14px;")
+            self.result_label.setStyleSheet(f"{theme.text_style(theme.GOOD_STRONG)} {theme.heading_style(14)}")
             tip = f"Test macro-F1 {test.macro_f1:.3f}"
             if test.macro_f1_ci:
                 low, high = test.macro_f1_ci
                 tip += f" ({test.ci_level:.0%} interval {low:.2f}–{high:.2f})"
             self.result_label.setToolTip(tip + ".\n" + explain(["macro-F1"]))
-            total = result.seconds.get("total") if result.seconds else None
+            total = result.total_seconds
             if total is not None:
                 self.stage_label.setText(f"finished in {format_seconds(total)}")
         elif getattr(result, "status", "") == "failed":
@@ -232,7 +234,8 @@ class ModelProgressRow(QFrame):
         self.message_label.show()
 
     def _show_state(self) -> None:
-        symbol, words, colour = STATES[self._state]
+        symbol, words = STATES[self._state]
+        colour = theme.STATE_COLORS[self._state]
         self.state_label.setText(
             f'<span style="color:{colour}; font-size:15px;">{symbol}</span>'
             f'&nbsp;<span style="color:{colour}; font-weight:600;">{html.escape(words)}</span>'
@@ -243,13 +246,11 @@ class ModelProgressRow(QFrame):
         self.bar.setVisible(self._state not in ("skipped",))
 
 
-class ModelProgressList(QScrollArea):
+class ModelProgressList(ScrollArea):
     """The rows of a study's models, one under the other, scrolling when there are many."""
 
     def __init__(self, parent: QWidget | None = None) -> None:
-        super().__init__(parent)
-        self.setWidgetResizable(True)
-        self.setFrameShape(QFrame.Shape.NoFrame)
+        super().__init__(parent=parent)
         self._content = QWidget()
         self._content.setObjectName("modelRows")
         self._layout = QVBoxLayout(self._content)

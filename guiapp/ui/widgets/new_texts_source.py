@@ -26,6 +26,7 @@ from guiapp.core.errors import UserError
 from guiapp.core.predict.new_texts import text_columns_for, uncoded_rows
 from guiapp.core.study.mapping import ColumnMapping
 from guiapp.core.tables.reader import LoadedTable, read_table
+from guiapp.ui import theme
 from guiapp.ui.widgets.frame_model import DataFrameModel
 from guiapp.ui.widgets.job_progress import JobProgress
 from guiapp.workers import Worker, WorkerSlot
@@ -60,7 +61,7 @@ class NewTextsSource(QWidget):
                                    "text but no category yet.")
         self.own_button.clicked.connect(self.use_uncoded_rows)
         self.drop_hint = QLabel("… or drop a file onto this window.", objectName="dropHint")
-        self.drop_hint.setStyleSheet("color: #666;")
+        self.drop_hint.setStyleSheet(theme.HINT_STYLE)
         buttons = QHBoxLayout()
         buttons.addWidget(self.choose_button)
         buttons.addWidget(self.own_button)

@@ -8,10 +8,7 @@ from typing import Protocol
 
 from PySide6.QtWidgets import QPushButton, QWidget
 
-STYLE = (
-    "QPushButton#nextStep { color: #0b3d91; font-weight: 600; padding: 3px 14px; }"
-    "QPushButton#nextStep:disabled { color: #8a94a3; }"
-)
+from guiapp.ui.theme import NEXT_STEP_STYLE
 
 
 class Steps(Protocol):
@@ -29,7 +26,7 @@ class NextStepButton(QPushButton):
         super().__init__(parent, objectName="nextStep")
         self._steps = steps
         self._titles = list(titles)  # (title, what the step is for), one per step
-        self.setStyleSheet(STYLE)
+        self.setStyleSheet(NEXT_STEP_STYLE)
         self.clicked.connect(self.go_next)
         self.refresh()
 

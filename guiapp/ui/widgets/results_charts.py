@@ -15,21 +15,8 @@ from PySide6.QtCore import QPointF, QSize, Qt, Signal
 from PySide6.QtGui import QFontMetrics
 from PySide6.QtWidgets import QToolTip
 
-from guiapp.ui.widgets.chart_base import (
-    BAR_COLOR,
-    GRID_ALPHA,
-    PLOT_MARGINS,
-    TEXT_COLOR,
-    ChartWidget,
-    chart_font,
-)
-
-BEST_COLOR = "#2e7d32"  # green: the model that agrees best with the coding
-AGREE_COLOR = (31, 95, 168)  # blue cells: model and coder agree
-DISAGREE_COLOR = (217, 110, 30)  # orange cells: a mistake
-WHISKER_COLOR = "#333333"
-CHOSEN_COLOR = "#1b3a66"  # dark blue: the model whose details are shown
-EMPTY_CELL_COLOR = (246, 247, 249)
+from guiapp.ui.theme import BAR_COLOR, BEST_COLOR, CHOSEN_COLOR, TEXT_COLOR, WHISKER_COLOR
+from guiapp.ui.widgets.chart_base import GRID_ALPHA, PLOT_MARGINS, ChartWidget, chart_font
 
 
 def format_seconds(seconds: float) -> str:

@@ -17,6 +17,7 @@ from PySide6.QtWidgets import QHBoxLayout, QLabel, QPushButton, QWidget
 
 from guiapp.core.experiment.results import ExperimentResult
 from guiapp.core.export.target import study_data_files
+from guiapp.ui import theme
 from guiapp.ui.widgets.save_dialogs import ask_save_path, proposed_name
 from guiapp.workers import Worker, WorkerSlot
 
@@ -46,7 +47,7 @@ class ResultsExport(QWidget):
         self.appendix_button.setToolTip(APPENDIX_TIP)
         self.appendix_button.clicked.connect(self.choose_appendix)
         self.status_label = QLabel("", objectName="exportStatus")
-        self.status_label.setStyleSheet("color: #555;")
+        self.status_label.setStyleSheet(theme.NOTE_STYLE)
         row = QHBoxLayout(self)
         row.setContentsMargins(0, 0, 0, 0)
         row.addWidget(self.status_label, 1)
@@ -138,7 +139,7 @@ class ResultsExport(QWidget):
         self.failed.emit(error, doing)
 
     def _data_files(self) -> list[str]:
-        return study_data_files(self.result.spec) if self.result is not None else []
+        return study_data_files(self.result)
 
     def _suggested(self, what: str, ending: str) -> str:
         """“debates – TextLab results.xlsx”: named after the data, never the data file's own name."""

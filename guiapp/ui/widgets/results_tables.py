@@ -27,11 +27,10 @@ from guiapp.core.errors import UserError
 from guiapp.core.experiment.metrics import CategoryScores
 from guiapp.core.experiment.results import GridPointResult
 from guiapp.core.models.conventional import describe_params
+from guiapp.ui.theme import CHOSEN_BACKGROUND, WEAK
 from guiapp.ui.widgets.glossary import TERMS
 from guiapp.ui.widgets.results_charts import format_seconds
 
-CHOSEN_BACKGROUND = "#e3f1e4"
-WEAK_COLOR = "#b05a00"  # categories the model mostly misses
 SORT_ROLE = Qt.ItemDataRole.UserRole + 1
 
 
@@ -155,7 +154,7 @@ class CategoryScoresTable(_Table):
                 f"Of the {score.support:,} test texts you coded “{name}”, the model put {score.recall:.0%} there too."))
             f1 = self._number(score.f1, f"F1 for “{name}”: {TERMS['F1']}")
             if score.f1 < self.WEAK_F1:
-                f1.setForeground(QBrush(QColor(WEAK_COLOR)))
+                f1.setForeground(QBrush(QColor(WEAK)))
                 f1.setToolTip(f1.toolTip() + "\nBelow 0.5: the model often gets this category wrong.")
             self.setItem(row, 3, f1)
             support = SortItem(f"{score.support:,}", int(score.support),

@@ -31,14 +31,12 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from guiapp.ui import theme
 from guiapp.ui.widgets.glossary import TERMS, GlossaryLabel
 from guiapp.ui.widgets.section_title import section_title
 from guiapp.workers import Worker, WorkerSlot
 
 WORDS = ["macro-F1", "confidence interval", "interval", "test text"]
-MUTED = "#5a6270"
-FLAG_BACKGROUND = "#fde8e4"
-FLAG_TEXT = "#8a1c12"
 ROW_HEIGHT = 26
 BACKGROUND_WORK = 5_000_000  # resampled texts (samples × test texts × models) above which a worker computes
 VERDICT_WORDS = {
@@ -152,13 +150,11 @@ class SubgroupView(QWidget):
 
         self.headline = GlossaryLabel("", terms=WORDS)
         self.headline.setObjectName("subgroupHeadline")
-        self.headline.setStyleSheet(
-            "QLabel#subgroupHeadline { background: #eef3f9; border: 1px solid #c9d6e6; border-radius: 4px; "
-            "padding: 8px 10px; }")
+        self.headline.setStyleSheet(theme.headline_style("subgroupHeadline"))
         layout.addWidget(self.headline)
         self.caption = GlossaryLabel("", terms=WORDS)
         self.caption.setObjectName("subgroupCaption")
-        self.caption.setStyleSheet(f"color: {MUTED};")
+        self.caption.setStyleSheet(theme.MUTED_STYLE)
         layout.addWidget(self.caption)
 
         self.table = QTableWidget(0, len(HEADERS), objectName="subgroupTable")
@@ -178,7 +174,7 @@ class SubgroupView(QWidget):
         self.table.cellDoubleClicked.connect(self._double_clicked)
         layout.addWidget(self.table)
         self.hint = QLabel("Double-click a group to read its texts in the Documents step.", objectName="subgroupHint")
-        self.hint.setStyleSheet(f"color: {MUTED};")
+        self.hint.setStyleSheet(theme.MUTED_STYLE)
         layout.addWidget(self.hint)
         layout.addStretch(1)
 
@@ -191,14 +187,14 @@ class SubgroupView(QWidget):
         """Show ``result`` (an ExperimentResult) of the study run on ``table`` (a DataFrame) with
         ``mapping`` (a ColumnMapping or its dict); ``test_table`` when the study had a test file."""
         from guiapp.core.experiment.subgroup_scores import candidate_columns
+        from guiapp.core.experiment.tested_texts import table_of_test_texts
 
         if result is None or table is None:
             self.clear()
             return
         previous = self.column_combo.currentData()
         self.result, self._table_frame, self._test_frame = result, table, test_table
-        source = test_table if result.split.get("how") == "test file" and test_table is not None else table
-        columns = candidate_columns(source, mapping)
+        columns = candidate_columns(table_of_test_texts(result, table, test_table), mapping)
         metadata = list(mapping.metadata_columns if hasattr(mapping, "metadata_columns")
                         else (mapping or {}).get("metadata_columns", []))
         preferred = [c for c in columns if c in metadata] + [c for c in columns if c not in metadata]
@@ -277,7 +273,7 @@ class SubgroupView(QWidget):
         self._slot.cancel()
         self._request += 1
         request = self._request
-        samples = int((result.spec.get("evaluation") or {}).get("bootstrap_samples") or 1000)
+        samples = result.protocol.samples(1000)
         work = samples * len(result.test_true) * max(len(result.ranked()), 1)
         if work <= BACKGROUND_WORK:
             from guiapp.core.errors import UserError
@@ -351,11 +347,11 @@ class SubgroupView(QWidget):
                 if 1 <= column <= 4:
                     item.setTextAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
                 if group.flagged:
-                    item.setBackground(QBrush(QColor(FLAG_BACKGROUND)))
-                    item.setForeground(QBrush(QColor(FLAG_TEXT)))
+                    item.setBackground(QBrush(QColor(theme.FLAG_BACKGROUND)))
+                    item.setForeground(QBrush(QColor(theme.FLAG_TEXT)))
                     item.setFont(bold)
                 elif group.verdict == "too few texts to judge":
-                    item.setForeground(QBrush(QColor(MUTED)))
+                    item.setForeground(QBrush(QColor(theme.MUTED)))
                 table.setItem(row, column, item)
             table.item(row, 0).setData(Qt.ItemDataRole.UserRole + 1, group.flagged)
             table.item(row, 0).setData(Qt.ItemDataRole.UserRole + 2, row)  # the group's place in model.groups

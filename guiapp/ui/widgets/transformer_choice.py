@@ -33,18 +33,13 @@ from PySide6.QtWidgets import (
 from guiapp.core.errors import UserError
 from guiapp.core.models.transformers.options import DEFAULT_MODEL, OPTION_HELP
 from guiapp.core.models.transformers.sources.registry import TransformerInfo, info_for, registry
+from guiapp.ui import theme
+from guiapp.ui.theme import ERROR, MUTED, WARNING
 from guiapp.ui.widgets.glossary import GlossaryLabel, explain
 from guiapp.workers import Worker, WorkerSlot
 
 CHOOSE_FOLDER = "\x00folder"  # combo entries that open a dialog rather than name a model
 ENTER_HUB_ID = "\x00hub"
-MUTED = "#5a6270"
-WARNING = "#a15c00"
-ERROR = "#c62828"
-BOX_STYLE = (
-    "QFrame#transformerBox { background: #ffffff; border: 1px solid #dde1e6; border-radius: 6px; }"
-    "QFrame#transformerBox[ticked=\"true\"] { background: #e8f0fc; border: 1px solid #8fb3e8; }"
-)
 INTRO = (
     "Instead of turning the texts into numbers first, a pre-trained language model (a Transformer) "
     "learns your categories from the texts themselves: fine-tuning. Often the most accurate choice, "
@@ -166,10 +161,10 @@ class TransformerChoice(QFrame):
         title.setStyleSheet("font-size: 14px;")
         intro = GlossaryLabel(INTRO, terms=["Transformer", "fine-tuning", "GPU"])
         intro.setObjectName("transformerIntro")
-        intro.setStyleSheet(f"color: {MUTED};")
+        intro.setStyleSheet(theme.MUTED_STYLE)
 
         box = _Box(objectName="transformerBox")
-        box.setStyleSheet(BOX_STYLE)
+        box.setStyleSheet(theme.tickable_card_style("transformerBox"))
         box.setProperty("ticked", False)
         self.box = box
         self.checkbox = QCheckBox("Fine-tune a Transformer", objectName="transformerCheck")
@@ -203,10 +198,10 @@ class TransformerChoice(QFrame):
         self.description_label.setWordWrap(True)
         self.facts_label = GlossaryLabel("", terms=["token", "weight"])
         self.facts_label.setObjectName("transformerFacts")
-        self.facts_label.setStyleSheet(f"color: {MUTED};")
+        self.facts_label.setStyleSheet(theme.MUTED_STYLE)
         self.problem_label = QLabel("", objectName="transformerProblem")
         self.problem_label.setWordWrap(True)
-        self.problem_label.setStyleSheet(f"color: {ERROR};")
+        self.problem_label.setStyleSheet(theme.ERROR_STYLE)
         self.problem_label.hide()
         # a Hugging Face model that is not on this computer yet: download it now, with consent
         self.download_label = QLabel("", objectName="transformerDownload")
@@ -360,7 +355,7 @@ class TransformerChoice(QFrame):
         device_option, tuning, folds, share = self._context
         text, colour = device_sentence(self._device, self._device_error, device_option, tuning, folds, share)
         self.device_label.set_plain_text(text)
-        self.device_label.setStyleSheet(f"color: {colour};" if colour != MUTED else "color: #333;")
+        self.device_label.setStyleSheet(theme.text_style(theme.DARK_TEXT if colour == MUTED else colour))
 
     # -- the list of models ----------------------------------------------------------------------------
     def _add_item(self, label: str, source: str, info: TransformerInfo | None, position: int | None = None) -> int:
@@ -516,7 +511,7 @@ class TransformerChoice(QFrame):
         self.box.setProperty("ticked", ticked)
         self.box.style().unpolish(self.box)
         self.box.style().polish(self.box)
-        self.estimate_label.setStyleSheet("color: #0b3d91; font-weight: 600;" if ticked else f"color: {MUTED};")
+        self.estimate_label.setStyleSheet(f"{theme.text_style(theme.ACCENT)} {theme.BOLD_STYLE}" if ticked else theme.MUTED_STYLE)
 
 
 class _Box(QFrame):

@@ -15,6 +15,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from guiapp.ui import theme
+
 FORMATS_TEXT = "Excel (.xlsx, .xlsm, .xls), OpenDocument (.ods), CSV, TSV or text files, Parquet"
 
 
@@ -26,7 +28,7 @@ class WelcomePanel(QWidget):
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         title = QLabel("Start with your coded texts", objectName="welcomeTitle")
-        title.setStyleSheet("font-size: 22px; font-weight: 600;")
+        title.setStyleSheet(theme.heading_style(22))
         intro = QLabel(
             "Open a spreadsheet with one text per row and a column with the categories you coded "
             "by hand (a stance, a policy topic, toxic or not). TextLab checks whether the data are "
@@ -49,11 +51,11 @@ class WelcomePanel(QWidget):
         buttons.addStretch(1)
         drop = QLabel(f"…or drag a file onto this window.  Formats: {FORMATS_TEXT}.", objectName="welcomeFormats")
         drop.setWordWrap(True)
-        drop.setStyleSheet("color: #555;")
+        drop.setStyleSheet(theme.NOTE_STYLE)
         privacy = QLabel("Your texts stay on this computer: TextLab works offline and never uploads them.")
-        privacy.setStyleSheet("color: #2e7d32;")
+        privacy.setStyleSheet(theme.text_style(theme.GOOD))
         self.recent_label = QLabel("Recently opened")
-        self.recent_label.setStyleSheet("font-weight: 600; margin-top: 12px;")
+        self.recent_label.setStyleSheet(f"{theme.BOLD_STYLE} margin-top: 12px;")
         self.recent = QListWidget(objectName="welcomeRecent")
         self.recent.setMaximumHeight(160)
         self.recent.itemActivated.connect(lambda item: self.recentRequested.emit(item.data(Qt.ItemDataRole.UserRole)))

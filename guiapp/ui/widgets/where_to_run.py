@@ -27,6 +27,7 @@ from PySide6.QtWidgets import (
 from guiapp.core.compute.where import scheduler_address_problem
 from guiapp.core.study.sections import ClusterSpec
 from guiapp.core.study.spec import ExperimentSpec
+from guiapp.ui import theme
 
 EXAMPLE_ADDRESS = "tcp://host:8786"
 DASK_NOTE = ("Dask runs the pieces of work on other computers; every computer needs TextLab with the "
@@ -100,9 +101,9 @@ class WhereToRun(QFrame):
     def __init__(self, parent: QWidget | None = None, choice: WhereChoice | None = None) -> None:
         super().__init__(parent, objectName="whereToRun")
         self.choice = choice if choice is not None else WhereChoice(self)
-        self.setStyleSheet("QFrame#whereToRun { border-top: 1px solid #dde1e6; }")
+        self.setStyleSheet(theme.top_rule_style("whereToRun"))
         title = QLabel("Where to run", objectName="whereTitle")
-        title.setStyleSheet("font-weight: 600;")
+        title.setStyleSheet(theme.BOLD_STYLE)
         self.here = QRadioButton("This computer", objectName="runHere")
         self.here.setToolTip("Run the study with this computer's own processor cores (and GPU, if it has one).")
         self.dask = QRadioButton("A Dask scheduler at:", objectName="runOnDask")
@@ -118,10 +119,10 @@ class WhereToRun(QFrame):
         self.address.setMaximumWidth(360)
         self.address.setEnabled(False)
         self.note = QLabel(DASK_NOTE, objectName="whereNote")
-        self.note.setStyleSheet("color: #666;")
+        self.note.setStyleSheet(theme.HINT_STYLE)
         self.note.setWordWrap(True)
         self.problem_label = QLabel("", objectName="whereProblem")
-        self.problem_label.setStyleSheet("color: #c62828;")
+        self.problem_label.setStyleSheet(theme.ERROR_STYLE)
         self.problem_label.setWordWrap(True)
         self.problem_label.hide()
 

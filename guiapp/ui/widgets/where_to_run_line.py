@@ -10,11 +10,10 @@ from __future__ import annotations
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QPushButton, QWidget
 
+from guiapp.ui import theme
 from guiapp.ui.widgets.where_to_run import DASK_TIP, WhereChoice, WhereToRun
 
 MAX_SHOWN = 44  # characters of an address shown on the line (all of it in the tooltip)
-LINK_STYLE = ("QPushButton { border: none; color: #0b57d0; text-decoration: underline; padding: 0 2px; }"
-              "QPushButton:disabled { color: #999; }")
 
 
 class WhereToRunLine(QWidget):
@@ -23,20 +22,20 @@ class WhereToRunLine(QWidget):
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent, objectName="whereToRunLine")
         caption = QLabel("Runs on:", objectName="runsOnCaption")
-        caption.setStyleSheet("color: #555;")
+        caption.setStyleSheet(theme.NOTE_STYLE)
         self.label = QLabel("", objectName="runsOnLabel")  # where: "this computer", "the Dask scheduler at …"
         self.label.setTextFormat(Qt.TextFormat.PlainText)
-        self.label.setStyleSheet("font-weight: 600;")
+        self.label.setStyleSheet(theme.BOLD_STYLE)
         self.change_button = QPushButton("Change…", objectName="changeWhereButton")
         self.change_button.setFlat(True)
-        self.change_button.setStyleSheet(LINK_STYLE)
+        self.change_button.setStyleSheet(theme.LINK_BUTTON_STYLE)
         self.change_button.setCursor(Qt.CursorShape.PointingHandCursor)
         self.change_button.setToolTip("Choose where the run goes: this computer, or a Dask scheduler that shares "
                                       "the work out among other computers.")
         self.change_button.clicked.connect(lambda: self.toggle_panel())
         self.panel = WhereToRun()
         self.panel.setObjectName("whereToRunPanel")
-        self.panel.setStyleSheet("QFrame#whereToRunPanel { border-top: 1px solid #dde1e6; background: #f7f9fc; }")
+        self.panel.setStyleSheet(theme.top_rule_style("whereToRunPanel", theme.PANEL_TINT))
         self.panel.hide()
         self.panel.changed.connect(self._show)
         row = QHBoxLayout(self)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+from collections.abc import Mapping
 from dataclasses import dataclass, fields
 from typing import Any
 
@@ -26,6 +27,17 @@ class FineTuneSettings:
     device: str = "auto"  # "auto" | "cpu" | "cuda" | "mps"
     mixed_precision: bool = True  # bf16 autocast on CUDA when supported, else fp16 + GradScaler; ignored on CPU
     max_grad_norm: float = 1.0  # gradient clipping as in Hugging Face's Trainer; 0 switches it off
+
+    @classmethod
+    def from_options(cls, options: Mapping[str, Any], point: Mapping[str, Any], seed: int) -> FineTuneSettings:
+        """The settings of one training run of a study's Transformer: its options with every default
+        filled in (``options.full_options``), one point of its grid (learning rate and epochs) and the
+        run's seed."""
+        return cls(
+            learning_rate=point["learning_rate"], epochs=point["epochs"], batch_size=options["batch_size"],
+            max_length=options["max_length"], truncation=options["truncation"], dropout=options["dropout"],
+            seed=seed, device=options["device"], mixed_precision=options["mixed_precision"],
+        )  # fmt: skip
 
     @classmethod
     def from_saved(cls, saved: dict[str, Any]) -> FineTuneSettings:

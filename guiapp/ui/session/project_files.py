@@ -1,7 +1,8 @@
-"""The window's project: save and open `.textlab` files in the background, autosave after every
+"""The study's project file: save and open `.textlab` files in the background, autosave after every
 finished job and every few minutes, offer the autosave of a session that crashed, and clean up on
-a normal exit. The window says what a project holds (``capture``) and how to show one
-(``restore``); this module never looks inside the pages.
+a normal exit. What a project holds comes from the study session (``capture``); an opened
+project is handed back as a signal, and the study files fill the session with it. This module
+never looks inside the pages.
 """
 
 from __future__ import annotations

@@ -1,0 +1,282 @@
+"""The study being worked on: one object that every step reads and writes, each part with a signal
+that says it changed.
+
+A step never reaches into another step: the Data step writes the table, its column roles and its
+health report here; the Models step writes the study it builds; the Run step writes the result;
+the Results, Documents and Predict steps follow. When a step wants another one to show something
+(the texts of a confusion-matrix cell, a wider Transformer grid), it asks here and the step that
+owns the view answers. Projects, study files and results folders fill the session the same way,
+and the steps follow.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pandas as pd
+from PySide6.QtCore import QObject, Signal
+
+from guiapp.core.study.sections import ClusterSpec
+from guiapp.core.study.spec import ColumnMapping, DataSpec, ExperimentSpec
+from guiapp.ui.session.data_checks import not_ready_reason, results_note_for_table
+from guiapp.ui.widgets.where_to_run import WhereChoice
+
+DATA_FIELDS = ("table", "frame", "mapping", "data_spec", "report", "test_frame", "test_count")
+
+
+class StudySession(QObject):
+    """The table, column roles, health report, study, result, its trained models, explanations,
+    learning curve, predictions and where to run — each with a change signal."""
+
+    # what the study holds
+    dataChanged = Signal()  # the table, its column roles, category fixes, test file or health report
+    tableChanged = Signal(object)  # another table (a LoadedTable) was read and shown
+    specChanged = Signal()  # the study as set up on the Models step
+    resultChanged = Signal(object)  # an ExperimentResult, or None when the results were cleared
+    resultsNoteChanged = Signal(str)  # a warning above the results ("" for none)
+    learningCurveChanged = Signal(object)  # a LearningCurveResult or None
+    explanationsChanged = Signal()
+    predictionsChanged = Signal(object)  # the models' answers for new texts (NewTextPredictions), or None
+    runStateChanged = Signal(str)  # "idle", "running", "stopping", "finished" …
+    chosenModelChanged = Signal(str)  # the model whose details the Results step shows
+
+    # what one step asks of the others
+    stepWanted = Signal(int)
+    fileWanted = Signal(object, object, object, object, object)  # path, sheet, mapping, test file, fixes
+    tableWanted = Signal(object, object, object, object)  # a LoadedTable already read, mapping, test file, fixes
+    specWanted = Signal(object)  # an ExperimentSpec whose models and settings the Models step takes over
+    runWanted = Signal(object)  # an ExperimentSpec to run
+    documentsWanted = Signal(object)  # a DocumentFilter for the Documents step
+    cellWanted = Signal(str, object, object)  # model, your coding, the model's answer (a confusion-matrix cell)
+    transformerGridWanted = Signal(dict)  # learning rates and epochs the Transformer should try
+    statusMessage = Signal(str)
+    errorRaised = Signal(object, str)  # an error, and what was being done
+
+    def __init__(self, parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        self.table = None  # LoadedTable: the study's table as read (never modified)
+        self.frame: pd.DataFrame | None = None
+        self.mapping = ColumnMapping()
+        self.data_spec: DataSpec | None = None
+        self.report = None  # HealthReport for the current column roles; None while it is made
+        self.test_frame: pd.DataFrame | None = None  # a separate file of test texts
+        self.test_count: int | None = None  # its coded texts
+        self.spec: ExperimentSpec | None = None  # the whole study as set up on the Models step
+        self.spec_notes = ""  # what the Models step could not take over from an opened study, in words
+        self.cluster = ClusterSpec()  # an opened study file's [cluster] (for "Prepare for a cluster…")
+        self.where = WhereChoice(self)  # this computer or a Dask scheduler; both the Models and Run steps show it
+        self.result = None  # ExperimentResult shown on Results, Documents and Predict
+        self.model_folders: dict[str, Path] = {}  # its trained models' folders, by model name
+        self.results_note = ""
+        self.chosen_model = ""
+        self.learning_curve = None
+        self.explained_documents: list = []  # "Explain all": one explanation per test document
+        self.predictions = None  # NewTextPredictions: the trained models' answers for new texts
+        self.predicted_table: pd.DataFrame | None = None  # the texts they answered, as read
+        self.run_state = "idle"
+
+    # -- the data ---------------------------------------------------------------------------------------
+    def set_data(self, **changes: Any) -> None:
+        """The Data step's current choice (any of ``DATA_FIELDS``); one ``dataChanged`` for them all."""
+        unknown = set(changes) - set(DATA_FIELDS)
+        if unknown:
+            raise TypeError(f"not a part of the study's data: {', '.join(sorted(unknown))}")
+        new_table = "table" in changes and changes["table"] is not self.table
+        if "table" in changes and "frame" not in changes:
+            changes["frame"] = changes["table"].frame if changes["table"] is not None else None
+        for name, value in changes.items():
+            setattr(self, name, value)
+        if new_table and self.table is not None:
+            self._results_follow_table()
+            self.tableChanged.emit(self.table)
+        self.dataChanged.emit()
+
+    def study_table(self) -> tuple[pd.DataFrame | None, ColumnMapping | None]:
+        """The study's table and column roles (None, None before a table)."""
+        return (self.frame, self.mapping) if self.frame is not None else (None, None)
+
+    def study_tables(self) -> tuple[pd.DataFrame | None, ColumnMapping | None, pd.DataFrame | None]:
+        """The table, its column roles and the separate test table (or None)."""
+        if self.frame is None:
+            return None, None, None
+        return self.frame, self.mapping, self.test_frame
+
+    def not_ready_reason(self) -> str:
+        """Why the data cannot be used for a study yet ("" when it can)."""
+        return not_ready_reason(self.data_spec, self.report)
+
+    # -- the study --------------------------------------------------------------------------------------
+    def set_spec(self, spec: ExperimentSpec | None) -> None:
+        self.spec = spec
+        self.specChanged.emit()
+
+    def study_spec(self) -> ExperimentSpec | None:
+        """The study as set up now: the Data step's choices with the Models step's models."""
+        if self.spec is not None:
+            return self.spec
+        if self.data_spec is None:
+            return None
+        return ExperimentSpec(data=self.data_spec, name=Path(self.data_spec.source).name.split(".")[0])
+
+    def set_run_state(self, state: str) -> None:
+        if state != self.run_state:
+            self.run_state = state
+            self.runStateChanged.emit(state)
+
+    def has_run(self) -> bool:
+        return self.run_state != "idle"
+
+    # -- the result -------------------------------------------------------------------------------------
+    def set_result(self, result, folders: dict[str, Path] | None = None) -> None:  # noqa: ANN001 — ExperimentResult
+        """Show ``result`` (with its trained models' folders) on every step; None clears it."""
+        self.result = result
+        self.model_folders = dict(folders or {}) if result is not None else {}
+        self.explained_documents = []
+        self.learning_curve = None
+        self.chosen_model = ""
+        self.predictions, self.predicted_table = None, None
+        self._set_results_note("")
+        self.resultChanged.emit(result)
+
+    def clear_result(self) -> None:
+        if self.result is not None or self.model_folders:
+            self.set_result(None)
+
+    @property
+    def has_result(self) -> bool:
+        return self.result is not None
+
+    def model_folder(self, model) -> Path | None:  # noqa: ANN001 — a ModelResult
+        return self.model_folders.get(model.name)
+
+    def test_metadata(self) -> pd.DataFrame | None:
+        """The table's other columns (party, year …), one row per test text of the result shown; None
+        when the table is not there or no longer matches the result."""
+        from guiapp.core.experiment.tested_texts import metadata_of_test_texts
+
+        if self.result is None:
+            return None
+        frame, mapping, test_frame = self.study_tables()
+        return metadata_of_test_texts(self.result, frame, mapping, test_frame)
+
+    def choose_model(self, name: str) -> None:
+        """The model whose details are shown (kept in projects)."""
+        if name != self.chosen_model:
+            self.chosen_model = name
+            self.chosenModelChanged.emit(name)
+
+    def set_learning_curve(self, curve) -> None:  # noqa: ANN001 — a LearningCurveResult
+        if curve is self.learning_curve:
+            return
+        self.learning_curve = curve
+        self.learningCurveChanged.emit(curve)
+
+    def set_explained_documents(self, documents: list) -> None:
+        self.explained_documents = list(documents)
+        self.explanationsChanged.emit()
+
+    def set_predictions(self, predictions, table: pd.DataFrame | None) -> None:  # noqa: ANN001
+        """The models' answers (NewTextPredictions) for the texts of ``table``; None, None clears them."""
+        self.predictions, self.predicted_table = predictions, table
+        self.predictionsChanged.emit(predictions)
+
+    def _set_results_note(self, text: str) -> None:
+        if text != self.results_note:
+            self.results_note = text
+            self.resultsNoteChanged.emit(text)
+
+    def _results_follow_table(self) -> None:
+        """A table was shown: keep the results made from it, label them when the file changed since
+        (Reload), clear them when the table is another one."""
+        if self.result is None:
+            return
+        keep, note = results_note_for_table(self.result, self.table)
+        if keep:
+            self._set_results_note(note)
+        else:
+            self.clear_result()
+
+    def result_is_of_study(self, spec: ExperimentSpec, source: Path) -> bool:
+        recorded = self.result.study_source if self.result is not None else None
+        return recorded is not None and recorded.study_name == spec.name and recorded.is_file(source)
+
+    # -- what one step asks of the others ---------------------------------------------------------------
+    def go_to(self, step: int) -> None:
+        self.stepWanted.emit(step)
+
+    def say(self, text: str) -> None:
+        self.statusMessage.emit(text)
+
+    def report_error(self, error: BaseException, doing: str) -> None:
+        self.errorRaised.emit(error, doing)
+
+    def open_file(self, path: Path, sheet: str | None = None, mapping: ColumnMapping | None = None,
+                  test_file: tuple[str, str | None] | None = None, fixes=None) -> None:  # noqa: ANN001
+        """Read a table on the Data step (with an opened study's column roles, test file and fixes)."""
+        self.fileWanted.emit(Path(path), sheet, mapping, test_file, fixes)
+
+    def show_table(self, table, mapping: ColumnMapping, test_file=None, fixes=None) -> None:  # noqa: ANN001
+        """Show a table that is already read (a project's copy) on the Data step."""
+        self.tableWanted.emit(table, mapping, test_file, fixes)
+
+    def load_spec(self, spec: ExperimentSpec) -> str:
+        """The Models step takes over ``spec``'s models and settings; returns what it could not, in words."""
+        self.spec_notes = ""
+        self.specWanted.emit(spec)
+        return self.spec_notes
+
+    def run(self, spec: ExperimentSpec) -> None:
+        self.runWanted.emit(spec)
+
+    def show_documents(self, flt) -> None:  # noqa: ANN001 — a DocumentFilter
+        self.documentsWanted.emit(flt)
+
+    def show_cell(self, model: str, human: int | str, predicted: int | str) -> None:
+        self.cellWanted.emit(model, human, predicted)
+
+    def extend_transformer_grid(self, grid: dict) -> None:
+        self.transformerGridWanted.emit(grid)
+
+    # -- projects ---------------------------------------------------------------------------------------
+    def capture_project(self, ui_state: dict):  # noqa: ANN201 — a Project, or None before a table
+        """Everything the user would lose on closing: data, study, results, trained models, view."""
+        from guiapp.core.explain.cache import cache_files
+        from guiapp.core.project.format import Project
+        from guiapp.ui.widgets.explanation_panel import explanations_folder
+
+        spec = self.study_spec()
+        if self.table is None or spec is None:
+            return None
+        result = self.result
+        return Project(
+            spec=spec,
+            table=self.table.frame,
+            test_table=self.test_frame if spec.data.test_source else None,
+            learning_curve=self.learning_curve if result is not None else None,
+            result=result,
+            model_folders=dict(self.model_folders) if result is not None else {},
+            ui_state={**ui_state, "results_model": (self.chosen_model or None) if result is not None else None},
+            explanations=cache_files(explanations_folder(result)) if result is not None else {},
+            source_sha256=self.table.sha256,
+            source_name=self.table.path.name,
+        )
+
+    def restore(self, project, table, test_file: tuple[str, str | None] | None) -> None:  # noqa: ANN001
+        """Fill the session with ``project`` (its ``table`` already read); every step follows."""
+        from guiapp.core.explain.cache import restore_cache_files
+        from guiapp.ui.widgets.explanation_panel import explanations_folder
+
+        spec = project.spec
+        self.show_table(table, spec.data.mapping, test_file, spec.data.category_fixes)
+        self.load_spec(spec)
+        if project.result is None:
+            self.clear_result()
+            return
+        restore_cache_files(explanations_folder(project.result), project.explanations)
+        self.set_result(project.result, project.model_folders)
+        if project.learning_curve is not None:
+            self.set_learning_curve(project.learning_curve)
+        chosen = project.ui_state.get("results_model")
+        if isinstance(chosen, str):
+            self.choose_model(chosen)
