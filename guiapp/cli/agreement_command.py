@@ -107,11 +107,6 @@ def _agreement(args: argparse.Namespace) -> str:
 
 
 def _value(value: float, interval) -> str:  # noqa: ANN001 — (low, high)
-    import math
+    from guiapp.core.stats.wording import with_interval
 
-    if not math.isfinite(value):
-        return "–"
-    low, high = interval
-    if not (math.isfinite(low) and math.isfinite(high)):
-        return f"{value:.3f}"
-    return f"{value:.3f} ({low:.3f}–{high:.3f})"
+    return with_interval(value, interval, 3, "{value} ({low}–{high})")

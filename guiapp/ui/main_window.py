@@ -115,7 +115,7 @@ class MainWindow(QMainWindow):
         layout.setSpacing(0)
         side = QVBoxLayout()
         brand = QLabel(APP_NAME, objectName="brand")
-        brand.setStyleSheet(f"font-size: 18px; font-weight: 700; padding: 14px 12px 4px 16px; background: {theme.SIDEBAR};")
+        brand.setStyleSheet(theme.BRAND_STYLE)
         side.addWidget(brand)
         side.addWidget(self.steps, 1)
         side.setSpacing(0)

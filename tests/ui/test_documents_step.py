@@ -27,7 +27,7 @@ def shown(qtbot, window, project):
 
 
 def test_selecting_a_document_explains_it_in_coloured_words(qtbot, shown, project):
-    window, panel = shown, shown.explanations
+    window, panel = shown, shown.documents_page.explanations
     assert window.steps.is_step_enabled(DOCUMENTS_STEP)
     best = project.result.best()
     assert panel.model_combo.currentText() == best.name
@@ -49,7 +49,7 @@ def test_selecting_a_document_explains_it_in_coloured_words(qtbot, shown, projec
 
 
 def test_explain_all_lists_words_per_category_and_exports(qtbot, shown, project, tmp_path):
-    panel = shown.explanations
+    panel = shown.documents_page.explanations
     panel.all_button.click()
     qtbot.waitUntil(lambda: panel.corpus is not None and not panel.is_busy(), timeout=60000)
     assert len(panel.corpus.documents) == len([t for t in project.result.test_texts if t.strip()])

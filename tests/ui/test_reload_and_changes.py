@@ -9,7 +9,7 @@ import pandas as pd
 import pytest
 from PySide6.QtCore import Qt
 
-from guiapp.ui import main_window as main_window_module
+from guiapp.ui.session import study_files as study_files_module
 from guiapp.ui.main_window import DATA_STEP, DOCUMENTS_STEP, PREDICT_STEP, RESULTS_STEP
 from tests.ui.helpers import save_screenshot, wait_for_report
 from tests.ui.sample_results import sample_result
@@ -191,7 +191,7 @@ def test_opening_a_study_whose_file_changed_says_what_changed(qtbot, opened, tmp
     window.session.set_result(_result_for(window, name="Another study"), {})
 
     shown: list[tuple[str, str]] = []
-    monkeypatch.setattr(main_window_module, "show_data_changed", lambda parent, title, text: shown.append((title, text)))
+    monkeypatch.setattr(study_files_module, "show_data_changed", lambda parent, title, text: shown.append((title, text)))
     write_table(path, n_red=21, n_blue=0, n_green=10)
     window.open_study(study)
     assert window.results_page.result is None  # the results of another study are gone at once
@@ -208,7 +208,7 @@ def test_a_study_without_recorded_counts_still_says_the_file_changed(qtbot, open
     spec.data = dataclasses.replace(spec.data, rows=None, categories=None)
     spec.save(study)
     shown: list[str] = []
-    monkeypatch.setattr(main_window_module, "show_data_changed", lambda parent, title, text: shown.append(text))
+    monkeypatch.setattr(study_files_module, "show_data_changed", lambda parent, title, text: shown.append(text))
     write_table(path, n_red=22)
     window.open_study(study)
     qtbot.waitUntil(lambda: bool(shown), timeout=30_000)
@@ -221,7 +221,7 @@ def test_opening_an_unchanged_study_says_nothing(qtbot, opened, tmp_path, monkey
     study = tmp_path / "same.toml"
     _save_study(window, study)
     shown: list[str] = []
-    monkeypatch.setattr(main_window_module, "show_data_changed", lambda *args: shown.append(args))
+    monkeypatch.setattr(study_files_module, "show_data_changed", lambda *args: shown.append(args))
     window.open_study(study)
     qtbot.waitUntil(lambda: window.data_page.report is not None and not window.data_page.is_busy(), timeout=30_000)
     qtbot.wait(50)

@@ -35,6 +35,7 @@ from guiapp.core.experiment.results import ExperimentResult, ModelResult
 from guiapp.core.stats.agreement import alpha_from_counts, cohen_kappa, krippendorff_alpha
 from guiapp.core.stats.agreement_intervals import bootstrap_alpha, bootstrap_alpha_from_counts, bootstrap_kappa
 from guiapp.core.stats.coder_counts import model_versus_coders
+from guiapp.core.stats.fold_interval import fold_sizes
 from guiapp.core.stats.pairwise import PairComparison, compare_across_folds, compare_on_test_set
 from guiapp.core.stats.wording import describe_comparison, format_p
 
@@ -171,9 +172,8 @@ def fold_comparisons(
             skipped += [SkippedPair(a.name, b.name, "the number of training texts is not known")
                         for i, a in enumerate(usable) for b in usable[i + 1:]]
         return [], skipped
-    fold_test = max(1, round(n_train / folds))
     comparisons = compare_across_folds(
-        {model.name: model.cv_scores for model in usable}, n_train - fold_test, fold_test, level
+        {model.name: model.cv_scores for model in usable}, *fold_sizes(n_train, folds), level
     )
     return comparisons, skipped
 

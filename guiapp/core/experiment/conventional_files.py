@@ -33,6 +33,7 @@ import numpy as np
 from guiapp.core.atomic import fsync_folder, sha256_of_file
 from guiapp.core.errors import UserError
 from guiapp.core.experiment.fitting import CalibratedSVM
+from guiapp.core.experiment.output_folder import swap_into_place
 from guiapp.core.features.registry import REPRESENTATIONS
 from guiapp.core.untrusted.json_reading import read_json_file
 
@@ -170,20 +171,13 @@ def _save_classifier(folder: Path, kind: str, classifier: Any) -> str:
 
 
 def _move_into_place(temporary: Path, target: Path) -> None:
-    if not target.exists():
-        os.replace(temporary, target)
-        return
-    if not target.is_dir():
+    """The finished folder at ``target``, replacing an older model's folder there (removed)."""
+    if target.exists() and not target.is_dir():
         raise UserError(f"“{target}” is a file, so the model cannot be saved there.",
                         "Choose another name for the model folder.")
-    old = target.parent / f".{target.name}.{uuid.uuid4().hex[:8]}.old"
-    os.replace(target, old)
-    try:
-        os.replace(temporary, target)
-    except BaseException:
-        os.replace(old, target)
-        raise
-    shutil.rmtree(old, ignore_errors=True)
+    replaced = swap_into_place(temporary, target)
+    if replaced is not None:
+        shutil.rmtree(replaced, ignore_errors=True)
 
 
 # ------------------------------------------------------------------------------------ opening

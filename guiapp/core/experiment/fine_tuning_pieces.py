@@ -20,7 +20,7 @@ import tempfile
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 import numpy as np
 
@@ -78,6 +78,23 @@ class PlannedRun:
     label: str
     start: float
     end: float
+
+
+class FineTuningStrategy(Protocol):
+    """Where a study's training runs go: ``LocalFineTuning`` (this process, one run after the other)
+    or ``RemoteFineTuning`` (a cluster's workers, in parallel)."""
+
+    device: Any  # the DeviceInfo of where the runs compute
+    where: str  # the same, in the log's words
+
+    def tune(self, runs: list[PlannedRun]) -> list[FineTuningOutcome]:
+        """Each run's probabilities for its held-out texts, in the runs' order."""
+
+    def fit_finals(self, runs: list[PlannedRun]) -> list[FineTuningOutcome]:
+        """The final runs (one per seed), each with what :meth:`save` needs to keep its model."""
+
+    def save(self, outcome: FineTuningOutcome, folder: Path, categories: list[str]) -> None:
+        """Write a final run's model into ``folder``."""
 
 
 def describe_final(outcome: FineTuningOutcome, tuned: Any, texts: np.ndarray) -> None:

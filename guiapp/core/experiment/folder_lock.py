@@ -16,6 +16,7 @@ import time
 from datetime import UTC, datetime
 from pathlib import Path
 
+from guiapp.core.compute.processes import process_start_mark, same_process_running
 from guiapp.core.errors import UserError
 
 EMPTY_LOCK_STALE_SECONDS = 60  # a lock file without content: a run crashed while writing it
@@ -24,7 +25,7 @@ EMPTY_LOCK_STALE_SECONDS = 60  # a lock file without content: a run crashed whil
 def take_lock(path: Path, target: Path) -> None:
     """Create the lock file ``path`` for writing ``target``, or say which run holds it (UserError);
     an OSError means the folder cannot be written."""
-    mine = {"pid": os.getpid(), "host": socket.gethostname(), "process_start": _process_start(os.getpid()),
+    mine = {"pid": os.getpid(), "host": socket.gethostname(), "process_start": process_start_mark(os.getpid()) or None,
             "started_at": datetime.now(UTC).isoformat(timespec="seconds"), "target": str(target)}
     for _ in range(5):
         try:
@@ -82,10 +83,7 @@ def _is_stale(holder: dict | None, path: Path) -> bool:
     if holder.get("host") != socket.gethostname():
         return False
     pid = holder.get("pid")
-    if not isinstance(pid, int) or not _alive(pid):
-        return True
-    started = holder.get("process_start")
-    return started is not None and _process_start(pid) not in (None, started)
+    return not isinstance(pid, int) or not same_process_running(pid, holder.get("process_start") or "")
 
 
 def _break_stale(path: Path, seen: bytes | None) -> None:
@@ -101,29 +99,3 @@ def _break_stale(path: Path, seen: bytes | None) -> None:
         except OSError:
             pass
     aside.unlink(missing_ok=True)
-
-
-def _alive(pid: int) -> bool:
-    if os.name == "nt":  # os.kill(pid, 0) would stop the process there
-        try:
-            import psutil
-        except ImportError:
-            return True
-        return psutil.pid_exists(pid)
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:
-        return True
-    return True
-
-
-def _process_start(pid: int) -> str | None:
-    """When process ``pid`` started (Linux: clock ticks since boot), to tell a reused pid apart."""
-    try:
-        stat = Path(f"/proc/{pid}/stat").read_text(encoding="ascii")
-    except (OSError, ValueError):
-        return None
-    fields = stat[stat.rfind(")") + 2:].split()
-    return fields[19] if len(fields) > 19 else None

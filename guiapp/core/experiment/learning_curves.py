@@ -27,10 +27,8 @@ Cancel stops between fits (and within a fit where the fit allows it).
 from __future__ import annotations
 
 import dataclasses
-import json
 import os
 import time
-from datetime import UTC, datetime
 from itertools import pairwise
 from pathlib import Path
 
@@ -39,7 +37,7 @@ import pandas as pd
 from sklearn.base import clone
 
 from guiapp.core.errors import DataError, UserError
-from guiapp.core.events import Cancelled, EventCallback, Log, Metric, Progress, TaskUpdate, ignore_events, sub_progress
+from guiapp.core.events import Cancelled, EventCallback, Log, Progress, TaskUpdate, ignore_events, sub_progress
 from guiapp.core.experiment.learning_curve_fits import fit_and_predict, map_lazily
 from guiapp.core.experiment.learning_curve_results import (
     CurvePoint,
@@ -55,6 +53,7 @@ from guiapp.core.experiment.nested_subsets import (
     default_tuning_size,
     repeat_seeds,
 )
+from guiapp.core.experiment.per_model import PreparedCache, model_events, now, prepared_texts
 from guiapp.core.experiment.resampling import cv_folds, oversampled_rows
 from guiapp.core.experiment.tuning import build_folds, default_jobs, grid_search
 from guiapp.core.study.sections import ModelSpec
@@ -94,7 +93,7 @@ def run_learning_curve(
         model.check()
     spec.evaluation.check()
     n_jobs = default_jobs() if n_jobs is None else max(1, n_jobs)
-    started = _now()
+    started = now()
     on_event(Log(f"Reading the coded texts for '{spec.name or 'this study'}'."))
     data = load_study_data(spec, spec_file, table, sub_progress(on_event, 0.0, 0.02))
     train, test = data.split.train, data.split.test
@@ -110,10 +109,10 @@ def run_learning_curve(
         n_train=len(train), n_test=len(test), tuning="per size" if options.tune_per_size else "once",
         notes=[*data.notes, *notes], started_at=started,
     )  # fmt: skip
-    prepared_cache: dict[str, tuple[object, object]] = {}
+    prepared_cache: PreparedCache = {}
     n_models = len(spec.models)
     for index, model in enumerate(spec.models):
-        report = _model_events(on_event, index, n_models, model.display_name)
+        report = model_events(on_event, index, n_models, model.display_name)
         on_event(TaskUpdate(index, "running", model.display_name))
         try:
             if model.representation == "transformer":
@@ -124,7 +123,7 @@ def run_learning_curve(
                 curve = conventional_curve(model, data, plan, tuning_sizes, spec, prepared_cache, n_jobs, report)
         except Cancelled as stop:
             on_event(TaskUpdate(index, "cancelled", model.display_name))
-            result.status, result.finished_at = "cancelled", _now()
+            result.status, result.finished_at = "cancelled", now()
             stop.partial = result
             raise
         except (UserError, MemoryError, ValueError) as error:
@@ -143,7 +142,7 @@ def run_learning_curve(
     from guiapp.core.experiment.runner import environment
 
     result.environment = environment(n_jobs)
-    result.finished_at = _now()
+    result.finished_at = now()
     on_event(Progress(1.0, "Finished"))
     return result
 
@@ -154,25 +153,19 @@ def conventional_curve(
     plan: CurvePlan,
     tuning_sizes: dict[int, int],
     spec: ExperimentSpec,
-    prepared_cache: dict[str, tuple[object, object]],
+    prepared_cache: PreparedCache,
     n_jobs: int,
     on_event: EventCallback,
 ) -> ModelCurve:
     """One conventional model's curve: features prepared once, grid tuned once (or per size),
     then one fit per size and repeat, each scored on the test texts."""
-    from guiapp.core.features import make_representation
     from guiapp.core.models.conventional import expand_grid
 
     total_start = time.perf_counter()
     seconds: dict[str, float] = {}
-    representation = make_representation(model.representation, model.representation_options)
-    key = json.dumps([model.representation, representation.get_params()], sort_keys=True, default=str)
     prepare_share = 0.3 if model.representation == "sentence_embeddings" else 0.03
     start = time.perf_counter()
-    if key not in prepared_cache:
-        on_event(Progress(0.0, "turning the texts into numbers"))
-        prepared_cache[key] = (representation, representation.prepare(data.texts, on_event=sub_progress(on_event, 0.0, prepare_share)))
-    prepared = prepared_cache[key][1]
+    representation, prepared = prepared_texts(model, data.texts, prepared_cache, on_event, prepare_share)
     seconds["features"] = time.perf_counter() - start
     points = expand_grid(model.classifier, model.grid)
     ratio = spec.evaluation.oversampling_ratio if spec.evaluation.oversampling == "random" else None
@@ -303,27 +296,8 @@ def _describe_choice(classifier: str, choice: TuningChoice) -> str:
     return f"{describe_params(classifier, choice.params)}, {where}{score}."
 
 
-def _model_events(on_event: EventCallback, index: int, n_models: int, name: str) -> EventCallback:
-    """Map a model's events onto the whole job, as ``run_experiment`` does."""
-
-    def report(event) -> None:
-        if isinstance(event, Metric):
-            event = dataclasses.replace(event, task=index)
-        elif isinstance(event, Progress):
-            fraction = min(max(event.fraction or 0.0, 0.0), 1.0)
-            event = Progress(0.02 + 0.98 * (index + fraction) / n_models,
-                             f"{name} — {event.message}" if event.message else name,
-                             event.done, event.total, task=index, task_fraction=fraction)
-        on_event(event)
-
-    return report
-
-
 def _plain_failure(error: BaseException) -> str:
     if isinstance(error, MemoryError):
         return "The computer ran out of memory for this model. Try fewer or smaller sizes, or other features."
     return f"The model could not be trained: {error}"
 
-
-def _now() -> str:
-    return datetime.now(UTC).isoformat(timespec="seconds")

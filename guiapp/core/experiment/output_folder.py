@@ -104,7 +104,7 @@ class OutputFolder:
         write_manifest(self.partial)
         fsync_folder(self.partial)
         with _ctrl_c_deferred():
-            self._remove_on_exit = _swap_into_place(self.partial, self.target)
+            self._remove_on_exit = swap_into_place(self.partial, self.target)
             self.committed = True
         fsync_folder(self.parent)
 
@@ -166,8 +166,10 @@ def _foreign_files(folder: Path) -> list[str]:
             and (relative := path.relative_to(folder).as_posix()) not in listed]
 
 
-def _swap_into_place(new: Path, target: Path) -> Path | None:
-    """Put ``new`` at ``target``; returns where the replaced older folder now is (to be removed)."""
+def swap_into_place(new: Path, target: Path) -> Path | None:
+    """Put the folder ``new`` at ``target``; returns where the replaced older folder now is (to be
+    removed), or None when there was none. Atomic where the system can exchange two paths, else the
+    older folder is renamed aside first and put back when the second rename fails."""
     if not os.path.lexists(target):
         os.rename(new, target)
         return None

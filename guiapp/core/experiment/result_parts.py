@@ -133,6 +133,18 @@ class StudySource:
             return False
 
 
+def _name(value: Any) -> str | None:
+    return None if value is None else str(value)
+
+
+# how each recorded setting of ``spec["evaluation"]`` is read
+_PROTOCOL_READERS = {
+    "test_share": _number, "folds": _whole, "cv_repeats": _whole, "oversampling": _name,
+    "oversampling_ratio": _number, "bootstrap_samples": _whole, "transformer_tuning": _name,
+    "validation_share": _number,
+}
+
+
 @dataclass(frozen=True)
 class StudyProtocol:
     """How the models were tuned and tested (``spec["evaluation"]`` and the seed); None = not recorded."""
@@ -151,18 +163,8 @@ class StudyProtocol:
     def from_spec(cls, spec: Any) -> StudyProtocol:
         spec = _table(spec)
         evaluation = _table(spec.get("evaluation"))
-        oversampling, tuning = evaluation.get("oversampling"), evaluation.get("transformer_tuning")
-        return cls(
-            test_share=_number(evaluation.get("test_share")),
-            folds=_whole(evaluation.get("folds")),
-            cv_repeats=_whole(evaluation.get("cv_repeats")),
-            oversampling=None if oversampling is None else str(oversampling),
-            oversampling_ratio=_number(evaluation.get("oversampling_ratio")),
-            bootstrap_samples=_whole(evaluation.get("bootstrap_samples")),
-            transformer_tuning=None if tuning is None else str(tuning),
-            validation_share=_number(evaluation.get("validation_share")),
-            seed=_whole(spec.get("seed")),
-        )
+        read = {name: reader(evaluation.get(name)) for name, reader in _PROTOCOL_READERS.items()}
+        return cls(**read, seed=_whole(spec.get("seed")))
 
     def samples(self, default: int) -> int:
         """The bootstrap resamples the study asked for (``default`` when it recorded none, or 0)."""

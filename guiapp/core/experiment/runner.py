@@ -9,13 +9,11 @@ model is recorded with its reason and the others still run; Cancel stops at the 
 
 from __future__ import annotations
 
-import dataclasses
 import json
 import os
 import platform
 import sys
 import time
-from datetime import UTC, datetime
 from importlib import metadata
 from pathlib import Path
 
@@ -32,7 +30,6 @@ from guiapp.core.events import (
     Cancelled,
     EventCallback,
     Log,
-    Metric,
     Progress,
     TaskUpdate,
     ignore_events,
@@ -44,6 +41,7 @@ from guiapp.core.experiment.conventional_files import save_conventional
 from guiapp.core.experiment.fitting import fit_classifier, predict, predict_proba
 from guiapp.core.experiment.held_out import CI_LEVEL, evaluate_on_test
 from guiapp.core.experiment.out_of_fold import OutOfFold, conventional_out_of_fold
+from guiapp.core.experiment.per_model import PreparedCache, model_events, now, prepared_texts
 from guiapp.core.experiment.resampling import cv_folds, oversampled_rows
 from guiapp.core.experiment.results import ExperimentResult, ModelResult
 from guiapp.core.experiment.run_size import estimate_run
@@ -92,7 +90,7 @@ def run_experiment(
 def _run_experiment(spec: ExperimentSpec, on_event: EventCallback, spec_file: str | Path | None,
                     table: pd.DataFrame | None, n_jobs: int, artefacts_dir: str | Path | None,
                     executor: Executor) -> ExperimentResult:
-    started = _now()
+    started = now()
     on_event(Log(f"Reading the coded texts for '{spec.name or 'this study'}'."))
     data = load_study_data(spec, spec_file, table, sub_progress(on_event, 0.0, 0.02))
     train, test = data.split.train, data.split.test
@@ -117,26 +115,12 @@ def _run_experiment(spec: ExperimentSpec, on_event: EventCallback, spec_file: st
         test_rows_in=data.test_rows_in,
         started_at=started,
     )
-    prepared_cache: dict[str, tuple[object, object]] = {}
+    prepared_cache: PreparedCache = {}
     n_models = len(spec.models)
     # the models' out-of-fold probabilities, kept when combined models will be learnt from them
     out_of_fold: dict[str, OutOfFold] | None = {} if spec.evaluation.combine and n_models >= 2 else None
     for index, model in enumerate(spec.models):
-        def report(event, index=index, name=model.display_name):
-            if isinstance(event, Metric):
-                event = dataclasses.replace(event, task=index)
-            elif isinstance(event, Progress):
-                fraction = min(max(event.fraction or 0.0, 0.0), 1.0)
-                event = Progress(
-                    0.02 + 0.98 * (index + fraction) / n_models,
-                    f"{name} — {event.message}" if event.message else name,
-                    event.done,
-                    event.total,
-                    task=index,
-                    task_fraction=fraction,
-                )
-            on_event(event)
-
+        report = model_events(on_event, index, n_models, model.display_name)
         on_event(TaskUpdate(index, "running", model.display_name))
         try:
             if model.representation == "transformer":
@@ -152,7 +136,7 @@ def _run_experiment(spec: ExperimentSpec, on_event: EventCallback, spec_file: st
             # the models that had finished are not lost: the caller finds them on the exception
             result.status = "cancelled"
             result.environment = environment(n_jobs, executor)
-            result.finished_at = _now()
+            result.finished_at = now()
             stop.partial = result
             raise
         except (UserError, MemoryError, ValueError) as error:
@@ -175,7 +159,7 @@ def _run_experiment(spec: ExperimentSpec, on_event: EventCallback, spec_file: st
     if out_of_fold is not None:
         add_combined_models(result, data, spec, out_of_fold, run_folder(artefacts_dir, started), on_event)
     result.environment = environment(n_jobs, executor)  # after the models: records torch and the GPU when used
-    result.finished_at = _now()
+    result.finished_at = now()
     on_event(Progress(1.0, "Finished"))
     return result
 
@@ -185,7 +169,7 @@ def run_model(
     data: StudyData,
     folds: list[tuple[np.ndarray, np.ndarray]],
     spec: ExperimentSpec,
-    prepared_cache: dict[str, tuple[object, object]],
+    prepared_cache: PreparedCache,
     n_jobs: int,
     on_event: EventCallback,
     artefacts_dir: Path | None = None,
@@ -196,21 +180,13 @@ def run_model(
     folder of its own under ``artefacts_dir`` (in safe formats, see ``conventional_files``).
     With ``out_of_fold``, the chosen setting's out-of-fold probabilities are kept there, under the
     model's name, for the combined models."""
-    from guiapp.core.features import make_representation
-
     total_start = time.perf_counter()
     seconds: dict[str, float] = {}
     points = expand_grid(model.classifier, model.grid)
-    representation = make_representation(model.representation, model.representation_options)
-    key = json.dumps([model.representation, representation.get_params()], sort_keys=True, default=str)
     prepare_share = 0.4 if model.representation == "sentence_embeddings" else 0.05
 
     start = time.perf_counter()
-    if key not in prepared_cache:
-        on_event(Progress(0.0, "turning the texts into numbers"))
-        prepared = representation.prepare(data.texts, on_event=sub_progress(on_event, 0.0, prepare_share))
-        prepared_cache[key] = (representation, prepared)
-    prepared = prepared_cache[key][1]
+    representation, prepared = prepared_texts(model, data.texts, prepared_cache, on_event, prepare_share)
     ratio = spec.evaluation.oversampling_ratio if spec.evaluation.oversampling == "random" else None
     train, test = data.split.train, data.split.test
     fold_data = build_folds(
@@ -367,6 +343,3 @@ def environment(n_jobs: int, executor: Executor | None = None) -> dict[str, obje
         "packages": packages,
     }
 
-
-def _now() -> str:
-    return datetime.now(UTC).isoformat(timespec="seconds")

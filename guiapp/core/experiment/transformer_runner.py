@@ -25,7 +25,7 @@ from guiapp.core.events import EventCallback, Log, Progress
 from guiapp.core.experiment import metrics
 from guiapp.core.experiment.artefacts import model_folder_name
 from guiapp.core.experiment.fine_tuning_local import LocalFineTuning, free_memory
-from guiapp.core.experiment.fine_tuning_pieces import FineTuningRun, PlannedRun
+from guiapp.core.experiment.fine_tuning_pieces import FineTuningRun, FineTuningStrategy, PlannedRun
 from guiapp.core.experiment.fine_tuning_remote import RemoteFineTuning
 from guiapp.core.experiment.out_of_fold import OutOfFold
 from guiapp.core.experiment.resampling import oversampled_rows
@@ -84,7 +84,7 @@ def run_transformer_model(
     points = expand_transformer_grid(model.grid, options["model"])
     on_event(Progress(0.0, "finding the model"))
     if executor is not None and executor.remote:  # the workers resolve the model themselves
-        strategy: LocalFineTuning | RemoteFineTuning = RemoteFineTuning(options, data, on_event, executor)
+        strategy: FineTuningStrategy = RemoteFineTuning(options, data, on_event, executor)
     else:
         strategy = LocalFineTuning(options, data, on_event)
     splits, how = tuning_splits(data, folds, spec, strategy.device.kind == "cuda")
@@ -102,7 +102,7 @@ def run_transformer_model(
     n_seeds = spec.evaluation.transformer_seeds
     weights += [max(point["epochs"] for point in points) * len(train)] * n_seeds
     spans = list(pairwise(np.concatenate([[0.0], np.cumsum(weights) / sum(weights)]) * 0.95 + 0.02))
-    runs = []  # setting × split, split by split
+    runs: list[PlannedRun] = []  # setting × split, split by split
     for split_index, (fit_part, valid_part) in enumerate(splits):
         fit_rows = learning_rows(train[fit_part])
         for index, point in enumerate(points):

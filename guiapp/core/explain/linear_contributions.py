@@ -37,7 +37,7 @@ from guiapp.core.errors import UserError
 from guiapp.core.experiment.fitting import CalibratedSVM
 from guiapp.core.explain.attribution import LINEAR_EXACT, Attribution
 from guiapp.core.explain.term_spans import bow_term_occurrences, spread_terms, vector_span_rows, word_vector_table
-from guiapp.core.explain.words import split_words
+from guiapp.core.explain.words import WordSpan, split_words
 from guiapp.core.features.bow import BagOfWords
 from guiapp.core.features.word_vectors import AveragedWordVectors
 from guiapp.core.predict.trained_model import ConventionalModel
@@ -140,12 +140,21 @@ def explain_linear(model: ConventionalModel, text: str, target: int, probability
             details["unplaced_score"] = unplaced
     else:
         scores = vector_scores(representation, spans, weights)
+    details["margin"] = float(scores.sum() + bias + details.get("unplaced_score", 0.0))
+    return exact_attribution(model, text, target, LINEAR_EXACT, linear_sentence(model.categories[target], what),
+                             spans, scores, bias, details, probability)
+
+
+def exact_attribution(model: ConventionalModel, text: str, target: int, method: str, sentence: str,
+                      spans: list[WordSpan], scores: np.ndarray, bias: float, details: dict[str, Any],
+                      probability: float | None) -> Attribution:
+    """Exact word scores of ``text`` toward ``target`` on the model's margin (``bias`` is the part no
+    word carries) as an :class:`Attribution`; the model is asked for the probability of ``target``
+    only when the caller has none."""
     if probability is None:
         probability = float(model.answer([text])[1][0, target])
-    details["margin"] = float(scores.sum() + bias + details.get("unplaced_score", 0.0))
-    name = model.categories[target]
-    return Attribution(model=model.name, method=LINEAR_EXACT, method_sentence=linear_sentence(name, what),
-                       target=target, target_name=name, words=spans, scores=scores.tolist(),
+    return Attribution(model=model.name, method=method, method_sentence=sentence, target=target,
+                       target_name=model.categories[target], words=spans, scores=scores.tolist(),
                        probability=probability, scale="margin", base_value=bias, details=details)
 
 

@@ -20,7 +20,7 @@ import scipy.sparse as sp
 
 from guiapp.core.errors import UserError
 from guiapp.core.explain.attribution import TREE_SHAP, Attribution
-from guiapp.core.explain.linear_contributions import class_position
+from guiapp.core.explain.linear_contributions import class_position, exact_attribution
 from guiapp.core.explain.term_spans import bow_term_occurrences, spread_terms
 from guiapp.core.explain.words import split_words
 from guiapp.core.features.bow import BagOfWords
@@ -77,11 +77,8 @@ def explain_tree(model: ConventionalModel, text: str, target: int, probability: 
     }
     if unplaced:
         details["unplaced_score"] = unplaced
-    if probability is None:
-        probability = float(model.answer([text])[1][0, target])
-    return Attribution(model=model.name, method=TREE_SHAP, method_sentence=tree_sentence(model.categories[target]),
-                       target=target, target_name=model.categories[target], words=spans, scores=scores.tolist(),
-                       probability=probability, scale="margin", base_value=bias, details=details)
+    return exact_attribution(model, text, target, TREE_SHAP, tree_sentence(model.categories[target]), spans, scores,
+                             bias, details, probability)
 
 
 def _n_scores(model: ConventionalModel) -> int:

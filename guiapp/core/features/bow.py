@@ -72,39 +72,24 @@ class BowPrepared:
         return state
 
 
+@dataclass(kw_only=True, repr=False, eq=False)
 class BagOfWords(PreparedRepresentation):
-    """Basic bag of words (see the module docstring); scikit-learn compatible."""
+    """Basic bag of words (see the module docstring); scikit-learn compatible: the options below are
+    its constructor's keyword arguments."""
 
-    def __init__(
-        self,
-        *,
-        lowercase: bool = True,
-        remove_punctuation: bool = False,
-        remove_numbers: bool = False,
-        remove_symbols: bool = False,
-        stem_language: str | None = "english",
-        stop_words: str | Sequence[str] | None = None,
-        min_df: float = 0.001,
-        max_df: float = 0.33,
-        weighting: str = "binary",
-        ngram_max: int = 1,
-        analyzer: str = "word",
-        char_ngram_min: int = 2,
-        char_ngram_max: int = 5,
-    ) -> None:
-        self.lowercase = lowercase
-        self.remove_punctuation = remove_punctuation
-        self.remove_numbers = remove_numbers
-        self.remove_symbols = remove_symbols
-        self.stem_language = stem_language
-        self.stop_words = stop_words
-        self.min_df = min_df
-        self.max_df = max_df
-        self.weighting = weighting
-        self.ngram_max = ngram_max
-        self.analyzer = analyzer
-        self.char_ngram_min = char_ngram_min
-        self.char_ngram_max = char_ngram_max
+    lowercase: bool = True
+    remove_punctuation: bool = False
+    remove_numbers: bool = False
+    remove_symbols: bool = False
+    stem_language: str | None = "english"
+    stop_words: str | Sequence[str] | None = None
+    min_df: float = 0.001
+    max_df: float = 0.33
+    weighting: str = "binary"
+    ngram_max: int = 1
+    analyzer: str = "word"
+    char_ngram_min: int = 2
+    char_ngram_max: int = 5
 
     # ----------------------------------------------------------------------- options
     def validate(self) -> None:

@@ -53,21 +53,15 @@ class EmbeddingsPrepared:
     key: str = field(default_factory=lambda: uuid.uuid4().hex)
 
 
+@dataclass(kw_only=True, repr=False, eq=False)
 class SentenceEmbeddings(PreparedRepresentation):
-    """Mean-pooled Transformer embeddings (see the module docstring); scikit-learn compatible."""
+    """Mean-pooled Transformer embeddings (see the module docstring); scikit-learn compatible: the
+    options below are its constructor's keyword arguments."""
 
-    def __init__(
-        self,
-        *,
-        model: str = BUNDLED_MODEL,
-        normalize: bool = True,
-        max_length: int = 256,
-        batch_size: int = 32,
-    ) -> None:
-        self.model = model
-        self.normalize = normalize
-        self.max_length = max_length
-        self.batch_size = batch_size
+    model: str = BUNDLED_MODEL
+    normalize: bool = True
+    max_length: int = 256
+    batch_size: int = 32
 
     def validate(self) -> None:
         """UserError with a plain sentence if an option has a wrong type or value."""

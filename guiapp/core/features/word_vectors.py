@@ -67,23 +67,16 @@ class VectorsPrepared:
         return int(self.counts.shape[0])
 
 
+@dataclass(kw_only=True, repr=False, eq=False)
 class AveragedWordVectors(PreparedRepresentation):
-    """Mean word vector per text (see the module docstring); scikit-learn compatible."""
+    """Mean word vector per text (see the module docstring); scikit-learn compatible: the options
+    below are its constructor's keyword arguments."""
 
-    def __init__(
-        self,
-        *,
-        vectors: str = BUNDLED_VECTORS,
-        min_count: int = 3,
-        lowercase: bool = True,
-        remove_punctuation: bool = True,
-        remove_numbers: bool = False,
-    ) -> None:
-        self.vectors = vectors
-        self.min_count = min_count
-        self.lowercase = lowercase
-        self.remove_punctuation = remove_punctuation
-        self.remove_numbers = remove_numbers
+    vectors: str = BUNDLED_VECTORS
+    min_count: int = 3
+    lowercase: bool = True
+    remove_punctuation: bool = True
+    remove_numbers: bool = False
 
     def validate(self) -> None:
         """UserError with a plain sentence if an option has a wrong type or value."""

@@ -21,6 +21,7 @@ from guiapp.core.health.checks import (
     make_issue,
     plural,
     quoted,
+    rows_issue,
     rows_of,
 )
 from guiapp.core.health.findings import FixAction, HealthIssue
@@ -65,16 +66,12 @@ def category_issues(data: CategoryData, n_rows: int, n_folds: int, split_chosen:
     uncoded = data.codes < 0
     if data.left_out is not None:
         uncoded &= ~data.left_out
-    if uncoded.any():
-        n = int(uncoded.sum())
-        issues.append(make_issue(
-            "info", "uncoded_rows",
-            f"{plural(n, 'row')} {'has' if n == 1 else 'have'} no category",
-            f"These rows are empty in '{column}'. They will not be used for training; later you "
-            "can let the chosen model code them.",
-            "Nothing to do, unless you meant to code them.",
-            uncoded,
-        ))
+    issues += rows_issue(
+        "info", "uncoded_rows", uncoded, "no category",
+        f"These rows are empty in '{column}'. They will not be used for training; later you "
+        "can let the chosen model code them.",
+        "Nothing to do, unless you meant to code them.",
+    )
     if n_labels == 1:
         issues.append(make_issue(
             "error", "one_category",

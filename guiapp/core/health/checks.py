@@ -63,6 +63,18 @@ def make_issue(
     )
 
 
+def rows_issue(severity: Severity, code: str, rows: np.ndarray, what: str, explanation: str, fix: str,
+               verbs: tuple[str, str] = ("has", "have")) -> list[HealthIssue]:
+    """The issue of the rows marked in ``rows`` (a mask), titled "1 row has …" / "3 rows have …"
+    (``what`` follows the verb; ``verbs`` gives it for one row and for several), or no issue when
+    no row is marked."""
+    if not rows.any():
+        return []
+    n = int(rows.sum())
+    title = f"{plural(n, 'row')} {verbs[0] if n == 1 else verbs[1]} {what}"
+    return [make_issue(severity, code, title, explanation, fix, rows)]
+
+
 @dataclass
 class CategoryData:
     """The coded categories in array form."""
@@ -123,28 +135,19 @@ def split_issues(column: str, labels: pd.Series, unknown: np.ndarray, source: pd
     if unknown.any():
         counts = source[unknown].map(cell_text).value_counts()
         shown = [f"{quoted(str(v))} ({c:,})" for v, c in counts.items()]
-        n = int(unknown.sum())
-        issues.append(make_issue(
-            "error", "split_values",
-            f"{plural(n, 'row')} {'has' if n == 1 else 'have'} a split value that is not "
-            "train or test",
+        issues += rows_issue(
+            "error", "split_values", unknown, "a split value that is not train or test",
             f"The column '{column}' should say for every text whether it is for training or "
             f"for the final test. Other values: {listing(shown)}.",
             "Write train or test in these rows (dev and validation count as train), or choose "
             "no split column and let TextLab set texts aside at random.",
-            unknown,
-        ))
-    missing = labels.isna().to_numpy() & ~unknown
-    if missing.any():
-        n = int(missing.sum())
-        issues.append(make_issue(
-            "warning", "split_missing",
-            f"{plural(n, 'row')} {'has' if n == 1 else 'have'} no value in the split column",
-            f"The column '{column}' is empty in these rows, so TextLab cannot tell whether they "
-            "are for training or for the final test.",
-            "Write train or test in these rows.",
-            missing,
-        ))
+        )
+    issues += rows_issue(
+        "warning", "split_missing", labels.isna().to_numpy() & ~unknown, "no value in the split column",
+        f"The column '{column}' is empty in these rows, so TextLab cannot tell whether they "
+        "are for training or for the final test.",
+        "Write train or test in these rows.",
+    )
     if data is None or data.n_coded == 0:
         return issues
     coded = data.codes >= 0
@@ -204,27 +207,16 @@ def repeated_values(values: pd.Series, chunk: int = 100_000) -> np.ndarray:
 
 
 def id_issues(column: str, ids: pd.Series) -> list[HealthIssue]:
-    issues: list[HealthIssue] = []
-    missing = ids.isna().to_numpy()
-    repeated = repeated_values(ids)
-    if repeated.any():
-        n = int(repeated.sum())
-        issues.append(make_issue(
-            "warning", "duplicate_ids",
-            f"{plural(n, 'row')} share{'s' if n == 1 else ''} an ID with another row",
-            f"IDs in '{column}' should be unique: they are used to match the model's codes to "
-            "your texts in the exported files.",
-            "Give each row its own ID, or choose no ID column (TextLab then uses row numbers).",
-            repeated,
-        ))
-    if missing.any():
-        n = int(missing.sum())
-        issues.append(make_issue(
-            "info", "missing_ids",
-            f"{plural(n, 'row')} {'has' if n == 1 else 'have'} no ID",
-            f"The column '{column}' is empty in these rows; exported files will show their row "
-            "numbers instead.",
-            "Fill in the IDs if you need them.",
-            missing,
-        ))
-    return issues
+    duplicate = rows_issue(
+        "warning", "duplicate_ids", repeated_values(ids), "an ID with another row",
+        f"IDs in '{column}' should be unique: they are used to match the model's codes to "
+        "your texts in the exported files.",
+        "Give each row its own ID, or choose no ID column (TextLab then uses row numbers).",
+        verbs=("shares", "share"),
+    )
+    return duplicate + rows_issue(
+        "info", "missing_ids", ids.isna().to_numpy(), "no ID",
+        f"The column '{column}' is empty in these rows; exported files will show their row "
+        "numbers instead.",
+        "Fill in the IDs if you need them.",
+    )

@@ -28,7 +28,7 @@ from guiapp.core.errors import UserError
 from guiapp.core.events import EventCallback, ignore_events
 from guiapp.core.project import format as fmt
 from guiapp.core.project.opening import read_header
-from guiapp.core.project.processes import process_start_mark, same_process_running
+from guiapp.core.compute.processes import process_start_mark, same_process_running
 from guiapp.core.project.saving import save_project
 from guiapp.core.untrusted.json_reading import read_json_file
 

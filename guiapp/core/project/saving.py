@@ -26,7 +26,7 @@ from guiapp.core.atomic import fsync_folder, usual_permissions
 from guiapp.core.errors import UserError
 from guiapp.core.events import EventCallback, Log, Progress, ignore_events
 from guiapp.core.project import format as fmt
-from guiapp.core.project.processes import process_running
+from guiapp.core.compute.processes import process_running
 from guiapp.core.tables.arrow_columns import mixed_columns_as_text
 from guiapp.core.untrusted.bounded import describe_size
 

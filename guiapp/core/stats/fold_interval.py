@@ -13,6 +13,13 @@ from collections.abc import Sequence
 MIN_FOLDS = 3  # with two scores the interval is too wide to say anything
 
 
+def fold_sizes(n_train: int, folds: int) -> tuple[int, int]:
+    """(texts a fold trains on, texts it scores) when ``n_train`` texts are split into ``folds``
+    folds: each holds out a k-th of them (the smaller size when they do not divide evenly)."""
+    held_out = n_train // folds
+    return n_train - held_out, held_out
+
+
 def fold_interval(scores: Sequence[float], n_train: int, folds: int | None = None,
                   level: float = 0.95) -> tuple[float, float] | None:
     """The ``level`` interval of the mean of ``scores`` (one per fold, r × k with repeated
@@ -26,6 +33,5 @@ def fold_interval(scores: Sequence[float], n_train: int, folds: int | None = Non
         return None
     from guiapp.core.stats.paired_tests import corrected_resampled_t_test
 
-    held_out = n_train // k
-    found = corrected_resampled_t_test(list(scores), [0.0] * len(scores), n_train - held_out, held_out, level)
+    found = corrected_resampled_t_test(list(scores), [0.0] * len(scores), *fold_sizes(n_train, k), level)
     return found.ci_low, found.ci_high

@@ -9,9 +9,10 @@ given (A before B). Assumptions are those of the tests used.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import asdict, dataclass
 from itertools import combinations
+from typing import Any
 
 from guiapp.core.stats.holm import holm_adjust
 from guiapp.core.stats.paired_tests import corrected_resampled_t_test, mcnemar
@@ -41,35 +42,13 @@ class PairComparison:
         return asdict(self)
 
 
-def _names(by_model: Mapping) -> list[str]:
-    names = list(by_model)
-    if len(names) < 2:
-        raise ValueError("Comparing models needs at least two models.")
-    return names
-
-
 def compare_on_test_set(right_by_model: Mapping[str, object]) -> list[PairComparison]:
     """McNemar's test for every pair; ``right_by_model[name]`` is that model's right/wrong per
     test text (the same texts, in the same order, for every model)."""
-    names = _names(right_by_model)
-    pairs = list(combinations(names, 2))
-    results = [mcnemar(right_by_model[a], right_by_model[b]) for a, b in pairs]
-    adjusted = holm_adjust([r.p_value for r in results])
-    return [
-        PairComparison(
-            model_a=a,
-            model_b=b,
-            method=r.method,
-            statistic=r.statistic,
-            p_value=r.p_value,
-            p_holm=p_holm,
-            n_comparisons=len(pairs),
-            n_texts=len(right_by_model[a]),
-            n_only_a_right=r.n_only_a_right,
-            n_only_b_right=r.n_only_b_right,
-        )
-        for (a, b), r, p_holm in zip(pairs, results, adjusted, strict=True)
-    ]
+    return _every_pair(right_by_model, mcnemar, lambda a, r: {
+        "statistic": r.statistic, "n_texts": len(right_by_model[a]),
+        "n_only_a_right": r.n_only_a_right, "n_only_b_right": r.n_only_b_right,
+    })  # fmt: skip
 
 
 def compare_across_folds(
@@ -77,25 +56,27 @@ def compare_across_folds(
 ) -> list[PairComparison]:
     """The corrected resampled t-test for every pair; ``scores_by_model[name]`` holds that model's
     score in each fold (the same folds, in the same order, for every model)."""
-    names = _names(scores_by_model)
+    def test(a: object, b: object) -> Any:
+        return corrected_resampled_t_test(a, b, n_train, n_test, level)
+
+    return _every_pair(scores_by_model, test, lambda a, r: {
+        "statistic": r.t, "mean_difference": r.mean_difference, "ci_low": r.ci_low, "ci_high": r.ci_high,
+        "level": r.level,
+    })  # fmt: skip
+
+
+def _every_pair(by_model: Mapping[str, object], test: Callable[[object, object], Any],
+                fields: Callable[[str, Any], dict]) -> list[PairComparison]:
+    """``test`` on every pair (A before B, in the models' order), Holm-adjusted over all pairs;
+    ``fields(a, result)`` gives the comparison's fields that are particular to the test."""
+    names = list(by_model)
+    if len(names) < 2:
+        raise ValueError("Comparing models needs at least two models.")
     pairs = list(combinations(names, 2))
-    results = [
-        corrected_resampled_t_test(scores_by_model[a], scores_by_model[b], n_train, n_test, level) for a, b in pairs
-    ]
+    results = [test(by_model[a], by_model[b]) for a, b in pairs]
     adjusted = holm_adjust([r.p_value for r in results])
     return [
-        PairComparison(
-            model_a=a,
-            model_b=b,
-            method=r.method,
-            statistic=r.t,
-            p_value=r.p_value,
-            p_holm=p_holm,
-            n_comparisons=len(pairs),
-            mean_difference=r.mean_difference,
-            ci_low=r.ci_low,
-            ci_high=r.ci_high,
-            level=r.level,
-        )
+        PairComparison(model_a=a, model_b=b, method=r.method, p_value=r.p_value, p_holm=p_holm,
+                       n_comparisons=len(pairs), **fields(a, r))
         for (a, b), r, p_holm in zip(pairs, results, adjusted, strict=True)
     ]

@@ -5,9 +5,12 @@ A difference is called clear when the Holm-corrected p-value is below ``alpha`` 
 equality (absence of evidence is not evidence of absence; Altman & Bland 1995, BMJ 311:485).
 p-values are written as people read them: "p < 0.001" when tiny, otherwise two significant
 digits, with more digits only where rounding would put the number on the wrong side of ``alpha``.
+A coefficient is written with its interval, or alone when the interval cannot be computed.
 """
 
 from __future__ import annotations
+
+import math
 
 from guiapp.core.stats.pairwise import PairComparison
 
@@ -23,6 +26,19 @@ def format_p(p: float, alpha: float | None = None) -> str:
         if alpha is None or (shown < alpha) == (p < alpha):
             break
     return f"p = {_plain(shown)}"
+
+
+def with_interval(value: float, interval: tuple[float, float], digits: int = 2,
+                  template: str = "{value}  ({low} to {high})") -> str:
+    """A coefficient and its interval as a reader sees them ("0.71  (0.65 to 0.77)"; the console
+    passes its own ``template``): "–" when the coefficient cannot be computed (e.g. one category
+    only), the value alone when its interval cannot."""
+    if not math.isfinite(value):
+        return "–"
+    low, high = interval
+    if not (math.isfinite(low) and math.isfinite(high)):
+        return f"{value:.{digits}f}"
+    return template.format(value=f"{value:.{digits}f}", low=f"{low:.{digits}f}", high=f"{high:.{digits}f}")
 
 
 def _plain(number: float) -> str:

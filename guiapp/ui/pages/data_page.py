@@ -184,10 +184,9 @@ class DataPage(QWidget):
         self.sheet_combo = QComboBox(objectName="sheetCombo")
         self.sheet_combo.setToolTip("This workbook has several sheets: choose the one with your coded texts.")
         self.sheet_combo.activated.connect(self._sheet_chosen)
-        self.reload_button = QPushButton("Reload", objectName="reloadFile")
-        self.reload_button.setToolTip("Read this file again (after you changed it, e.g. in Excel), keeping the "
-                                      "column roles you chose, and see what changed.")
-        self.reload_button.clicked.connect(self.reload)
+        self.reload_button = QPushButton("Reload", objectName="reloadFile", toolTip=(
+            "Read this file again (after you changed it, e.g. in Excel), keeping the column roles you chose, "
+            "and see what changed."), clicked=self.reload)
         self.other_button = QPushButton("Open another file…", objectName="openAnother")
         header = QHBoxLayout()
         titles = QVBoxLayout()

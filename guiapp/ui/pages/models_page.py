@@ -172,12 +172,9 @@ class ModelsPage(QWidget):
         column.addStretch(1)
         self.scroll = ScrollArea(content)
 
-        self.save_button = QPushButton("Save study as…", objectName="saveStudyButton")
-        self.save_button.setToolTip(
+        self.save_button = QPushButton("Save study as…", objectName="saveStudyButton", toolTip=(
             "Save the data settings, the ticked models and every setting as a study file, "
-            "to run it again later or from the command line."
-        )
-        self.save_button.clicked.connect(self.saveRequested)
+            "to run it again later or from the command line."), clicked=lambda: self.saveRequested.emit())
         self.reason_label = QLabel("", objectName="runReason")
         self.reason_label.setStyleSheet(theme.text_style(theme.REASON))
         self.reason_label.setWordWrap(True)

@@ -196,7 +196,8 @@ class ResultsPage(QWidget):
         self.session = session or StudySession(self)
         self.result: ExperimentResult | None = None
         self._ranked: list[ModelResult] = []
-        self.empty = self._build_empty()
+        self.empty = EmptyState(EMPTY_TITLE, EMPTY_TEXT, "results")
+        self.empty_label = self.empty.label
         self.panel = self._build_content()
         self.stack = QStackedWidget()
         self.stack.addWidget(self.empty)
@@ -247,11 +248,6 @@ class ResultsPage(QWidget):
                                                    metadata_value="" if value is None else str(value)))
 
     # -- building ---------------------------------------------------------------------------------
-    def _build_empty(self) -> QWidget:
-        panel = EmptyState(EMPTY_TITLE, EMPTY_TEXT, "results")
-        self.empty_label = panel.label
-        return panel
-
     def _build_content(self) -> QWidget:
         panel = QWidget()
         self.study_label = QLabel("", objectName="studyLine")
@@ -381,8 +377,7 @@ class ResultsPage(QWidget):
 
     def _build_category_tab(self) -> QWidget:
         tab = QWidget()
-        self.category_caption = GlossaryLabel("", terms=RESULT_TERMS)
-        self.category_caption.setObjectName("categoryCaption")
+        self.category_caption = GlossaryLabel("", terms=RESULT_TERMS, objectName="categoryCaption")
         self.category_table = CategoryScoresTable()
         column = QVBoxLayout(tab)
         column.addWidget(self.category_caption)
@@ -391,8 +386,7 @@ class ResultsPage(QWidget):
 
     def _build_confusion_tab(self) -> QWidget:
         tab = QWidget()
-        self.confusion_caption = GlossaryLabel("", terms=RESULT_TERMS)
-        self.confusion_caption.setObjectName("confusionCaption")
+        self.confusion_caption = GlossaryLabel("", terms=RESULT_TERMS, objectName="confusionCaption")
         self.heatmap = ConfusionHeatmap()
         self.heatmap.setObjectName("confusionHeatmap")
         self.heatmap.click_hint = CELL_CLICK_HINT
@@ -421,10 +415,9 @@ class ResultsPage(QWidget):
         self.grid_caption.setStyleSheet(theme.NOTE_STYLE)
         self.grid_table = GridTable()
         self.transformer_grid = TransformerGridTable()
-        self.extend_button = QPushButton("Try a wider grid…", objectName="extendGrid")
-        self.extend_button.setToolTip("Add the next learning rate or number of epochs beyond the edge to the "
-                                      "Transformer's grid on the Models step, to run the study again.")
-        self.extend_button.clicked.connect(self._extend_grid)
+        self.extend_button = QPushButton("Try a wider grid…", objectName="extendGrid", toolTip=(
+            "Add the next learning rate or number of epochs beyond the edge to the Transformer's grid on the "
+            "Models step, to run the study again."), clicked=self._extend_grid)
         column = QVBoxLayout(tab)
         column.addWidget(self.tuning_label)
         column.addWidget(self.chosen_label)

@@ -42,6 +42,11 @@ def show_information(parent: QWidget, title: str, text: str) -> QMessageBox:
     return box
 
 
+def show_data_changed(parent: QWidget, title: str, text: str) -> QMessageBox:
+    """Say (without blocking) that a study's data file changed since the study was saved."""
+    return show_information(parent, title, text)
+
+
 class StudyFiles(QObject):
     """Opening and saving for the window: every file ends up in (or comes from) the session."""
 
@@ -174,7 +179,7 @@ class StudyFiles(QObject):
             return
         if recorded.categories is None or not self.session.mapping.category_column:
             self._study_check = None
-            self.data_changed_box = show_information(
+            self.data_changed_box = show_data_changed(
                 self.window, "The study's data file changed", data_changed_text(name, recorded, len(table.frame), None))
 
     def _check_study_data(self) -> None:
@@ -184,7 +189,7 @@ class StudyFiles(QObject):
         name, recorded = self._study_check
         self._study_check = None
         categories = sorted(category.label for category in report.categories)
-        self.data_changed_box = show_information(
+        self.data_changed_box = show_data_changed(
             self.window, "The study's data file changed",
             data_changed_text(name, recorded, len(table.frame), categories))
 

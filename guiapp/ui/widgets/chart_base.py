@@ -8,15 +8,16 @@ image…" or :meth:`ChartWidget.export`.
 from __future__ import annotations
 
 import os
+from collections.abc import Sequence
 from pathlib import Path
 
 import numpy as np
 import pyqtgraph as pg
 import pyqtgraph.exporters as pg_exporters
-from PySide6.QtCore import QRect, QRectF, QSize, Qt, Signal
-from PySide6.QtGui import QColor, QFont, QPainter, QPicture, QResizeEvent
+from PySide6.QtCore import QPointF, QRect, QRectF, QSize, Qt, Signal
+from PySide6.QtGui import QColor, QFont, QFontMetrics, QPainter, QPicture, QResizeEvent
 from PySide6.QtSvg import QSvgGenerator
-from PySide6.QtWidgets import QMenu
+from PySide6.QtWidgets import QMenu, QToolTip
 
 from guiapp.ui.theme import AXIS_COLOR, FAINT_TEXT, TEXT_COLOR, WHITE
 from guiapp.ui.widgets.save_dialogs import EXPORT_FOLDER_KEY, ask_save_path, export_folder
@@ -204,3 +205,116 @@ class ChartWidget(pg.PlotWidget):
         self.getPlotItem().addItem(item)
         self.getPlotItem().getViewBox().setRange(xRange=(0, 1), yRange=(0, 1), padding=0)
         return item
+
+
+class LyingBarsChart(ChartWidget):
+    """Bars lying down, one per row from the top: a name left of each (shortened to fit, whole in the
+    tooltip), a label at its end, and a value axis that leaves room for the labels whatever the
+    width. Subclasses draw the bars and say what a row's tooltip is."""
+
+    NAME_FONT = 9.0  # points, of the names on the left
+    NAME_SHARE = 0.34  # of the chart's width the names may take …
+    MIN_LABEL_PIXELS = 110  # … within these bounds
+    MAX_LABEL_PIXELS = 260
+    EMPTY_TEXT = "Nothing to show"
+
+    def __init__(self, parent=None, **axes: pg.AxisItem) -> None:  # noqa: ANN001 — a QWidget
+        super().__init__(parent, **axes)
+        item = self.getPlotItem()
+        item.getViewBox().invertY(True)
+        item.showGrid(x=True, y=False, alpha=GRID_ALPHA)
+        left = item.getAxis("left")
+        left.setStyle(tickLength=0, autoExpandTextSpace=False)
+        left.setTickFont(chart_font(self.NAME_FONT))
+        self._names: list[str] = []
+        self._shown_names: list[str] = []
+        self._label_pixels = 0
+        self._axis_pixels = 0  # the width given to the left axis (its own width follows a layout pass later)
+        self._bars: pg.BarGraphItem | None = None
+        self._value_items: list[pg.TextItem] = []
+        self._message_item: pg.TextItem | None = None
+        self.scene().sigMouseMoved.connect(self._hover)
+
+    # ----- what the user sees -------------------------------------------------------------------
+    def axis_labels(self) -> list[str]:
+        """The names on the left axis, top to bottom (long names elided)."""
+        return list(self._shown_names)
+
+    def value_labels(self) -> list[str]:
+        """The texts drawn at the end of the bars, top to bottom."""
+        return [item.toPlainText() for item in self._value_items]
+
+    def bar_item(self) -> pg.BarGraphItem | None:
+        """The pyqtgraph bars (their ``opts['width']`` are the values)."""
+        return self._bars
+
+    def message(self) -> str | None:
+        """The message shown instead of bars (no data), if any."""
+        return self._message_item.toPlainText() if self._message_item else None
+
+    # ----- drawing ------------------------------------------------------------------------------
+    def _clear(self) -> None:
+        self.getPlotItem().clear()
+        self._bars = None
+        self._value_items = []
+        self._message_item = None
+        self._shown_names = []
+        self._label_pixels = 0
+
+    def _show_empty(self) -> None:
+        left = self.getPlotItem().getAxis("left")
+        left.setTicks([[]])
+        left.setWidth(20)
+        self._message_item = self._message(self.EMPTY_TEXT)
+        self.setFixedHeight(150)
+
+    def _place_names(self) -> None:
+        """Write the names down the left axis, each shortened to the room the chart's width leaves."""
+        room = int(min(self.MAX_LABEL_PIXELS, max(self.MIN_LABEL_PIXELS, self.width() * self.NAME_SHARE)))
+        if room == self._label_pixels:
+            return
+        self._label_pixels = room
+        metrics = QFontMetrics(chart_font(self.NAME_FONT))
+        self._shown_names = [metrics.elidedText(name, Qt.TextElideMode.ElideRight, room) for name in self._names]
+        left = self.getPlotItem().getAxis("left")
+        left.setTicks([[(float(i), text) for i, text in enumerate(self._shown_names)]])
+        self._axis_pixels = min(room, max(metrics.horizontalAdvance(s) for s in self._shown_names)) + 14
+        left.setWidth(self._axis_pixels)
+
+    def _value_end(self, ends: Sequence[float], labels: Sequence[str], font: QFont, least: float, gap: int,
+                   crowded: float | None = None) -> float:
+        """The right end of the value axis that leaves room for each bar's label (``gap`` pixels after
+        the bar's end, then the text), at least ``least``. A label that cannot fit at all asks for
+        ``crowded`` (default: three times its bar)."""
+        # the view's own width lags behind while Qt lays out: derive it from the widget's and the axis's
+        left_margin, _, right_margin, _ = PLOT_MARGINS
+        width_px = max(120.0, self.width() - self._axis_pixels - left_margin - right_margin - 6)
+        metrics = QFontMetrics(font)
+        x_max = least
+        for end, text in zip(ends, labels, strict=True):
+            room = width_px - metrics.horizontalAdvance(text) - gap
+            if room > 20:
+                x_max = max(x_max, end * width_px / room)
+            else:
+                x_max = max(x_max, end * 3 if crowded is None else crowded)
+        return x_max
+
+    # ----- pointing -----------------------------------------------------------------------------
+    def _row_at(self, scene_pos: QPointF) -> int | None:
+        """The row under a point of the scene (on its bar or its name), or None."""
+        if not self._names:
+            return None
+        item = self.getPlotItem()
+        if not (item.getViewBox().sceneBoundingRect().contains(scene_pos)
+                or item.getAxis("left").sceneBoundingRect().contains(scene_pos)):
+            return None
+        index = round(item.getViewBox().mapSceneToView(scene_pos).y())
+        return index if 0 <= index < len(self._names) else None
+
+    def _hover(self, scene_pos: QPointF) -> None:
+        index = self._row_at(scene_pos)
+        if index is not None:
+            QToolTip.showText(self.mapToGlobal(self.mapFromScene(scene_pos)), self._tip(index), self)
+
+    def _tip(self, index: int) -> str:
+        raise NotImplementedError

@@ -11,23 +11,21 @@ from collections.abc import Sequence
 
 import numpy as np
 import pyqtgraph as pg
-from PySide6.QtCore import QPointF, Qt
-from PySide6.QtGui import QFontMetrics
-from PySide6.QtWidgets import QToolTip
+from PySide6.QtCore import Qt
 
 from guiapp.ui.theme import BAR_COLOR, FLAG_COLOR, LABEL_FILL_RGBA, LIMIT_COLOR, OVER_LIMIT_COLOR, TEXT_COLOR, WHITE
 from guiapp.ui.widgets.chart_base import (
     GRID_ALPHA,
-    PLOT_MARGINS,
     ChartWidget,
     CountAxis,
+    LyingBarsChart,
     chart_font,
     format_count,
     format_share,
 )
 
 
-class CategoryBarChart(ChartWidget):
+class CategoryBarChart(LyingBarsChart):
     """Horizontal bars, one per category, largest at the top, labelled "count (share %)".
 
     Categories flagged as too small are drawn in amber and their label says so. The widget's
@@ -35,32 +33,16 @@ class CategoryBarChart(ChartWidget):
     """
 
     ROW_PIXELS = 22
-    MAX_LABEL_PIXELS = 260
-    MIN_LABEL_PIXELS = 110
     EMPTY_TEXT = "No coded texts yet"
 
     def __init__(self, parent=None) -> None:
         super().__init__(parent, bottom_axis=CountAxis("bottom"))
         self._default_name = "categories"
-        item = self.getPlotItem()
-        item.getViewBox().invertY(True)
-        item.showGrid(x=True, y=False, alpha=GRID_ALPHA)
-        item.getAxis("bottom").setStyle(maxTickLevel=0)  # no faint minor grid lines
-        left = item.getAxis("left")
-        left.setStyle(tickLength=0, autoExpandTextSpace=False)
-        left.setTickFont(chart_font(9))
+        self.getPlotItem().getAxis("bottom").setStyle(maxTickLevel=0)  # no faint minor grid lines
         self._set_axis_label("bottom", "Number of coded texts")
-        self._labels: list[str] = []
         self._counts: list[int] = []
         self._shares: list[float] = []
         self._flagged: list[bool] = []
-        self._shown_labels: list[str] = []
-        self._label_pixels = 0
-        self._axis_pixels = 0  # the width given to the left axis (its geometry follows a layout pass later)
-        self._bars: pg.BarGraphItem | None = None
-        self._value_items: list[pg.TextItem] = []
-        self._message_item: pg.TextItem | None = None
-        self.scene().sigMouseMoved.connect(self._hover)
         self._ready = True
         self.set_categories([], [], [], [])
 
@@ -70,28 +52,19 @@ class CategoryBarChart(ChartWidget):
         """Show one bar per category, in the given order (largest first, from the top)."""
         if not (len(labels) == len(counts) == len(shares) == len(flagged)):
             raise ValueError("labels, counts, shares and flagged must have the same length")
-        self._labels = [str(label) for label in labels]
+        self._names = [str(label) for label in labels]
         self._counts = [int(c) for c in counts]
         self._shares = [float(s) for s in shares]
         self._flagged = [bool(f) for f in flagged]
-        item = self.getPlotItem()
-        item.clear()
-        self._bars = None
-        self._value_items = []
-        self._message_item = None
-        self._shown_labels = []
-        n = len(self._labels)
-        left = item.getAxis("left")
+        self._clear()
+        n = len(self._names)
         if n == 0:
-            left.setTicks([[]])
-            left.setWidth(20)
-            self._message_item = self._message(self.EMPTY_TEXT)
-            self.setFixedHeight(150)
+            self._show_empty()
             return
-        positions = np.arange(n, dtype=float)
+        item = self.getPlotItem()
         brushes = [pg.mkBrush(FLAG_COLOR if f else BAR_COLOR) for f in self._flagged]
         self._bars = pg.BarGraphItem(
-            x0=np.zeros(n), y=positions, height=0.68, width=np.asarray(self._counts, dtype=float),
+            x0=np.zeros(n), y=np.arange(n, dtype=float), height=0.68, width=np.asarray(self._counts, dtype=float),
             brushes=brushes, pens=[pg.mkPen(None)] * n,
         )
         item.addItem(self._bars)
@@ -102,12 +75,11 @@ class CategoryBarChart(ChartWidget):
             label.setPos(self._counts[i], i)
             item.addItem(label)
             self._value_items.append(label)
-        self._label_pixels = 0
         self.setFixedHeight(64 + max(n, 4) * self.ROW_PIXELS)  # room for every name; resizes -> _refit
         self._refit()
 
     def categories(self) -> list[str]:
-        return list(self._labels)
+        return list(self._names)
 
     def counts(self) -> list[int]:
         return list(self._counts)
@@ -120,76 +92,23 @@ class CategoryBarChart(ChartWidget):
         text = f"{format_count(self._counts[index])} ({format_share(self._shares[index])})"
         return text + " – too few" if self._flagged[index] else text
 
-    def bar_item(self) -> pg.BarGraphItem | None:
-        """The pyqtgraph bars (their ``opts['width']`` are the counts)."""
-        return self._bars
-
-    def value_labels(self) -> list[str]:
-        """The texts drawn next to the bars, top to bottom."""
-        return [item.toPlainText() for item in self._value_items]
-
-    def axis_labels(self) -> list[str]:
-        """The category names on the left axis, top to bottom (long names elided)."""
-        return list(self._shown_labels)
-
-    def message(self) -> str | None:
-        """The message shown instead of bars (no data), if any."""
-        return self._message_item.toPlainText() if self._message_item else None
-
     # ----- layout -----------------------------------------------------------------------------
-    def _label_width(self) -> int:
-        """Room for category names: about a third of the chart, within sensible bounds."""
-        return int(min(self.MAX_LABEL_PIXELS, max(self.MIN_LABEL_PIXELS, self.width() * 0.34)))
-
-    def _place_labels(self) -> None:
-        room = self._label_width()
-        if room == self._label_pixels:
-            return
-        self._label_pixels = room
-        metrics = QFontMetrics(chart_font(9))
-        shown = [metrics.elidedText(lbl, Qt.TextElideMode.ElideRight, room) for lbl in self._labels]
-        self._shown_labels = shown
-        left = self.getPlotItem().getAxis("left")
-        left.setTicks([[(float(i), text) for i, text in enumerate(shown)]])
-        self._axis_pixels = min(room, max(metrics.horizontalAdvance(s) for s in shown)) + 14
-        left.setWidth(self._axis_pixels)
-
     def _refit(self) -> None:
         """Leave room right of every bar for its label, whatever the widget's width."""
         if not self._counts:
             return
-        self._place_labels()
-        view = self.getPlotItem().getViewBox()
-        # The view's and the axis's own widths lag behind while Qt lays out (a layout pass comes
-        # later); derive the view's from the widget's width and the axis width just chosen.
-        left_margin, _, right_margin, _ = PLOT_MARGINS
-        width_px = max(120.0, self.width() - self._axis_pixels - left_margin - right_margin - 6)
-        metrics = QFontMetrics(chart_font(8.5, bold=True))
+        self._place_names()
         top = max(max(self._counts), 1)
-        x_max = top * 1.05
-        for count, text in zip(self._counts, (self.value_label(i) for i in range(len(self._counts))), strict=True):
-            room = width_px - metrics.horizontalAdvance(text) - 12
-            if room > 20:
-                x_max = max(x_max, count * width_px / room)
-            else:
-                x_max = max(x_max, top * 3)
-        view.setRange(xRange=(0, x_max), yRange=(-0.6, len(self._counts) - 0.4), padding=0)
+        x_max = self._value_end(self._counts, [self.value_label(i) for i in range(len(self._counts))],
+                                chart_font(8.5, bold=True), least=top * 1.05, gap=12, crowded=top * 3)
+        self.getPlotItem().getViewBox().setRange(xRange=(0, x_max), yRange=(-0.6, len(self._counts) - 0.4), padding=0)
 
-    def _hover(self, scene_pos: QPointF) -> None:
-        if not self._counts:
-            return
-        view = self.getPlotItem().getViewBox()
-        if not view.sceneBoundingRect().contains(scene_pos) and not self.getPlotItem().getAxis(
-            "left"
-        ).sceneBoundingRect().contains(scene_pos):
-            return
-        index = int(round(view.mapSceneToView(scene_pos).y()))
-        if 0 <= index < len(self._labels):
-            tip = (f"{self._labels[index]}: {format_count(self._counts[index])} coded texts "
-                   f"({format_share(self._shares[index])} of all coded texts)")
-            if self._flagged[index]:
-                tip += "\nToo few examples for a fair test of the models."
-            QToolTip.showText(self.mapToGlobal(self.mapFromScene(scene_pos)), tip, self)
+    def _tip(self, index: int) -> str:
+        tip = (f"{self._names[index]}: {format_count(self._counts[index])} coded texts "
+               f"({format_share(self._shares[index])} of all coded texts)")
+        if self._flagged[index]:
+            tip += "\nToo few examples for a fair test of the models."
+        return tip
 
 
 class HistogramChart(ChartWidget):

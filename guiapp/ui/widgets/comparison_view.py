@@ -15,6 +15,7 @@ from PySide6.QtCore import Qt, QTimer
 from PySide6.QtGui import QBrush, QColor
 from PySide6.QtWidgets import (
     QAbstractItemView,
+    QLabel,
     QTableWidget,
     QVBoxLayout,
     QWidget,
@@ -23,17 +24,17 @@ from PySide6.QtWidgets import (
 from guiapp.core.experiment.comparisons import ModelComparisons, compare_models
 from guiapp.core.experiment.results import ExperimentResult
 from guiapp.core.stats.pairwise import PairComparison
-from guiapp.core.stats.wording import format_p
+from guiapp.core.stats.wording import format_p, with_interval
 from guiapp.ui import theme
 from guiapp.ui.widgets.glossary import TERMS, GlossaryLabel
 from guiapp.ui.widgets.results_tables import SortItem
 from guiapp.ui.widgets.section_title import section_title
+from guiapp.ui.widgets.table_height import ROW_HEIGHT, fit_rows
 
 WORDS = ["McNemar's test", "p-value", "Holm correction", "Cohen's kappa", "Krippendorff's alpha",
          "corrected resampled t-test", "macro-F1", "test text", "cross-validation", "fold",
          "confidence interval", "interval"]
 RELIABLE, TENTATIVE = 0.80, 0.667  # Krippendorff (2004), Content Analysis, 2nd ed., p. 241
-ROW_HEIGHT = 26
 
 
 def explain_term(term: str) -> str:
@@ -51,19 +52,20 @@ def alpha_in_words(alpha: float) -> str:
     return "low: below the usual minimum of 0.67"
 
 
-def _interval(value: float, interval: tuple[float, float]) -> str:
-    if not math.isfinite(value):
-        return "–"
-    low, high = interval
-    if not (math.isfinite(low) and math.isfinite(high)):
-        return f"{value:.2f}"
-    return f"{value:.2f}  ({low:.2f} to {high:.2f})"
-
-
-def _caption(text: str = "") -> GlossaryLabel:
-    label = GlossaryLabel(text, terms=WORDS)
+def _caption(name: str = "") -> GlossaryLabel:
+    label = GlossaryLabel("", terms=WORDS, objectName=name)
     label.setStyleSheet(theme.MUTED_STYLE)
     return label
+
+
+def _add_section(layout: QVBoxLayout, title: str, table: _Table,
+                 caption: str = "") -> tuple[QLabel, GlossaryLabel, _Table]:
+    """A part of the view after some space: its title, a grey caption (object name ``caption``) and its table."""
+    layout.addSpacing(10)
+    parts = (section_title(title), _caption(caption), table)
+    for part in parts:
+        layout.addWidget(part)
+    return parts
 
 
 class _Table(QTableWidget):
@@ -129,13 +131,7 @@ class _Table(QTableWidget):
 
     def fit_rows(self) -> None:
         """Rows as tall as their (wrapped) text plus some air; the table as tall as all rows."""
-        self.resizeRowsToContents()
-        for row in range(self.rowCount()):
-            self.setRowHeight(row, max(ROW_HEIGHT, self.rowHeight(row) + 8))
-        rows = sum(self.rowHeight(row) for row in range(self.rowCount()))
-        height = self.horizontalHeader().sizeHint().height() + rows + 2 * self.frameWidth() + 2
-        if self.horizontalHeader().length() > self.viewport().width():
-            height += self.horizontalScrollBar().sizeHint().height()
+        height = fit_rows(self, air=8)
         if height != self.height():
             self.setFixedHeight(height)
 
@@ -216,41 +212,24 @@ class ComparisonView(QWidget):
         layout.setSpacing(8)
 
         layout.addWidget(section_title("Is the best model really better?"))
-        self.headline = GlossaryLabel("", terms=WORDS)
-        self.headline.setObjectName("comparisonHeadline")
+        self.headline = GlossaryLabel("", terms=WORDS, objectName="comparisonHeadline")
         self.headline.setStyleSheet(theme.headline_style("comparisonHeadline"))
         font = self.headline.font()
         font.setPointSizeF(font.pointSizeF() * 1.08)
         self.headline.setFont(font)
         layout.addWidget(self.headline)
 
-        layout.addSpacing(10)
-        self.pairs_title = section_title("Every pair of models on the same test texts")
-        layout.addWidget(self.pairs_title)
-        self.pairs_caption = _caption()
-        layout.addWidget(self.pairs_caption)
-        self.pairs_table = _Table(PAIR_HEADERS, PAIR_TIPS, "pairsTable", (0, 1))
-        layout.addWidget(self.pairs_table)
-        self.folds_note = _caption()
-        self.folds_note.setObjectName("foldsNote")
+        self.pairs_title, self.pairs_caption, self.pairs_table = _add_section(
+            layout, "Every pair of models on the same test texts",
+            _Table(PAIR_HEADERS, PAIR_TIPS, "pairsTable", (0, 1)))
+        self.folds_note = _caption("foldsNote")
         layout.addWidget(self.folds_note)
-
-        layout.addSpacing(10)
-        self.agreement_title = section_title("How closely each model agrees with your coding")
-        layout.addWidget(self.agreement_title)
-        self.agreement_caption = _caption()
-        layout.addWidget(self.agreement_caption)
-        self.agreement_table = _Table(AGREEMENT_HEADERS, AGREEMENT_TIPS, "agreementTable", (0,))
-        layout.addWidget(self.agreement_table)
-
-        layout.addSpacing(10)
-        self.coders_title = section_title("Does the model code like another coder?")
-        layout.addWidget(self.coders_title)
-        self.coders_caption = _caption()
-        self.coders_caption.setObjectName("codersCaption")
-        layout.addWidget(self.coders_caption)
-        self.coders_table = _Table(CODER_HEADERS, CODER_TIPS, "codersTable", (0,))
-        layout.addWidget(self.coders_table)
+        self.agreement_title, self.agreement_caption, self.agreement_table = _add_section(
+            layout, "How closely each model agrees with your coding",
+            _Table(AGREEMENT_HEADERS, AGREEMENT_TIPS, "agreementTable", (0,)))
+        self.coders_title, self.coders_caption, self.coders_table = _add_section(
+            layout, "Does the model code like another coder?", _Table(CODER_HEADERS, CODER_TIPS, "codersTable", (0,)),
+            "codersCaption")
         self.coders: list = []  # ModelVersusCoders, once computed
         self._result: ExperimentResult | None = None
         self._coders_slot = None
@@ -353,7 +332,7 @@ class ComparisonView(QWidget):
                       a.sentence, number=True)
             table.put(row, 2, f"{a.coder_agrees_with_other_coders:.0%} of texts", a.coder_agrees_with_other_coders,
                       a.sentence, number=True)
-            table.put(row, 3, _interval(a.alpha_between_coders, a.alpha_between_coders_interval),
+            table.put(row, 3, with_interval(a.alpha_between_coders, a.alpha_between_coders_interval),
                       a.alpha_between_coders, a.sentence, number=True)
             table.put(row, 4, a.sentence, a.sentence, a.sentence)
         table.fit()
@@ -440,8 +419,8 @@ class ComparisonView(QWidget):
             table.put(row, 1, f"{a.share_agreeing:.0%} of texts", a.share_agreeing,
                       f"{a.model} chose the category you coded for {a.share_agreeing:.1%} of the test texts.",
                       number=True)
-            table.put(row, 2, _interval(a.kappa, a.kappa_interval), a.kappa, kappa_tip, number=True)
-            table.put(row, 3, _interval(a.alpha, a.alpha_interval), a.alpha, alpha_tip, number=True)
+            table.put(row, 2, with_interval(a.kappa, a.kappa_interval), a.kappa, kappa_tip, number=True)
+            table.put(row, 3, with_interval(a.alpha, a.alpha_interval), a.alpha, alpha_tip, number=True)
             words = alpha_in_words(a.alpha)
             table.put(row, 4, words, a.alpha, explain_term("Krippendorff's alpha"),
                       color=theme.GOOD_STRONG if a.alpha >= RELIABLE else "")

@@ -11,7 +11,6 @@ from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QTimer, Signal
 from PySide6.QtWidgets import (
-    QFrame,
     QLabel,
     QPushButton,
     QScrollArea,
@@ -40,6 +39,7 @@ from guiapp.ui.widgets.job_progress import JobProgress
 from guiapp.ui.widgets.long_job_warning import LongJobCheck
 from guiapp.ui.widgets.short_combo import fit_list, short_combo
 from guiapp.ui.widgets.save_dialogs import ask_save_path, proposed_name
+from guiapp.ui.widgets.scroll_area import ScrollArea
 from guiapp.workers import Worker, WorkerSlot
 
 if TYPE_CHECKING:
@@ -131,15 +131,13 @@ class ExplanationPanel(QWidget):
         self.words = HighlightedText()
         self.attention = AttentionView()
         self.corpus_view = CorpusWordsView()
-        self.all_button = QPushButton("Explain all test documents", objectName="explainAll")
-        self.all_button.setToolTip("Explain every test document for the chosen model, then list the words each "
-                                   "category relies on. Explanations already made are reused.")
-        self.all_button.clicked.connect(self.explain_all)
-        self.export_button = QPushButton("Save explanations…", objectName="exportExplanations")
-        self.export_button.setToolTip("Save the explained documents as a web page anyone can open, with a CSV "
-                                      "table of the top words and one of how faithful the explanations are.")
-        self.export_button.clicked.connect(self.choose_export_path)
-        self.export_button.setEnabled(False)
+        self.all_button = QPushButton("Explain all test documents", objectName="explainAll", toolTip=(
+            "Explain every test document for the chosen model, then list the words each category relies on. "
+            "Explanations already made are reused."), clicked=self.explain_all)
+        self.export_button = QPushButton(
+            "Save explanations…", objectName="exportExplanations", enabled=False, clicked=self.choose_export_path,
+            toolTip="Save the explained documents as a web page anyone can open, with a CSV table of the top words "
+                    "and one of how faithful the explanations are.")
         corpus_tab = QWidget()
         corpus = QVBoxLayout(corpus_tab)
         buttons = FlowRow()
@@ -147,10 +145,8 @@ class ExplanationPanel(QWidget):
         buttons.add_widget(self.export_button)
         corpus.addWidget(buttons)
         corpus.addWidget(self.corpus_view, 1)
-        corpus_scroll = QScrollArea(objectName="corpusWordsScroll")  # the words' chart and table side by side
-        corpus_scroll.setWidgetResizable(True)  # need more width than a narrow pane: only this tab scrolls then
-        corpus_scroll.setFrameShape(QFrame.Shape.NoFrame)
-        corpus_scroll.setWidget(corpus_tab)
+        # the words' chart and table side by side need more width than a narrow pane: only this tab scrolls then
+        corpus_scroll = ScrollArea(corpus_tab, name="corpusWordsScroll")
         self.tabs = QTabWidget(objectName="explainTabs")
         self.tabs.addTab(self.words, "Why this answer")
         self.tabs.addTab(self.attention, "Attention")

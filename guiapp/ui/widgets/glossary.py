@@ -225,8 +225,8 @@ class GlossaryLabel(QLabel):
 
     TECHNICAL: ClassVar[list[str]] = ["cross-validation", "fold", "subword token", "token", "tokenizer", "Transformer"]
 
-    def __init__(self, text: str = "", parent=None, *, terms: list[str] | None = None) -> None:
-        super().__init__(parent)
+    def __init__(self, text: str = "", parent=None, *, terms: list[str] | None = None, **properties) -> None:
+        super().__init__(parent, **properties)  # Qt properties by name, such as objectName
         self._terms = list(terms) if terms is not None else list(self.TECHNICAL)
         self._plain = ""
         self.setWordWrap(True)

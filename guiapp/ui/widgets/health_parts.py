@@ -9,7 +9,6 @@ from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QPushButton, QVBoxLay
 
 from guiapp.core.health.findings import HealthIssue, LengthStats
 from guiapp.ui import theme
-from guiapp.ui.theme import SEVERITY_COLORS
 from guiapp.ui.widgets.chart_base import format_share
 from guiapp.ui.widgets.eliding_button import ElidingButton
 from guiapp.ui.widgets.flow_layout import FlowRow
@@ -38,7 +37,7 @@ FIGURE_CAPTIONS = {
 def severity_pixmap(kind: str, size: int = 22) -> QPixmap:
     """A small drawn icon (no font or theme needed): a check, an exclamation mark, a cross or
     an "i" in a circle of the severity colour."""
-    accent = QColor(SEVERITY_COLORS.get(kind, SEVERITY_COLORS["info"])[0])
+    accent = QColor(theme.SEVERITY_COLORS.get(kind, theme.SEVERITY_COLORS["info"])[0])
     ratio = 2.0
     pixmap = QPixmap(int(size * ratio), int(size * ratio))
     pixmap.setDevicePixelRatio(ratio)
@@ -155,7 +154,7 @@ class IssueCard(QFrame):
     def __init__(self, issue: HealthIssue, on_show_rows, parent=None, on_fix=None) -> None:
         super().__init__(parent)
         self.issue = issue
-        accent, background, text = SEVERITY_COLORS.get(issue.severity, SEVERITY_COLORS["info"])
+        accent, background, text = theme.SEVERITY_COLORS.get(issue.severity, theme.SEVERITY_COLORS["info"])
         self.setObjectName("issue_card")
         self.setProperty("severity", issue.severity)
         self.setProperty("code", issue.code)

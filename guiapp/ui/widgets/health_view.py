@@ -46,7 +46,6 @@ from guiapp.core.health.duplicates import repeated_words
 from guiapp.core.health.findings import FixAction, HealthReport
 from guiapp.core.study.category_fixes import CategoryFixes, visible
 from guiapp.ui import theme
-from guiapp.ui.theme import SEVERITY_COLORS
 from guiapp.ui.widgets.charts import CategoryBarChart, HistogramChart
 from guiapp.ui.widgets.glossary import GlossaryLabel
 from guiapp.ui.widgets.health_parts import (
@@ -384,7 +383,7 @@ class HealthReportView(QWidget):
     # ----- filling ----------------------------------------------------------------------------
     def _show_verdict(self, report: HealthReport) -> None:
         verdict = report.verdict
-        accent, background, text = SEVERITY_COLORS[verdict]
+        accent, background, text = theme.SEVERITY_COLORS[verdict]
         self._banner.setProperty("verdict", verdict)
         self._banner.setStyleSheet(
             f"QFrame#verdict_banner {{ background: {background}; border: 1px solid {accent};"
@@ -493,7 +492,7 @@ class HealthReportView(QWidget):
         table.setVisible(bool(groups))
         table.clearContents()
         table.setRowCount(len(groups))
-        warn_brush = QColor(SEVERITY_COLORS["warning"][1])
+        warn_brush = QColor(theme.SEVERITY_COLORS["warning"][1])
         for line, group in enumerate(groups):
             numbers = [str(report.spreadsheet_row(p)) for p in group.rows[:DUPLICATE_ROWS_SHOWN]]
             rows_text = ", ".join(numbers)
@@ -517,7 +516,7 @@ class HealthReportView(QWidget):
                         bold = item.font()
                         bold.setBold(True)
                         item.setFont(bold)
-                        item.setForeground(QColor(SEVERITY_COLORS["warning"][2]))
+                        item.setForeground(QColor(theme.SEVERITY_COLORS["warning"][2]))
                 table.setItem(line, column, item)
         lines = min(len(groups), DUPLICATE_TABLE_MAX_LINES)
         height = table.horizontalHeader().sizeHint().height() + sum(

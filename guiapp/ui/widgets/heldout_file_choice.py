@@ -50,14 +50,10 @@ class HeldOutFileChoice(QWidget):
         self._slot = WorkerSlot()
         self.label = QLabel("", objectName="testFileLabel")
         self.label.setWordWrap(True)
-        self.choose_button = QPushButton("Use a separate file of test texts…", objectName="chooseTestFile")
-        self.choose_button.setToolTip(
+        self.choose_button = QPushButton("Use a separate file of test texts…", objectName="chooseTestFile", toolTip=(
             "If your test texts are coded in another file (with the same columns), TextLab tests every "
-            "model on them instead of setting texts aside."
-        )
-        self.choose_button.clicked.connect(self.choose)
-        self.remove_button = QPushButton("Don't use it", objectName="removeTestFile")
-        self.remove_button.clicked.connect(self.remove)
+            "model on them instead of setting texts aside."), clicked=self.choose)
+        self.remove_button = QPushButton("Don't use it", objectName="removeTestFile", clicked=self.remove)
         buttons = QHBoxLayout()
         buttons.setContentsMargins(0, 0, 0, 0)
         buttons.addWidget(self.choose_button)

@@ -23,14 +23,12 @@ from PySide6.QtWidgets import (
     QButtonGroup,
     QComboBox,
     QFileDialog,
-    QFrame,
     QGridLayout,
     QHBoxLayout,
     QLabel,
     QLineEdit,
     QPushButton,
     QRadioButton,
-    QScrollArea,
     QSpinBox,
     QVBoxLayout,
     QWidget,
@@ -55,6 +53,7 @@ from guiapp.ui.widgets.learning_curve_views import (
     sizes_preview,
     work_preview,
 )
+from guiapp.ui.widgets.scroll_area import ScrollArea, fill
 from guiapp.workers import Worker, WorkerSlot, error_report
 
 if TYPE_CHECKING:
@@ -151,10 +150,8 @@ class LearningCurvePanel(QWidget):
         self._tuning = QButtonGroup(self)
         self._tuning.addButton(self.tune_once)
         self._tuning.addButton(self.tune_each)
-        self.start_button = QPushButton("Start", objectName="learningCurveStart")
-        self.start_button.setToolTip("Draw the learning curves of the study's models. You can keep working meanwhile.")
-        self.start_button.setDefault(True)
-        self.start_button.clicked.connect(self.start)
+        self.start_button = QPushButton("Start", objectName="learningCurveStart", default=True, toolTip=(
+            "Draw the learning curves of the study's models. You can keep working meanwhile."), clicked=self.start)
         self.work_note = QLabel("", objectName="learningCurveWork")
         self.work_note.setStyleSheet(theme.NOTE_STYLE)
         self.work_note.setWordWrap(True)
@@ -200,13 +197,8 @@ class LearningCurvePanel(QWidget):
         column.addWidget(self.status_label)
         column.addWidget(self.results, 1)
         column.addStretch(0)
-        self.scroll = QScrollArea()
-        self.scroll.setWidgetResizable(True)
-        self.scroll.setFrameShape(QFrame.Shape.NoFrame)
-        self.scroll.setWidget(content)
-        outer = QVBoxLayout(self)
-        outer.setContentsMargins(0, 0, 0, 0)
-        outer.addWidget(self.scroll)
+        self.scroll = ScrollArea(content)
+        fill(self, self.scroll)
 
     def _build_results(self) -> QWidget:
         box = QWidget(objectName="learningCurveResults")
@@ -215,10 +207,9 @@ class LearningCurvePanel(QWidget):
         self.chart_choice.currentIndexChanged.connect(self._chart_choice_changed)
         self.save_chart_button = QPushButton("Save chart…", objectName="learningCurveSaveChart")
         self.save_chart_button.setToolTip("Save this chart as a PNG picture or an SVG drawing, e.g. for a paper.")
-        self.save_files_button = QPushButton("Save scores…", objectName="learningCurveSaveFiles")
-        self.save_files_button.setToolTip("Save every score (each model, size and draw) as learning-curve.csv, "
-                                          "which Excel and R open, and learning-curve.json into a folder.")
-        self.save_files_button.clicked.connect(self._save_files_with_dialog)
+        self.save_files_button = QPushButton("Save scores…", objectName="learningCurveSaveFiles", toolTip=(
+            "Save every score (each model, size and draw) as learning-curve.csv, which Excel and R open, and "
+            "learning-curve.json into a folder."), clicked=self._save_files_with_dialog)
         self.chart = LearningCurveChart()
         self.chart.setObjectName("learningCurveChart")
         self.chart.base_height = 420

@@ -20,7 +20,6 @@ from PySide6.QtWidgets import QHBoxLayout, QPushButton, QVBoxLayout, QWidget
 
 from guiapp.core.events import Metric
 from guiapp.ui import theme
-from guiapp.ui.theme import BAR_COLOR, EARLIER_COLOR, EARLIER_TEXT
 from guiapp.ui.widgets.chart_base import ChartWidget, CountAxis
 from guiapp.ui.widgets.glossary import GlossaryLabel, explain
 from guiapp.ui.widgets.job_progress import format_time_left
@@ -123,12 +122,12 @@ class LossChart(ChartWidget):
     def _restyle(self) -> None:
         for run, curve in self._curves.items():
             now = run == self._current
-            curve.setPen(pg.mkPen(BAR_COLOR if now else EARLIER_COLOR, width=2.4 if now else 1.2))
+            curve.setPen(pg.mkPen(theme.BAR_COLOR if now else theme.EARLIER_COLOR, width=2.4 if now else 1.2))
             curve.setZValue(10 if now else 1)
         earlier = len(self._curves) - 1
-        title = (f'<span style="color:{BAR_COLOR};">━ now: {html.escape(self._current)}</span>')
+        title = (f'<span style="color:{theme.BAR_COLOR};">━ now: {html.escape(self._current)}</span>')
         if earlier:
-            title += (f'&nbsp;&nbsp;&nbsp;<span style="color:{EARLIER_TEXT};">━ {earlier} earlier run'
+            title += (f'&nbsp;&nbsp;&nbsp;<span style="color:{theme.EARLIER_TEXT};">━ {earlier} earlier run'
                       f'{"s" if earlier != 1 else ""}</span>')
         self.getPlotItem().setTitle(title, size="9pt")
 

@@ -52,14 +52,12 @@ class NewTextsSource(QWidget):
         self.path: Path | None = None  # None for the study's own uncoded rows
         self.sheet: str | None = None
 
-        self.choose_button = QPushButton("Choose a file…", objectName="chooseNewTexts")
-        self.choose_button.setToolTip("A spreadsheet with one text per row (Excel, CSV, ODS, Parquet …). "
-                                      "It is only read, never changed.")
-        self.choose_button.clicked.connect(self.choose)
-        self.own_button = QPushButton("Use the uncoded rows of your table", objectName="useUncodedRows")
-        self.own_button.setToolTip("Predict the rows of the table you opened on the Data step that have a "
-                                   "text but no category yet.")
-        self.own_button.clicked.connect(self.use_uncoded_rows)
+        self.choose_button = QPushButton("Choose a file…", objectName="chooseNewTexts", toolTip=(
+            "A spreadsheet with one text per row (Excel, CSV, ODS, Parquet …). It is only read, never changed."),
+            clicked=self.choose)
+        self.own_button = QPushButton("Use the uncoded rows of your table", objectName="useUncodedRows", toolTip=(
+            "Predict the rows of the table you opened on the Data step that have a text but no category yet."),
+            clicked=self.use_uncoded_rows)
         self.drop_hint = QLabel("… or drop a file onto this window.", objectName="dropHint")
         self.drop_hint.setStyleSheet(theme.HINT_STYLE)
         buttons = QHBoxLayout()

@@ -11,12 +11,10 @@ from collections.abc import Sequence
 
 import numpy as np
 import pyqtgraph as pg
-from PySide6.QtCore import QPointF, QSize, Qt, Signal
-from PySide6.QtGui import QFontMetrics
-from PySide6.QtWidgets import QToolTip
+from PySide6.QtCore import QSize, Qt, Signal
 
 from guiapp.ui.theme import BAR_COLOR, BEST_COLOR, CHOSEN_COLOR, TEXT_COLOR, WHISKER_COLOR
-from guiapp.ui.widgets.chart_base import GRID_ALPHA, PLOT_MARGINS, ChartWidget, chart_font
+from guiapp.ui.widgets.chart_base import LyingBarsChart, chart_font
 
 
 def format_seconds(seconds: float) -> str:
@@ -40,13 +38,14 @@ def format_row_share(share: float) -> str:
     return f"{percent:.0f} %"
 
 
-class _NamedBars(ChartWidget):
+class _NamedBars(LyingBarsChart):
     """Horizontal bars, one per model, first at the top, names on the left, a label at each end."""
 
     ROW_PIXELS = 32
+    NAME_FONT = 9.5
+    NAME_SHARE = 0.32
     MAX_LABEL_PIXELS = 300
     MIN_LABEL_PIXELS = 120
-    EMPTY_TEXT = "Nothing to show"
     LABEL_FONT = 9
     X_START = 0.0  # left end of the value axis, as a share of its right end
 
@@ -54,20 +53,6 @@ class _NamedBars(ChartWidget):
 
     def __init__(self, parent=None) -> None:
         super().__init__(parent)
-        item = self.getPlotItem()
-        item.getViewBox().invertY(True)
-        item.showGrid(x=True, y=False, alpha=GRID_ALPHA)
-        left = item.getAxis("left")
-        left.setStyle(tickLength=0, autoExpandTextSpace=False)
-        left.setTickFont(chart_font(9.5))
-        self._names: list[str] = []
-        self._shown_names: list[str] = []
-        self._label_pixels = 0
-        self._axis_pixels = 0  # the width given to the left axis
-        self._bars: pg.BarGraphItem | None = None
-        self._value_items: list[pg.TextItem] = []
-        self._message_item: pg.TextItem | None = None
-        self.scene().sigMouseMoved.connect(self._hover)
         self.scene().sigMouseClicked.connect(self._clicked)
 
     def sizeHint(self) -> QSize:
@@ -81,19 +66,7 @@ class _NamedBars(ChartWidget):
     def _x_limit(self) -> float:
         return max(self._ends(), default=1.0) * 1.02
 
-    def _tip(self, index: int) -> str:
-        raise NotImplementedError
-
     # shared -----------------------------------------------------------------------------------------
-    def _clear(self) -> None:
-        item = self.getPlotItem()
-        item.clear()
-        self._bars = None
-        self._value_items = []
-        self._message_item = None
-        self._shown_names = []
-        self._label_pixels = 0
-
     def _draw_bars(self, values: Sequence[float], colours: Sequence[str]) -> None:
         n = len(values)
         self._bars = pg.BarGraphItem(
@@ -111,77 +84,23 @@ class _NamedBars(ChartWidget):
             label.setPos(self._ends()[i], i)
         self.setFixedHeight(72 + max(len(texts), 2) * self.ROW_PIXELS)  # resizes -> _refit
 
-    def _show_empty(self) -> None:
-        left = self.getPlotItem().getAxis("left")
-        left.setTicks([[]])
-        left.setWidth(20)
-        self._message_item = self._message(self.EMPTY_TEXT)
-        self.setFixedHeight(150)
-
     def names(self) -> list[str]:
         return list(self._names)
-
-    def axis_labels(self) -> list[str]:
-        """The model names on the left axis, top to bottom (long names elided)."""
-        return list(self._shown_names)
-
-    def value_labels(self) -> list[str]:
-        return [item.toPlainText() for item in self._value_items]
-
-    def bar_item(self) -> pg.BarGraphItem | None:
-        return self._bars
-
-    def message(self) -> str | None:
-        return self._message_item.toPlainText() if self._message_item else None
-
-    def _place_names(self) -> None:
-        room = int(min(self.MAX_LABEL_PIXELS, max(self.MIN_LABEL_PIXELS, self.width() * 0.32)))
-        if room == self._label_pixels:
-            return
-        self._label_pixels = room
-        metrics = QFontMetrics(chart_font(9.5))
-        shown = [metrics.elidedText(name, Qt.TextElideMode.ElideRight, room) for name in self._names]
-        self._shown_names = shown
-        left = self.getPlotItem().getAxis("left")
-        left.setTicks([[(float(i), text) for i, text in enumerate(shown)]])
-        self._axis_pixels = min(room, max(metrics.horizontalAdvance(s) for s in shown)) + 14
-        left.setWidth(self._axis_pixels)
 
     def _refit(self) -> None:
         """Leave room right of every bar for its label, whatever the widget's width."""
         if not self._names or len(self._value_items) != len(self._names):
             return  # still being drawn
         self._place_names()
-        # the axis's own width follows in a later layout pass: use the width just chosen for it
-        left_margin, _, right_margin, _ = PLOT_MARGINS
-        width_px = max(120.0, self.width() - self._axis_pixels - left_margin - right_margin - 6)
-        metrics = QFontMetrics(chart_font(self.LABEL_FONT, bold=True))
-        x_max = self._x_limit()
-        for end, item in zip(self._ends(), self._value_items, strict=True):
-            room = width_px - metrics.horizontalAdvance(item.toPlainText()) - 14
-            x_max = max(x_max, end * width_px / room if room > 20 else end * 3)
+        x_max = self._value_end(self._ends(), [item.toPlainText() for item in self._value_items],
+                                chart_font(self.LABEL_FONT, bold=True), least=self._x_limit(), gap=14)
         self.getPlotItem().getViewBox().setRange(
             xRange=(self.X_START * x_max, x_max), yRange=(-0.6, len(self._names) - 0.4), padding=0)
-
-    def _index_at(self, scene_pos: QPointF) -> int | None:
-        if not self._names:
-            return None
-        item = self.getPlotItem()
-        if not (item.getViewBox().sceneBoundingRect().contains(scene_pos)
-                or item.getAxis("left").sceneBoundingRect().contains(scene_pos)):
-            return None
-        index = round(item.getViewBox().mapSceneToView(scene_pos).y())
-        return index if 0 <= index < len(self._names) else None
-
-    def _hover(self, scene_pos: QPointF) -> None:
-        index = self._index_at(scene_pos)
-        if index is not None:
-            QToolTip.showText(self.mapToGlobal(self.mapFromScene(scene_pos)), self._tip(index), self)
 
     def _clicked(self, event) -> None:
         if event.button() != Qt.MouseButton.LeftButton:
             return
-        index = self._index_at(event.scenePos())
+        index = self._row_at(event.scenePos())
         if index is not None:
             self.modelClicked.emit(self._names[index])
 

@@ -62,8 +62,7 @@ class ResultsExport(QWidget):
 
     # -- Excel -------------------------------------------------------------------------------------
     def choose_excel(self) -> None:
-        path, _ = ask_save_path(self, "Export the results to Excel", self._suggested("TextLab results", ".xlsx"),
-                                "Excel workbook (*.xlsx)", protected=self._data_files())
+        path = self._ask_path("Export the results to Excel", "TextLab results", ".xlsx", "Excel workbook (*.xlsx)")
         if path:
             self.export_excel(path)
 
@@ -81,8 +80,7 @@ class ResultsExport(QWidget):
 
     # -- methods appendix --------------------------------------------------------------------------
     def choose_appendix(self) -> None:
-        path, _ = ask_save_path(self, "Save the methods appendix", self._suggested("TextLab methods", ".html"),
-                                "Web page (*.html)", protected=self._data_files())
+        path = self._ask_path("Save the methods appendix", "TextLab methods", ".html", "Web page (*.html)")
         if path:
             self.write_appendix(path)
 
@@ -141,10 +139,13 @@ class ResultsExport(QWidget):
     def _data_files(self) -> list[str]:
         return study_data_files(self.result)
 
-    def _suggested(self, what: str, ending: str) -> str:
-        """“debates – TextLab results.xlsx”: named after the data, never the data file's own name."""
+    def _ask_path(self, title: str, what: str, ending: str, file_filter: str) -> Path | None:
+        """Where to save (None when the user cancels), proposing “debates – TextLab results.xlsx”: named
+        after the data, and never one of the study's data files."""
         files = self._data_files()
-        return proposed_name(files[0] if files else None, what, ending)
+        path, _ = ask_save_path(self, title, proposed_name(files[0] if files else None, what, ending), file_filter,
+                                protected=files)
+        return path
 
     def cancel(self) -> None:
         self._slot.cancel()

@@ -20,11 +20,7 @@ class StepList(QListWidget):
         super().__init__(objectName="stepList")
         self.setFixedWidth(190)
         self.setSpacing(2)
-        self.setStyleSheet(
-            f"QListWidget {{ background: {theme.SIDEBAR}; border: none; font-size: 14px; padding-top: 8px; }}"
-            "QListWidget::item { padding: 10px 12px; border-radius: 6px; }"
-            f"QListWidget::item:selected {{ background: {theme.SIDEBAR_SELECTED}; color: {theme.ACCENT}; }}"
-        )
+        self.setStyleSheet(theme.STEP_LIST_STYLE)
 
     def add_step(self, number: int, title: str, tip: str) -> QListWidgetItem:
         item = QListWidgetItem(f"{number}   {title}")

@@ -34,10 +34,10 @@ from PySide6.QtWidgets import (
 from guiapp.ui import theme
 from guiapp.ui.widgets.glossary import TERMS, GlossaryLabel
 from guiapp.ui.widgets.section_title import section_title
+from guiapp.ui.widgets.table_height import ROW_HEIGHT, fit_rows
 from guiapp.workers import Worker, WorkerSlot
 
 WORDS = ["macro-F1", "confidence interval", "interval", "test text"]
-ROW_HEIGHT = 26
 BACKGROUND_WORK = 5_000_000  # resampled texts (samples × test texts × models) above which a worker computes
 VERDICT_WORDS = {
     "much worse": "More mistakes than the other texts",
@@ -135,15 +135,13 @@ class SubgroupView(QWidget):
 
         choices = QHBoxLayout()
         choices.addWidget(QLabel("Group the test texts by"))
-        self.column_combo = QComboBox(objectName="subgroupColumn")
-        self.column_combo.setToolTip("A column of your table, such as party, year or outlet.")
-        self.column_combo.setMinimumContentsLength(14)
+        self.column_combo = QComboBox(objectName="subgroupColumn", minimumContentsLength=14,
+                                      toolTip="A column of your table, such as party, year or outlet.")
         choices.addWidget(self.column_combo)
         choices.addSpacing(16)
         choices.addWidget(QLabel("Model"))
-        self.model_combo = QComboBox(objectName="subgroupModel")
-        self.model_combo.setToolTip("The table shows this model's scores; the sentences above it cover every model.")
-        self.model_combo.setMinimumContentsLength(24)
+        self.model_combo = QComboBox(objectName="subgroupModel", minimumContentsLength=24, toolTip=(
+            "The table shows this model's scores; the sentences above it cover every model."))
         choices.addWidget(self.model_combo)
         choices.addStretch(1)
         layout.addLayout(choices)
@@ -363,14 +361,7 @@ class SubgroupView(QWidget):
         table.resizeColumnsToContents()
         for column in range(table.columnCount() - 1):
             table.setColumnWidth(column, min(table.columnWidth(column) + 16, 260))
-        table.resizeRowsToContents()
-        for row in range(table.rowCount()):
-            table.setRowHeight(row, max(ROW_HEIGHT, table.rowHeight(row) + 6))
-        rows = sum(table.rowHeight(row) for row in range(table.rowCount()))
-        height = table.horizontalHeader().sizeHint().height() + rows + 2 * table.frameWidth() + 2
-        if table.horizontalHeader().length() > table.viewport().width():
-            height += table.horizontalScrollBar().sizeHint().height()
-        table.setFixedHeight(height)
+        table.setFixedHeight(fit_rows(table, air=6))
 
     def resizeEvent(self, event) -> None:
         super().resizeEvent(event)

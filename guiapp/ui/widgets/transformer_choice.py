@@ -34,7 +34,6 @@ from guiapp.core.errors import UserError
 from guiapp.core.models.transformers.options import DEFAULT_MODEL, OPTION_HELP
 from guiapp.core.models.transformers.sources.registry import TransformerInfo, info_for, registry
 from guiapp.ui import theme
-from guiapp.ui.theme import ERROR, MUTED, WARNING
 from guiapp.ui.widgets.glossary import GlossaryLabel, explain
 from guiapp.workers import Worker, WorkerSlot
 
@@ -106,15 +105,15 @@ def device_sentence(device: Any, error: str, device_option: str, tuning: str, fo
     """The "Trains on: …" line and its colour, for a detected ``device`` (None: still checking)."""
     if error:
         return (f"Could not check for a GPU: {error} Without PyTorch the Transformer cannot run; "
-                "reinstall TextLab to repair it."), ERROR
+                "reinstall TextLab to repair it."), theme.ERROR
     if device is None:
-        return CHECKING_TEXT, MUTED
+        return CHECKING_TEXT, theme.MUTED
     if device_option == "cuda" and device.kind != "cuda":
         return ("You chose the NVIDIA GPU in Advanced settings, but this computer has none: the Transformer "
-                "would stop with an error. Choose “automatic” there."), ERROR
+                "would stop with an error. Choose “automatic” there."), theme.ERROR
     if device_option == "mps" and device.kind != "mps":
         return ("You chose the Apple GPU in Advanced settings, but this computer has none: the Transformer "
-                "would stop with an error. Choose “automatic” there."), ERROR
+                "would stop with an error. Choose “automatic” there."), theme.ERROR
     on_cpu = device_option == "cpu" or device.kind == "cpu"
     if device_option == "cpu" and device.kind != "cpu":
         where = "this computer's processor (as chosen in Advanced settings, although a GPU was found)"
@@ -134,10 +133,10 @@ def device_sentence(device: Any, error: str, device_option: str, tuning: str, fo
     elif on_cpu:
         how = (f"settings are chosen by {folds}-fold cross-validation, as set in Advanced settings: "
                f"about {folds} times longer than one validation split.")
-        return f"Trains on: {where} — {how}", WARNING
+        return f"Trains on: {where} — {how}", theme.WARNING
     else:
         how = f"settings are chosen by {folds}-fold cross-validation, as set in Advanced settings."
-    return f"Trains on: {where} — {how}", MUTED
+    return f"Trains on: {where} — {how}", theme.MUTED
 
 
 class TransformerChoice(QFrame):
@@ -206,14 +205,11 @@ class TransformerChoice(QFrame):
         # a Hugging Face model that is not on this computer yet: download it now, with consent
         self.download_label = QLabel("", objectName="transformerDownload")
         self.download_label.setWordWrap(True)
-        self.download_button = QPushButton("Download now", objectName="transformerDownloadButton")
-        self.download_button.setToolTip(
+        self.download_button = QPushButton("Download now", objectName="transformerDownloadButton", toolTip=(
             "Download the model from huggingface.co once (this needs an internet connection); "
-            "TextLab keeps it on this computer, and your texts are never sent anywhere."
-        )
-        self.download_button.clicked.connect(self.start_download)
-        self.download_cancel = QPushButton("Cancel", objectName="transformerDownloadCancel")
-        self.download_cancel.clicked.connect(self._download_slot_cancel)
+            "TextLab keeps it on this computer, and your texts are never sent anywhere."), clicked=self.start_download)
+        self.download_cancel = QPushButton("Cancel", objectName="transformerDownloadCancel",
+                                           clicked=self._download_slot_cancel)
         self._download_slot = WorkerSlot()
         download_row = QHBoxLayout()
         download_row.setSpacing(8)
@@ -355,7 +351,7 @@ class TransformerChoice(QFrame):
         device_option, tuning, folds, share = self._context
         text, colour = device_sentence(self._device, self._device_error, device_option, tuning, folds, share)
         self.device_label.set_plain_text(text)
-        self.device_label.setStyleSheet(theme.text_style(theme.DARK_TEXT if colour == MUTED else colour))
+        self.device_label.setStyleSheet(theme.text_style(theme.DARK_TEXT if colour == theme.MUTED else colour))
 
     # -- the list of models ----------------------------------------------------------------------------
     def _add_item(self, label: str, source: str, info: TransformerInfo | None, position: int | None = None) -> int:

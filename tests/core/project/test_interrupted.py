@@ -124,7 +124,7 @@ def test_recovery_lists_newest_first_and_forgets_sessions_without_an_autosave(tm
 
 @pytest.mark.skipif(sys.platform == "win32", reason="POSIX process ids")
 def test_process_checks():
-    from guiapp.core.project.processes import (
+    from guiapp.core.compute.processes import (
         process_running,
         process_start_mark,
         same_process_running,

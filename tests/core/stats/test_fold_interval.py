@@ -8,7 +8,7 @@ import statistics
 import pytest
 from scipy import stats
 
-from guiapp.core.stats.fold_interval import fold_interval
+from guiapp.core.stats.fold_interval import fold_interval, fold_sizes
 
 SCORES = [0.70, 0.72, 0.74, 0.71, 0.73]
 
@@ -44,3 +44,8 @@ def test_a_wider_level_gives_a_wider_interval():
 ])
 def test_no_interval_when_it_cannot_be_computed(scores, n_train, folds):
     assert fold_interval(scores, n_train, folds) is None
+
+
+def test_each_fold_holds_out_a_kth_of_the_training_texts():
+    assert fold_sizes(500, 5) == (400, 100)
+    assert fold_sizes(168, 5) == (135, 33)  # folds of 33 and 34 texts: the smaller size

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from guiapp.core.stats.pairwise import PairComparison
-from guiapp.core.stats.wording import describe_comparison, format_p
+from guiapp.core.stats.wording import describe_comparison, format_p, with_interval
 
 
 @pytest.mark.parametrize(
@@ -64,3 +64,10 @@ def test_fold_comparison_sentences() -> None:
     assert "95% interval -0.080 to -0.024" in sentence and "p = 0.003" in sentence
     unclear = describe_comparison(PairComparison(**{**record.to_dict(), "p_holm": 0.3, "ci_high": 0.01}))
     assert unclear.startswith("No clear difference between SVM and BERT") and "equally good" in unclear
+
+
+def test_a_coefficient_is_written_with_its_interval_or_alone_or_as_a_dash():
+    assert with_interval(0.7123, (0.65, 0.771)) == "0.71  (0.65 to 0.77)"
+    assert with_interval(0.7123, (0.65, 0.771), 3, "{value} ({low}–{high})") == "0.712 (0.650–0.771)"
+    assert with_interval(0.7123, (float("nan"), float("nan"))) == "0.71"  # no interval: the value alone
+    assert with_interval(float("nan"), (0.1, 0.2)) == "–"  # one category only: nothing to compute

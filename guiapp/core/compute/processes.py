@@ -1,4 +1,5 @@
-"""Whether a process (by id) is still running — to tell a crashed session from a live one."""
+"""Whether a process (by id) is still running — to tell a crashed session, or the stale lock of a
+results folder, from a live one."""
 
 from __future__ import annotations
 
