@@ -12,7 +12,6 @@ computed (``ExperimentResult``); it computes none itself.
 from __future__ import annotations
 
 import html
-from collections.abc import Callable
 from datetime import datetime
 from pathlib import Path
 from typing import Any
@@ -216,11 +215,14 @@ class ResultsPage(QWidget):
         self.groups.groupChosen.connect(self._show_group)
         self.export.explained = lambda: session.explained_documents  # "Explain all" goes into the export too
         self.learning.curveChanged.connect(session.set_learning_curve)
-        session.learningCurveChanged.connect(
-            lambda curve: curve is not self.learning.curve() and self.learning.set_curve(curve))
+        session.learningCurveChanged.connect(self._curve_from_session)
         session.resultChanged.connect(self._result_changed)
         session.resultsNoteChanged.connect(self.set_data_note)
         session.chosenModelChanged.connect(self.choose_model)
+
+    def _curve_from_session(self, curve) -> None:  # noqa: ANN001 — a LearningCurveResult (an opened project's)
+        if curve is not self.learning.curve():
+            self.learning.set_curve(curve)
 
     def _result_changed(self, result: ExperimentResult | None) -> None:
         if result is None:
@@ -461,9 +463,12 @@ class ResultsPage(QWidget):
     def _build_groups_tab(self) -> QWidget:
         self.groups = SubgroupView()
         self.groups.setObjectName("subgroupView")
-        self.tables: Callable[[], tuple[Any, Any, Any]] = lambda: self.session.study_tables()
         self.export.subgroups = lambda: self.groups.scores  # the groups shown go into the Excel export too
         return ScrollArea(self.groups)
+
+    def tables(self) -> tuple[Any, Any, Any]:
+        """The study's table, its column roles and the separate test table (for the groups and coders)."""
+        return self.session.study_tables()
 
     def _tab_changed(self, index: int) -> None:
         # the table may arrive after the result (opening a project): fill the groups when first shown

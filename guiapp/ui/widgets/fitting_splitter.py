@@ -4,6 +4,8 @@ then on the user's place is kept, until the page asks for the rule again (:meth:
 
 from __future__ import annotations
 
+import inspect
+import weakref
 from collections.abc import Callable
 
 from PySide6.QtCore import Qt
@@ -20,7 +22,10 @@ class FittingSplitter(QSplitter):
         super().__init__(orientation, parent)
         if name:
             self.setObjectName(name)
-        self._first_size = first_size
+        # The rule is usually a method of the page that holds this splitter: keep it weakly, so that the
+        # page and the splitter make no reference cycle (a widget tree freed by Python's cycle collector
+        # is torn down in no particular order, which Qt does not survive).
+        self._first_size = weakref.WeakMethod(first_size) if inspect.ismethod(first_size) else lambda: first_size
         self.user_sized = False  # the user dragged the divider: the rule no longer places it
         self.setChildrenCollapsible(False)
         self.setStretchFactor(0, stretch[0])
@@ -35,7 +40,10 @@ class FittingSplitter(QSplitter):
         total = sum(self.sizes()) if total is None else total
         if total <= 0:
             return
-        first = self._first_size(total)
+        rule = self._first_size()
+        if rule is None:
+            return
+        first = rule(total)
         self.setSizes([first, total - first])
 
     def reset(self) -> None:
