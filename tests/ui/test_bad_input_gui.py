@@ -83,6 +83,8 @@ def test_million_rows_load_shows_progress_and_cancels(qtbot, window, tmp_path):
     page._load_slot.current.signals.progress.connect(first_progress)
     qtbot.waitUntil(lambda: bool(seen), timeout=30_000)
     qtbot.waitUntil(lambda: not page.is_busy(), timeout=30_000)  # cancel takes effect at once (generous for busy machines)
+    # the thread can end a moment before its "cancelled" reaches the window: wait for that too
+    qtbot.waitUntil(lambda: page.stack.currentWidget() is not page.loading, timeout=10_000)
     assert page.stack.currentWidget() is page.welcome
     assert page.table is None
     assert window.errors.history == []

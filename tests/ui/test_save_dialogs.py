@@ -125,7 +125,7 @@ def test_the_project_and_study_dialogs_use_the_remembered_folder_and_a_name_of_t
     monkeypatch.setattr(QFileDialog, "getSaveFileName", staticmethod(dialog))
     saved = []
     monkeypatch.setattr(window.project, "save", saved.append)
-    window.save_project_as()
+    window.files.save_project_as()
     assert dialog.opened[0] == ("Save the project", str(chosen / "us_congress_bills.textlab"))
     assert saved == [chosen / "bills.textlab"]
     window.save_spec_action.trigger()
