@@ -151,7 +151,7 @@ def test_recent_files_are_remembered(qtbot, window, tmp_path):
     assert window.data_page.welcome.recent.count() == 1
 
 
-def test_save_data_settings_writes_a_spec_the_cli_can_use(qtbot, window, tmp_path, monkeypatch):
+def test_save_study_file_writes_a_spec_the_cli_can_use(qtbot, window, tmp_path, monkeypatch):
     from PySide6.QtWidgets import QFileDialog
 
     from guiapp.core.study.spec import ExperimentSpec
