@@ -23,6 +23,7 @@ from typing import NamedTuple
 from guiapp import APP_NAME, __version__
 from guiapp.cli.agreement_command import add_agreement_command, agreement_command
 from guiapp.cli.cluster_script_command import add_cluster_script_command, cluster_script_command
+from guiapp.cli.coding_export_command import add_coding_export_command, coding_export_command
 from guiapp.cli.console import ProgressPrinter, stopped
 from guiapp.cli.explain_command import add_explain_command, explain_command
 from guiapp.cli.health_command import add_health_command, health_command
@@ -49,6 +50,7 @@ COMMANDS: dict[str, Command] = {
     "learning-curve": Command(add_learning_curve_command, learning_curve_command),
     "subgroups": Command(add_subgroups_command, subgroups_command),
     "agreement": Command(add_agreement_command, agreement_command),
+    "coding-export": Command(add_coding_export_command, coding_export_command),
     "cluster-script": Command(add_cluster_script_command, cluster_script_command),
 }
 

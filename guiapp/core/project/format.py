@@ -19,6 +19,9 @@ member                          what it holds
 ``explanations/<model>.json``   explanations already computed (word attributions and their
                                 faithfulness, one JSON file per model; see
                                 ``core/explain/cache.py``), so reopening need not redo them
+``codebook.json``               the codebook of the Coding step (``Codebook.to_dict()``), if any
+``codings.json``                every coding made in TextLab (``CodingLog.to_dict()``), if any
+``data/coding_texts.parquet``   a snapshot of the second file of texts to code, if one was used
 ==============================  ===========================================================
 
 Opening checks every member name before anything is read or written: no absolute paths, no
@@ -35,6 +38,8 @@ from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 from typing import TYPE_CHECKING, Any
 
+from guiapp.core.coding.codebook import Codebook
+from guiapp.core.coding.codings import CodingLog
 from guiapp.core.errors import UserError
 from guiapp.core.untrusted.paths import path_problem, short_name
 
@@ -55,16 +60,21 @@ TEST_TABLE = "data/test_table.parquet"
 RESULTS_JSON = "results.json"
 UI_JSON = "ui.json"
 LEARNING_CURVE_JSON = "learning-curve.json"
+CODEBOOK_JSON = "codebook.json"
+CODINGS_JSON = "codings.json"
+CODING_TEXTS = "data/coding_texts.parquet"
 MODELS = "models/"
 EXPLANATIONS = "explanations/"
 _EXPLANATION_NAME = re.compile(r"^[A-Za-z0-9._-]{1,120}\.json$")
-SINGLE_MEMBERS = frozenset({STUDY_JSON, TABLE, TEST_TABLE, RESULTS_JSON, UI_JSON, LEARNING_CURVE_JSON})
+SINGLE_MEMBERS = frozenset({STUDY_JSON, TABLE, TEST_TABLE, RESULTS_JSON, UI_JSON, LEARNING_CURVE_JSON,
+                            CODEBOOK_JSON, CODINGS_JSON, CODING_TEXTS})
 
 _MB, _GB = 1 << 20, 1 << 30
 # The most each member can need once inflated. A project beyond them is refused before anything is
 # unpacked or read: a small file that inflates to gigabytes is a zip bomb, not a study.
 _MEMBER_LIMITS = {PROJECT_JSON: 16 * _MB, STUDY_JSON: 16 * _MB, UI_JSON: 16 * _MB, LEARNING_CURVE_JSON: 64 * _MB,
-                  RESULTS_JSON: 1 * _GB, TABLE: 4 * _GB, TEST_TABLE: 4 * _GB}
+                  RESULTS_JSON: 1 * _GB, TABLE: 4 * _GB, TEST_TABLE: 4 * _GB,
+                  CODEBOOK_JSON: 16 * _MB, CODINGS_JSON: 64 * _MB, CODING_TEXTS: 4 * _GB}
 EXPLANATION_LIMIT = 256 * _MB  # one model's explanations
 MODEL_FILE_LIMIT = 8 * _GB  # one file of a trained model (a large Transformer's weights are 1–3 GB)
 TOTAL_LIMIT = 32 * _GB  # all members together, inflated
@@ -96,6 +106,9 @@ class Project:
     source_name: str = ""  # its file name
     saved_at: str = ""  # set by open_project: when the file was saved (ISO 8601, UTC)
     textlab_version: str = ""  # set by open_project: which TextLab saved it
+    codebook: Codebook = field(default_factory=Codebook)  # the categories of the Coding step, defined
+    codings: CodingLog = field(default_factory=CodingLog)  # every coding made in TextLab, in order
+    coding_texts: pd.DataFrame | None = None  # the second file of texts to code, if the texts come from one
 
     def model_folder(self, model_name: str) -> Path | None:
         """The trained model folder of the model called ``model_name``, if the project holds one."""

@@ -23,6 +23,8 @@ from typing import Any
 
 import pandas as pd
 
+from guiapp.core.coding.codebook import Codebook
+from guiapp.core.coding.codings import CodingLog, UnreadableCodings
 from guiapp.core.errors import UserError
 from guiapp.core.project import format as fmt
 from guiapp.core.study.spec import ExperimentSpec
@@ -34,14 +36,15 @@ _CHUNK = 1 << 20
 _SPARE_DISK = 64 << 20  # left free on the drive after unpacking the models
 
 
-def open_project(path: str | Path, *, extract_models_to: str | Path) -> fmt.Project:
-    """Read the project at ``path``; its model folders go to ``extract_models_to/<project key>/``."""
+def open_project(path: str | Path, *, extract_models_to: str | Path | None) -> fmt.Project:
+    """Read the project at ``path``; its model folders go to ``extract_models_to/<project key>/``
+    (None: the models are checked but not unpacked, and ``model_folders`` is empty)."""
     path = Path(path)
     if not path.is_file():
         raise UserError(f"There is no project file at {path}.", "Choose a .textlab file that exists.")
     try:
         with zipfile.ZipFile(path, "r") as archive:
-            return _read(archive, Path(extract_models_to))
+            return _read(archive, Path(extract_models_to) if extract_models_to is not None else None)
     except zipfile.BadZipFile as error:
         raise fmt.damaged("it is not a complete TextLab project (not a readable zip archive)", repr(error)) from error
     except (zlib.error, zipfile.LargeZipFile, EOFError, NotImplementedError, RuntimeError) as error:
@@ -87,7 +90,7 @@ def read_header(archive: zipfile.ZipFile) -> tuple[dict[str, Any], bytes]:
     return header, raw
 
 
-def _read(archive: zipfile.ZipFile, extract_to: Path) -> fmt.Project:
+def _read(archive: zipfile.ZipFile, extract_to: Path | None) -> fmt.Project:
     from guiapp.core.experiment.results import (
         ExperimentResult,  # scikit-learn: only when a project is opened
     )
@@ -121,6 +124,7 @@ def _read(archive: zipfile.ZipFile, extract_to: Path) -> fmt.Project:
     ui = member(fmt.UI_JSON)
     ui_state = _json(ui, fmt.UI_JSON) if ui is not None else {}
     curve = member(fmt.LEARNING_CURVE_JSON)
+    codebook, codings, coding_texts = member(fmt.CODEBOOK_JSON), member(fmt.CODINGS_JSON), member(fmt.CODING_TEXTS)
     source = header.get("source") if isinstance(header.get("source"), dict) else {}
     key = hashlib.sha256(raw_header).hexdigest()[:16]
     return fmt.Project(
@@ -128,7 +132,8 @@ def _read(archive: zipfile.ZipFile, extract_to: Path) -> fmt.Project:
         table=_parquet(table, fmt.TABLE),
         test_table=_parquet(test_table, fmt.TEST_TABLE) if test_table is not None else None,
         result=result,
-        model_folders=_extract_models(archive, infos, index, folders, extract_to / key),
+        model_folders=(_extract_models(archive, infos, index, folders, extract_to / key)
+                       if extract_to is not None else {}),
         ui_state=ui_state if isinstance(ui_state, dict) else {},
         learning_curve=_learning_curve(curve) if curve is not None else None,
         explanations={name[len(fmt.EXPLANATIONS):]: _explanations(member(name))
@@ -137,6 +142,9 @@ def _read(archive: zipfile.ZipFile, extract_to: Path) -> fmt.Project:
         source_name=str(source.get("name", "")),
         saved_at=str(header.get("saved_at", "")),
         textlab_version=str(header.get("textlab_version", "")),
+        codebook=_codings_part(Codebook, codebook, fmt.CODEBOOK_JSON) if codebook is not None else Codebook(),
+        codings=_codings_part(CodingLog, codings, fmt.CODINGS_JSON) if codings is not None else CodingLog(),
+        coding_texts=_parquet(coding_texts, fmt.CODING_TEXTS) if coding_texts is not None else None,
     )
 
 
@@ -270,6 +278,15 @@ def _learning_curve(data: bytes):  # noqa: ANN202 — a LearningCurveResult, or 
         return LearningCurveResult.from_dict(loads_json(data))
     except (ValueError, KeyError, TypeError, AttributeError):
         return None
+
+
+def _codings_part(kind, data: bytes, name: str):  # noqa: ANN001, ANN202 — Codebook or CodingLog, and one of them
+    """The codebook or the coding log: one that cannot be read refuses the project (opening it
+    without them, then saving, would lose hours of coding)."""
+    try:
+        return kind.from_dict(_json(data, name))
+    except UnreadableCodings as error:
+        raise fmt.damaged(f"its {name} cannot be read: {error.reason}", error.details) from None
 
 
 def _explanations(data: bytes | None) -> bytes:

@@ -96,10 +96,15 @@ def _write_archive(handle, project: fmt.Project, on_event: EventCallback) -> Non
     results = project.result.to_json(include_texts=True).encode("utf-8") if project.result is not None else None
     ui = _json_bytes(project.ui_state)
     curve = project.learning_curve.to_json().encode("utf-8") if project.learning_curve is not None else None
+    codebook = _json_bytes(project.codebook.to_dict()) if len(project.codebook) else None
+    codings = _json_bytes(project.codings.to_dict()) if len(project.codings) else None
+    coding_texts = (_parquet_bytes(project.coding_texts, "texts to code", on_event)
+                    if project.coding_texts is not None else None)
     model_files = _model_files(project.model_folders, on_event)
     explanations = {name: data for name, data in sorted(project.explanations.items())
                     if fmt.explanation_member_ok(name)}
-    total = sum(len(b) for b in (study, table, test_table, results, ui, curve) if b is not None)
+    total = sum(len(b) for b in (study, table, test_table, results, ui, curve, codebook, codings, coding_texts)
+                if b is not None)
     total += sum(len(data) for data in explanations.values())
     total += sum(source.stat().st_size for files in model_files.values() for _, source in files)
 
@@ -114,6 +119,12 @@ def _write_archive(handle, project: fmt.Project, on_event: EventCallback) -> Non
         writer.add_bytes(fmt.UI_JSON, ui, "Saving the window's state…")
         if curve is not None:
             writer.add_bytes(fmt.LEARNING_CURVE_JSON, curve, "Saving the learning curve…")
+        if codebook is not None:
+            writer.add_bytes(fmt.CODEBOOK_JSON, codebook, "Saving the codebook…")
+        if codings is not None:
+            writer.add_bytes(fmt.CODINGS_JSON, codings, "Saving the codings…")
+        if coding_texts is not None:
+            writer.add_bytes(fmt.CODING_TEXTS, coding_texts, "Saving the texts to code…")
         for name, data in explanations.items():
             writer.add_bytes(fmt.EXPLANATIONS + name, data, "Saving the explanations…")
         folders = fmt.archive_folder_names(list(model_files))

@@ -17,6 +17,8 @@ from typing import Any
 import pandas as pd
 from PySide6.QtCore import QObject, Signal
 
+from guiapp.core.coding.codebook import Codebook
+from guiapp.core.coding.codings import CodingLog
 from guiapp.core.study.sections import ClusterSpec
 from guiapp.core.study.spec import ColumnMapping, DataSpec, ExperimentSpec
 from guiapp.ui.session.data_checks import not_ready_reason, results_note_for_table
@@ -40,6 +42,8 @@ class StudySession(QObject):
     predictionsChanged = Signal(object)  # the models' answers for new texts (NewTextPredictions), or None
     runStateChanged = Signal(str)  # "idle", "running", "stopping", "finished" …
     chosenModelChanged = Signal(str)  # the model whose details the Results step shows
+    codingsChanged = Signal()  # a text was coded, skipped, flagged, or a coding undone
+    codebookChanged = Signal()  # the categories' definitions and examples
 
     # what one step asks of the others
     stepWanted = Signal(int)
@@ -75,6 +79,9 @@ class StudySession(QObject):
         self.predictions = None  # NewTextPredictions: the trained models' answers for new texts
         self.predicted_table: pd.DataFrame | None = None  # the texts they answered, as read
         self.run_state = "idle"
+        self.codebook = Codebook()  # the categories with their definitions and example texts
+        self.codings = CodingLog()  # every coding made in TextLab, in order (the file is never changed)
+        self.coding_texts: pd.DataFrame | None = None  # a second file of texts to code, as read
 
     # -- the data ---------------------------------------------------------------------------------------
     def set_data(self, **changes: Any) -> None:
@@ -83,10 +90,15 @@ class StudySession(QObject):
         if unknown:
             raise TypeError(f"not a part of the study's data: {', '.join(sorted(unknown))}")
         new_table = "table" in changes and changes["table"] is not self.table
+        other_file = new_table and (self.table is None or changes["table"] is None
+                                    or changes["table"].path != self.table.path)
         if "table" in changes and "frame" not in changes:
             changes["frame"] = changes["table"].frame if changes["table"] is not None else None
         for name, value in changes.items():
             setattr(self, name, value)
+        if other_file and (len(self.codings) or self.codebook.categories or self.coding_texts is not None):
+            self.set_codebook(Codebook())  # codings belong to the table they were made on
+            self.set_codings(CodingLog())
         if new_table and self.table is not None:
             self._results_follow_table()
             self.tableChanged.emit(self.table)
@@ -201,6 +213,20 @@ class StudySession(QObject):
         recorded = self.result.study_source if self.result is not None else None
         return recorded is not None and recorded.study_name == spec.name and recorded.is_file(source)
 
+    # -- coding ---------------------------------------------------------------------------------------------
+    def set_codebook(self, codebook: Codebook) -> None:
+        self.codebook = codebook
+        self.codebookChanged.emit()
+
+    def set_codings(self, codings: CodingLog, coding_texts: pd.DataFrame | None = None) -> None:
+        """Another record of codings (an opened project's); ``coding_texts``: its second file of texts."""
+        self.codings, self.coding_texts = codings, coding_texts
+        self.codingsChanged.emit()
+
+    def codings_changed(self) -> None:
+        """The Coding step added to (or undid in) ``codings``: every step that counts codings follows."""
+        self.codingsChanged.emit()
+
     # -- what one step asks of the others ---------------------------------------------------------------
     def go_to(self, step: int) -> None:
         self.stepWanted.emit(step)
@@ -260,6 +286,9 @@ class StudySession(QObject):
             explanations=cache_files(explanations_folder(result)) if result is not None else {},
             source_sha256=self.table.sha256,
             source_name=self.table.path.name,
+            codebook=self.codebook,
+            codings=self.codings,
+            coding_texts=self.coding_texts,
         )
 
     def restore(self, project, table, test_file: tuple[str, str | None] | None) -> None:  # noqa: ANN001
@@ -270,6 +299,8 @@ class StudySession(QObject):
         spec = project.spec
         self.show_table(table, spec.data.mapping, test_file, spec.data.category_fixes)
         self.load_spec(spec)
+        self.set_codebook(project.codebook)
+        self.set_codings(project.codings, project.coding_texts)
         if project.result is None:
             self.clear_result()
             return

@@ -1,0 +1,225 @@
+""""Export codings…": the researcher's table with the codings made in TextLab beside it, as an Excel
+workbook or a CSV file (by the file's ending). The file the texts came from is never written to.
+
+The exported table is the user's table, its columns untouched (the category column as the file has
+it), with a first column naming each text's row in that file (as Excel shows it) and, after the
+user's columns, TextLab's: *Coding* (the coding that counts: the latest made in TextLab, else the
+file's), *Coder*, *Time (UTC)*, *How chosen* (random, uncertainty, diversity, in order, review,
+second coder), *Probability of being chosen* (by the strategy that proposed the text; empty when
+none did), *Flag*, *Comment* and *Previous coding* (the category a changed coding replaced). Texts
+coded from a second file follow the table's rows, with a column that says where each text comes
+from. The workbook adds a *Codebook* sheet: each category, its definition, examples and how many
+texts it now holds.
+"""
+
+from __future__ import annotations
+
+import shutil
+import tempfile
+from collections.abc import Iterable
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import xlsxwriter
+from xlsxwriter.workbook import Workbook
+
+from guiapp.core.coding.codebook import Codebook
+from guiapp.core.coding.codings import Coding, CodingLog, coded_counts, file_categories
+from guiapp.core.errors import UserError
+from guiapp.core.events import EventCallback, Progress, ignore_events
+from guiapp.core.export.excel import (
+    CONSTANT_MEMORY_ROWS,
+    EXCEL_MAX_COLUMNS,
+    EXCEL_MAX_ROWS,
+)
+from guiapp.core.export.excel_cells import (
+    CellFormats,
+    column_width,
+    text_width,
+    write_cells,
+    write_frame_rows,
+)
+from guiapp.core.export.excel_predictions import BLOCK_FILLS
+from guiapp.core.export.excel_style import Styles
+from guiapp.core.export.flat_files import write_csv
+from guiapp.core.export.prediction_files import with_row_numbers
+from guiapp.core.export.target import writing_to
+from guiapp.core.study.mapping import ColumnMapping
+from guiapp.core.tables.rows import copy_row_origin
+
+CODING, CODER, TIME, CHOSEN, PROBABILITY = "Coding", "Coder", "Time (UTC)", "How chosen", "Probability of being chosen"
+FLAG, COMMENT, PREVIOUS = "Flag", "Comment", "Previous coding"
+TEXTLAB_COLUMNS = (CODING, CODER, TIME, CHOSEN, PROBABILITY, FLAG, COMMENT, PREVIOUS)
+FROM = "Text from"
+FROM_TABLE, FROM_SECOND_FILE = "your table", "the second file of texts"
+ROW_IN_FILE = "Row in its file"
+FORMATS = {".xlsx": "Excel workbook", ".csv": "CSV (comma-separated, UTF-8)"}
+SHEET, CODEBOOK_SHEET = "Codings", "Codebook"
+CHUNK_ROWS = 5_000
+
+
+def _part(frame: pd.DataFrame, mapping: ColumnMapping, log: CodingLog, source: str, only_coded: bool,
+          names: dict[str, str]) -> pd.DataFrame:
+    """``frame`` with a first column of its rows and TextLab's columns (``names``) after its own."""
+    coded, last = log.latest(source), {entry.row: entry for entry in log if entry.source == source}
+    if only_coded:
+        frame = frame.loc[[row in coded or _has_note(last.get(row)) for row in frame.index]]
+    numbered = with_row_numbers(frame)
+    in_file = file_categories(frame, mapping)
+    codings = [coded.get(row) for row in frame.index]
+    notes = [last.get(row) for row in frame.index]
+    columns = {
+        CODING: [c.category if c else in_file.get(row) for c, row in zip(codings, frame.index, strict=True)],
+        CODER: [c.coder if c else None for c in codings],
+        TIME: pd.to_datetime([c.at if c else None for c in codings], utc=True, format="ISO8601").tz_convert(None),
+        CHOSEN: [c.chosen_by if c else None for c in codings],
+        PROBABILITY: np.array([c.probability if c and c.probability is not None else np.nan for c in codings]),
+        FLAG: [(n.flag or None) if n else None for n in notes],
+        COMMENT: [(n.comment or None) if n else None for n in notes],
+        PREVIOUS: [c.previous if c and c.changed else None for c in codings],
+    }
+    added = pd.DataFrame({names[key]: values for key, values in columns.items()}, index=frame.index)
+    return copy_row_origin(frame, pd.concat([numbered, added], axis=1))
+
+
+def _unique(name: str, taken: set[str]) -> str:
+    """``name``, with " (TextLab)" added while the user's table has a column of that name."""
+    while name in taken:
+        name += " (TextLab)"
+    taken.add(name)
+    return name
+
+
+def _has_note(entry: Coding | None) -> bool:
+    return entry is not None and bool(entry.flag or entry.comment)
+
+
+def codings_table(table: pd.DataFrame, mapping: ColumnMapping, log: CodingLog, *,
+                  coding_texts: pd.DataFrame | None = None, only_coded: bool = False) -> pd.DataFrame:
+    """The exported table (see the module's docstring); ``only_coded``: only the texts coded (or
+    flagged) in TextLab. Neither ``table`` nor ``coding_texts`` is changed."""
+    second = coding_texts is not None and bool(log.latest("second file") or log.flagged("second file"))
+    taken = {str(column) for frame in (table, coding_texts if second else None) if frame is not None
+             for column in frame.columns}
+    names = {name: _unique(name, taken) for name in TEXTLAB_COLUMNS}
+    part = _part(table, mapping, log, "table", only_coded, names)
+    if not second:
+        return part
+    other = _part(coding_texts, mapping, log, "second file", True, names)
+    ours = set(names.values())
+    row_name, from_name = _unique(ROW_IN_FILE, taken), _unique(FROM, taken)
+    both = []
+    for frame, where in ((part, FROM_TABLE), (other, FROM_SECOND_FILE)):
+        frame = frame.rename(columns={frame.columns[0]: row_name})
+        frame.insert(1, from_name, where)
+        both.append(frame.reset_index(drop=True))
+    joined = pd.concat(both, ignore_index=True)
+    last = [column for column in joined.columns if column in ours]  # TextLab's columns stay last
+    return joined[[column for column in joined.columns if column not in ours] + last]
+
+
+def check_output_name(path: str | Path) -> str:
+    """The file ending that decides the format; a name without a known ending is explained."""
+    suffix = Path(path).suffix.lower()
+    if suffix not in FORMATS:
+        raise UserError(f"TextLab cannot tell which kind of file “{Path(path).name}” should be.",
+                        "End the name with .xlsx (Excel) or .csv.")
+    return suffix
+
+
+def write_codings(
+    path: str | Path,
+    table: pd.DataFrame,
+    mapping: ColumnMapping,
+    log: CodingLog,
+    *,
+    codebook: Codebook | None = None,
+    coding_texts: pd.DataFrame | None = None,
+    only_coded: bool = False,
+    overwrite: bool = False,
+    protected: Iterable[str | Path] = (),
+    on_event: EventCallback = ignore_events,
+) -> Path:
+    """Write the codings to ``path`` (.xlsx or .csv) and return it. ``protected`` are files never to
+    write over: the file the texts came from, above all."""
+    suffix = check_output_name(path)
+    on_event(Progress(0.0, "Preparing the codings"))
+    frame = codings_table(table, mapping, log, coding_texts=coding_texts, only_coded=only_coded)
+    if suffix == ".csv":
+        return write_csv(path, frame, overwrite=overwrite, protected=protected, on_event=on_event)
+    _check_excel_size(frame)
+    counts = coded_counts(table, mapping, log)
+    for category, n in log.counts("second file").items():
+        counts[category] = counts.get(category, 0) + n
+    return _write_workbook(Path(path), frame, codebook or Codebook(), counts, overwrite, protected, on_event)
+
+
+def _check_excel_size(frame: pd.DataFrame) -> None:
+    if len(frame) + 1 > EXCEL_MAX_ROWS:
+        raise UserError(f"Excel cannot hold that many rows: the codings fill {len(frame):,} rows, and a worksheet "
+                        f"holds at most {EXCEL_MAX_ROWS - 1:,} below its header row.",
+                        "Export the codings as CSV instead, or only the texts coded in TextLab.")
+    if frame.shape[1] > EXCEL_MAX_COLUMNS:
+        raise UserError(f"Excel cannot hold that many columns: the codings need {frame.shape[1]:,}, and a worksheet "
+                        f"holds at most {EXCEL_MAX_COLUMNS:,}.", "Export the codings as CSV instead.")
+
+
+def _write_workbook(path: Path, frame: pd.DataFrame, codebook: Codebook, counts: dict[str, int], overwrite: bool,
+                    protected: Iterable[str | Path], on_event: EventCallback) -> Path:
+    with writing_to(path, overwrite, protected) as temporary:
+        scratch = tempfile.mkdtemp(prefix="textlab-xlsx-")
+        workbook = xlsxwriter.Workbook(str(temporary), {
+            "constant_memory": len(frame) >= CONSTANT_MEMORY_ROWS, "tmpdir": scratch, "strings_to_numbers": False,
+            "strings_to_formulas": False, "strings_to_urls": False, "remove_timezone": True})
+        closed = False
+        try:
+            styles = Styles(workbook)
+            _codings_sheet(workbook, styles, frame, on_event)
+            _codebook_sheet(workbook, styles, codebook, counts)
+            on_event(Progress(0.95, "Saving the Excel workbook"))
+            workbook.close()
+            closed = True
+        finally:
+            if not closed:  # close the row files that constant_memory mode keeps open
+                for sheet in workbook.worksheets():
+                    handle = getattr(sheet, "row_data_fh", None)
+                    if handle is not None and not handle.closed:
+                        handle.close()
+            shutil.rmtree(scratch, ignore_errors=True)
+    on_event(Progress(1.0, "Codings written", done=len(frame), total=len(frame)))
+    return path
+
+
+def _codings_sheet(workbook: Workbook, styles: Styles, frame: pd.DataFrame, on_event: EventCallback) -> None:
+    sheet = workbook.add_worksheet(SHEET)
+    rows, first_textlab = len(frame), frame.shape[1] - len(TEXTLAB_COLUMNS)
+    textlab_header = styles.block_header(BLOCK_FILLS[0])
+    lines = 1.0
+    for col, name in enumerate(frame.columns):
+        width = column_width(str(name), frame.iloc[:500, col], header_cap=18)
+        sheet.set_column(col, col, width)
+        lines = max(lines, text_width(str(name)) / width)
+        sheet.write_string(0, col, str(name), textlab_header if col >= first_textlab else styles.header)
+    sheet.set_row(0, 15 * max(1.0, np.ceil(min(lines, 4.0))))
+    sheet.freeze_panes(1, 0)
+    sheet.autofilter(0, 0, max(rows, 1), frame.shape[1] - 1)
+    cells = CellFormats(styles.date, styles.datetime, styles.time)
+    for start in range(0, rows, CHUNK_ROWS):
+        stop = min(start + CHUNK_ROWS, rows)
+        write_frame_rows(sheet, frame.iloc[start:stop], start + 1, cells)
+        on_event(Progress(0.9 * stop / rows, f"Writing codings: {stop:,} of {rows:,} rows", done=stop, total=rows))
+
+
+def _codebook_sheet(workbook: Workbook, styles: Styles, codebook: Codebook, counts: dict[str, int]) -> None:
+    sheet = workbook.add_worksheet(CODEBOOK_SHEET)
+    headers = ["Category", "Definition", "Examples", "Coded texts"]
+    for col, (header, width) in enumerate(zip(headers, (24, 60, 60, 12), strict=True)):
+        sheet.set_column(col, col, width, styles.wrap if col in (1, 2) else None)
+        sheet.write_string(0, col, header, styles.header)
+    sheet.freeze_panes(1, 0)
+    listed = codebook.with_categories(counts)
+    for row, category in enumerate(listed.categories, start=1):
+        write_cells(sheet, row, [category.name, category.definition or None,
+                                 "\n".join(category.examples) or None, counts.get(category.name, 0)],
+                    [None, None, None, styles.count])
