@@ -4,7 +4,7 @@ fixed test set. Then the speed of a suggestion with 100,000 uncoded texts, and o
 
     python benchmarks/bench_active_learning.py [--corpora cap ethos davidson] [--repeats 5]
         [--model auto|embeddings|bag-of-words] [--batch 10] [--seed-set 20] [--pool 100000]
-        [--markdown results.md] [--quick]
+        [--markdown results.md] [--no-stop] [--quick]
 
 Corpora (from ``../shared/data``; a corpus that is absent is skipped with a line saying so):
 
@@ -21,14 +21,19 @@ from the strategy's distribution, the next ones from the same distribution with 
 proposed left out. Before two categories have five codings each, ``uncertainty`` draws at random
 and ``diversity`` draws a group of similar texts and a text in it uniformly — what TextLab does.
 
+Stop signal: in the ``uncertainty`` runs, after every retraining, what the stop signal sees (the
+predictions for a fixed stop set of 1,000 pool texts, and the out-of-fold macro-F1 of the codings so
+far, ``stopping.py`` with its defaults); the table says after how many codings it first said stop
+and the test macro-F1 then. ``--no-stop`` leaves it out (it costs a 5-fold refit every round).
+
 Quick model (``--model auto``): logistic regression on the bundled MiniLM's sentence embeddings
 for ``cap`` and ``ethos`` (embedded once, about 2 minutes on two cores, then read from TextLab's
-cache); the linear SVM on the bag of words for ``davidson``, whose 24,783 tweets would take about
+cache); the linear SVM on the bag of words for ``davidson``, whose 24,783 tweets would take 7 to
 12 minutes to embed on two cores. There, the groups of the ``diversity`` strategy are found on the
 bag of words reduced to 100 dimensions (LSA) instead of sentence embeddings.
 
 Speed: a pool of 100,000 uncoded texts whose embeddings are cached — simulated by random unit
-vectors of the MiniLM's 384 dimensions (embedding 100,000 real texts takes about 50 minutes on two
+vectors of the MiniLM's 384 dimensions (embedding 100,000 real texts takes 30 to 50 minutes on two
 cores; the steps timed here take the same time whatever the vectors hold) — with 1,000 coded texts
 in 3 and in 20 categories whose codings follow a noisy linear rule of the vectors. Timed: the
 groups of the pool (once per pool), a suggestion (``choose_next`` with the last model's
@@ -151,30 +156,48 @@ def macro_f1(truth: np.ndarray, predicted: np.ndarray, categories: list[str]) ->
     return float(f1_score(truth, predicted, labels=categories, average="macro", zero_division=0))
 
 
+@dataclass
+class Run:
+    scores: dict[int, float]  # test macro-F1 after so many codings
+    rounds: list = field(default_factory=list)  # stopping.Round per retraining (when watched)
+    round_scores: dict[int, float] = field(default_factory=dict)  # test macro-F1 at those rounds
+
+
 def simulate(corpus: Corpus, strategy: str, repeat: int, last: int, batch: int, seed_set: int,
-             every: int) -> dict[int, float]:
-    """Test macro-F1 of the quick model after every ``every`` codings, up to ``last``."""
-    from guiapp.core.coding.quick_model import QuickModel
+             every: int, watch: bool = False) -> Run:
+    """Test macro-F1 of the quick model after every ``every`` codings, up to ``last``; ``watch``:
+    also what the stop signal sees at every retraining (the predictions for a stop set of 1,000
+    pool texts and the out-of-fold macro-F1 of the codings so far)."""
+    from guiapp.core.coding.quick_model import QuickModel, out_of_fold_probabilities
+    from guiapp.core.coding.stopping import Round, draw_stop_set
     from guiapp.core.coding.strategies import choose_next, default_strategy
 
     pool_x, pool_y = corpus.features[corpus.pool], corpus.labels[corpus.pool]
     test_x, test_y = corpus.features[corpus.test], corpus.labels[corpus.test]
     n_pool = len(corpus.pool)
+    stop_set = np.asarray(draw_stop_set(range(n_pool), seed=repeat))
     coded = list(np.random.default_rng([SPLIT_SEED, repeat]).choice(n_pool, seed_set, replace=False))
     rng = np.random.default_rng([SPLIT_SEED, repeat, STRATEGIES.index(strategy) + 1])
-    scores: dict[int, float] = {}
+    run = Run({})
     while True:
         n = len(coded)
-        counts = Counter(pool_y[coded].tolist())
+        labels = pool_y[coded].tolist()
+        counts = Counter(labels)
         guided = strategy != "random" and default_strategy(counts) != "random"
         model = None
         if guided or n % every == 0 or n == last:
-            model = QuickModel(corpus.model, seed=repeat).fit(pool_x[coded], pool_y[coded].tolist())
+            model = QuickModel(corpus.model, seed=repeat).fit(pool_x[coded], labels)
             if n % every == 0 or n == last:
-                scores[n] = macro_f1(test_y, model.predict(test_x), corpus.categories)
-        if n >= last:
-            return scores
+                run.scores[n] = macro_f1(test_y, model.predict(test_x), corpus.categories)
         probabilities = model.predict_proba(pool_x) if guided else None
+        if watch and guided:
+            held_out, columns = out_of_fold_probabilities(corpus.model, pool_x[coded], labels, seed=repeat)
+            oof = macro_f1(np.asarray(labels, dtype=object), np.asarray(columns, dtype=object)[held_out.argmax(axis=1)],
+                           sorted(counts))
+            run.rounds.append(Round.from_probabilities(n, probabilities[stop_set], model.categories, oof))
+            run.round_scores[n] = run.scores.get(n) or macro_f1(test_y, model.predict(test_x), corpus.categories)
+        if n >= last:
+            return run
         drawn_by = strategy if guided or strategy == "diversity" else "random"
         # the next batch: all drawn from this model's distribution, the texts drawn so far left out
         take = min(batch - n % batch or batch, last - n)
@@ -184,6 +207,16 @@ def simulate(corpus: Corpus, strategy: str, repeat: int, last: int, batch: int, 
                 coded_counts=counts if guided else None,
                 categories=model.categories if guided else None, rng=rng, exclude=coded)
             coded.append(choice.position)
+
+
+def first_stop(run: Run) -> int | None:
+    """The number of codings at which the stop signal first says stop."""
+    from guiapp.core.coding.stopping import stop_reading
+
+    for index in range(len(run.rounds)):
+        if stop_reading(run.rounds[: index + 1]).should_stop:
+            return run.rounds[index].n_coded
+    return None
 
 
 def needed(curve: dict[int, float], target: float) -> float | None:
@@ -205,11 +238,17 @@ def run_corpus(corpus: Corpus, args: argparse.Namespace) -> dict:
     last = min(args.max_codings, (len(corpus.pool) - 1) // 100 * 100)
     curves: dict[str, list[dict[int, float]]] = {s: [] for s in STRATEGIES}
     seconds: dict[str, float] = dict.fromkeys(STRATEGIES, 0.0)
+    stops: list[tuple[int | None, float | None]] = []  # (codings, test F1 then) per repeat
     for repeat in range(args.repeats):
         for strategy in STRATEGIES:
             started = time.perf_counter()
-            curves[strategy].append(simulate(corpus, strategy, repeat, last, args.batch, args.seed_set, args.every))
+            watch = args.watch_stop and strategy == "uncertainty"
+            run = simulate(corpus, strategy, repeat, last, args.batch, args.seed_set, args.every, watch)
+            curves[strategy].append(run.scores)
             seconds[strategy] += time.perf_counter() - started
+            if watch:
+                stop = first_stop(run)
+                stops.append((stop, None if stop is None else run.round_scores[stop]))
         print(f"  {corpus.name}: repeat {repeat + 1} of {args.repeats} done "
               f"({', '.join(f'{s} {seconds[s]:.0f} s' for s in STRATEGIES)} so far)", flush=True)
     means = {s: {n: float(np.mean([c[n] for c in runs])) for n in runs[0]} for s, runs in curves.items()}
@@ -217,7 +256,7 @@ def run_corpus(corpus: Corpus, args: argparse.Namespace) -> dict:
                for n in runs[0]} for s, runs in curves.items()}
     target = means["random"][last]
     return {"corpus": corpus, "last": last, "means": means, "sds": sds, "target": target,
-            "needed": {s: needed(means[s], target) for s in STRATEGIES}, "seconds": seconds}
+            "needed": {s: needed(means[s], target) for s in STRATEGIES}, "seconds": seconds, "stops": stops}
 
 
 def corpus_table(outcome: dict) -> str:
@@ -234,6 +273,14 @@ def corpus_table(outcome: dict) -> str:
         reach_text = f"> {last:,}" if reach is None else f"{int(round(reach, -1)):,}"
         lines.append(f"| {strategy} | " + " | ".join(f"{outcome['means'][strategy][n]:.3f}" for n in columns)
                      + f" | {outcome['sds'][strategy][last]:.3f} | {reach_text} |")
+    stops = outcome["stops"]
+    if stops:
+        fired = [(n, f1) for n, f1 in stops if n is not None]
+        said = ", ".join("–" if n is None else f"{n:,} (F1 {f1:.3f})" for n, f1 in stops)
+        lines += ["", f"Stop signal (uncertainty, default settings), codings at which it first said stop in each "
+                  f"repeat, with the test macro-F1 then: {said}; it said stop within {last:,} codings in "
+                  f"{len(fired)} of {len(stops)} repeats. Uncertainty's mean F1 at {last:,}: "
+                  f"{outcome['means']['uncertainty'][last]:.3f}."]
     return "\n".join(lines)
 
 
@@ -327,6 +374,8 @@ def main() -> int:
     parser.add_argument("--every", type=int, default=50, help="score the model after every so many codings")
     parser.add_argument("--pool", type=int, default=100_000, help="uncoded texts for the speed test (0: skip)")
     parser.add_argument("--markdown", type=Path, help="also write the tables to this file")
+    parser.add_argument("--no-stop", dest="watch_stop", action="store_false",
+                        help="do not follow the stop signal (it refits the out-of-fold model every round)")
     parser.add_argument("--quick", action="store_true", help="1 repeat, 300 codings, a pool of 20,000: a smoke run")
     args = parser.parse_args()
     if args.quick:

@@ -17,6 +17,7 @@ from guiapp import APP_NAME
 from guiapp.core.project.format import SUFFIX as PROJECT_SUFFIX
 from guiapp.core.tables.reader import SUPPORTED_SUFFIXES
 from guiapp.ui import help_menu, theme
+from guiapp.ui.pages.coding_page import CodingPage
 from guiapp.ui.pages.data_page import DataPage
 from guiapp.ui.pages.documents_page import DocumentsPage
 from guiapp.ui.pages.models_page import ModelsPage
@@ -26,6 +27,7 @@ from guiapp.ui.pages.run_page import RunPage
 from guiapp.ui.session.study_files import StudyFiles
 from guiapp.ui.session.study_session import StudySession
 from guiapp.ui.steps import (  # noqa: F401 — the step numbers are part of the window's interface
+    CODING_STEP,
     DATA_STEP,
     DOCUMENTS_STEP,
     MODELS_STEP,
@@ -42,6 +44,7 @@ from guiapp.workers import ErrorSink, registry
 
 # When a step cannot be shown yet, its tooltip says why
 NOT_YET = {
+    CODING_STEP: "open your texts on the Data step and choose the column that holds them.",
     RUN_STEP: "start a run with the Run button on the Models step.",
     RESULTS_STEP: "the results appear here when a run has finished.",
     DOCUMENTS_STEP: "the test documents appear here when a run has finished.",
@@ -68,6 +71,7 @@ class MainWindow(QMainWindow):
         session.errorRaised.connect(self.errors.report)
 
         self.data_page = DataPage(self.errors, session=session)
+        self.coding_page = CodingPage(session=session)
         self.models_page = ModelsPage(session=session)
         self.run_page = RunPage(self.errors, session=session)
         self.results_page = ResultsPage(session=session)
@@ -84,7 +88,7 @@ class MainWindow(QMainWindow):
 
         self.steps = StepList()
         self.pages = QStackedWidget()
-        pages = (self.data_page, self.models_page, self.run_page, self.results_page, self.documents_page,
+        pages = (self.data_page, self.coding_page, self.models_page, self.run_page, self.results_page, self.documents_page,
                  self.predict_page)
         for number, ((title, tip), page) in enumerate(zip(STEPS, pages, strict=True), 1):
             self.steps.add_step(number, title, tip)
@@ -147,6 +151,8 @@ class MainWindow(QMainWindow):
     # -- steps ---------------------------------------------------------------------------------------
     def _update_steps(self) -> None:
         session = self.session
+        self.steps.set_step_enabled(CODING_STEP, session.frame is not None and bool(session.mapping.text_columns),
+                                    NOT_YET[CODING_STEP])
         reason = session.not_ready_reason()
         self.steps.set_step_enabled(MODELS_STEP, not reason, reason)
         self.steps.set_step_enabled(RUN_STEP, session.has_run(), NOT_YET[RUN_STEP])
@@ -223,7 +229,8 @@ class MainWindow(QMainWindow):
             event.ignore()
             return
         self.project.finish()
-        for page in (self.predict_page, self.documents_page, self.run_page, self.data_page, self.models_page):
+        for page in (self.predict_page, self.documents_page, self.run_page, self.data_page, self.models_page,
+                     self.coding_page):
             page.cancel_jobs()
         registry.cancel_all(wait_ms=5000)
         super().closeEvent(event)

@@ -5,6 +5,7 @@ from __future__ import annotations
 # (title, what the step is for), one per step
 STEPS = (
     ("Data", "Open your coded texts, tell TextLab which column is which, and check the data."),
+    ("Coding", "Code more texts, TextLab suggesting which, and check the codings the models doubt."),
     ("Models", "Choose the models to compare and how they are tested."),
     ("Run", "Watch the models being tuned and tested."),
     ("Results", "See which model agrees best with your coding, and why."),
@@ -12,4 +13,18 @@ STEPS = (
                   "pushed each decision."),
     ("Predict", "Apply a trained model to texts nobody has coded yet and save its answers."),
 )
-DATA_STEP, MODELS_STEP, RUN_STEP, RESULTS_STEP, DOCUMENTS_STEP, PREDICT_STEP = range(len(STEPS))
+DATA_STEP, CODING_STEP, MODELS_STEP, RUN_STEP, RESULTS_STEP, DOCUMENTS_STEP, PREDICT_STEP = range(len(STEPS))
+
+
+def step_of(ui_state: dict) -> int | None:
+    """The step a project was saved on: by its name (projects that recorded only a number were saved
+    before the Coding step existed, and are read with the steps of that time)."""
+    name = ui_state.get("step_name")
+    titles = [title for title, _tip in STEPS]
+    if isinstance(name, str) and name in titles:
+        return titles.index(name)
+    step = ui_state.get("step")
+    earlier = ("Data", "Models", "Run", "Results", "Documents", "Predict")
+    if isinstance(step, int) and not isinstance(step, bool) and 0 <= step < len(earlier):
+        return titles.index(earlier[step])
+    return None

@@ -5,7 +5,15 @@ from __future__ import annotations
 
 from PySide6.QtCore import Qt
 
-from guiapp.ui.main_window import DATA_STEP, DOCUMENTS_STEP, MODELS_STEP, PREDICT_STEP, RESULTS_STEP, RUN_STEP
+from guiapp.ui.main_window import (
+    CODING_STEP,
+    DATA_STEP,
+    DOCUMENTS_STEP,
+    MODELS_STEP,
+    PREDICT_STEP,
+    RESULTS_STEP,
+    RUN_STEP,
+)
 from tests.ui.helpers import wait_for_report
 from tests.ui.sample_results import sample_result
 from tests.ui.test_run_page import scripted_run
@@ -13,14 +21,17 @@ from tests.ui.test_run_page import scripted_run
 
 def test_next_is_greyed_until_the_next_step_is_ready_and_then_moves_on(qtbot, window):
     button = window.next_button
-    assert button.isVisible() and button.text() == "Next: Models →"
+    assert button.isVisible() and button.text() == "Next: Coding →"
     assert not button.isEnabled()  # no table yet
     assert button.toolTip().startswith("Not available yet:")
 
     window.open_example()
     wait_for_report(qtbot, window)
     qtbot.waitUntil(button.isEnabled)
-    assert "models to compare" in button.toolTip()  # what the next step is for
+    assert "Code more texts" in button.toolTip()  # what the next step is for
+    qtbot.mouseClick(button, Qt.MouseButton.LeftButton)
+    assert window.steps.currentRow() == CODING_STEP
+    assert button.text() == "Next: Models →" and "models to compare" in button.toolTip()
     qtbot.mouseClick(button, Qt.MouseButton.LeftButton)
     assert window.steps.currentRow() == MODELS_STEP
     assert button.text() == "Next: Run →" and not button.isEnabled()  # Run starts from the Models step
@@ -32,7 +43,7 @@ def test_next_is_greyed_until_the_next_step_is_ready_and_then_moves_on(qtbot, wi
     window.models_page.run_button.click()
     qtbot.waitUntil(lambda: window.steps.currentRow() == RESULTS_STEP, timeout=60_000)
     qtbot.waitUntil(lambda: not window.run_page.is_busy())
-    for step, after in ((DATA_STEP, MODELS_STEP), (RUN_STEP, RESULTS_STEP), (RESULTS_STEP, DOCUMENTS_STEP)):
+    for step, after in ((DATA_STEP, CODING_STEP), (CODING_STEP, MODELS_STEP), (RUN_STEP, RESULTS_STEP), (RESULTS_STEP, DOCUMENTS_STEP)):
         window.steps.setCurrentRow(step)
         assert button.isEnabled(), button.toolTip()
         qtbot.mouseClick(button, Qt.MouseButton.LeftButton)

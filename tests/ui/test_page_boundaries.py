@@ -27,7 +27,7 @@ def page_modules() -> dict[str, type]:
 
 
 def test_every_step_has_a_page_module():
-    assert set(page_modules()) == {"data_page", "models_page", "run_page", "results_page", "documents_page",
+    assert set(page_modules()) == {"data_page", "coding_page", "models_page", "run_page", "results_page", "documents_page",
                                    "predict_page"}
 
 

@@ -25,7 +25,8 @@ category with certainty (a fold of a tiny coding can hold one category only).
 Features are computed once per pool (:func:`pool_features`): sentence embeddings are kept per text
 in a :class:`FeatureCache` (and on disk by the embedding step's own cache), so retraining and
 choosing never embed a text twice; the bag of words of a list of texts is kept for that list.
-Retraining is then only the classifier's fit: about 0.1–0.5 s for 1,000 coded texts on two cores.
+Retraining is then only the classifier's fit: 0.1–0.2 s for 1,000 coded texts on two cores
+(out-of-fold probabilities: 0.3–0.6 s; ``benchmarks/bench_active_learning.py``).
 """
 
 from __future__ import annotations
@@ -37,7 +38,6 @@ from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
-import scipy.sparse as sp
 
 from guiapp.core.errors import DataError
 from guiapp.core.events import EventCallback, Progress, ignore_events
@@ -106,10 +106,15 @@ class QuickModel:
         if len(present) == 1:
             self.probability_method = "one category"
             return self
+        from sklearn.exceptions import ConvergenceWarning
         from threadpoolctl import threadpool_limits
 
-        # one thread: these small fits are several times slower with more (on a busy machine, 4×)
-        with threadpool_limits(limits=1):
+        # one thread: these small fits are several times slower with more (on a busy machine, 4×);
+        # a few codings spread over many categories are normal here, not a regression problem; a
+        # fit stopped at its iteration limit still ranks the texts well enough to choose from
+        with threadpool_limits(limits=1), warnings.catch_warnings():
+            warnings.filterwarnings("ignore", message="The number of unique classes", category=UserWarning)
+            warnings.simplefilter("ignore", ConvergenceWarning)
             if self.kind == EMBEDDINGS:
                 self._estimator = self._logistic().fit(_dense(features), y)
                 self.probability_method = "softmax"
@@ -132,20 +137,16 @@ class QuickModel:
     def _svm_with_probabilities(self, features: Any, y: np.ndarray):
         """The SVM on all coded texts, and the temperature of its softmax fitted on the decision
         values of texts held out by an internal stratified cross-validation."""
-        from sklearn.exceptions import ConvergenceWarning
         from sklearn.model_selection import StratifiedKFold, cross_val_predict
 
         smallest = int(np.bincount(y).min())
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore", ConvergenceWarning)
-            svm = self._svm().fit(features, y)
-            if smallest < 2:  # nothing to hold out for a category with one coding
-                self._scale = 1.0
-                self.probability_method = "softmax of decision values"
-                return svm
-            folds = StratifiedKFold(n_splits=min(CALIBRATION_FOLDS, smallest), shuffle=True,
-                                    random_state=self.seed)
-            held_out = cross_val_predict(self._svm(), features, y, cv=folds, method="decision_function")
+        svm = self._svm().fit(features, y)
+        if smallest < 2:  # nothing to hold out for a category with one coding
+            self._scale = 1.0
+            self.probability_method = "softmax of decision values"
+            return svm
+        folds = StratifiedKFold(n_splits=min(CALIBRATION_FOLDS, smallest), shuffle=True, random_state=self.seed)
+        held_out = cross_val_predict(self._svm(), features, y, cv=folds, method="decision_function")
         self._scale = fit_temperature(_decision_matrix(held_out), y)
         self.probability_method = "softmax of decision values, temperature-scaled"
         return svm
@@ -186,7 +187,7 @@ def _column_categories(labels: list, categories: Sequence[str] | None) -> list:
 
 
 def _dense(features: Any) -> np.ndarray:
-    return features.toarray() if sp.issparse(features) else np.asarray(features)
+    return features.toarray() if hasattr(features, "toarray") else np.asarray(features)  # a sparse matrix, dense
 
 
 def _decision_matrix(values: np.ndarray) -> np.ndarray:
@@ -302,7 +303,7 @@ class FeatureCache:
                 return np.zeros((0, 0), dtype=np.float32)
             return np.stack([known[t] for t in texts])
 
-    def bag_of_words(self, texts: list[str], representation: Any, on_event: EventCallback) -> sp.csr_matrix:
+    def bag_of_words(self, texts: list[str], representation: Any, on_event: EventCallback) -> Any:  # a scipy.sparse matrix
         settings = (representation.prepare_settings(), representation.min_df, representation.max_df,
                     representation.weighting)
         key = _texts_key(texts)

@@ -155,7 +155,7 @@ class RunPage(QWidget):
         if self.ask_before_large_runs and not self._confirm_large_run(spec):
             return
         self.session.go_to(RUN_STEP)
-        self.start(spec, table=self.session.frame)
+        self.start(spec, table=self.session.study_table_with_codings())
 
     def _confirm_replace_run(self) -> bool:
         answer = QMessageBox.question(

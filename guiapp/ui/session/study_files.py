@@ -21,7 +21,7 @@ from guiapp.core.tables.reader import LoadedTable
 from guiapp.ui.session.data_checks import data_changed_text, data_path_stem
 from guiapp.ui.session.project_files import PROJECT_FILTER, ProjectSession, extraction_folder
 from guiapp.ui.session.study_session import StudySession
-from guiapp.ui.steps import DATA_STEP, RESULTS_STEP, RUN_STEP, STEPS
+from guiapp.ui.steps import DATA_STEP, RESULTS_STEP, RUN_STEP, STEPS, step_of
 from guiapp.ui.widgets.save_dialogs import ask_save_path
 from guiapp.workers import ErrorSink
 
@@ -63,12 +63,15 @@ class StudyFiles(QObject):
         self._study_check: tuple[str, DataSpec] | None = None  # (study file name, its data part) until checked
         self.ask_before_closing = True  # "save the project?" when work is unsaved (tests turn it off)
         self.project = ProjectSession(
-            lambda: session.capture_project({"step": self._current_step()}), errors, window)
+            lambda: session.capture_project(
+                {"step": self._current_step(), "step_name": STEPS[self._current_step()][0]}), errors, window)
         self.project.statusMessage.connect(session.say)
         self.project.opened.connect(self._project_opened)
         self.project.resultsOpened.connect(self._results_folder_opened)
         self.project.saved.connect(self._project_saved)
         session.tableChanged.connect(self._table_shown)
+        session.codingsEdited.connect(lambda: self.project.mark_changed(autosave_now=True))  # a crash loses no coding
+        session.codebookEdited.connect(self.project.mark_changed)
         session.dataChanged.connect(self._check_study_data)
 
     # -- opening tables ---------------------------------------------------------------------------------
@@ -270,8 +273,8 @@ class StudyFiles(QObject):
 
     def _show_project(self, project: Project, table: LoadedTable, test_file: tuple[str, str | None] | None) -> None:
         self.session.restore(project, table, test_file)
-        step = project.ui_state.get("step")
-        if isinstance(step, int) and 0 <= step < len(STEPS) and step != RUN_STEP:
+        step = step_of(project.ui_state)
+        if step is not None and step != RUN_STEP:
             self.session.go_to(step)
 
     # -- closing ----------------------------------------------------------------------------------------

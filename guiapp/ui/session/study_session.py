@@ -44,6 +44,8 @@ class StudySession(QObject):
     chosenModelChanged = Signal(str)  # the model whose details the Results step shows
     codingsChanged = Signal()  # a text was coded, skipped, flagged, or a coding undone
     codebookChanged = Signal()  # the categories' definitions and examples
+    codingsEdited = Signal()  # the researcher coded, skipped, flagged or undid (not: a project was opened)
+    codebookEdited = Signal()
 
     # what one step asks of the others
     stepWanted = Signal(int)
@@ -218,6 +220,12 @@ class StudySession(QObject):
         self.codebook = codebook
         self.codebookChanged.emit()
 
+    def edit_codebook(self, codebook: Codebook) -> None:
+        """The researcher changed the codebook on the Coding step."""
+        if codebook.to_dict() != self.codebook.to_dict():
+            self.set_codebook(codebook)
+            self.codebookEdited.emit()
+
     def set_codings(self, codings: CodingLog, coding_texts: pd.DataFrame | None = None) -> None:
         """Another record of codings (an opened project's); ``coding_texts``: its second file of texts."""
         self.codings, self.coding_texts = codings, coding_texts
@@ -226,6 +234,15 @@ class StudySession(QObject):
     def codings_changed(self) -> None:
         """The Coding step added to (or undid in) ``codings``: every step that counts codings follows."""
         self.codingsChanged.emit()
+        self.codingsEdited.emit()
+
+    def study_table_with_codings(self) -> pd.DataFrame | None:
+        """The table a study runs on: the file's codings with the ones made in TextLab (a copy)."""
+        from guiapp.core.coding.codings import with_codings
+
+        if self.frame is None or not len(self.codings) or not self.mapping.category_column:
+            return self.frame
+        return with_codings(self.frame, self.mapping, self.codings)
 
     # -- what one step asks of the others ---------------------------------------------------------------
     def go_to(self, step: int) -> None:

@@ -244,7 +244,7 @@ class GlossaryLabel(QLabel):
     def set_plain_text(self, text: str, *, bold_prefix: str = "") -> None:
         """Show ``text``; ``bold_prefix`` (e.g. "What to do:") is shown bold before it."""
         self._plain = f"{bold_prefix} {text}".strip() if bold_prefix else text
-        escaped = html.escape(text)
+        escaped = html.escape(text, quote=False)  # keep apostrophes: "Cohen's kappa" must match
         marked: set[str] = set()
 
         def mark(match: re.Match[str]) -> str:

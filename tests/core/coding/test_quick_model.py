@@ -180,3 +180,14 @@ def test_bag_of_words_of_the_same_texts_is_kept() -> None:
     assert first.shape[0] == len(texts) and first.shape[1] > 5
     assert pool_features(BAG_OF_WORDS, list(texts), cache) is first
     assert pool_features(BAG_OF_WORDS, texts[:-1], cache) is not first
+
+
+@pytest.mark.parametrize("kind", [EMBEDDINGS, BAG_OF_WORDS])
+def test_a_few_codings_over_many_categories_train_without_warnings(kind: str) -> None:
+    import warnings
+
+    features, labels = clustered(2, ["a", "b", "c", "d"])
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        model = QuickModel(kind).fit(np.abs(features[:5]), labels[:5])
+    assert model.predict_proba(np.abs(features)).shape == (8, len(set(labels[:5])))
