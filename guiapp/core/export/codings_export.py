@@ -43,6 +43,7 @@ from guiapp.core.export.excel_cells import (
 from guiapp.core.export.excel_predictions import BLOCK_FILLS
 from guiapp.core.export.excel_style import Styles
 from guiapp.core.export.flat_files import write_csv
+from guiapp.core.export.prediction_files import check_output_name as check_file_ending
 from guiapp.core.export.prediction_files import with_row_numbers
 from guiapp.core.export.target import writing_to
 from guiapp.core.study.mapping import ColumnMapping
@@ -121,11 +122,7 @@ def codings_table(table: pd.DataFrame, mapping: ColumnMapping, log: CodingLog, *
 
 def check_output_name(path: str | Path) -> str:
     """The file ending that decides the format; a name without a known ending is explained."""
-    suffix = Path(path).suffix.lower()
-    if suffix not in FORMATS:
-        raise UserError(f"TextLab cannot tell which kind of file “{Path(path).name}” should be.",
-                        "End the name with .xlsx (Excel) or .csv.")
-    return suffix
+    return check_file_ending(path, FORMATS, ".xlsx (Excel) or .csv")
 
 
 def write_codings(

@@ -42,12 +42,14 @@ def with_row_numbers(table: pd.DataFrame) -> pd.DataFrame:
     return numbered
 
 
-def check_output_name(path: str | Path) -> str:
-    """The file ending that decides the format; a name without a known ending is explained."""
+def check_output_name(path: str | Path, formats: Iterable[str] = FORMATS,
+                      endings: str = ".xlsx (Excel), .csv or .parquet") -> str:
+    """The file ending that decides the format (one of ``formats``, described to the user as
+    ``endings``); a name without a known ending is explained."""
     suffix = Path(path).suffix.lower()
-    if suffix not in FORMATS:
+    if suffix not in formats:
         raise UserError(f"TextLab cannot tell which kind of file “{Path(path).name}” should be.",
-                        "End the name with .xlsx (Excel), .csv or .parquet.")
+                        f"End the name with {endings}.")
     return suffix
 
 

@@ -36,6 +36,7 @@ from guiapp.ui.widgets.frame_model import DataFrameModel
 from guiapp.ui.widgets.health_view import HealthReportView
 from guiapp.ui.widgets.heldout_file_choice import HeldOutFileChoice
 from guiapp.ui.widgets.job_progress import JobProgress
+from guiapp.ui.widgets.layouts import hbox
 from guiapp.ui.widgets.mapping_panel import MappingPanel
 from guiapp.ui.widgets.row_subset import RowSubsetModel
 from guiapp.ui.widgets.scroll_area import ScrollArea
@@ -295,11 +296,7 @@ class DataPage(QWidget):
         self.banner_keep = QPushButton("Keep this version", objectName="bannerKeep")
         self.banner_keep.setToolTip("Go on with the table as it was read; the file on disk is not read.")
         self.banner_keep.clicked.connect(self.keep_this_version)
-        row = QHBoxLayout(banner)
-        row.setContentsMargins(8, 4, 8, 4)
-        row.addWidget(self.disk_label, 1)
-        row.addWidget(self.banner_reload)
-        row.addWidget(self.banner_keep)
+        hbox(banner, (self.disk_label, 1), self.banner_reload, self.banner_keep, margins=(8, 4, 8, 4))
         banner.hide()
         return banner
 

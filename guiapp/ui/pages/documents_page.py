@@ -46,6 +46,7 @@ from guiapp.ui.session.study_session import StudySession
 from guiapp.ui.widgets.empty_state import EmptyState
 from guiapp.ui.widgets.explanation_panel import ExplanationPanel
 from guiapp.ui.widgets.fitting_splitter import FittingSplitter
+from guiapp.ui.widgets.layouts import vbox
 from guiapp.ui.widgets.scroll_area import ScrollArea
 
 EMPTY_TITLE = "No documents yet"
@@ -201,15 +202,8 @@ class DocumentsPage(QWidget):
         detail_column = QVBoxLayout(self.detail_area)
         detail_column.setContentsMargins(0, 0, 0, 0)
 
-        column = QVBoxLayout(reader)
-        column.setContentsMargins(8, 0, 0, 0)
-        column.setSpacing(6)
-        column.addWidget(self.heading_label)
-        column.addWidget(self.details_label)
-        column.addWidget(self.text_browser, 3)
-        column.addWidget(answers_title)
-        column.addWidget(self.answers_table)
-        column.addWidget(self.detail_area)
+        vbox(reader, self.heading_label, self.details_label, (self.text_browser, 3), answers_title,
+             self.answers_table, self.detail_area, margins=(8, 0, 0, 0), spacing=6)
         self.reader = ScrollArea(reader, name="documentReaderScroll", sideways=False)  # a low window scrolls it
         self.reader_stack.addWidget(self.reader)
         return self.reader_stack

@@ -38,6 +38,7 @@ from guiapp.ui.session.study_session import StudySession
 from guiapp.ui.widgets.empty_state import EmptyState
 from guiapp.ui.widgets.frame_model import DataFrameModel
 from guiapp.ui.widgets.job_progress import JobProgress
+from guiapp.ui.widgets.layouts import STRETCH, vbox
 from guiapp.ui.widgets.long_job_warning import LongJobCheck
 from guiapp.ui.widgets.new_texts_source import NewTextsSource
 from guiapp.ui.widgets.save_dialogs import ask_save_path, proposed_name
@@ -177,16 +178,8 @@ class PredictPage(QWidget):
         self.answers_box.hide()
 
         content = QWidget()
-        column = QVBoxLayout(content)
-        column.setContentsMargins(20, 16, 20, 16)
-        column.addWidget(title)
-        column.addWidget(intro)
-        column.addWidget(texts_box)
-        column.addWidget(models_box)
-        column.addLayout(run_row)
-        column.addWidget(self.progress)
-        column.addWidget(self.answers_box)
-        column.addStretch(1)
+        vbox(content, title, intro, texts_box, models_box, run_row, self.progress, self.answers_box, STRETCH,
+             margins=(20, 16, 20, 16))
         return ScrollArea(content, framed=True)
 
     # -- what the window tells the page ----------------------------------------------------------------

@@ -51,6 +51,7 @@ from guiapp.ui.widgets.confusion_heatmap import ConfusionHeatmap
 from guiapp.ui.widgets.empty_state import EmptyState
 from guiapp.ui.widgets.fitting_splitter import FittingSplitter
 from guiapp.ui.widgets.glossary import GlossaryLabel, explain
+from guiapp.ui.widgets.layouts import STRETCH, vbox
 from guiapp.ui.widgets.learning_curve_panel import LearningCurvePanel
 from guiapp.ui.widgets.results_charts import F1BarChart, TimeBarChart
 from guiapp.ui.widgets.results_export import ResultsExport
@@ -291,12 +292,7 @@ class ResultsPage(QWidget):
         title_row.addWidget(overview_title, 1)
         title_row.addWidget(_save_button(self.f1_chart, "saveF1Chart"))
         overview = QWidget()
-        overview_column = QVBoxLayout(overview)
-        overview_column.setContentsMargins(0, 0, 6, 0)
-        overview_column.addLayout(title_row)
-        overview_column.addWidget(self.f1_chart)
-        overview_column.addWidget(self.failed_label)
-        overview_column.addStretch(1)
+        vbox(overview, title_row, self.f1_chart, self.failed_label, STRETCH, margins=(0, 0, 6, 0))
         overview_scroll = ScrollArea(overview)
 
         # details of one model
@@ -352,12 +348,7 @@ class ResultsPage(QWidget):
         self.saved_box = QWidget(objectName="savedModelBox")
         self.saved_box.setLayout(saved_row)
         details = QWidget()
-        details_column = QVBoxLayout(details)
-        details_column.setContentsMargins(0, 6, 0, 0)
-        details_column.addLayout(picker_row)
-        details_column.addWidget(self.model_notes_label)
-        details_column.addWidget(self.saved_box)
-        details_column.addWidget(self.tabs, 1)
+        vbox(details, picker_row, self.model_notes_label, self.saved_box, (self.tabs, 1), margins=(0, 6, 0, 0))
 
         self._overview = overview
         self.splitter = FittingSplitter(Qt.Orientation.Vertical, self._overview_height, name="resultsSplitter",
@@ -365,16 +356,8 @@ class ResultsPage(QWidget):
         self.splitter.addWidget(overview_scroll)
         self.splitter.addWidget(details)
 
-        layout = QVBoxLayout(panel)
-        layout.setContentsMargins(16, 12, 16, 10)
-        layout.setSpacing(6)
-        layout.addWidget(self.study_label)
-        layout.addWidget(self.data_note_label)
-        layout.addWidget(self.headline_label)
-        layout.addWidget(self.caution_label)
-        layout.addWidget(self.notes_label)
-        layout.addWidget(self.splitter, 1)
-        layout.addWidget(self.export)
+        vbox(panel, self.study_label, self.data_note_label, self.headline_label, self.caution_label,
+             self.notes_label, (self.splitter, 1), self.export, margins=(16, 12, 16, 10), spacing=6)
         return panel
 
     def _build_category_tab(self) -> QWidget:

@@ -37,6 +37,7 @@ from guiapp.ui.widgets.empty_state import EmptyState
 from guiapp.ui.widgets.fitting_splitter import FittingSplitter
 from guiapp.ui.widgets.glossary import GlossaryLabel
 from guiapp.ui.widgets.job_progress import format_time_left
+from guiapp.ui.widgets.layouts import vbox
 from guiapp.ui.widgets.model_progress import ModelProgressList, ModelProgressRow
 from guiapp.ui.widgets.results_charts import format_seconds
 from guiapp.ui.session.study_session import StudySession
@@ -274,16 +275,8 @@ class RunPage(QWidget):
         self.splitter = splitter
         self.models_title = models_title
 
-        layout = QVBoxLayout(panel)
-        layout.setContentsMargins(16, 12, 16, 12)
-        layout.setSpacing(8)
-        layout.addWidget(self.title_label)
-        layout.addWidget(self.details_label)
-        layout.addSpacing(4)
-        layout.addWidget(self.overall_message)
-        layout.addLayout(bar_row)
-        layout.addWidget(self.banner)
-        layout.addWidget(splitter, 1)
+        vbox(panel, self.title_label, self.details_label, 4, self.overall_message, bar_row, self.banner,
+             (splitter, 1), margins=(16, 12, 16, 12), spacing=8)
         return panel
 
     # -- public API -------------------------------------------------------------------------------

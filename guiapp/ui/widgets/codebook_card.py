@@ -6,10 +6,11 @@ from __future__ import annotations
 import html
 
 from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QFrame, QLabel, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QFrame, QLabel, QWidget
 
 from guiapp.core.coding.codebook import CodebookCategory
 from guiapp.ui import theme
+from guiapp.ui.widgets.layouts import STRETCH, vbox
 from guiapp.ui.widgets.scroll_area import ScrollArea, fill
 
 NO_DEFINITION = "No definition yet — add one in the codebook."
@@ -46,16 +47,8 @@ class CodebookCard(QWidget):
 
         content = QWidget()
         content.setStyleSheet("background: transparent;")
-        column = QVBoxLayout(content)
-        column.setContentsMargins(12, 10, 12, 12)
-        column.setSpacing(4)
-        column.addWidget(self._caption)
-        column.addWidget(self._title)
-        column.addWidget(self._definition)
-        column.addSpacing(6)
-        column.addWidget(self._examples_title)
-        column.addWidget(self._examples)
-        column.addStretch(1)
+        vbox(content, self._caption, self._title, self._definition, 6, self._examples_title, self._examples,
+             STRETCH, margins=(12, 10, 12, 12), spacing=4)
         scroll = ScrollArea(content, name="codebookCardScroll", sideways=False)
         scroll.setStyleSheet("QScrollArea#codebookCardScroll { background: transparent; }")
         scroll.viewport().setAutoFillBackground(False)

@@ -26,6 +26,7 @@ from PySide6.QtWidgets import (
 
 from guiapp.core.coding.codebook import Codebook, CodebookCategory
 from guiapp.ui import theme
+from guiapp.ui.widgets.layouts import vbox
 from guiapp.ui.widgets.scroll_area import ScrollArea
 
 TYPING_PAUSE_MS = 300  # the definition is passed on once typing pauses this long
@@ -152,19 +153,8 @@ class CodebookEditor(QWidget):
         example_row.addWidget(self._add_example)
         example_row.addWidget(self._remove_example)
         details = QWidget()
-        right = QVBoxLayout(details)
-        right.setContentsMargins(4, 0, 4, 0)
-        right.setSpacing(6)
-        right.addWidget(self._heading)
-        right.addWidget(self._key_note)
-        right.addSpacing(6)
-        right.addWidget(definition_title)
-        right.addWidget(self.definition, 2)
-        right.addSpacing(6)
-        right.addWidget(examples_title)
-        right.addWidget(self._no_examples)
-        right.addWidget(self._examples, 3)
-        right.addLayout(example_row)
+        vbox(details, self._heading, self._key_note, 6, definition_title, (self.definition, 2), 6, examples_title,
+             self._no_examples, (self._examples, 3), example_row, margins=(4, 0, 4, 0), spacing=6)
         self._nothing = QLabel("Add a category on the left, then write what it means and give example texts.",
                                objectName="codebookNothingChosen", wordWrap=True,
                                alignment=Qt.AlignmentFlag.AlignCenter)

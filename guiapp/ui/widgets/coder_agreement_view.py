@@ -30,6 +30,7 @@ from guiapp.ui import theme
 from guiapp.ui.widgets.elided_text_delegate import ElidedTextDelegate
 from guiapp.ui.widgets.glossary import GlossaryLabel
 from guiapp.ui.widgets.interval_strip import IntervalStrip
+from guiapp.ui.widgets.layouts import vbox
 from guiapp.ui.widgets.section_title import section_title
 
 TITLE = "Agreement between two coders"
@@ -102,12 +103,7 @@ class FigureCard(QFrame):
         self.detail = GlossaryLabel(terms=TERMS, objectName=f"{object_name}Detail")
         self.detail.setStyleSheet(theme.SOFT_STYLE)
         self.strip = strip
-        column = QVBoxLayout(self)
-        column.setContentsMargins(14, 10, 14, 12)
-        column.setSpacing(4)
-        column.addWidget(self.title)
-        column.addWidget(self.value_label)
-        column.addWidget(self.detail)
+        column = vbox(self, self.title, self.value_label, self.detail, margins=(14, 10, 14, 12), spacing=4)
         if strip is not None:
             column.addSpacing(4)
             column.addWidget(strip)

@@ -23,18 +23,17 @@ from PySide6.QtWidgets import (
     QComboBox,
     QCompleter,
     QFrame,
-    QHBoxLayout,
     QLabel,
     QPushButton,
     QStackedWidget,
     QTextBrowser,
-    QVBoxLayout,
     QWidget,
 )
 
 from guiapp.ui import theme
 from guiapp.ui.widgets.flag_dialog import FlagDialog
 from guiapp.ui.widgets.flow_layout import FlowRow, together
+from guiapp.ui.widgets.layouts import STRETCH, hbox, vbox
 
 KEYED = 9  # categories 1–9 have a key and a button; more are found in the list
 _SHORT_VALUE = 80  # characters of a metadata value shown before "…"
@@ -144,39 +143,20 @@ class CodingTextView(QWidget):
         keys_hint.setStyleSheet(f"{theme.HINT_STYLE} font-size: 12px;")
         bar = QFrame(objectName="codingActions")
         bar.setStyleSheet(ACTION_BAR_STYLE)
-        bar_row = QHBoxLayout(bar)
-        bar_row.setContentsMargins(0, 10, 0, 0)
-        for button in (self._skip, self._undo, self._flag):
-            bar_row.addWidget(button)
-        bar_row.addStretch(1)
-        bar_row.addWidget(keys_hint)
+        hbox(bar, self._skip, self._undo, self._flag, STRETCH, keys_hint, margins=(0, 10, 0, 0))
 
         self._empty = QLabel(objectName="codingEmpty", wordWrap=True, alignment=Qt.AlignmentFlag.AlignCenter)
         self._empty.setStyleSheet(EMPTY_STYLE)
 
         text_page = QWidget()
-        column = QVBoxLayout(text_page)
-        column.setContentsMargins(0, 0, 0, 0)
-        column.setSpacing(8)
-        column.addWidget(self._reason)
-        column.addWidget(self._metadata)
-        column.addWidget(self._browser, 1)
-        column.addWidget(self._status)
-        column.addWidget(self._flag_note)
         code_title = QLabel("Code as:")
         code_title.setStyleSheet(theme.BOLD_STYLE)
-        column.addSpacing(4)
-        column.addWidget(code_title)
-        column.addWidget(self._buttons_row)
-        column.addWidget(self._finder_row)
+        vbox(text_page, self._reason, self._metadata, (self._browser, 1), self._status, self._flag_note, 4,
+             code_title, self._buttons_row, self._finder_row, margins=(0, 0, 0, 0), spacing=8)
         self._stack = QStackedWidget()
         self._stack.addWidget(text_page)
         self._stack.addWidget(self._empty)
-        outer = QVBoxLayout(self)
-        outer.setContentsMargins(0, 0, 0, 0)
-        outer.setSpacing(10)
-        outer.addWidget(self._stack, 1)
-        outer.addWidget(bar)
+        vbox(self, (self._stack, 1), bar, margins=(0, 0, 0, 0), spacing=10)
         self._shortcuts = self._install_keys()
         self.show_empty("There is no text to code yet.")
 

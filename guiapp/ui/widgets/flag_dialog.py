@@ -10,12 +10,12 @@ from PySide6.QtWidgets import (
     QLabel,
     QLineEdit,
     QRadioButton,
-    QVBoxLayout,
     QWidget,
 )
 
 from guiapp.ui import theme
 from guiapp.ui.widgets.flow_layout import together
+from guiapp.ui.widgets.layouts import vbox
 
 FLAGS = (("unsure", "Unsure about the category"), ("ask colleague", "Ask a colleague"))
 
@@ -49,18 +49,10 @@ class FlagDialog(QDialog):
         self._other.toggled.connect(self._check)
         self._other_text.textChanged.connect(self._check)
 
-        column = QVBoxLayout(self)
-        column.setSpacing(8)
-        column.addWidget(intro)
-        for choice in self._choices.values():
-            column.addWidget(choice)
-        column.addWidget(together(self._other, self._other_text))
         comment_title = QLabel("Comment (optional)")
         comment_title.setStyleSheet(theme.BOLD_STYLE)
-        column.addSpacing(4)
-        column.addWidget(comment_title)
-        column.addWidget(self.comment)
-        column.addWidget(self._buttons)
+        vbox(self, intro, *self._choices.values(), together(self._other, self._other_text), 4, comment_title,
+             self.comment, self._buttons, spacing=8)
         self.setMinimumWidth(380)
 
     def showEvent(self, event) -> None:

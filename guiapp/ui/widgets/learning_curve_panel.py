@@ -40,6 +40,7 @@ from guiapp.ui import theme
 from guiapp.ui.widgets.flow_layout import FlowRow
 from guiapp.ui.widgets.glossary import GlossaryLabel
 from guiapp.ui.widgets.job_progress import JobProgress
+from guiapp.ui.widgets.layouts import STRETCH, vbox
 from guiapp.ui.widgets.learning_curve_chart import LearningCurveChart
 from guiapp.ui.widgets.learning_curve_views import (
     DEFAULT_SIZES_TEXT,
@@ -186,17 +187,8 @@ class LearningCurvePanel(QWidget):
         self.results.hide()
 
         content = QWidget()
-        column = QVBoxLayout(content)
-        column.setContentsMargins(16, 12, 16, 12)
-        column.setSpacing(8)
-        column.addWidget(heading)
-        column.addWidget(self.intro)
-        column.addWidget(self.study_label)
-        column.addLayout(form)
-        column.addWidget(self.progress)
-        column.addWidget(self.status_label)
-        column.addWidget(self.results, 1)
-        column.addStretch(0)
+        vbox(content, heading, self.intro, self.study_label, form, self.progress, self.status_label,
+             (self.results, 1), (STRETCH, 0), margins=(16, 12, 16, 12), spacing=8)
         self.scroll = ScrollArea(content)
         fill(self, self.scroll)
 

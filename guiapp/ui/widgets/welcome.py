@@ -11,11 +11,11 @@ from PySide6.QtWidgets import (
     QListWidget,
     QListWidgetItem,
     QPushButton,
-    QVBoxLayout,
     QWidget,
 )
 
 from guiapp.ui import theme
+from guiapp.ui.widgets.layouts import STRETCH, vbox
 
 FORMATS_TEXT = "Excel (.xlsx, .xlsm, .xls), OpenDocument (.ods), CSV, TSV or text files, Parquet"
 
@@ -61,16 +61,7 @@ class WelcomePanel(QWidget):
         self.recent.itemActivated.connect(lambda item: self.recentRequested.emit(item.data(Qt.ItemDataRole.UserRole)))
         self.recent.itemClicked.connect(lambda item: self.recentRequested.emit(item.data(Qt.ItemDataRole.UserRole)))
 
-        column = QVBoxLayout()
-        column.addWidget(title)
-        column.addWidget(intro)
-        column.addSpacing(12)
-        column.addLayout(buttons)
-        column.addWidget(drop)
-        column.addWidget(privacy)
-        column.addWidget(self.recent_label)
-        column.addWidget(self.recent)
-        column.addStretch(1)
+        column = vbox(None, title, intro, 12, buttons, drop, privacy, self.recent_label, self.recent, STRETCH)
         box = QWidget()
         box.setLayout(column)
         box.setMaximumWidth(720)

@@ -16,11 +16,9 @@ from PySide6.QtCore import QObject, QSignalBlocker, Signal
 from PySide6.QtWidgets import (
     QButtonGroup,
     QFrame,
-    QHBoxLayout,
     QLabel,
     QLineEdit,
     QRadioButton,
-    QVBoxLayout,
     QWidget,
 )
 
@@ -28,6 +26,7 @@ from guiapp.core.compute.where import scheduler_address_problem
 from guiapp.core.study.sections import ClusterSpec
 from guiapp.core.study.spec import ExperimentSpec
 from guiapp.ui import theme
+from guiapp.ui.widgets.layouts import STRETCH, hbox, vbox
 
 EXAMPLE_ADDRESS = "tcp://host:8786"
 DASK_NOTE = ("Dask runs the pieces of work on other computers; every computer needs TextLab with the "
@@ -126,20 +125,8 @@ class WhereToRun(QFrame):
         self.problem_label.setWordWrap(True)
         self.problem_label.hide()
 
-        row = QHBoxLayout()
-        row.setSpacing(12)
-        row.addWidget(title)
-        row.addSpacing(6)
-        row.addWidget(self.here)
-        row.addWidget(self.dask)
-        row.addWidget(self.address, 1)
-        row.addStretch(1)
-        column = QVBoxLayout(self)
-        column.setContentsMargins(16, 8, 16, 8)
-        column.setSpacing(4)
-        column.addLayout(row)
-        column.addWidget(self.note)
-        column.addWidget(self.problem_label)
+        row = hbox(None, title, 6, self.here, self.dask, (self.address, 1), STRETCH, spacing=12)
+        vbox(self, row, self.note, self.problem_label, margins=(16, 8, 16, 8), spacing=4)
 
         self.dask.toggled.connect(self._toggled)
         self.address.textChanged.connect(self._edited)

@@ -8,9 +8,10 @@ before the first run (the Run step opens only once a run has started).
 from __future__ import annotations
 
 from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QHBoxLayout, QLabel, QPushButton, QWidget
+from PySide6.QtWidgets import QLabel, QPushButton, QWidget
 
 from guiapp.ui import theme
+from guiapp.ui.widgets.layouts import hbox
 from guiapp.ui.widgets.where_to_run import DASK_TIP, WhereChoice, WhereToRun
 
 MAX_SHOWN = 44  # characters of an address shown on the line (all of it in the tooltip)
@@ -38,12 +39,7 @@ class WhereToRunLine(QWidget):
         self.panel.setStyleSheet(theme.top_rule_style("whereToRunPanel", theme.PANEL_TINT))
         self.panel.hide()
         self.panel.changed.connect(self._show)
-        row = QHBoxLayout(self)
-        row.setContentsMargins(0, 0, 0, 0)
-        row.setSpacing(4)
-        row.addWidget(caption)
-        row.addWidget(self.label)
-        row.addWidget(self.change_button)
+        hbox(self, caption, self.label, self.change_button, margins=(0, 0, 0, 0), spacing=4)
         self._show()
 
     @property
