@@ -50,8 +50,11 @@ def test_keys_code_the_suggested_texts_and_the_model_learns(qtbot, coding_window
     assert page.loop.rounds[-1].n_coded > page.loop.rounds[0].n_coded
     assert page.progress.stop_sentence()
     last = log.entries[-1].row
+    coded_entries = log.entries
     qtbot.keyClick(view, "z")
     assert len(log) == 23 and page.current.row == last  # undo shows the text again
+    undone = coded_entries[-1]
+    assert (page.current.choice.probability, page.current.choice.strategy) == (undone.probability, undone.chosen_by)
     save_screenshot(window, "coding_step")
 
     out = tmp_path / "codings.xlsx"

@@ -24,6 +24,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from guiapp.core.coding.codebook import CodebookCategory
 from guiapp.core.coding.quick_model import BAG_OF_WORDS, KIND_WORDS, KINDS
 from guiapp.core.coding.strategies import STRATEGIES, STRATEGY_WORDS
 from guiapp.core.errors import UserError
@@ -137,7 +138,7 @@ class CodingPage(QWidget):
         self.text_view.undoRequested.connect(self.undo)
         self.text_view.flagged.connect(self.flag)
         self.text_view.categoryHovered.connect(
-            lambda name: self.card.show_category(self.session.codebook.with_categories([name]).category(name)))
+            lambda name: self.card.show_category(self.session.codebook.category(name) or CodebookCategory(name)))
         self.card = CodebookCard()
         self.progress = CodingProgress()
         side = QWidget()
@@ -276,7 +277,7 @@ class CodingPage(QWidget):
         self.session.codings_changed()
         shown = self._row_names().get(undone.row, undone.row)
         self.statusMessage.emit(f"Undid the coding of row {shown}.")
-        self._show_next(prefer=undone.row)
+        self._show_next(again=undone)
 
     def flag(self, flag: str, comment: str) -> None:
         coder = self._coder()
@@ -286,18 +287,13 @@ class CodingPage(QWidget):
         self.session.codings_changed()
         self.statusMessage.emit(f"Flagged: {flag}" + (f" — {comment}" if comment else ""))
 
-    def _show_next(self, prefer=None) -> None:  # noqa: ANN001 — a row to show again (after undo)
+    def _show_next(self, again=None) -> None:  # noqa: ANN001 — a Coding just undone: its text comes back
         loop = self.loop
         if loop is None:
             return
-        suggestion = loop.next_text(self.session.codings, self._file_categories)
-        if prefer is not None and suggestion is not None and suggestion.row != prefer:
-            from guiapp.core.coding.coding_loop import Suggestion
-            from guiapp.core.coding.strategies import Choice
-
-            position = loop.pool.position(prefer, loop.source)
-            suggestion = Suggestion(prefer, Choice(position, suggestion.choice.probability, suggestion.choice.strategy),
-                                    "shown again after Undo", loop.source, loop.pool.text(prefer, loop.source))
+        suggestion = self._shown_again(again) if again is not None else None
+        if suggestion is None:
+            suggestion = loop.next_text(self.session.codings, self._file_categories)
         self.current = suggestion
         if suggestion is None:
             self.text_view.show_empty("Every text of your table is coded. Export the codings, or go on to the models.")
@@ -306,6 +302,22 @@ class CodingPage(QWidget):
         metadata = {column: frame.at[suggestion.row, column] for column in self._metadata_columns} \
             if frame is not None and suggestion.row in frame.index else {}
         self.text_view.show_text(suggestion.text, metadata, self._categories(), reason=suggestion.reason)
+
+    def _shown_again(self, undone):  # noqa: ANN001, ANN202 — a Coding; a Suggestion or None
+        """The text whose coding was undone, as it was chosen: the same way and with the same
+        probability, so that coding it again records what really happened. None when it is not a
+        text of the pool (e.g. a coding of the file changed on "Codings to check")."""
+        from guiapp.core.coding.coding_loop import Suggestion
+        from guiapp.core.coding.strategies import Choice
+
+        loop = self.loop
+        if undone.source != loop.source or undone.probability is None:
+            return None
+        position = loop.pool.position(undone.row, loop.source)
+        if position is None or position >= loop.pool.n_pool:  # a coded text of the file, not one to code
+            return None
+        return Suggestion(undone.row, Choice(position, undone.probability, undone.chosen_by), "shown again after Undo",
+                          loop.source, loop.pool.text(undone.row, loop.source))
 
     def _strategy_chosen(self, _index: int) -> None:
         if self.loop is not None:
@@ -356,8 +368,9 @@ class CodingPage(QWidget):
     # -- following the session --------------------------------------------------------------------------
     def _codings_changed(self) -> None:
         log = self.session.codings
-        counts = {**{c: 0 for c in self._categories()}} if self.loop is not None else {}
-        if self.loop is not None:
+        counts = {}
+        if self.loop is not None:  # every category, the ones without codings too
+            counts = {category: 0 for category in self._categories()}
             counts.update(self.loop.pool.coded_counts(log, self._file_categories))
         self.progress.set_counts(counts, log.per_hour())
         self.text_view.set_can_undo(len(log) > 0)
