@@ -25,10 +25,19 @@ def test_codings_and_codebook_go_into_the_project_and_come_back(qtbot, window, t
     assert (coding.category, coding.coder, coding.chosen_by, coding.probability) == ("Health", "Ana", "random", 0.001)
     assert session.codebook.names() == ["Health"]
 
+
+
+def test_a_table_from_another_file_starts_without_codings(qtbot, window, tmp_path):
+    window.open_example()
+    wait_for_report(qtbot, window)
+    session = window.session
+    session.set_codebook(Codebook([CodebookCategory("Health")]))
+    session.codings.record(session.frame.index[0], "Health", coder="Ana", chosen_by="random", probability=0.001)
+    session.codings_changed()
     other = tmp_path / "other.csv"
     other.write_text("text,label\n" + "\n".join(f"text number {i},{'a' if i % 2 else 'b'}" for i in range(30)),
                      encoding="utf-8")
     window.open_path(other)
-    wait_for_report(qtbot, window)
-    qtbot.waitUntil(lambda: session.table is not None and session.table.path.name == "other.csv", timeout=30_000)
+    qtbot.waitUntil(lambda: session.table is not None and session.table.path.name == "other.csv"
+                    and not window.data_page.is_busy(), timeout=60_000)
     assert len(session.codings) == 0 and session.codebook.names() == []  # codings belong to their table
