@@ -19,7 +19,7 @@ def coding_window(qtbot, window, tmp_path):
     frame.loc[40:, "label"] = None  # 40 coded texts, 120 to code
     path = tmp_path / "texts.csv"
     frame.to_csv(path, index=False)
-    window.coding_page.coder_edit.setText("Ana")  # otherwise asked once, at the first coding
+    window.coding_page.bar.coder_edit.setText("Ana")  # otherwise asked once, at the first coding
     window.open_path(path)
     wait_for_report(qtbot, window)
     window.go_to_step(CODING_STEP)
@@ -73,3 +73,68 @@ def test_the_study_runs_on_the_file_s_codings_and_the_new_ones(qtbot, coding_win
     table = window.session.study_table_with_codings()
     assert table[window.session.mapping.category_column].notna().sum() == 45
     assert frame["label"].notna().sum() == 40  # the table as read is not changed
+
+
+def test_texts_of_a_second_file_are_coded_and_join_the_study(qtbot, coding_window, tmp_path):
+    window, frame, path = coding_window
+    page, session = window.coding_page, window.session
+    more = coded_texts(30, seed=11).rename(columns={"text": "Tweet"})[["Tweet"]]
+    more_path = tmp_path / "more tweets.csv"
+    more.to_csv(more_path, index=False)
+    before = hashlib.sha256(more_path.read_bytes()).hexdigest()
+    page.open_texts_file(more_path)
+    qtbot.waitUntil(lambda: page.loop is not None and page.loop.source == "second file", timeout=10_000)
+    assert page.bar.source_combo.currentText() == "Texts of more tweets.csv"
+    for _ in range(3):
+        shown = page.current
+        assert shown.source == "second file" and shown.text == more.loc[shown.row, "Tweet"]
+        qtbot.keyClick(page.text_view, "2")
+        qtbot.waitUntil(lambda: page.current is None or page.current.row != shown.row, timeout=5000)
+    study = session.study_table_with_codings()
+    assert len(study) == len(frame) + 3 and study["label"].notna().sum() == 43
+    assert set(study["text"].iloc[-3:]) <= set(more["Tweet"])
+    # the Data step's check counts them (once coding pauses)
+    qtbot.waitUntil(lambda: not window.data_page.codings_note.isHidden(), timeout=10_000)
+    assert "3 texts coded" in window.data_page.codings_note.text()
+    qtbot.waitUntil(lambda: window.data_page.report is not None
+                    and window.data_page.report.n_coded == 43, timeout=30_000)
+    # back to the table's uncoded rows
+    page.bar.source_combo.setCurrentIndex(0)
+    page.bar.source_combo.activated.emit(0)
+    qtbot.waitUntil(lambda: page.loop.source == "table", timeout=5000)
+    assert page.current.source == "table" and page.current.row >= 40
+    assert hashlib.sha256(more_path.read_bytes()).hexdigest() == before
+
+
+def test_a_fully_coded_table_can_have_its_codings_checked_from_the_results(qtbot, window, tmp_path):
+    from guiapp.ui.steps import CODING_STEP as CODING
+
+    frame = coded_texts(120, seed=5)
+    path = tmp_path / "all coded.csv"
+    frame.to_csv(path, index=False)
+    window.open_path(path)
+    wait_for_report(qtbot, window)
+    page = window.coding_page
+    qtbot.waitUntil(lambda: page.loop is not None, timeout=5000)
+    assert page.loop.pool.n_pool == 0 and page.current is None
+    assert "Every text of your table is coded" in page.text_view.empty_message()
+    from PySide6.QtWidgets import QPushButton
+
+    window.results_page.findChild(QPushButton, "checkMyCodings").click()  # on the Results step's errors tab
+    assert window.steps.currentRow() == CODING and page.tabs.currentIndex() == 2
+    qtbot.waitUntil(lambda: page.review_panel.sentence() != "" and not page.is_busy(), timeout=30_000)
+    assert "120" in page.review_panel.sentence() or page.review_panel.rows()
+    page.cancel_jobs()
+
+
+def test_a_flag_given_before_coding_is_kept_with_the_coding_and_comes_back_with_undo(qtbot, coding_window):
+    window, _frame, _path = coding_window
+    page = window.coding_page
+    shown = page.current
+    page.text_view.flagged.emit("ask colleague", "is this about defence?")  # the flag dialog's answer
+    qtbot.keyClick(page.text_view, "1")
+    entry = window.session.codings.entries[-1]
+    assert (entry.row, entry.flag, entry.comment) == (shown.row, "ask colleague", "is this about defence?")
+    assert page.current.row != shown.row and page.text_view.flag_text() == ""
+    qtbot.keyClick(page.text_view, "z")
+    assert page.current.row == shown.row and "ask colleague" in page.text_view.flag_text()

@@ -151,6 +151,13 @@ def test_more_than_nine_categories_are_found_in_the_list_by_typing(qtbot, view):
     finder.activated.emit(15)  # chosen in the opened list
     assert heard[-1] == ("coded", "Technology")
 
+    line.setFocus()  # after a coding through the list, the next text's keys code again (not type into it)
+    qtbot.waitUntil(line.hasFocus)
+    view.show_text(TEXT, {}, TWENTY)
+    assert view.hasFocus()
+    qtbot.keyClick(view, Qt.Key.Key_3)
+    assert heard[-1] == ("coded", "Health") and line.text() == ""
+
 
 def test_the_coding_now_is_highlighted_and_a_change_says_what_it_was(qtbot, view):
     view.show_text(TEXT, {"Bill ID": "HR1043", "Year": 2003}, FIVE, current="Health", changed_from="Education",

@@ -299,7 +299,7 @@ class CodingLoop:
         f1 = macro_f1([index[label] for label in labels], oof.argmax(axis=1), len(columns))
         new_round = Round.from_probabilities(len(coded), probabilities[self._stop_positions], columns, f1)
         groups = self._groups
-        if groups is None and self._strategy == "diversity":
+        if groups is None and self._strategy == "diversity" and self.pool.n_pool:
             on_event(Progress(0.95, "Finding groups of similar texts"))
             groups = text_groups(features[: self.pool.n_pool], self.seed)
         on_event(Progress(1.0, "The quick model is ready"))

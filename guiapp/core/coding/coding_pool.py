@@ -49,7 +49,8 @@ class CodingPool:
     docstring). ``source``: where the pool comes from, ``"table"`` (the table's uncoded rows) or
     ``"second file"``. ``table_texts``: row → text of the table's rows (at least the coded ones);
     ``second_file_texts``: row → text of a second file, needed only when the pool is the table but
-    the log holds codings of a second file."""
+    the log holds codings of a second file. The pool may be empty (every text of the table coded):
+    then nothing is suggested, but the codings can still be checked."""
 
     def __init__(self, pool_rows: Sequence, pool_texts: Sequence[str], *, source: str = TABLE,
                  table_texts: Mapping | None = None, second_file_texts: Mapping | None = None) -> None:
@@ -61,9 +62,6 @@ class CodingPool:
         if len(rows) != len(texts):
             raise DataError(f"The pool names {len(rows):,} rows but holds {len(texts):,} texts.",
                             "Give one text for each row of the pool.")
-        if not rows:
-            raise DataError("There are no texts to code.",
-                            "Add uncoded rows to the table or open a second file of texts to code.")
         self.source = source
         self.rows: tuple[Row, ...] = tuple(rows)
         self.n_pool = len(rows)
@@ -82,6 +80,9 @@ class CodingPool:
                 if key not in self._place:
                     self._place[key] = len(all_texts)
                     all_texts.append(text)
+        if not all_texts:
+            raise DataError("There are no texts to code.",
+                            "Add uncoded rows to the table or open a second file of texts to code.")
         self.texts: tuple[str, ...] = tuple(all_texts)  # the pool's texts, then the others
 
     # ------------------------------------------------------------------ places
@@ -101,7 +102,7 @@ class CodingPool:
         and (for a pool of the table) not coded in the file."""
         mask = np.ones(self.n_pool, dtype=bool)
         place = self._place
-        for entry in log.entries:
+        for entry in log.entries_of():  # the first coding's: a second coder's coding leaves a text open
             if entry.source == self.source:
                 position = place.get((entry.source, entry.row))
                 if position is not None and position < self.n_pool:

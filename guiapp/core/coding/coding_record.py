@@ -16,7 +16,8 @@ from guiapp.core.tables.cell_values import category_label
 
 FORMAT = "textlab-codings"
 VERSION = 1
-CHOSEN_BY = ("random", "uncertainty", "diversity", "in order", "review", "second coder")
+SECOND_CODER = "second coder"  # how a second coder's codings are recorded as chosen: a record apart from the study's
+CHOSEN_BY = ("random", "uncertainty", "diversity", "in order", "review", SECOND_CODER)
 SOURCES = ("table", "second file")
 
 Row = int | str

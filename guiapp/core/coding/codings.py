@@ -8,6 +8,14 @@ the category it replaced (``previous``). A text is named by its *row*, the table
 JSON (:meth:`CodingLog.to_dict`) and read back from an untrusted file (:meth:`CodingLog.from_dict`,
 each entry as ``coding_record.py`` reads one).
 
+A second coder's codings (entries chosen by ``"second coder"``) are a record apart, kept in the same
+log: they never count as the study's coding. Every question asked of the log — the latest coding of
+a row, the skips, flags, changes, counts, codings per hour — is about the first coding (the study's)
+unless ``second_coder=True`` asks about the second coder's record instead; a second coder's coding
+that changes a category changes the second coder's own earlier one, and Undo takes back the last
+entry of one record, leaving the other as it is. :meth:`CodingLog.second_coder` gives the second
+coder's codings. The whole log (``len``, ``entries``, ``to_dict``) holds both.
+
 :func:`with_codings` gives the table a study runs on: a copy whose category column holds the file's
 codings with the log's applied; the file itself is never changed.
 """
@@ -27,6 +35,7 @@ import pandas as pd
 from guiapp.core.coding.coding_record import (  # the record of one coding, kept here for those who use the log
     CHOSEN_BY,
     FORMAT,
+    SECOND_CODER,
     SOURCES,
     VERSION,
     Coding,
@@ -43,9 +52,9 @@ from guiapp.core.study.mapping import ColumnMapping
 from guiapp.core.tables.cell_values import category_label, category_labels
 from guiapp.core.tables.rows import copy_row_origin
 
-__all__ = ["CHOSEN_BY", "FORMAT", "NEW_CATEGORY_COLUMN", "PAUSE", "SOURCES", "VERSION", "Coding", "CodingLog",
-           "Row", "UnreadableCodings", "category_column", "coded_counts", "file_categories", "now", "parse_time",
-           "row_label", "with_codings"]
+__all__ = ["CHOSEN_BY", "FORMAT", "NEW_CATEGORY_COLUMN", "PAUSE", "SECOND_CODER", "SOURCES", "VERSION", "Coding",
+           "CodingLog", "Row", "UnreadableCodings", "category_cell", "category_column", "coded_counts", "file_categories", "now",
+           "parse_time", "row_label", "with_codings"]
 
 PAUSE = timedelta(minutes=30)  # a longer gap between two codings is a break, not time spent coding
 NEW_CATEGORY_COLUMN = "category"  # the column that holds the codings when the table has none
@@ -65,28 +74,37 @@ class CodingLog:
                probability: float | None = None, flag: str = "", comment: str = "",
                file_category: str | None = None, source: str = "table", at: str | None = None) -> Coding:
         """Add a coding made now and return it; ``previous`` is filled in when it changes the row's
-        category (an earlier coding's, else ``file_category``, the one the file gives the row)."""
-        before = self.latest(source).get(row_label(row))
-        had = before.category if before is not None else file_category
+        category (an earlier coding's, else ``file_category``, the one the file gives the row). A
+        second coder's coding (``chosen_by="second coder"``) is compared with the second coder's own
+        earlier coding of the row only, never with the first coding or the file's."""
+        second = chosen_by == SECOND_CODER
+        before = self.latest(source, second_coder=second).get(row_label(row))
+        had = before.category if before is not None else None if second else file_category
         previous = had if category is not None and had is not None and had != category else None
         coding = Coding(row, category, coder, at or now(), chosen_by, probability, flag, comment, previous, source)
         self.add(coding)
         return coding
 
     def flag(self, row: Row, flag: str, comment: str = "", *, coder: str, source: str = "table",
-             at: str | None = None) -> Coding:
-        """Flag the row's latest entry (its coding, or its skip) with ``flag`` and ``comment``: a copy
-        of that entry with a new time is added. ValueError when the row has no entry yet."""
-        entry = self.entry_of(row, source)
+             at: str | None = None, second_coder: bool = False) -> Coding:
+        """Flag the row's latest entry (its coding, or its skip; the second coder's with
+        ``second_coder``) with ``flag`` and ``comment``: a copy of that entry with a new time is
+        added. ValueError when the row has no entry yet."""
+        entry = self.entry_of(row, source, second_coder=second_coder)
         if entry is None:
             raise ValueError(f"row {row!r} has not been coded or skipped, so it cannot be flagged")
         coding = replace(entry, flag=flag, comment=comment, coder=coder, at=at or now())
         self.add(coding)
         return coding
 
-    def undo(self) -> Coding | None:
-        """Remove the last entry and return it (None when the log is empty)."""
-        return self._entries.pop() if self._entries else None
+    def undo(self, second_coder: bool = False) -> Coding | None:
+        """Remove the last entry of the first coding (of the second coder's record with
+        ``second_coder``) and return it; None when that record is empty. The other record's
+        entries stay, even those made later."""
+        for index in range(len(self._entries) - 1, -1, -1):
+            if _is_second_coder(self._entries[index]) == second_coder:
+                return self._entries.pop(index)
+        return None
 
     # ------------------------------------------------------------------ reading
     # Rows of the table and rows of a second file are numbered apart: every question about rows
@@ -107,52 +125,71 @@ class CodingLog:
 
     @property
     def entries(self) -> tuple[Coding, ...]:
+        """Every entry, of both records, in the order made."""
         return tuple(self._entries)
 
-    def _last_entries(self, source: str) -> dict[Row, Coding]:
-        return {entry.row: entry for entry in self._entries if entry.source == source}
+    def entries_of(self, *, second_coder: bool = False) -> list[Coding]:
+        """The entries of the first coding (of the second coder's record with ``second_coder``),
+        in the order made."""
+        return [entry for entry in self._entries if _is_second_coder(entry) == second_coder]
 
-    def entry_of(self, row: Row, source: str = "table") -> Coding | None:
+    def _last_entries(self, source: str, second_coder: bool = False) -> dict[Row, Coding]:
+        return {entry.row: entry for entry in self.entries_of(second_coder=second_coder) if entry.source == source}
+
+    def entry_of(self, row: Row, source: str = "table", *, second_coder: bool = False) -> Coding | None:
         """The latest entry of ``row``, a skip included."""
         row = row_label(row)
-        return next((e for e in reversed(self._entries) if e.row == row and e.source == source), None)
+        return next((e for e in reversed(self._entries)
+                     if e.row == row and e.source == source and _is_second_coder(e) == second_coder), None)
 
-    def latest(self, source: str = "table") -> dict[Row, Coding]:
+    def latest(self, source: str = "table", *, second_coder: bool = False) -> dict[Row, Coding]:
         """The latest coding (skips left out) of each row of ``source``."""
-        return {e.row: e for e in self._entries if e.category is not None and e.source == source}
+        return {e.row: e for e in self.entries_of(second_coder=second_coder)
+                if e.category is not None and e.source == source}
 
-    def categories_by_row(self, source: str = "table") -> dict[Row, str]:
+    def second_coder(self, source: str = "table") -> dict[Row, Coding]:
+        """The second coder's latest coding (skips left out) of each row of ``source``."""
+        return self.latest(source, second_coder=True)
+
+    def categories_by_row(self, source: str = "table", *, second_coder: bool = False) -> dict[Row, str]:
         """Row → the category its latest coding gave it."""
-        return {row: coding.category for row, coding in self.latest(source).items()}  # type: ignore[misc]
+        return {row: coding.category  # type: ignore[misc]
+                for row, coding in self.latest(source, second_coder=second_coder).items()}
 
-    def skipped(self, source: str = "table") -> list[Row]:
+    def skipped(self, source: str = "table", *, second_coder: bool = False) -> list[Row]:
         """Rows skipped and not coded since, in the order they were first met."""
-        coded = self.latest(source)
-        return [row for row, entry in self._last_entries(source).items() if entry.skipped and row not in coded]
+        coded = self.latest(source, second_coder=second_coder)
+        return [row for row, entry in self._last_entries(source, second_coder).items()
+                if entry.skipped and row not in coded]
 
-    def flagged(self, source: str = "table") -> dict[Row, Coding]:
+    def flagged(self, source: str = "table", *, second_coder: bool = False) -> dict[Row, Coding]:
         """Rows whose latest entry (a skip included) carries a flag or a comment, with that entry."""
-        return {row: entry for row, entry in self._last_entries(source).items() if entry.flag or entry.comment}
+        return {row: entry for row, entry in self._last_entries(source, second_coder).items()
+                if entry.flag or entry.comment}
 
-    def changed(self, source: str = "table") -> dict[Row, Coding]:
+    def changed(self, source: str = "table", *, second_coder: bool = False) -> dict[Row, Coding]:
         """Rows whose latest coding changed a category the row had (the file's or an earlier one)."""
-        return {row: coding for row, coding in self.latest(source).items() if coding.changed}
+        return {row: coding for row, coding in self.latest(source, second_coder=second_coder).items()
+                if coding.changed}
 
-    def counts(self, source: str | None = None) -> dict[str, int]:
+    def counts(self, source: str | None = None, *, second_coder: bool = False) -> dict[str, int]:
         """Coded texts per category (the latest coding of each text, of one source or of both),
         most frequent first."""
         sources = SOURCES if source is None else (source,)
-        found = Counter(coding.category for name in sources for coding in self.latest(name).values())
+        found = Counter(coding.category for name in sources
+                        for coding in self.latest(name, second_coder=second_coder).values())
         return dict(found.most_common())
 
     def coders(self) -> list[str]:
         return list(dict.fromkeys(entry.coder for entry in self._entries))
 
-    def per_hour(self, coder: str | None = None, pause: timedelta = PAUSE) -> float | None:
+    def per_hour(self, coder: str | None = None, pause: timedelta = PAUSE, *,
+                 second_coder: bool = False) -> float | None:
         """Codings per hour of coding: each coding counts with the time since the entry before it;
         a gap longer than ``pause`` is a break and counts neither. A new flag on a coding, or the
         same category given again, is no new coding. None until there is time to measure."""
-        entries = sorted((e for e in self._entries if coder is None or e.coder == coder), key=lambda e: e.time)
+        entries = sorted((e for e in self.entries_of(second_coder=second_coder) if coder is None or e.coder == coder),
+                         key=lambda e: e.time)
         seconds, codings = 0.0, 0
         before: datetime | None = None
         last_of_text: dict[tuple[str, Row], Coding] = {}
@@ -181,6 +218,10 @@ class CodingLog:
         if not isinstance(entries, list):
             raise UnreadableCodings("they are not a list of codings")
         return cls(coding_from_dict(entry, number) for number, entry in enumerate(entries, start=1))
+
+
+def _is_second_coder(entry: Coding) -> bool:
+    return entry.chosen_by == SECOND_CODER
 
 
 # ---------------------------------------------------------------------- the table with the codings
@@ -217,7 +258,7 @@ def with_codings(frame: pd.DataFrame, mapping: ColumnMapping, log: CodingLog) ->
     values = out[column] if column in out.columns else pd.Series(None, index=out.index, dtype=object)
     if coded:
         rows = list(coded)
-        new = [_cell(category, values.dtype) for category in coded.values()]
+        new = [category_cell(category, values.dtype) for category in coded.values()]
         texts = all(isinstance(value, str) for value in new)
         if texts and isinstance(values.dtype, pd.StringDtype):
             pass  # a column of texts takes more texts as it is
@@ -231,7 +272,7 @@ def with_codings(frame: pd.DataFrame, mapping: ColumnMapping, log: CodingLog) ->
     return out
 
 
-def _cell(category: str, dtype: object) -> object:
+def category_cell(category: str, dtype: object) -> object:
     """The category as the column's cell: a number in a column of numbers when it stands for one
     (so ``1`` stays the number 1), else the text."""
     if pd.api.types.is_bool_dtype(dtype) or not pd.api.types.is_numeric_dtype(dtype):

@@ -158,6 +158,8 @@ class QuickModel:
             raise RuntimeError("QuickModel must be fitted before predict_proba")
         n_rows = features.shape[0]
         out = np.zeros((n_rows, len(self.categories)))
+        if n_rows == 0:
+            return out
         if self._estimator is None:
             out[:, self._columns[0]] = 1.0
         elif self.kind == BAG_OF_WORDS:

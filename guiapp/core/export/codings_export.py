@@ -8,8 +8,10 @@ file's), *Coder*, *Time (UTC)*, *How chosen* (random, uncertainty, diversity, in
 second coder), *Probability of being chosen* (by the strategy that proposed the text; empty when
 none did), *Flag*, *Comment* and *Previous coding* (the category a changed coding replaced). Texts
 coded from a second file follow the table's rows, with a column that says where each text comes
-from. The workbook adds a *Codebook* sheet: each category, its definition, examples and how many
-texts it now holds.
+from. When a second coder coded texts (a record apart that never counts as the coding), two more
+columns follow: *Second coder* and *Second coder's category* (the second coder's latest coding of
+the text; empty for the texts the second coder did not code). The workbook adds a *Codebook*
+sheet: each category, its definition, examples and how many texts it now holds.
 """
 
 from __future__ import annotations
@@ -25,7 +27,13 @@ import xlsxwriter
 from xlsxwriter.workbook import Workbook
 
 from guiapp.core.coding.codebook import Codebook
-from guiapp.core.coding.codings import Coding, CodingLog, coded_counts, file_categories
+from guiapp.core.coding.codings import (
+    SOURCES,
+    Coding,
+    CodingLog,
+    coded_counts,
+    file_categories,
+)
 from guiapp.core.errors import UserError
 from guiapp.core.events import EventCallback, Progress, ignore_events
 from guiapp.core.export.excel import (
@@ -52,6 +60,8 @@ from guiapp.core.tables.rows import copy_row_origin
 CODING, CODER, TIME, CHOSEN, PROBABILITY = "Coding", "Coder", "Time (UTC)", "How chosen", "Probability of being chosen"
 FLAG, COMMENT, PREVIOUS = "Flag", "Comment", "Previous coding"
 TEXTLAB_COLUMNS = (CODING, CODER, TIME, CHOSEN, PROBABILITY, FLAG, COMMENT, PREVIOUS)
+SECOND_CODER, SECOND_CATEGORY = "Second coder", "Second coder's category"
+SECOND_CODER_COLUMNS = (SECOND_CODER, SECOND_CATEGORY)  # only when a second coder coded texts
 FROM = "Text from"
 FROM_TABLE, FROM_SECOND_FILE = "your table", "the second file of texts"
 ROW_IN_FILE = "Row in its file"
@@ -62,10 +72,12 @@ CHUNK_ROWS = 5_000
 
 def _part(frame: pd.DataFrame, mapping: ColumnMapping, log: CodingLog, source: str, only_coded: bool,
           names: dict[str, str]) -> pd.DataFrame:
-    """``frame`` with a first column of its rows and TextLab's columns (``names``) after its own."""
-    coded, last = log.latest(source), {entry.row: entry for entry in log if entry.source == source}
+    """``frame`` with a first column of its rows and TextLab's columns (``names``) after its own;
+    the second coder's columns when ``names`` has them."""
+    coded, last = log.latest(source), {entry.row: entry for entry in log.entries_of() if entry.source == source}
+    checks = log.second_coder(source) if SECOND_CODER in names else {}
     if only_coded:
-        frame = frame.loc[[row in coded or _has_note(last.get(row)) for row in frame.index]]
+        frame = frame.loc[[row in coded or row in checks or _has_note(last.get(row)) for row in frame.index]]
     numbered = with_row_numbers(frame)
     in_file = file_categories(frame, mapping)
     codings = [coded.get(row) for row in frame.index]
@@ -80,6 +92,10 @@ def _part(frame: pd.DataFrame, mapping: ColumnMapping, log: CodingLog, source: s
         COMMENT: [(n.comment or None) if n else None for n in notes],
         PREVIOUS: [c.previous if c and c.changed else None for c in codings],
     }
+    if SECOND_CODER in names:
+        checked = [checks.get(row) for row in frame.index]
+        columns[SECOND_CODER] = [c.coder if c else None for c in checked]
+        columns[SECOND_CATEGORY] = [c.category if c else None for c in checked]
     added = pd.DataFrame({names[key]: values for key, values in columns.items()}, index=frame.index)
     return copy_row_origin(frame, pd.concat([numbered, added], axis=1))
 
@@ -103,7 +119,8 @@ def codings_table(table: pd.DataFrame, mapping: ColumnMapping, log: CodingLog, *
     second = coding_texts is not None and bool(log.latest("second file") or log.flagged("second file"))
     taken = {str(column) for frame in (table, coding_texts if second else None) if frame is not None
              for column in frame.columns}
-    names = {name: _unique(name, taken) for name in TEXTLAB_COLUMNS}
+    checked = any(log.second_coder(source) for source in SOURCES)
+    names = {name: _unique(name, taken) for name in (*TEXTLAB_COLUMNS, *(SECOND_CODER_COLUMNS if checked else ()))}
     part = _part(table, mapping, log, "table", only_coded, names)
     if not second:
         return part
@@ -190,7 +207,9 @@ def _write_workbook(path: Path, frame: pd.DataFrame, codebook: Codebook, counts:
 
 def _codings_sheet(workbook: Workbook, styles: Styles, frame: pd.DataFrame, on_event: EventCallback) -> None:
     sheet = workbook.add_worksheet(SHEET)
-    rows, first_textlab = len(frame), frame.shape[1] - len(TEXTLAB_COLUMNS)
+    checked = frame.shape[1] > 0 and str(frame.columns[-1]).startswith(SECOND_CATEGORY)  # TextLab's come last
+    rows = len(frame)
+    first_textlab = frame.shape[1] - len(TEXTLAB_COLUMNS) - (len(SECOND_CODER_COLUMNS) if checked else 0)
     textlab_header = styles.block_header(BLOCK_FILLS[0])
     lines = 1.0
     for col, name in enumerate(frame.columns):

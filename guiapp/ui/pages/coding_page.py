@@ -12,11 +12,9 @@ from pathlib import Path
 
 from PySide6.QtCore import QSettings, Qt, Signal
 from PySide6.QtWidgets import (
-    QComboBox,
-    QHBoxLayout,
+    QFileDialog,
     QInputDialog,
     QLabel,
-    QLineEdit,
     QPushButton,
     QSplitter,
     QTabWidget,
@@ -25,23 +23,28 @@ from PySide6.QtWidgets import (
 )
 
 from guiapp.core.coding.codebook import CodebookCategory
-from guiapp.core.coding.quick_model import BAG_OF_WORDS, KIND_WORDS, KINDS
-from guiapp.core.coding.strategies import STRATEGIES, STRATEGY_WORDS
+from guiapp.core.coding.coding_record import SOURCES
+from guiapp.core.coding.second_file import file_name
 from guiapp.core.errors import UserError
 from guiapp.ui import theme
 from guiapp.ui.session.study_session import StudySession
 from guiapp.ui.widgets.codebook_card import CodebookCard
 from guiapp.ui.widgets.codebook_editor import CodebookEditor
+from guiapp.ui.widgets.coding_bar import CodingBar
 from guiapp.ui.widgets.coding_progress import CodingProgress
 from guiapp.ui.widgets.coding_text_view import CodingTextView
 from guiapp.ui.widgets.empty_state import EmptyState
+from guiapp.ui.widgets.layouts import vbox
+from guiapp.ui.widgets.new_texts_source import FILE_FILTER
 from guiapp.ui.widgets.review_panel import ReviewPanel
 from guiapp.ui.widgets.save_dialogs import ask_save_path, proposed_name
+from guiapp.ui.widgets.second_coder_panel import SecondCoderPanel
 from guiapp.ui.widgets.scroll_area import fill
 from guiapp.workers import Worker, WorkerSlot
 
-CODER_KEY = "coding/coder"
-AUTO_WORDS = ("Suggested", "At random until two categories have five codings each, then where the model is least sure.")
+TABLE, SECOND_FILE = SOURCES
+GOAL_KEY = "coding/goal"
+CODE_TAB, CODEBOOK_TAB, REVIEW_TAB, SECOND_CODER_TAB = range(4)
 
 
 def snapshot(log):  # noqa: ANN001, ANN201 — a CodingLog
@@ -69,9 +72,11 @@ class CodingPage(QWidget):
         self._retrain_slot = WorkerSlot()
         self._review_slot = WorkerSlot()
         self._export_slot = WorkerSlot()
+        self._file_slot = WorkerSlot()
+        self._texts_frame = None  # the table or the second file: where the texts on screen come from
+        self._flag = ("", "")  # the flag and comment given to the text on screen, recorded with its coding
         self._pool_key: tuple | None = None
         self._file_categories: dict = {}  # row → the category the file gives it
-        self._metadata_columns: list[str] = []
 
         self.empty = EmptyState("No texts to code yet",
                                 "Open your texts on the Data step and choose the column that holds them.", "coding")
@@ -86,6 +91,7 @@ class CodingPage(QWidget):
         session.dataChanged.connect(self._data_changed)
         session.codingsChanged.connect(self._codings_changed)
         session.codebookChanged.connect(self._codebook_changed)
+        session.codingCheckWanted.connect(self.check_codings)
 
     # -- building -------------------------------------------------------------------------------------
     def _build_content(self) -> QWidget:
@@ -98,39 +104,12 @@ class CodingPage(QWidget):
         intro.setWordWrap(True)
         intro.setStyleSheet(theme.MUTED_STYLE)
 
-        self.coder_edit = QLineEdit(str(QSettings().value(CODER_KEY, "") or ""), objectName="coderName")
-        self.coder_edit.setPlaceholderText("your name or initials")
-        self.coder_edit.setToolTip("Recorded with every coding, so that two coders' work can be told apart.")
-        self.coder_edit.setMaximumWidth(180)
-        self.coder_edit.editingFinished.connect(lambda: QSettings().setValue(CODER_KEY, self.coder_edit.text().strip()))
-        self.strategy_combo = QComboBox(objectName="codingStrategy")
-        self.strategy_combo.addItem(AUTO_WORDS[0], "auto")
-        self.strategy_combo.setItemData(0, AUTO_WORDS[1], Qt.ItemDataRole.ToolTipRole)
-        for name in STRATEGIES:
-            label, tip = STRATEGY_WORDS[name]
-            self.strategy_combo.addItem(label, name)
-            self.strategy_combo.setItemData(self.strategy_combo.count() - 1, tip, Qt.ItemDataRole.ToolTipRole)
-        self.strategy_combo.setToolTip("How TextLab chooses the next text. Every choice is recorded with the chance "
-                                       "it had, so that shares estimated later can correct for it.")
-        self.strategy_combo.currentIndexChanged.connect(self._strategy_chosen)
-        self.kind_combo = QComboBox(objectName="codingModel")
-        for kind in KINDS:
-            label, tip = KIND_WORDS[kind]
-            self.kind_combo.addItem(label, kind)
-            self.kind_combo.setItemData(self.kind_combo.count() - 1, tip, Qt.ItemDataRole.ToolTipRole)
-        self.kind_combo.setCurrentIndex(self.kind_combo.findData(BAG_OF_WORDS))
-        self.kind_combo.setToolTip("The quick model that learns while you code and suggests the next text.")
-        self.kind_combo.currentIndexChanged.connect(lambda _i: self._rebuild_loop(force=True))
-        self.export_button = QPushButton("Export codings…", objectName="exportCodings")
-        self.export_button.setToolTip("Save your table with every coding made here (coder, time, how the text was "
-                                      "chosen, flags) as an Excel or CSV file. Your spreadsheet is not changed.")
-        self.export_button.clicked.connect(self.choose_export_path)
-        bar = QHBoxLayout()
-        for widget in (QLabel("Coder:"), self.coder_edit, QLabel("Next text:"), self.strategy_combo,
-                       QLabel("Learning model:"), self.kind_combo):
-            bar.addWidget(widget)
-        bar.addStretch(1)
-        bar.addWidget(self.export_button)
+        self.bar = CodingBar()
+        self.bar.strategyChosen.connect(self._strategy_chosen)
+        self.bar.kindChosen.connect(lambda _kind: self._rebuild_loop(force=True))
+        self.bar.sourceChosen.connect(lambda _source: self._rebuild_loop(force=True))
+        self.bar.fileWanted.connect(self.choose_texts_file)
+        self.bar.exportRequested.connect(self.choose_export_path)
 
         self.text_view = CodingTextView()
         self.text_view.coded.connect(self.code)
@@ -141,6 +120,8 @@ class CodingPage(QWidget):
             lambda name: self.card.show_category(self.session.codebook.category(name) or CodebookCategory(name)))
         self.card = CodebookCard()
         self.progress = CodingProgress()
+        self.progress.set_goal(int(QSettings().value(GOAL_KEY, self.progress.goal()) or self.progress.goal()))
+        self.progress.goalChanged.connect(lambda goal: QSettings().setValue(GOAL_KEY, int(goal)))
         side = QWidget()
         side_column = QVBoxLayout(side)
         side_column.setContentsMargins(8, 0, 0, 0)
@@ -159,6 +140,7 @@ class CodingPage(QWidget):
         self.review_panel.keep.connect(self._keep_coding)
         self.review_panel.change.connect(self._change_coding)
         self.review_button = QPushButton("Check the codings", objectName="checkCodings")
+        self.review_button.setEnabled(False)
         self.review_button.setToolTip("Look for codings that the quick model, trained without each text, "
                                       "confidently places in another category.")
         self.review_button.clicked.connect(self.review)
@@ -171,12 +153,15 @@ class CodingPage(QWidget):
         self.tabs.addTab(splitter, "Code")
         self.tabs.addTab(self.codebook_editor, "Codebook")
         self.tabs.addTab(review_tab, "Codings to check")
-        column = QVBoxLayout(panel)
-        column.setContentsMargins(24, 16, 24, 12)
-        column.addWidget(title)
-        column.addWidget(intro)
-        column.addLayout(bar)
-        column.addWidget(self.tabs, 1)
+        self.second_coder = SecondCoderPanel(self.session, lambda: self.bar.coder() or None)
+        self.second_coder.statusMessage.connect(self.statusMessage)
+        self.second_coder.textWanted.connect(self._show_disagreement)
+        self.tabs.addTab(self.second_coder, "Second coder")
+        self.tabs.setTabToolTip(SECOND_CODER_TAB, "A colleague codes a random sample of your coded texts without "
+                                                  "seeing your codings; TextLab measures how far you agree.")
+        self.tabs.setTabToolTip(REVIEW_TAB, "Codings the quick model, trained without each text, places in "
+                                            "another category with confidence: keep or change each one.")
+        vbox(panel, title, intro, self.bar, (self.tabs, 1), margins=(24, 16, 24, 12))
         return panel
 
     # -- the pool -------------------------------------------------------------------------------------
@@ -184,11 +169,8 @@ class CodingPage(QWidget):
         self._rebuild_loop()
 
     def _rebuild_loop(self, force: bool = False) -> None:
-        """A table with its text column: the loop over its uncoded rows (kept while they stay the same)."""
-        from guiapp.core.coding.coding_loop import CodingLoop
-        from guiapp.core.coding.codings import file_categories
-        from guiapp.core.predict.new_texts import texts_of
-
+        """A table with its text column: the loop over the texts to code — the table's uncoded rows or
+        a second file's — kept while they stay the same."""
         session = self.session
         frame, mapping = session.frame, session.mapping
         usable = frame is not None and bool(mapping.text_columns)
@@ -197,38 +179,84 @@ class CodingPage(QWidget):
         if not usable:
             self.loop, self._pool_key = None, None
             return
-        key = (id(frame), tuple(mapping.text_columns), mapping.category_column, self.kind_combo.currentData())
+        second = session.coding_texts
+        self.bar.set_second_file(file_name(second) if second is not None else None)
+        key = (id(frame), tuple(mapping.text_columns), mapping.category_column, id(second), self.bar.kind(),
+               self.bar.source())
         if key == self._pool_key and not force:
             return
         self._retrain_slot.cancel()
-        try:
-            texts = texts_of(frame, mapping)
-        except UserError as error:  # column roles that do not fit the table (yet): say so, code nothing
-            self.loop, self.current, self._pool_key = None, None, None
-            self.text_view.show_empty(str(error))
-            return
-        rows = list(frame.index)
-        self._file_categories = file_categories(frame, mapping)
-        uncoded = [row for row in rows if row not in self._file_categories]
-        by_row = dict(zip(rows, texts, strict=True))
-        self._metadata_columns = [c for c in frame.columns if c not in {*mapping.text_columns, mapping.category_column}]
         self._pool_key = key
         self.loop, self.current = None, None
-        self.review_button.setEnabled(bool(uncoded))
-        if not uncoded:
-            self.text_view.show_empty("Every text of your table is coded already: there is nothing left to code here.")
+        try:
+            self.loop = self._new_loop()
+        except UserError as error:  # column roles that do not fit the table (yet): say so, code nothing
+            self._pool_key = None
+            self.review_button.setEnabled(False)
+            self.text_view.show_empty(str(error))
             return
-        self.loop = CodingLoop(uncoded, [by_row[row] for row in uncoded], table_texts=by_row,
-                               kind=self.kind_combo.currentData(), strategy=self.strategy_combo.currentData())
+        self.review_button.setEnabled(True)
         self._codebook_changed()
+        self._codings_changed()
         self._show_next()
         self._retrain_if_due()
 
-    def _row_names(self) -> dict:
-        """Row → the row Excel shows for it."""
+    def _new_loop(self):  # noqa: ANN202 — a CodingLoop
+        from guiapp.core.coding.coding_loop import CodingLoop
+        from guiapp.core.coding.codings import file_categories
+        from guiapp.core.predict.new_texts import texts_of
+
+        session = self.session
+        frame, mapping, second = session.frame, session.mapping, session.coding_texts
+        table_texts = dict(zip(frame.index, texts_of(frame, mapping), strict=True))
+        second_texts = dict(zip(second.index, texts_of(second, mapping), strict=True)) if second is not None else None
+        self._file_categories = file_categories(frame, mapping)
+        options = {"kind": self.bar.kind(), "strategy": self.bar.strategy()}
+        if self.bar.source() == SECOND_FILE and second_texts is not None:
+            self._texts_frame = second
+            rows = list(second_texts)
+            return CodingLoop(rows, [second_texts[row] for row in rows], source=SECOND_FILE,
+                              table_texts=table_texts, **options)
+        self._texts_frame = frame
+        uncoded = [row for row in frame.index if row not in self._file_categories]
+        return CodingLoop(uncoded, [table_texts[row] for row in uncoded], table_texts=table_texts,
+                          second_file_texts=second_texts, **options)
+
+    def choose_texts_file(self) -> None:
+        """Ask for a second file of texts to code; its texts are coded next."""
+        path, _ = QFileDialog.getOpenFileName(self, "Open a file of texts to code", str(Path.home()), FILE_FILTER)
+        if path:
+            self.open_texts_file(Path(path))
+
+    def open_texts_file(self, path: Path) -> None:
+        from guiapp.core.coding.second_file import read_texts_to_code
+
+        session = self.session
+        if session.frame is None:
+            return
+        if session.coding_texts is not None and session.codings.latest(SECOND_FILE):
+            self.errorRaised.emit(UserError(
+                f"You have coded texts of {file_name(session.coding_texts)} already.",
+                "Their codings belong to that file, so it stays the file of texts to code in this project. Export "
+                "the codings, or code the new texts in a new project."), "Opening a file of texts to code")
+            return
+        worker = Worker(read_texts_to_code, Path(path), session.mapping, name=f"read {Path(path).name}")
+        worker.signals.finished.connect(self._texts_file_read)
+        worker.signals.failed.connect(lambda error: self.errorRaised.emit(error, "Opening a file of texts to code"))
+        self._file_slot.start(worker)
+        self.statusMessage.emit(f"Reading {Path(path).name}…")
+
+    def _texts_file_read(self, texts) -> None:  # noqa: ANN001 — a DataFrame
+        self.bar.set_second_file(file_name(texts))
+        self.bar.set_source(SECOND_FILE)
+        self.session.set_coding_texts(texts)  # the loop follows (dataChanged is not needed)
+        self.statusMessage.emit(f"{len(texts):,} texts of {file_name(texts)} to code.")
+
+    def _row_names(self, source: str = TABLE) -> dict:
+        """Row → the row Excel shows for it (in the table, or in the second file)."""
         from guiapp.core.tables.rows import spreadsheet_rows
 
-        frame = self.session.frame
+        frame = self.session.coding_texts if source == SECOND_FILE else self.session.frame
         return dict(zip(frame.index, spreadsheet_rows(frame), strict=True)) if frame is not None else {}
 
     def _categories(self) -> list[str]:
@@ -241,14 +269,13 @@ class CodingPage(QWidget):
 
     # -- coding ---------------------------------------------------------------------------------------
     def _coder(self) -> str | None:
-        name = self.coder_edit.text().strip()
+        name = self.bar.coder()
         if not name:
             name, ok = QInputDialog.getText(self, "Who is coding?", "Your name or initials, recorded with every coding:")
             name = name.strip() if ok else ""
             if not name:
                 return None
-            self.coder_edit.setText(name)
-            QSettings().setValue(CODER_KEY, name)
+            self.bar.set_coder(name)
         return name
 
     def code(self, category: str) -> None:
@@ -261,9 +288,10 @@ class CodingPage(QWidget):
         suggestion, coder = self.current, self._coder() if self.current is not None else None
         if suggestion is None or coder is None:
             return
+        flag, comment = self._flag
         self.session.codings.record(
             suggestion.row, category, coder=coder, chosen_by=suggestion.choice.strategy,
-            probability=suggestion.choice.probability, source=suggestion.source,
+            probability=suggestion.choice.probability, source=suggestion.source, flag=flag, comment=comment,
             file_category=self._file_categories.get(suggestion.row))
         self.session.codings_changed()
         self._show_next()
@@ -275,33 +303,38 @@ class CodingPage(QWidget):
             self.statusMessage.emit("Nothing to undo.")
             return
         self.session.codings_changed()
-        shown = self._row_names().get(undone.row, undone.row)
+        shown = self._row_names(undone.source).get(undone.row, undone.row)
         self.statusMessage.emit(f"Undid the coding of row {shown}.")
         self._show_next(again=undone)
 
     def flag(self, flag: str, comment: str) -> None:
-        coder = self._coder()
-        if self.current is None or coder is None:
+        """Flag the text on screen; the flag is recorded with its coding (or skip), once it is answered."""
+        if self.current is None:
             return
-        self.session.codings.flag(self.current.row, flag, comment, coder=coder, source=self.current.source)
-        self.session.codings_changed()
-        self.statusMessage.emit(f"Flagged: {flag}" + (f" — {comment}" if comment else ""))
+        self._flag = (flag, comment)
+        self.statusMessage.emit(f"Flagged: {flag}" + (f" — {comment}" if comment else "")
+                                + ". The flag is kept with your coding of this text.")
 
     def _show_next(self, again=None) -> None:  # noqa: ANN001 — a Coding just undone: its text comes back
         loop = self.loop
         if loop is None:
             return
+        self._flag = (again.flag, again.comment) if again is not None else ("", "")
         suggestion = self._shown_again(again) if again is not None else None
         if suggestion is None:
             suggestion = loop.next_text(self.session.codings, self._file_categories)
         self.current = suggestion
         if suggestion is None:
-            self.text_view.show_empty("Every text of your table is coded. Export the codings, or go on to the models.")
+            where = "your table" if loop.source == TABLE else file_name(self.session.coding_texts)
+            self.text_view.show_empty(f"Every text of {where} is coded. Export the codings, check them, or go on to "
+                                      "the models: your codings count in every study.")
             return
-        frame = self.session.frame
-        metadata = {column: frame.at[suggestion.row, column] for column in self._metadata_columns} \
+        frame, mapping = self._texts_frame, self.session.mapping
+        hidden = {*mapping.text_columns, mapping.category_column}
+        metadata = {column: frame.at[suggestion.row, column] for column in frame.columns if column not in hidden} \
             if frame is not None and suggestion.row in frame.index else {}
-        self.text_view.show_text(suggestion.text, metadata, self._categories(), reason=suggestion.reason)
+        self.text_view.show_text(suggestion.text, metadata, self._categories(), reason=suggestion.reason,
+                                 flag=self._flag[0], comment=self._flag[1])
 
     def _shown_again(self, undone):  # noqa: ANN001, ANN202 — a Coding; a Suggestion or None
         """The text whose coding was undone, as it was chosen: the same way and with the same
@@ -319,9 +352,9 @@ class CodingPage(QWidget):
         return Suggestion(undone.row, Choice(position, undone.probability, undone.chosen_by), "shown again after Undo",
                           loop.source, loop.pool.text(undone.row, loop.source))
 
-    def _strategy_chosen(self, _index: int) -> None:
+    def _strategy_chosen(self, _strategy: str) -> None:
         if self.loop is not None:
-            self.loop.set_strategy(self.strategy_combo.currentData())
+            self.loop.set_strategy(self.bar.strategy())
             self._show_next()
 
     # -- the quick model ------------------------------------------------------------------------------
@@ -349,21 +382,54 @@ class CodingPage(QWidget):
         if self.loop is None:
             return
         worker = Worker(self.loop.review, snapshot(self.session.codings), dict(self._file_categories), name="review")
-        worker.signals.finished.connect(lambda found: self.review_panel.set_review(found, row_names=self._row_names()))
+        worker.signals.finished.connect(self._reviewed)
         worker.signals.failed.connect(lambda error: self.errorRaised.emit(error, "Checking the codings"))
         self._review_slot.start(worker)
         self.statusMessage.emit("Checking the codings…")
 
+    def check_codings(self) -> None:
+        """"Check my codings" from another step: the doubted codings, on this step."""
+        self.tabs.setCurrentIndex(REVIEW_TAB)
+        if self.loop is None:
+            self.statusMessage.emit("Choose the column that holds your texts on the Data step first.")
+            return
+        self.review()
+
+    def _reviewed(self, found) -> None:  # noqa: ANN001 — a CodingReview
+        """Show the doubted codings; a text of the second file is named (source, row), its own rows being
+        numbered apart from the table's."""
+        from dataclasses import replace
+
+        names = self._row_names()
+        file_rows = self._row_names(SECOND_FILE)
+        where = file_name(self.session.coding_texts) if self.session.coding_texts is not None else ""
+        doubts = []
+        for doubt in found.doubts:
+            if doubt.source == SECOND_FILE:
+                key = (SECOND_FILE, doubt.row)
+                names[key] = f"{file_rows.get(doubt.row, doubt.row)} of {where}"
+                doubt = replace(doubt, row=key)
+            doubts.append(doubt)
+        self.review_panel.set_review(replace(found, doubts=tuple(doubts)), row_names=names)
+        self.statusMessage.emit(found.sentence)
+
     def _keep_coding(self, row) -> None:  # noqa: ANN001
-        self.statusMessage.emit(f"Kept the coding of row {row}.")
+        self.statusMessage.emit(f"Kept the coding of row {self._shown_row(row)}.")
 
     def _change_coding(self, row, category: str) -> None:  # noqa: ANN001
         coder = self._coder()
         if coder is None:
             return
-        self.session.codings.record(row, category, coder=coder, chosen_by="review",
-                                    file_category=self._file_categories.get(row))
+        source, row = row if isinstance(row, tuple) and row[:1] == (SECOND_FILE,) else (TABLE, row)
+        self.session.codings.record(row, category, coder=coder, chosen_by="review", source=source,
+                                    file_category=self._file_categories.get(row) if source == TABLE else None)
         self.session.codings_changed()
+        self.statusMessage.emit(f"Changed the coding of row {self._shown_row((source, row))} to “{category}”.")
+
+    def _shown_row(self, row) -> str:  # noqa: ANN001 — a table row or (source, row)
+        source, row = row if isinstance(row, tuple) and row[:1] in ((TABLE,), (SECOND_FILE,)) else (TABLE, row)
+        shown = self._row_names(source).get(row, row)
+        return f"{shown}" + (f" of {file_name(self.session.coding_texts)}" if source == SECOND_FILE else "")
 
     # -- following the session --------------------------------------------------------------------------
     def _codings_changed(self) -> None:
@@ -373,7 +439,7 @@ class CodingPage(QWidget):
             counts = {category: 0 for category in self._categories()}
             counts.update(self.loop.pool.coded_counts(log, self._file_categories))
         self.progress.set_counts(counts, log.per_hour())
-        self.text_view.set_can_undo(len(log) > 0)
+        self.text_view.set_can_undo(any(not entry.chosen_by == "second coder" for entry in log.entries))
 
     def _codebook_changed(self) -> None:
         if self.loop is None:
@@ -405,10 +471,26 @@ class CodingPage(QWidget):
         super().showEvent(event)
         self.text_view.setFocus()  # the number keys code at once
 
+    def _show_disagreement(self, row) -> None:  # noqa: ANN001 — a row of the table
+        """The whole text of a row the two coders coded differently."""
+        from PySide6.QtWidgets import QMessageBox
+
+        from guiapp.core.predict.new_texts import texts_of
+
+        frame = self.session.frame
+        if frame is None or row not in frame.index:
+            return
+        text = texts_of(frame.loc[[row]], self.session.mapping)[0]
+        QMessageBox.information(self, f"Row {self._row_names().get(row, row)}", text)
+
     def is_busy(self) -> bool:
         """A job is running or its answer is still on its way."""
-        return any(slot.current is not None for slot in (self._retrain_slot, self._review_slot, self._export_slot))
+        return any(slot.current is not None for slot in self._slots()) or self.second_coder.is_busy()
 
     def cancel_jobs(self) -> None:
-        for slot in (self._retrain_slot, self._review_slot, self._export_slot):
+        for slot in self._slots():
             slot.cancel()
+        self.second_coder.cancel_jobs()
+
+    def _slots(self) -> tuple[WorkerSlot, ...]:
+        return self._retrain_slot, self._review_slot, self._export_slot, self._file_slot

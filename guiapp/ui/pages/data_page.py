@@ -22,7 +22,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from guiapp.core.errors import DataError
+from guiapp.core.errors import DataError, UserError
 from guiapp.core.events import EventCallback, ignore_events
 from guiapp.core.health.findings import HealthReport
 from guiapp.core.health.report import compute_health
@@ -124,6 +124,9 @@ class DataPage(QWidget):
         self._reading_signature: FileSignature = None  # taken when the reading started
         self._check_timer = QTimer(self, singleShot=True, interval=300)  # editors write in several steps
         self._check_timer.timeout.connect(self.check_file_on_disk)
+        # codings made on the Coding step are counted in the check: once coding pauses for a moment
+        self._codings_timer = QTimer(self, singleShot=True, interval=1500)
+        self._codings_timer.timeout.connect(self._recheck_with_codings)
 
         self.welcome = WelcomePanel()
         self.welcome.openRequested.connect(self.openRequested)
@@ -144,6 +147,7 @@ class DataPage(QWidget):
         self.session.fileWanted.connect(self.open_path)
         self.session.tableWanted.connect(self.show_table)
         self.statusMessage.connect(self.session.say)
+        self.session.codingsChanged.connect(self._codings_changed)
 
     def _publish(self, *_args: object) -> None:
         """Tell the study session what the Data step holds now."""
@@ -193,6 +197,12 @@ class DataPage(QWidget):
         titles = QVBoxLayout()
         titles.addWidget(self.file_label)
         titles.addWidget(self.file_details)
+        self.codings_note = QLabel("", objectName="codingsNote")
+        self.codings_note.setStyleSheet(theme.NOTE_STYLE)
+        self.codings_note.setToolTip("Texts you coded on the Coding step count everywhere a study uses your "
+                                     "coding: here, on the Models step and in every run. Your file is not changed.")
+        self.codings_note.hide()
+        titles.addWidget(self.codings_note)
         header.addLayout(titles, 1)
         header.addWidget(self.sheet_label)
         header.addWidget(self.sheet_combo)
@@ -523,7 +533,8 @@ class DataPage(QWidget):
     def data_spec(self) -> DataSpec | None:
         if self.table is None:
             return None
-        spec = DataSpec(str(self.table.path), self.table.sheet, self.table.sha256, self.mapping(), rows=len(self.table.frame))
+        spec = DataSpec(str(self.table.path), self.table.sheet, self.table.sha256, self._checked_mapping(),
+                        rows=len(self.table.frame))
         if self.report is not None and spec.mapping.category_column:
             spec.categories = sorted(category.label for category in self.report.categories)
         if self.test_file is not None and not spec.mapping.split_column:
@@ -539,8 +550,14 @@ class DataPage(QWidget):
         for position, column in enumerate(self.table.frame.columns):
             self.table_view.setColumnWidth(position, 520 if roles.get(str(column)) == "text" else 140)
         self.mapping_message.hide()
+        self._check_health(mapping)
+
+    def _check_health(self, mapping: ColumnMapping) -> None:
+        """Start the data check of the table (with the codings made in TextLab) under ``mapping``."""
         self.report = None  # the report on screen stays until the new one is ready
-        worker = Worker(compute_health, self.table.frame, mapping, n_folds=5, fixes=self.health_view.category_fixes(),
+        self._codings_timer.stop()
+        frame, mapping = self._checked_table(mapping)
+        worker = Worker(compute_health, frame, mapping, n_folds=5, fixes=self.health_view.category_fixes(),
                         test_share=None if self.test_file is not None else 0.3, name="health report")
         worker.signals.finished.connect(lambda report, w=worker: self._report_ready(w, report))
         worker.signals.failed.connect(lambda error, w=worker: self._health_failed(w, error))
@@ -548,6 +565,35 @@ class DataPage(QWidget):
         self.health_progress.attach(worker, "Checking your data…")
         self.health_progress.show()
         self._health_slot.start(worker)
+
+    def _checked_mapping(self) -> ColumnMapping:
+        """The column roles chosen here, with the column of the codings made in TextLab when the table has
+        no category column of its own."""
+        return self.session.coded_mapping(self.mapping()) if self.session.frame is self.table_frame() \
+            else self.mapping()
+
+    def _checked_table(self, mapping: ColumnMapping) -> tuple[pd.DataFrame, ColumnMapping]:
+        """The table the check and the study use: the file's with the codings made in TextLab (a copy)."""
+        session, frame = self.session, self.table.frame
+        coded = session.coded_texts_here() if session.frame is frame else 0
+        self.codings_note.setVisible(bool(coded))
+        if not coded:
+            return frame, mapping
+        self.codings_note.setText(f"The check below includes {coded:,} text{'s' if coded != 1 else ''} coded on "
+                                  "the Coding step (your file is not changed).")
+        try:
+            return session.study_table_with_codings(mapping), session.coded_mapping(mapping)
+        except UserError as error:  # codings of another version of the table: say so, check the file as it is
+            self.codings_note.setText(str(error))
+            return frame, mapping
+
+    def _codings_changed(self) -> None:
+        if self.table is not None and self.session.frame is self.table.frame:
+            self._codings_timer.start()
+
+    def _recheck_with_codings(self) -> None:
+        if self.table is not None:
+            self._check_health(self.mapping())
 
     def _report_ready(self, worker: Worker, report: HealthReport) -> None:
         if worker is not self._health_slot.current:

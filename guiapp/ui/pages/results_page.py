@@ -379,8 +379,13 @@ class ResultsPage(QWidget):
         self.heatmap.cellClicked.connect(self._cell_clicked)
         scroll = ScrollArea(self.heatmap)
         self.heatmap_scroll = scroll
+        check = QPushButton("Check my codings…", objectName="checkMyCodings", toolTip=(
+            "Some mistakes may be in the coding, not in the model: list the coded texts a quick model, trained "
+            "without each of them, confidently places in another category, and keep or change each coding "
+            "(on the Coding step; your file is not changed)."), clicked=self.session.check_codings)
         top = QHBoxLayout()
         top.addWidget(self.confusion_caption, 1)
+        top.addWidget(check, 0, Qt.AlignmentFlag.AlignTop)
         top.addWidget(_save_button(self.heatmap, "saveHeatmap"), 0, Qt.AlignmentFlag.AlignTop)
         column = QVBoxLayout(tab)
         column.addLayout(top)

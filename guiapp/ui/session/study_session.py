@@ -11,6 +11,7 @@ and the steps follow.
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -18,7 +19,7 @@ import pandas as pd
 from PySide6.QtCore import QObject, Signal
 
 from guiapp.core.coding.codebook import Codebook
-from guiapp.core.coding.codings import CodingLog
+from guiapp.core.coding.codings import SOURCES, CodingLog
 from guiapp.core.study.sections import ClusterSpec
 from guiapp.core.study.spec import ColumnMapping, DataSpec, ExperimentSpec
 from guiapp.ui.session.data_checks import not_ready_reason, results_note_for_table
@@ -56,6 +57,7 @@ class StudySession(QObject):
     documentsWanted = Signal(object)  # a DocumentFilter for the Documents step
     cellWanted = Signal(str, object, object)  # model, your coding, the model's answer (a confusion-matrix cell)
     transformerGridWanted = Signal(dict)  # learning rates and epochs the Transformer should try
+    codingCheckWanted = Signal()  # "Check my codings": the Coding step lists the codings the models doubt
     statusMessage = Signal(str)
     errorRaised = Signal(object, str)  # an error, and what was being done
 
@@ -236,13 +238,45 @@ class StudySession(QObject):
         self.codingsChanged.emit()
         self.codingsEdited.emit()
 
-    def study_table_with_codings(self) -> pd.DataFrame | None:
-        """The table a study runs on: the file's codings with the ones made in TextLab (a copy)."""
-        from guiapp.core.coding.codings import with_codings
+    def coded_texts_here(self) -> int:
+        """Texts coded in TextLab (by the first coder, in the table and in a second file)."""
+        return sum(len(self.codings.latest(source)) for source in SOURCES)
 
-        if self.frame is None or not len(self.codings) or not self.mapping.category_column:
+    def coded_mapping(self, mapping: ColumnMapping | None = None) -> ColumnMapping:
+        """The column roles a study runs with: the Data step's (``mapping``, by default the session's),
+        and — when the table has no category column but texts were coded in TextLab — the new column
+        that holds those codings."""
+        from guiapp.core.coding.codings import category_column
+
+        mapping = self.mapping if mapping is None else mapping
+        if mapping.category_column or self.frame is None or not self.coded_texts_here():
+            return mapping
+        return replace(mapping, category_column=category_column(self.frame, mapping))
+
+    def study_table_with_codings(self, mapping: ColumnMapping | None = None) -> pd.DataFrame | None:
+        """The table a study runs on (a copy; neither file is changed): the file's codings with the
+        ones made in TextLab applied, and the coded texts of a second file added after its rows."""
+        from guiapp.core.coding.codings import with_codings
+        from guiapp.core.coding.second_file import with_second_file_codings
+
+        if self.frame is None or not self.coded_texts_here():
             return self.frame
-        return with_codings(self.frame, self.mapping, self.codings)
+        mapping = self.coded_mapping(mapping)
+        study = with_codings(self.frame, mapping, self.codings)
+        return with_second_file_codings(study, mapping, self.codings, self.coding_texts)
+
+    def set_coding_texts(self, coding_texts: pd.DataFrame | None) -> None:
+        """A second file of texts to code (its text columns under the study's names), or None."""
+        self.coding_texts = coding_texts
+        self.codingsChanged.emit()
+        self.codingsEdited.emit()  # kept in the project at once
+
+    def check_codings(self) -> None:
+        """Show the codings the models doubt on the Coding step."""
+        from guiapp.ui.steps import CODING_STEP as CODING
+
+        self.go_to(CODING)
+        self.codingCheckWanted.emit()
 
     # -- what one step asks of the others ---------------------------------------------------------------
     def go_to(self, step: int) -> None:

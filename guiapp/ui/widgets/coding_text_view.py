@@ -168,6 +168,8 @@ class CodingTextView(QWidget):
         category it had before it was changed; ``reason``: why it was chosen; ``flag``/``comment``:
         a flag it already carries."""
         had_focus = self._holds_focus()
+        focused = QApplication.focusWidget()
+        typing = focused is not None and (focused is self._finder or self._finder.isAncestorOf(focused))
         self._categories = [str(category) for category in dict.fromkeys(categories)]
         self._current = current
         self._answered = False
@@ -181,8 +183,8 @@ class CodingTextView(QWidget):
         self._build_buttons()
         self._stack.setCurrentIndex(0)
         self._set_keys(answering=True)
-        if had_focus and not self._holds_focus():  # the button clicked last is gone: keep the keys here
-            self.setFocus()
+        if had_focus and (typing or not self._holds_focus()):  # the keys code the new text (typed digits
+            self.setFocus()  # would go into the list's field; the button clicked last is gone)
 
     def show_empty(self, message: str) -> None:
         """Show ``message`` instead of a text (nothing left to code, no texts); Undo still works."""

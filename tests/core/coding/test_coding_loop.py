@@ -237,6 +237,22 @@ def test_review_names_the_rows_of_codings_the_models_doubt() -> None:
     assert all(d.coded == log.categories_by_row().get(d.row, file_categories[d.row]) for d in changed.doubts)
 
 
+def test_a_fully_coded_table_suggests_nothing_but_its_codings_can_be_checked() -> None:
+    frame = coded_texts(200, shares=(0.5, 0.3, 0.2), seed=5, noise=0.1)
+    file_categories = {row: str(label) for row, label in frame["label"].items()}
+    others = {"health": "defence", "defence": "energy", "energy": "health"}
+    flipped = [int(row) for row in np.random.default_rng(1).choice(200, 10, replace=False)]
+    for row in flipped:
+        file_categories[row] = others[file_categories[row]]
+    loop = table_loop(frame, [])
+    assert loop.pool.n_pool == 0 and loop.next_text(CodingLog(), file_categories) is None
+    assert loop.needs_retraining(CodingLog(), file_categories)
+    assert loop.apply(loop.retrain(CodingLog(), file_categories))  # a retraining with nothing to suggest
+    review = loop.review(CodingLog(), file_categories)
+    assert review.n_checked == 200
+    assert len({d.row for d in review.doubts[:10]} & set(flipped)) >= 6
+
+
 class TopicEmbeddings:
     """Stands in for the sentence embeddings: how many words of each topic a text has, plus one."""
 
@@ -277,6 +293,8 @@ def test_bad_input_gets_a_message_that_says_what_to_fix() -> None:
         CodingLoop([1, 1], ["a", "b"])
     with pytest.raises(DataError, match="no texts to code"):
         CodingLoop([], [])
+    with pytest.raises(DataError, match="no texts to code"):
+        CodingLoop([], [], table_texts={})
     with pytest.raises(DataError, match="way to choose"):
         table_loop(frame, pool, strategy="best")
     with pytest.raises(DataError, match="every"):

@@ -294,3 +294,75 @@ def test_a_codebook_with_an_empty_or_repeated_name_is_explained():
         Codebook([CodebookCategory(" ")]).check()
     with pytest.raises(UserError, match="twice"):
         Codebook([CodebookCategory("a"), CodebookCategory("a")]).check()
+
+
+# ---------------------------------------------------------------------- a second coder's record
+
+
+def second(log: CodingLog, row, category, minute: float, coder: str = "Ben", **more) -> Coding:
+    return log.record(row, category, coder=coder, chosen_by="second coder", probability=None, at=at(minute), **more)
+
+
+def test_a_second_coders_codings_never_count_as_the_studys_coding():
+    frame = table()
+    log = CodingLog()
+    code(log, 1, "econ", 0)
+    code(log, 3, None, 1, flag="unsure")
+    second(log, 1, "health", 2)
+    second(log, 0, "health", 3, file_category="econ")  # a text the file codes
+    second(log, 3, None, 4, flag="ask colleague", comment="which one?")
+    second(log, 4, "econ", 5)
+    assert log.categories_by_row() == {1: "econ"} and set(log.latest()) == {1}
+    assert log.entry_of(1).category == "econ" and log.entry_of(4) is None
+    assert log.skipped() == [3] and log.flagged()[3].flag == "unsure"
+    assert log.changed() == {} and log.counts() == {"econ": 1}
+    assert cells(with_codings(frame, MAPPING, log)["label"]) == ["econ", "econ", "health", None, None, "econ"]
+    assert coded_counts(frame, MAPPING, log) == {"econ": 3, "health": 1}
+    # the second coder's record, asked for by name
+    assert {row: c.category for row, c in log.second_coder().items()} == {1: "health", 0: "health", 4: "econ"}
+    assert log.categories_by_row(second_coder=True) == {1: "health", 0: "health", 4: "econ"}
+    assert log.skipped(second_coder=True) == [3] and log.flagged(second_coder=True)[3].comment == "which one?"
+    assert log.counts(second_coder=True) == {"health": 2, "econ": 1}
+    assert len(log) == 6 and len(log.entries_of()) == 2 and len(log.entries_of(second_coder=True)) == 4
+
+
+def test_a_second_coders_change_is_measured_against_the_second_coders_own_coding():
+    log = CodingLog()
+    code(log, 2, "econ", 0, file_category="health")
+    checked = second(log, 2, "culture", 1, file_category="health")
+    assert (checked.previous, checked.changed) == (None, False)  # neither the first coding's nor the file's
+    again = second(log, 2, "health", 2)
+    assert again.previous == "culture" and set(log.changed(second_coder=True)) == {2}
+    assert log.changed() == {2: log.entry_of(2)}  # the first coding's change, from the file's health
+    later = code(log, 2, "other", 3)
+    assert later.previous == "econ"  # the first coding's own, not the second coder's
+    flagged = log.flag(2, "unsure", coder="Ben", at=at(4), second_coder=True)
+    assert (flagged.chosen_by, flagged.category) == ("second coder", "health")
+    assert log.flagged() == {} and set(log.flagged(second_coder=True)) == {2}
+
+
+def test_undo_takes_back_the_last_entry_of_one_record_only():
+    log = CodingLog()
+    code(log, 1, "econ", 0)
+    second(log, 1, "health", 1)
+    code(log, 2, "health", 2)
+    second(log, 2, "econ", 3)
+    undone = log.undo()  # the first coder's last, though the second coder's came later
+    assert (undone.row, undone.chosen_by) == (2, "random")
+    assert log.categories_by_row() == {1: "econ"}
+    assert log.categories_by_row(second_coder=True) == {1: "health", 2: "econ"}
+    assert log.undo(second_coder=True).row == 2 and log.undo(second_coder=True).row == 1
+    assert log.undo(second_coder=True) is None  # the second coder's record is empty now
+    assert [e.row for e in log.entries] == [1] and log.undo().row == 1 and log.undo() is None
+
+
+def test_codings_per_hour_are_the_first_coders_unless_asked():
+    log = CodingLog()
+    for i in range(3):
+        code(log, i, "econ", i)  # one a minute
+    for i in range(5):
+        second(log, i, "econ", 10 + i / 2)  # one every 30 s
+    assert log.per_hour() == pytest.approx(60.0)
+    assert log.per_hour(second_coder=True) == pytest.approx(120.0)
+    data = json.loads(json.dumps(log.to_dict()))
+    assert CodingLog.from_dict(data) == log  # both records are kept in the project

@@ -169,3 +169,26 @@ def test_the_frame_given_is_not_changed(source):
     before = frame.copy(deep=True)
     codings_table(frame, MAPPING, the_log(frame))
     pd.testing.assert_frame_equal(frame, before)
+
+
+def test_a_second_coders_codings_are_exported_beside_the_coding_that_counts(source, tmp_path):
+    _, frame = source
+    log = the_log(frame)
+    assert "Second coder" not in codings_table(frame, MAPPING, log).columns  # only once a second coder coded
+    log.record(1, "health", coder="Cem", chosen_by="second coder", at="2024-05-06T10:00:00+00:00")
+    log.record(5, "econ", coder="Cem", chosen_by="second coder", at="2024-05-06T10:01:00+00:00")  # the file's coding
+    log.record(6, None, coder="Cem", chosen_by="second coder", at="2024-05-06T10:02:00+00:00", flag="unsure")
+    out = write_codings(tmp_path / "two coders.xlsx", frame, MAPPING, log)
+    saved = pd.read_excel(out, sheet_name=SHEET, engine="calamine")
+    saved = saved.astype(object).where(saved.notna(), None)
+    assert saved.columns.tolist() == [*expected_columns(frame), "Second coder", "Second coder's category"]
+    assert saved["Second coder"].tolist() == [None, "Cem", None, None, None, "Cem", None, None]
+    assert saved["Second coder's category"].tolist() == [None, "health", None, None, None, "econ", None, None]
+    # the coding that counts, its coder and its flags stay the first coder's
+    assert saved["Coding"].tolist() == ["econ", "econ", "culture", None, None, "econ", "health", None]
+    assert saved["Coder"].tolist() == [None, "Ann", "Ann", None, None, None, "Bea", None]
+    assert saved["Flag"].tolist() == [None, None, "unsure", "ask colleague", None, None, None, None]
+    book = pd.read_excel(out, sheet_name=CODEBOOK_SHEET, engine="calamine")
+    assert dict(zip(book["Category"], book["Coded texts"], strict=True)) == {"econ": 3, "culture": 1, "health": 1}
+    only = codings_table(frame, MAPPING, log, only_coded=True)
+    assert only[ROW].tolist() == [3, 4, 5, 7, 8]  # row 5 (index 5) is in it for the second coder's coding
