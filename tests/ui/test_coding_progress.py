@@ -46,7 +46,7 @@ def test_counts_goal_and_pace_are_shown(panel):
                                   ("hate speech", "4 · 4 %")]
     assert panel.few_categories() == ["hate speech"]  # too few codings to learn from: marked
     assert panel.goal() == DEFAULT_GOAL == 200
-    assert panel.done_text() == "112 of 200 coded"
+    assert panel.done_text() == "112 of 200 coded here"
     assert (panel.bar.minimum(), panel.bar.maximum(), panel.bar.value()) == (0, 200, 112)
     # 88 texts to go at 86.4 an hour: a little over an hour
     assert panel.pace_text() == "About 86 codings per hour; at this pace the goal is about 1 h 1 min away."
@@ -54,11 +54,11 @@ def test_counts_goal_and_pace_are_shown(panel):
 
 def test_the_goal_counts_all_coded_texts_unless_told_and_the_pace_waits_for_codings(panel):
     panel.set_counts({"Health": 3, "Energy": 2}, None)
-    assert panel.done_text() == "5 of 200 coded"
+    assert panel.done_text() == "5 of 200 coded here"
     assert panel.pace_text() == NO_PACE
     panel.set_counts({}, float("nan"))
     assert panel.count_rows() == []
-    assert panel.done_text() == "0 of 200 coded"
+    assert panel.done_text() == "0 of 200 coded here"
     assert panel.pace_text() == NO_PACE
 
 
@@ -73,14 +73,14 @@ def test_the_pace_of_a_real_record_of_codings(panel):
 
 def test_setting_the_goal_signals_it_and_moves_the_bar(panel, qtbot):
     panel.set_counts({"Health": 150, "Energy": 60}, 120.0)
-    assert panel.done_text() == "210 of 200 coded"
+    assert panel.done_text() == "210 of 200 coded here"
     assert panel.bar.value() == 200
     assert panel.pace_text() == "About 120 codings per hour. Goal reached."
     with qtbot.waitSignal(panel.goalChanged) as signal:
         panel.goal_spin.setValue(300)
     assert signal.args == [300]
     assert panel.goal() == 300
-    assert panel.done_text() == "210 of 300 coded"
+    assert panel.done_text() == "210 of 300 coded here"
     assert (panel.bar.maximum(), panel.bar.value()) == (300, 210)
     assert "45 min" in panel.pace_text()  # 90 texts at 120 an hour
 

@@ -122,8 +122,8 @@ def test_a_fully_coded_table_can_have_its_codings_checked_from_the_results(qtbot
 
     window.results_page.findChild(QPushButton, "checkMyCodings").click()  # on the Results step's errors tab
     assert window.steps.currentRow() == CODING and page.tabs.currentIndex() == 2
-    qtbot.waitUntil(lambda: page.review_panel.sentence() != "" and not page.is_busy(), timeout=30_000)
-    assert "120" in page.review_panel.sentence() or page.review_panel.rows()
+    qtbot.waitUntil(lambda: page.review_tab.panel.sentence() != "" and not page.is_busy(), timeout=30_000)
+    assert "120" in page.review_tab.panel.sentence() or page.review_tab.panel.rows()
     page.cancel_jobs()
 
 
@@ -138,3 +138,30 @@ def test_a_flag_given_before_coding_is_kept_with_the_coding_and_comes_back_with_
     assert page.current.row != shown.row and page.text_view.flag_text() == ""
     qtbot.keyClick(page.text_view, "z")
     assert page.current.row == shown.row and "ask colleague" in page.text_view.flag_text()
+
+
+def test_a_table_without_categories_is_coded_from_the_codebook_and_gets_a_category_column(qtbot, window, tmp_path):
+    from guiapp.core.coding.codebook import Codebook, CodebookCategory
+
+    frame = coded_texts(60, seed=8)
+    path = tmp_path / "uncoded.csv"
+    frame[["text"]].to_csv(path, index=False)
+    window.coding_page.bar.coder_edit.setText("Ana")
+    window.open_path(path)
+    wait_for_report(qtbot, window)
+    window.go_to_step(CODING_STEP)
+    page, session = window.coding_page, window.session
+    qtbot.waitUntil(lambda: page.current is not None, timeout=5000)
+    assert session.mapping.category_column is None
+    assert "no categories yet" in page.text_view.empty_message()
+    session.edit_codebook(Codebook([CodebookCategory(name) for name in ("health", "defence", "energy")]))
+    assert [b.text() for b in page.text_view.category_buttons()] == ["1 health", "2 defence", "3 energy"]
+    for _ in range(6):
+        shown = page.current
+        qtbot.keyClick(page.text_view, str(["health", "defence", "energy"].index(frame.at[shown.row, "label"]) + 1))
+    study = session.study_table_with_codings()
+    assert study["category"].notna().sum() == 6 and "category" not in frame[["text"]].columns
+    qtbot.waitUntil(lambda: window.data_page.report is not None and window.data_page.report.n_coded == 6,
+                    timeout=30_000)
+    assert session.data_spec.mapping.category_column == "category"
+    page.cancel_jobs()

@@ -12,10 +12,8 @@ from pathlib import Path
 
 from PySide6.QtCore import QSettings, Qt, Signal
 from PySide6.QtWidgets import (
-    QFileDialog,
     QInputDialog,
     QLabel,
-    QPushButton,
     QSplitter,
     QTabWidget,
     QVBoxLayout,
@@ -27,37 +25,23 @@ from guiapp.core.coding.coding_record import SOURCES
 from guiapp.core.coding.second_file import file_name
 from guiapp.core.errors import UserError
 from guiapp.ui import theme
+from guiapp.ui.pages.coding_files import CodingFiles, snapshot
 from guiapp.ui.session.study_session import StudySession
 from guiapp.ui.widgets.codebook_card import CodebookCard
 from guiapp.ui.widgets.codebook_editor import CodebookEditor
 from guiapp.ui.widgets.coding_bar import CodingBar
 from guiapp.ui.widgets.coding_progress import CodingProgress
+from guiapp.ui.widgets.coding_review_tab import CodingReviewTab
 from guiapp.ui.widgets.coding_text_view import CodingTextView
 from guiapp.ui.widgets.empty_state import EmptyState
 from guiapp.ui.widgets.layouts import vbox
-from guiapp.ui.widgets.new_texts_source import FILE_FILTER
-from guiapp.ui.widgets.review_panel import ReviewPanel
-from guiapp.ui.widgets.save_dialogs import ask_save_path, proposed_name
+from guiapp.ui.widgets.scroll_area import ScrollArea, fill
 from guiapp.ui.widgets.second_coder_panel import SecondCoderPanel
-from guiapp.ui.widgets.scroll_area import fill
 from guiapp.workers import Worker, WorkerSlot
 
 TABLE, SECOND_FILE = SOURCES
 GOAL_KEY = "coding/goal"
 CODE_TAB, CODEBOOK_TAB, REVIEW_TAB, SECOND_CODER_TAB = range(4)
-
-
-def snapshot(log):  # noqa: ANN001, ANN201 — a CodingLog
-    """A copy of the record for a job in the background (coding goes on meanwhile)."""
-    from guiapp.core.coding.codings import CodingLog
-
-    return CodingLog(log.entries)
-
-
-def _export_job(path, table, mapping, log, codebook, coding_texts, on_event):  # noqa: ANN001, ANN202
-    from guiapp.core.export.codings_export import write_codings
-
-    return write_codings(path, table, mapping, log, codebook=codebook, coding_texts=coding_texts, on_event=on_event)
 
 
 class CodingPage(QWidget):
@@ -71,8 +55,10 @@ class CodingPage(QWidget):
         self.current = None  # the Suggestion on screen
         self._retrain_slot = WorkerSlot()
         self._review_slot = WorkerSlot()
-        self._export_slot = WorkerSlot()
-        self._file_slot = WorkerSlot()
+        self.files = CodingFiles(self.session, self)
+        self.files.statusMessage.connect(self.statusMessage)
+        self.files.errorRaised.connect(self.errorRaised)
+        self.files.textsRead.connect(self._texts_read)
         self._texts_frame = None  # the table or the second file: where the texts on screen come from
         self._flag = ("", "")  # the flag and comment given to the text on screen, recorded with its coding
         self._pool_key: tuple | None = None
@@ -108,8 +94,8 @@ class CodingPage(QWidget):
         self.bar.strategyChosen.connect(self._strategy_chosen)
         self.bar.kindChosen.connect(lambda _kind: self._rebuild_loop(force=True))
         self.bar.sourceChosen.connect(lambda _source: self._rebuild_loop(force=True))
-        self.bar.fileWanted.connect(self.choose_texts_file)
-        self.bar.exportRequested.connect(self.choose_export_path)
+        self.bar.fileWanted.connect(self.files.choose_texts_file)
+        self.bar.exportRequested.connect(self.files.choose_export_path)
 
         self.text_view = CodingTextView()
         self.text_view.coded.connect(self.code)
@@ -119,40 +105,32 @@ class CodingPage(QWidget):
         self.text_view.categoryHovered.connect(
             lambda name: self.card.show_category(self.session.codebook.category(name) or CodebookCategory(name)))
         self.card = CodebookCard()
+        self.card.setMinimumHeight(110)  # a long definition scrolls inside the card
+        self.card.setMaximumHeight(260)
         self.progress = CodingProgress()
         self.progress.set_goal(int(QSettings().value(GOAL_KEY, self.progress.goal()) or self.progress.goal()))
         self.progress.goalChanged.connect(lambda goal: QSettings().setValue(GOAL_KEY, int(goal)))
         side = QWidget()
-        side_column = QVBoxLayout(side)
-        side_column.setContentsMargins(8, 0, 0, 0)
-        side_column.addWidget(self.card)
-        side_column.addWidget(self.progress, 1)
+        vbox(side, self.card, (self.progress, 1), margins=(8, 0, 4, 0))
         splitter = QSplitter(Qt.Orientation.Horizontal)
         splitter.addWidget(self.text_view)
-        splitter.addWidget(side)
+        splitter.addWidget(ScrollArea(side, sideways=False))  # many categories: the counts scroll, never squeeze
         splitter.setStretchFactor(0, 3)
         splitter.setStretchFactor(1, 2)
         splitter.setChildrenCollapsible(False)
 
         self.codebook_editor = CodebookEditor()
         self.codebook_editor.changed.connect(self.session.edit_codebook)
-        self.review_panel = ReviewPanel()
-        self.review_panel.keep.connect(self._keep_coding)
-        self.review_panel.change.connect(self._change_coding)
-        self.review_button = QPushButton("Check the codings", objectName="checkCodings")
-        self.review_button.setEnabled(False)
-        self.review_button.setToolTip("Look for codings that the quick model, trained without each text, "
-                                      "confidently places in another category.")
-        self.review_button.clicked.connect(self.review)
-        review_tab = QWidget()
-        review_column = QVBoxLayout(review_tab)
-        review_column.addWidget(self.review_button, 0, Qt.AlignmentFlag.AlignLeft)
-        review_column.addWidget(self.review_panel, 1)
+        self.review_tab = CodingReviewTab()
+        self.review_tab.checkRequested.connect(self.review)
+        self.review_tab.kept.connect(lambda source, row: self.statusMessage.emit(
+            f"Kept the coding of row {self._shown_row(source, row)}."))
+        self.review_tab.changed.connect(self._change_coding)
 
         self.tabs = QTabWidget(objectName="codingTabs")
         self.tabs.addTab(splitter, "Code")
         self.tabs.addTab(self.codebook_editor, "Codebook")
-        self.tabs.addTab(review_tab, "Codings to check")
+        self.tabs.addTab(self.review_tab, "Codings to check")
         self.second_coder = SecondCoderPanel(self.session, lambda: self.bar.coder() or None)
         self.second_coder.statusMessage.connect(self.statusMessage)
         self.second_coder.textWanted.connect(self._show_disagreement)
@@ -192,10 +170,10 @@ class CodingPage(QWidget):
             self.loop = self._new_loop()
         except UserError as error:  # column roles that do not fit the table (yet): say so, code nothing
             self._pool_key = None
-            self.review_button.setEnabled(False)
+            self.review_tab.button.setEnabled(False)
             self.text_view.show_empty(str(error))
             return
-        self.review_button.setEnabled(True)
+        self.review_tab.button.setEnabled(True)
         self._codebook_changed()
         self._codings_changed()
         self._show_next()
@@ -222,35 +200,16 @@ class CodingPage(QWidget):
         return CodingLoop(uncoded, [table_texts[row] for row in uncoded], table_texts=table_texts,
                           second_file_texts=second_texts, **options)
 
-    def choose_texts_file(self) -> None:
-        """Ask for a second file of texts to code; its texts are coded next."""
-        path, _ = QFileDialog.getOpenFileName(self, "Open a file of texts to code", str(Path.home()), FILE_FILTER)
-        if path:
-            self.open_texts_file(Path(path))
-
-    def open_texts_file(self, path: Path) -> None:
-        from guiapp.core.coding.second_file import read_texts_to_code
-
-        session = self.session
-        if session.frame is None:
-            return
-        if session.coding_texts is not None and session.codings.latest(SECOND_FILE):
-            self.errorRaised.emit(UserError(
-                f"You have coded texts of {file_name(session.coding_texts)} already.",
-                "Their codings belong to that file, so it stays the file of texts to code in this project. Export "
-                "the codings, or code the new texts in a new project."), "Opening a file of texts to code")
-            return
-        worker = Worker(read_texts_to_code, Path(path), session.mapping, name=f"read {Path(path).name}")
-        worker.signals.finished.connect(self._texts_file_read)
-        worker.signals.failed.connect(lambda error: self.errorRaised.emit(error, "Opening a file of texts to code"))
-        self._file_slot.start(worker)
-        self.statusMessage.emit(f"Reading {Path(path).name}…")
-
-    def _texts_file_read(self, texts) -> None:  # noqa: ANN001 — a DataFrame
+    def _texts_read(self, texts) -> None:  # noqa: ANN001 — the second file's texts: coded next
         self.bar.set_second_file(file_name(texts))
         self.bar.set_source(SECOND_FILE)
-        self.session.set_coding_texts(texts)  # the loop follows (dataChanged is not needed)
-        self.statusMessage.emit(f"{len(texts):,} texts of {file_name(texts)} to code.")
+        self._rebuild_loop()
+
+    def open_texts_file(self, path: Path) -> None:
+        self.files.open_texts_file(path)
+
+    def export_to(self, path: Path) -> None:
+        self.files.export_to(path)
 
     def _row_names(self, source: str = TABLE) -> dict:
         """Row → the row Excel shows for it (in the table, or in the second file)."""
@@ -329,11 +288,20 @@ class CodingPage(QWidget):
             self.text_view.show_empty(f"Every text of {where} is coded. Export the codings, check them, or go on to "
                                       "the models: your codings count in every study.")
             return
+        self._display(suggestion)
+
+    def _display(self, suggestion) -> None:  # noqa: ANN001 — a Suggestion
+        """Show the suggested text with its other columns and the categories to code it with."""
+        categories = self._categories()
+        if not categories:
+            self.text_view.show_empty("There are no categories yet. Add yours on the Codebook tab (a name, what it "
+                                      "means, example texts); then code each text with the keys 1–9.")
+            return
         frame, mapping = self._texts_frame, self.session.mapping
         hidden = {*mapping.text_columns, mapping.category_column}
         metadata = {column: frame.at[suggestion.row, column] for column in frame.columns if column not in hidden} \
             if frame is not None and suggestion.row in frame.index else {}
-        self.text_view.show_text(suggestion.text, metadata, self._categories(), reason=suggestion.reason,
+        self.text_view.show_text(suggestion.text, metadata, categories, reason=suggestion.reason,
                                  flag=self._flag[0], comment=self._flag[1])
 
     def _shown_again(self, undone):  # noqa: ANN001, ANN202 — a Coding; a Suggestion or None
@@ -396,40 +364,23 @@ class CodingPage(QWidget):
         self.review()
 
     def _reviewed(self, found) -> None:  # noqa: ANN001 — a CodingReview
-        """Show the doubted codings; a text of the second file is named (source, row), its own rows being
-        numbered apart from the table's."""
-        from dataclasses import replace
-
-        names = self._row_names()
-        file_rows = self._row_names(SECOND_FILE)
-        where = file_name(self.session.coding_texts) if self.session.coding_texts is not None else ""
-        doubts = []
-        for doubt in found.doubts:
-            if doubt.source == SECOND_FILE:
-                key = (SECOND_FILE, doubt.row)
-                names[key] = f"{file_rows.get(doubt.row, doubt.row)} of {where}"
-                doubt = replace(doubt, row=key)
-            doubts.append(doubt)
-        self.review_panel.set_review(replace(found, doubts=tuple(doubts)), row_names=names)
+        second = self.session.coding_texts
+        self.review_tab.show_review(found, self._row_names(), self._row_names(SECOND_FILE),
+                                    file_name(second) if second is not None else "")
         self.statusMessage.emit(found.sentence)
 
-    def _keep_coding(self, row) -> None:  # noqa: ANN001
-        self.statusMessage.emit(f"Kept the coding of row {self._shown_row(row)}.")
-
-    def _change_coding(self, row, category: str) -> None:  # noqa: ANN001
+    def _change_coding(self, source: str, row, category: str) -> None:  # noqa: ANN001
         coder = self._coder()
         if coder is None:
             return
-        source, row = row if isinstance(row, tuple) and row[:1] == (SECOND_FILE,) else (TABLE, row)
         self.session.codings.record(row, category, coder=coder, chosen_by="review", source=source,
                                     file_category=self._file_categories.get(row) if source == TABLE else None)
         self.session.codings_changed()
-        self.statusMessage.emit(f"Changed the coding of row {self._shown_row((source, row))} to “{category}”.")
+        self.statusMessage.emit(f"Changed the coding of row {self._shown_row(source, row)} to “{category}”.")
 
-    def _shown_row(self, row) -> str:  # noqa: ANN001 — a table row or (source, row)
-        source, row = row if isinstance(row, tuple) and row[:1] in ((TABLE,), (SECOND_FILE,)) else (TABLE, row)
-        shown = self._row_names(source).get(row, row)
-        return f"{shown}" + (f" of {file_name(self.session.coding_texts)}" if source == SECOND_FILE else "")
+    def _shown_row(self, source: str, row) -> str:  # noqa: ANN001
+        shown = f"{self._row_names(source).get(row, row)}"
+        return shown + (f" of {file_name(self.session.coding_texts)}" if source == SECOND_FILE else "")
 
     # -- following the session --------------------------------------------------------------------------
     def _codings_changed(self) -> None:
@@ -438,8 +389,8 @@ class CodingPage(QWidget):
         if self.loop is not None:  # every category, the ones without codings too
             counts = {category: 0 for category in self._categories()}
             counts.update(self.loop.pool.coded_counts(log, self._file_categories))
-        self.progress.set_counts(counts, log.per_hour())
-        self.text_view.set_can_undo(any(not entry.chosen_by == "second coder" for entry in log.entries))
+        self.progress.set_counts(counts, log.per_hour(), coded=self.session.coded_texts_here())
+        self.text_view.set_can_undo(bool(log.entries_of()))  # the first coding's entries (not a second coder's)
 
     def _codebook_changed(self) -> None:
         if self.loop is None:
@@ -447,25 +398,8 @@ class CodingPage(QWidget):
         codebook = self.session.codebook.with_categories(self._categories())
         if codebook.to_dict() != self.codebook_editor.codebook().to_dict():
             self.codebook_editor.set_codebook(codebook)
-
-    # -- export ---------------------------------------------------------------------------------------
-    def choose_export_path(self) -> None:
-        session = self.session
-        if session.table is None:
-            return
-        name = proposed_name(str(session.table.path), "TextLab codings", ".xlsx")
-        path, _ = ask_save_path(self, "Export the codings", name, "Excel (*.xlsx);;CSV (*.csv)",
-                                protected=[session.table.path])
-        if path:
-            self.export_to(Path(path))
-
-    def export_to(self, path: Path) -> None:
-        session = self.session
-        worker = Worker(_export_job, path, session.frame, session.mapping, snapshot(session.codings), session.codebook,
-                        session.coding_texts, name="export codings")
-        worker.signals.finished.connect(lambda written: self.statusMessage.emit(f"Saved the codings to {written}"))
-        worker.signals.failed.connect(lambda error: self.errorRaised.emit(error, "Exporting the codings"))
-        self._export_slot.start(worker)
+        if self.current is not None:  # the categories on screen follow the codebook (added, renamed, reordered)
+            self._display(self.current)
 
     def showEvent(self, event) -> None:  # noqa: ANN001, N802 — Qt's name
         super().showEvent(event)
@@ -493,4 +427,4 @@ class CodingPage(QWidget):
         self.second_coder.cancel_jobs()
 
     def _slots(self) -> tuple[WorkerSlot, ...]:
-        return self._retrain_slot, self._review_slot, self._export_slot, self._file_slot
+        return self._retrain_slot, self._review_slot, *self.files.slots()

@@ -98,7 +98,8 @@ class CodingProgress(QWidget):
         self.goal_spin.setValue(DEFAULT_GOAL)
         self.goal_spin.setSuffix(" texts")
         self.goal_spin.setMaximumWidth(120)
-        self.goal_spin.setToolTip("How many texts you mean to code; the bar shows how far you are.")
+        self.goal_spin.setToolTip("How many texts you mean to code in TextLab; the bar shows how far you are "
+                                  "(texts coded in your file before do not count).")
         goal_caption = QLabel("Goal:")
         goal_caption.setStyleSheet(theme.MUTED_STYLE)
         goal_caption.setBuddy(self.goal_spin)
@@ -224,7 +225,7 @@ class CodingProgress(QWidget):
     def _show_goal(self) -> None:
         goal, coded = self.goal(), self._coded
         reached = coded >= goal
-        self.done_label.setText(f"{coded:,} of {goal:,} coded")
+        self.done_label.setText(f"{coded:,} of {goal:,} coded here")
         self.done_label.setToolTip("Goal reached." if reached else f"{goal - coded:,} texts to go.")
         self.bar.setRange(0, goal)
         self.bar.setValue(min(coded, goal))
