@@ -18,6 +18,7 @@ from PySide6.QtCore import QObject, QThread, Signal
 
 from guiapp.core.events import Cancelled, Event, Log, Metric, Progress, TaskUpdate
 from guiapp.workers import registry
+from guiapp.workers.shared_imports import import_shared_libraries
 
 PROGRESS_INTERVAL_S = 0.1
 
@@ -51,10 +52,14 @@ class _Thread(QThread):
 
 
 class Worker:
-    """Runs ``fn(*args, on_event=..., **kwargs)`` in its own thread."""
+    """Runs ``fn(*args, on_event=..., **kwargs)`` in its own thread. ``light``: the call uses none of
+    the machine-learning libraries (it reads a file), so it need not wait for their import
+    (``shared_imports.py``)."""
 
-    def __init__(self, fn: Callable[..., Any], *args: Any, name: str = "", **kwargs: Any) -> None:
+    def __init__(self, fn: Callable[..., Any], *args: Any, name: str = "", light: bool = False,
+                 **kwargs: Any) -> None:
         self.name = name or getattr(fn, "__name__", "job")
+        self._light = light
         self.signals = WorkerSignals()
         self._fn, self._args, self._kwargs = fn, args, kwargs
         self._cancel = threading.Event()
@@ -137,6 +142,8 @@ class Worker:
         try:
             if self._cancel.is_set():
                 raise Cancelled()
+            if not self._light:
+                import_shared_libraries()
             try:
                 result = self._fn(*self._args, on_event=self._on_event, **self._kwargs)
             finally:

@@ -165,3 +165,37 @@ def test_a_table_without_categories_is_coded_from_the_codebook_and_gets_a_catego
                     timeout=30_000)
     assert session.data_spec.mapping.category_column == "category"
     page.cancel_jobs()
+
+
+def test_every_coding_is_autosaved_so_a_crash_loses_none(qtbot, coding_window, tmp_path):
+    from guiapp.core.project import autosave as autosave_module
+    from guiapp.core.project.opening import open_project
+
+    window, _frame, _path = coding_window
+    page, session = window.coding_page, window.session
+    more = coded_texts(20, seed=12)[["text"]]
+    more_path = tmp_path / "more.csv"
+    more.to_csv(more_path, index=False)
+    for _ in range(3):
+        qtbot.keyClick(page.text_view, "1")
+    page.open_texts_file(more_path)
+    qtbot.waitUntil(lambda: page.loop.source == "second file", timeout=10_000)
+    for _ in range(2):
+        qtbot.keyClick(page.text_view, "2")
+    autosaved = autosave_module.autosave_folder() / f"{autosave_module.session_id()}.textlab"
+
+    def saved_codings() -> int:
+        if window.project.is_busy() or not autosaved.exists():
+            return -1
+        return len(open_project(autosaved, extract_models_to=tmp_path / "models").codings)
+
+    qtbot.waitUntil(lambda: saved_codings() == 5, timeout=30_000)  # saved after each coding, not every few minutes
+    kept = open_project(autosaved, extract_models_to=tmp_path / "models")
+    assert [e.source for e in kept.codings.entries] == ["table"] * 3 + ["second file"] * 2
+    assert kept.coding_texts is not None and kept.coding_texts["text"].tolist() == more["text"].tolist()
+
+    window.project.open(autosaved)  # what recovering after a crash opens
+    qtbot.waitUntil(lambda: not window.project.is_busy() and session.coding_texts is not None, timeout=60_000)
+    assert session.codings == kept.codings
+    qtbot.waitUntil(lambda: page.loop is not None, timeout=10_000)
+    assert page.bar.source_combo.findText("Texts of more.csv") >= 0

@@ -11,7 +11,10 @@ probabilities for every pool text (kept between retrainings), the fixed stop set
   vectorised passes over the pool (tens of milliseconds for 100,000 texts).
 - :meth:`CodingLoop.retrain` runs in a background worker: it reads the loop but never changes it,
   and returns a :class:`RoundResult` (the new probabilities, the round for the stop signal, the
-  out-of-fold probabilities of the coded texts). :meth:`CodingLoop.apply`, on the GUI thread, makes
+  out-of-fold probabilities of the coded texts). The round's agreement with the coding is the
+  out-of-fold macro-F1 on the coded texts that stand for the corpus — the file's codings and those
+  chosen at random (:func:`representative`) — since the texts chosen where the model is unsure are
+  harder than most: scored on them too, the agreement would fall while the model gets better. :meth:`CodingLoop.apply`, on the GUI thread, makes
   it current. While a retraining runs, start no other: ask :meth:`needs_retraining` again once its
   result is applied.
 - Before a quick model exists (codings in fewer than two categories) a strategy that needs one
@@ -63,6 +66,7 @@ from guiapp.core.stats.classification_scores import macro_f1
 
 AUTO = "auto"  # random until two categories have five codings each, then uncertainty
 OOF_FOLDS = 5
+MIN_REPRESENTATIVE = 30  # coded texts that stand for the corpus, below which the agreement uses every coded text
 
 
 @dataclass(frozen=True)
@@ -295,8 +299,7 @@ class CodingLoop:
         probabilities = model.predict_proba(features[: self.pool.n_pool])
         oof, _ = out_of_fold_probabilities(self.kind, training, labels, OOF_FOLDS, self.seed, categories=columns,
                                            on_event=sub_progress(on_event, start + 0.1 * (1 - start), 0.95))
-        index = {category: i for i, category in enumerate(columns)}
-        f1 = macro_f1([index[label] for label in labels], oof.argmax(axis=1), len(columns))
+        f1 = _agreement(coded, oof, columns, log)
         new_round = Round.from_probabilities(len(coded), probabilities[self._stop_positions], columns, f1)
         groups = self._groups
         if groups is None and self._strategy == "diversity" and self.pool.n_pool:
@@ -356,6 +359,27 @@ class CodingLoop:
                           d.score, d.coded_probability, coded.in_file[d.position])
             for d in review.doubts)
         return CodingReview(doubts, review.sentence, review.n_checked, tuple(review.not_checked))
+
+
+def representative(coded: CodedTexts, log: CodingLog) -> np.ndarray:
+    """True for each coded text that stands for the corpus: coded in the file (taken as a sample of it)
+    or chosen at random in TextLab. Texts chosen where the model is unsure are harder than most."""
+    chosen = {(entry.source, entry.row): entry.chosen_by for entry in log.entries_of()}
+    return np.array([in_file or chosen.get(key) == "random" for key, in_file in zip(coded.keys, coded.in_file,
+                                                                                      strict=True)], dtype=bool)
+
+
+def _agreement(coded: CodedTexts, oof: np.ndarray, columns: Sequence[str], log: CodingLog) -> float:
+    """Out-of-fold macro-F1 on the coded texts that stand for the corpus (:func:`representative`; every
+    coded text while fewer than ``MIN_REPRESENTATIVE`` of them span two categories). Measured on all,
+    it would fall as the model-guided choices add the hardest texts, although the model improves."""
+    index = {category: i for i, category in enumerate(columns)}
+    truth = np.array([index[label] for label in coded.labels])
+    predicted = oof.argmax(axis=1)
+    mask = representative(coded, log)
+    if mask.sum() < MIN_REPRESENTATIVE or len(set(truth[mask].tolist())) < 2:
+        mask = np.ones(len(truth), dtype=bool)
+    return macro_f1(truth[mask], predicted[mask], len(columns))
 
 
 def _log_codings(log: CodingLog) -> int:

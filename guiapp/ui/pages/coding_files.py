@@ -66,7 +66,7 @@ class CodingFiles(QObject):
                 "Their codings belong to that file, so it stays the file of texts to code in this project. Export "
                 "the codings, or code the new texts in a new project."), OPENING)
             return
-        worker = Worker(read_texts_to_code, Path(path), session.mapping, name=f"read {Path(path).name}")
+        worker = Worker(read_texts_to_code, Path(path), session.mapping, name=f"read {Path(path).name}", light=True)
         worker.signals.finished.connect(self._read)
         worker.signals.failed.connect(lambda error: self.errorRaised.emit(error, OPENING))
         self._read_slot.start(worker)

@@ -326,7 +326,7 @@ class DataPage(QWidget):
         self.test_file = None
         self._wanted_fixes = fixes
         self._wanted_test_file = test_file  # checked once the table (and so the mapping) is there
-        worker = Worker(read_and_suggest, path, sheet=sheet, wanted=mapping, name=f"read {path.name}")
+        worker = Worker(read_and_suggest, path, sheet=sheet, wanted=mapping, name=f"read {path.name}", light=True)
         self._health_slot.cancel()
         self.load_title.setText(f"Reading {path.name}" + (f", sheet “{sheet}”" if sheet else ""))
         self.load_progress.attach(worker, "Opening the file…")
@@ -347,7 +347,7 @@ class DataPage(QWidget):
             return
         table = self.table
         assert table is not None
-        worker = Worker(read_again, table.path, table.sheet, self.mapping(), table.frame, name=f"read {table.path.name} again")
+        worker = Worker(read_again, table.path, table.sheet, self.mapping(), table.frame, name=f"read {table.path.name} again", light=True)
         self._health_slot.cancel()
         self.load_title.setText(f"Reading {table.path.name} again" + (f", sheet “{table.sheet}”" if table.sheet else ""))
         self.load_progress.attach(worker, "Reading the file again…")

@@ -180,8 +180,14 @@ class ProjectSession(QObject):
         worker = Worker(autosaving.autosave, project, project_path=self.path, name="autosave")
         worker.signals.finished.connect(lambda _path: self._autosave_done())
         worker.signals.failed.connect(lambda error: self.statusMessage.emit(f"Autosave did not work: {error}"))
-        self._autosaved = True  # a change while it runs sets it back
+        # a change while it runs sets it back, and is saved once this one is done (coding goes on meanwhile)
+        worker.signals.done.connect(self._autosave_if_changed, Qt.ConnectionType.QueuedConnection)
+        self._autosaved = True
         self._autosave_slot.start(worker)
+
+    def _autosave_if_changed(self) -> None:
+        if not self._autosaved and self.dirty:
+            self.autosave_now()
 
     def _autosave_done(self) -> None:
         self.statusMessage.emit("Autosaved.")

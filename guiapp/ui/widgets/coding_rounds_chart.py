@@ -31,7 +31,9 @@ EMPTY_TEXT = "The chart appears once the model has been trained."
 DEFAULT_THRESHOLD = 0.01  # the stop signal's usual share of changed answers (stopping.stop_reading)
 HOVER_PIXELS = 16
 CHART_TIP = ("Blue, left axis: how well the model agrees with your coding on texts it did not learn from "
-             "(out-of-fold macro-F1).\nAmber, right axis: the share of the watched uncoded texts whose answer "
+             "(out-of-fold macro-F1), measured on the texts that stand for your corpus: your file's codings and "
+             "those TextLab chose at random (the texts chosen where the model was unsure are harder than "
+             "most).\nAmber, right axis: the share of the watched uncoded texts whose answer "
              "changed since the model before.\nHover over a point to read it. Right-click to save the chart.")
 
 

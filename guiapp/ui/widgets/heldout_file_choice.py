@@ -97,7 +97,7 @@ class HeldOutFileChoice(QWidget):
             return
         previous = (self.file, self.count, self.frame)
         self.file, self.count, self.frame = file, None, None
-        worker = Worker(read_test_file, file[0], file[1], self._mapping(), name="reading the test file")
+        worker = Worker(read_test_file, file[0], file[1], self._mapping(), name="reading the test file", light=True)
         worker.signals.finished.connect(lambda read: self._accepted(*read))
         worker.signals.failed.connect(lambda error: self._refused(previous, error, on_error))
         worker.signals.done.connect(self.refresh)

@@ -142,7 +142,7 @@ class NewTextsSource(QWidget):
 
     def open_path(self, path: Path, sheet: str | None = None) -> None:
         """Read ``path`` in the background; the texts shown so far stay until it is read."""
-        worker = Worker(read_table, Path(path), sheet, name=f"read {Path(path).name}")
+        worker = Worker(read_table, Path(path), sheet, name=f"read {Path(path).name}", light=True)
         worker.signals.finished.connect(lambda table, w=worker: self._read(w, table))
         worker.signals.failed.connect(lambda error, w=worker: self._ended(w, error))
         worker.signals.cancelled.connect(lambda w=worker: self._ended(w, None))

@@ -304,3 +304,28 @@ def test_bad_input_gets_a_message_that_says_what_to_fix() -> None:
     loop = CodingLoop(pool, frame.loc[pool, "text"])  # the table's coded texts not given
     with pytest.raises(DataError, match="not known"):
         loop.retrain(CodingLog(), file_categories)
+
+
+def test_the_agreement_of_a_round_is_measured_on_the_texts_that_stand_for_the_corpus() -> None:
+    from guiapp.core.coding.coding_loop import _agreement, representative
+    from guiapp.core.coding.coding_pool import CodedTexts
+
+    n_file, n_hard = 40, 20
+    keys = tuple(("table", row) for row in range(n_file + n_hard + 5))
+    labels = tuple(["a", "b"] * ((n_file + n_hard + 5) // 2) + ["a"])
+    in_file = tuple([True] * n_file + [False] * (n_hard + 5))
+    coded = CodedTexts(keys, np.arange(len(keys)), labels, in_file)
+    log = CodingLog()
+    for row in range(n_file, n_file + n_hard):
+        log.record(row, labels[row], coder="me", chosen_by="uncertainty", probability=0.01)
+    for row in range(n_file + n_hard, len(keys)):
+        log.record(row, labels[row], coder="me", chosen_by="random", probability=0.001)
+    log.record(0, labels[0], coder="you", chosen_by="second coder")  # another record: not the study's coding
+    assert representative(coded, log).tolist() == [True] * n_file + [False] * n_hard + [True] * 5
+    columns = ["a", "b"]
+    right = np.array([[1.0, 0.0] if label == "a" else [0.0, 1.0] for label in labels])
+    oof = right.copy()
+    oof[n_file:n_file + n_hard] = right[n_file:n_file + n_hard, ::-1]  # the hard texts: all wrong
+    assert _agreement(coded, oof, columns, log) == pytest.approx(1.0)
+    few = CodedTexts(keys, coded.positions, labels, tuple([True] * 10 + [False] * (len(keys) - 10)))
+    assert _agreement(few, oof, columns, CodingLog()) < 1.0  # too few stand for the corpus: every text counts
