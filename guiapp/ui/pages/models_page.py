@@ -263,7 +263,11 @@ class ModelsPage(QWidget):
         from guiapp.core.experiment.speed_probe import measure_study, missing_keys
         from guiapp.workers import Worker
 
-        spec, table = self.build_spec(), self.session.frame
+        spec = self.build_spec()
+        try:
+            table = self.session.study_table_with_codings()  # the texts coded in TextLab count too
+        except UserError:
+            table = self.session.frame
         if spec is None or table is None or not spec.models:
             return
         missing = frozenset(missing_keys(spec.models))

@@ -40,7 +40,7 @@ NO_COUNTS = "No text is coded yet."
 FEW_TIP = (f"Fewer than {MIN_CODINGS} texts are coded in this category: the quick model can hardly learn it yet, "
            "and its codings are not checked for doubts.")
 STOP_TERMS = ["macro-F1", "out-of-fold"]
-NAME_PIXELS = 200  # a longer category name is shortened with "…" (whole in its tooltip)
+NAME_PIXELS = 150  # a longer category name is shortened with "…" (whole in its tooltip)
 BAR_STYLE = (f"QProgressBar {{ border: none; background: {theme.BORDER}; border-radius: 4px; }}"
              f"QProgressBar::chunk {{ background: {theme.PRIMARY}; border-radius: 4px; }}")
 GOAL_REACHED_BAR_STYLE = BAR_STYLE.replace(theme.PRIMARY, theme.GOOD)
@@ -59,6 +59,9 @@ class CountBar(QWidget):
 
     def sizeHint(self) -> QSize:
         return QSize(160, 10)
+
+    def minimumSizeHint(self) -> QSize:  # a narrow window shortens the bars, not the names
+        return QSize(40, 10)
 
     def paintEvent(self, event) -> None:  # Qt's name
         painter = QPainter(self)
@@ -111,10 +114,10 @@ class CodingProgress(QWidget):
         self.pace_label.setStyleSheet(theme.SOFT_STYLE)
         self.pace_label.setWordWrap(True)
         self.pace_label.setToolTip("Codings per hour of coding; breaks of more than half an hour are not counted.")
-        top = QHBoxLayout()
-        top.addWidget(self.done_label, 1)
+        top = QHBoxLayout()  # the goal under the count, so a narrow column keeps both whole
         top.addWidget(goal_caption)
         top.addWidget(self.goal_spin)
+        top.addStretch(1)
 
         # ----- the counts per category
         self.counts_frame = QWidget(objectName="codingCounts")
@@ -136,6 +139,7 @@ class CodingProgress(QWidget):
         column.setContentsMargins(14, 12, 14, 14)
         column.setSpacing(8)
         column.addWidget(section_title("Progress"))
+        column.addWidget(self.done_label)
         column.addLayout(top)
         column.addWidget(self.bar)
         column.addWidget(self.pace_label)

@@ -78,7 +78,7 @@ class CodingRoundsChart(ChartWidget):
         self._share_items: list[pg.GraphicsObject] = []
         self._message_item: pg.TextItem | None = None
         self._reading: StopReading | None = None
-        self.setMinimumSize(300, 230)
+        self.setMinimumSize(240, 230)
         self.setToolTip(CHART_TIP)
         self.scene().sigMouseMoved.connect(self._hover)
         self._ready = True

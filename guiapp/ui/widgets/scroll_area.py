@@ -4,13 +4,13 @@ where the content cannot narrow further."""
 
 from __future__ import annotations
 
-from PySide6.QtCore import Qt
+from PySide6.QtCore import QSize, Qt
 from PySide6.QtWidgets import QFrame, QScrollArea, QVBoxLayout, QWidget
 
 
 class ScrollArea(QScrollArea):
     """``content`` in a scroll area. ``framed``: keep the area's frame; ``sideways=False``: never a
-    horizontal scroll bar (the content must then fit any width)."""
+    horizontal scroll bar, so the area is never narrower than its content can be (it scrolls down only)."""
 
     def __init__(self, content: QWidget | None = None, parent: QWidget | None = None, *, name: str = "",
                  framed: bool = False, sideways: bool = True) -> None:
@@ -20,10 +20,19 @@ class ScrollArea(QScrollArea):
         self.setWidgetResizable(True)
         if not framed:
             self.setFrameShape(QFrame.Shape.NoFrame)
+        self._sideways = sideways
         if not sideways:
             self.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         if content is not None:
             self.setWidget(content)
+
+    def minimumSizeHint(self) -> QSize:  # Qt's name
+        hint = super().minimumSizeHint()
+        content = self.widget()
+        if self._sideways or content is None:
+            return hint
+        width = content.minimumSizeHint().width() + self.verticalScrollBar().sizeHint().width() + 2 * self.frameWidth()
+        return QSize(max(hint.width(), width), hint.height())
 
 
 def fill(parent: QWidget, child: QWidget) -> QVBoxLayout:
