@@ -114,7 +114,7 @@ class CodingPage(QWidget):
         vbox(side, self.card, (self.progress, 1), margins=(8, 0, 4, 0))
         splitter = QSplitter(Qt.Orientation.Horizontal)
         splitter.addWidget(self.text_view)
-        splitter.addWidget(ScrollArea(side, sideways=False))  # many categories: the counts scroll, never squeeze
+        splitter.addWidget(ScrollArea(side, sideways=False, whole=True))  # many categories: the counts scroll, never squeeze
         splitter.setStretchFactor(0, 3)
         splitter.setStretchFactor(1, 2)
         splitter.setChildrenCollapsible(False)
@@ -340,7 +340,8 @@ class CodingPage(QWidget):
         self._retrain_slot.start(worker)
 
     def _retrained(self, worker: Worker, result) -> None:  # noqa: ANN001 — a RoundResult
-        if self.loop is None or worker is not self._retrain_slot.current or not self.loop.apply(result):
+        if (self.loop is None or worker is not self._retrain_slot.current or result.loop is not self.loop
+                or not self.loop.apply(result)):  # a result of the texts before a reload or another file: left out
             return
         self.progress.set_rounds(self.loop.stop_reading())
         self._codings_changed()

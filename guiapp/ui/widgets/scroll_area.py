@@ -10,17 +10,18 @@ from PySide6.QtWidgets import QFrame, QScrollArea, QVBoxLayout, QWidget
 
 class ScrollArea(QScrollArea):
     """``content`` in a scroll area. ``framed``: keep the area's frame; ``sideways=False``: never a
-    horizontal scroll bar, so the area is never narrower than its content can be (it scrolls down only)."""
+    horizontal scroll bar (the content must then fit any width); ``whole=True`` with it: the area is
+    never narrower than its content can be, so nothing is cut off at the side."""
 
     def __init__(self, content: QWidget | None = None, parent: QWidget | None = None, *, name: str = "",
-                 framed: bool = False, sideways: bool = True) -> None:
+                 framed: bool = False, sideways: bool = True, whole: bool = False) -> None:
         super().__init__(parent)
         if name:
             self.setObjectName(name)
         self.setWidgetResizable(True)
         if not framed:
             self.setFrameShape(QFrame.Shape.NoFrame)
-        self._sideways = sideways
+        self._whole = whole and not sideways
         if not sideways:
             self.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         if content is not None:
@@ -29,7 +30,7 @@ class ScrollArea(QScrollArea):
     def minimumSizeHint(self) -> QSize:  # Qt's name
         hint = super().minimumSizeHint()
         content = self.widget()
-        if self._sideways or content is None:
+        if not self._whole or content is None:
             return hint
         width = content.minimumSizeHint().width() + self.verticalScrollBar().sizeHint().width() + 2 * self.frameWidth()
         return QSize(max(hint.width(), width), hint.height())
