@@ -247,7 +247,8 @@ class CodingProgress(QWidget):
     def _show_counts(self) -> None:
         while self.counts_grid.count():
             taken = self.counts_grid.takeAt(0)
-            if taken.widget() is not None:
+            if taken.widget() is not None:  # hidden at once: deleted later, it must not show meanwhile
+                taken.widget().hide()
                 taken.widget().deleteLater()
         self._count_cells = []
         if not self._counts:

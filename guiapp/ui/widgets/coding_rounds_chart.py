@@ -168,8 +168,8 @@ class CodingRoundsChart(ChartWidget):
         pad = max(5.0, (right - left) * 0.06)
         f1_values = [v for _, v in self._f1]
         bottom = 0.0 if not f1_values else max(0.0, math.floor(min(f1_values) * 10 - 0.5) / 10)
-        self.getPlotItem().getViewBox().setRange(xRange=(left - pad, right + pad), yRange=(bottom, 1.0),
-                                                 padding=0)
+        top = 1.0 if not f1_values else min(1.0, math.ceil(max(f1_values) * 10 + 0.5) / 10)  # the rise shows
+        self.getPlotItem().getViewBox().setRange(xRange=(left - pad, right + pad), yRange=(bottom, top), padding=0)
         shares = [v * 100 for _, v in self._changed]
         top = max([self._threshold * 100 * 3, *shares]) * 1.12
         self._shares.setYRange(0, top, padding=0)
