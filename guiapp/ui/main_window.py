@@ -22,6 +22,7 @@ from guiapp.ui.pages.data_page import DataPage
 from guiapp.ui.pages.documents_page import DocumentsPage
 from guiapp.ui.pages.models_page import ModelsPage
 from guiapp.ui.pages.predict_page import PredictPage
+from guiapp.ui.pages.findings_page import FindingsPage
 from guiapp.ui.pages.results_page import ResultsPage
 from guiapp.ui.pages.run_page import RunPage
 from guiapp.ui.session.study_files import StudyFiles
@@ -30,6 +31,7 @@ from guiapp.ui.steps import (  # noqa: F401 — the step numbers are part of the
     CODING_STEP,
     DATA_STEP,
     DOCUMENTS_STEP,
+    FINDINGS_STEP,
     MODELS_STEP,
     PREDICT_STEP,
     RESULTS_STEP,
@@ -49,6 +51,7 @@ NOT_YET = {
     RESULTS_STEP: "the results appear here when a run has finished.",
     DOCUMENTS_STEP: "the test documents appear here when a run has finished.",
     PREDICT_STEP: "a study's trained models can predict new texts once a run has finished.",
+    FINDINGS_STEP: "the shares of the categories appear here once a model has predicted texts on the Predict step.",
 }
 
 
@@ -77,6 +80,7 @@ class MainWindow(QMainWindow):
         self.results_page = ResultsPage(session=session)
         self.documents_page = DocumentsPage(session=session)
         self.predict_page = PredictPage(session=session)
+        self.findings_page = FindingsPage(session=session)
         self.files = StudyFiles(session, self.errors, self, lambda: self.steps.currentRow())
         self.project = self.files.project
         self.files.titleChanged.connect(self.setWindowTitle)
@@ -89,7 +93,7 @@ class MainWindow(QMainWindow):
         self.steps = StepList()
         self.pages = QStackedWidget()
         pages = (self.data_page, self.coding_page, self.models_page, self.run_page, self.results_page, self.documents_page,
-                 self.predict_page)
+                 self.predict_page, self.findings_page)
         for number, ((title, tip), page) in enumerate(zip(STEPS, pages, strict=True), 1):
             self.steps.add_step(number, title, tip)
             self.pages.addWidget(page)
@@ -106,7 +110,8 @@ class MainWindow(QMainWindow):
         self.files.recentChanged.connect(self._show_recent)
         self._show_recent(self.files.recent())
         session.stepWanted.connect(self.go_to_step)
-        for changed in (session.dataChanged, session.specChanged, session.runStateChanged, session.resultChanged):
+        for changed in (session.dataChanged, session.specChanged, session.runStateChanged, session.resultChanged,
+                        session.predictionsChanged):
             changed.connect(self._update_steps)
         self._update_steps()
         self.statusBar().showMessage("Open a spreadsheet to begin, or try the example study.")
@@ -158,6 +163,8 @@ class MainWindow(QMainWindow):
         self.steps.set_step_enabled(RUN_STEP, session.has_run(), NOT_YET[RUN_STEP])
         for step in (RESULTS_STEP, DOCUMENTS_STEP, PREDICT_STEP):
             self.steps.set_step_enabled(step, session.has_result, NOT_YET[step])
+        self.steps.set_step_enabled(FINDINGS_STEP, session.has_result and session.predictions is not None,
+                                    NOT_YET[FINDINGS_STEP])
         self.menu.set_usable(table=session.table is not None, models=self.predict_page.has_models())
 
     def go_to_step(self, row: int) -> None:
@@ -230,7 +237,7 @@ class MainWindow(QMainWindow):
             return
         self.project.finish()
         for page in (self.predict_page, self.documents_page, self.run_page, self.data_page, self.models_page,
-                     self.coding_page):
+                     self.coding_page, self.findings_page):
             page.cancel_jobs()
         registry.cancel_all(wait_ms=5000)
         super().closeEvent(event)

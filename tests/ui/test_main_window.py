@@ -22,7 +22,8 @@ def _shown_column(page, name):
 
 def test_the_steps_are_listed_and_only_data_is_usable_at_first(window):
     steps = [window.steps.item(i).text() for i in range(window.steps.count())]
-    assert steps == ["1   Data", "2   Coding", "3   Models", "4   Run", "5   Results", "6   Documents", "7   Predict"]
+    assert steps == ["1   Data", "2   Coding", "3   Models", "4   Run", "5   Results", "6   Documents", "7   Predict",
+                     "8   Findings"]
     assert [window.steps.is_step_enabled(i) for i in range(7)] == [True, False, False, False, False, False, False]
     assert "Open your coded texts" in window.steps.item(2).toolTip()  # the Models step says why not yet
     assert window.data_page.stack.currentWidget() is window.data_page.welcome

@@ -9,6 +9,7 @@ from guiapp.ui.main_window import (
     CODING_STEP,
     DATA_STEP,
     DOCUMENTS_STEP,
+    FINDINGS_STEP,
     MODELS_STEP,
     PREDICT_STEP,
     RESULTS_STEP,
@@ -53,4 +54,7 @@ def test_next_is_greyed_until_the_next_step_is_ready_and_then_moves_on(qtbot, wi
     window.steps.setCurrentRow(DOCUMENTS_STEP)
     assert button.text() == "Next: Predict →"
     window.go_to_step(PREDICT_STEP)
+    assert button.text() == "Next: Findings →" and not button.isEnabled()  # nothing predicted yet
+    assert "Predict step" in button.toolTip()
+    window.go_to_step(FINDINGS_STEP)
     assert not button.isVisible()  # the last step

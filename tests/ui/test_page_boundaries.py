@@ -28,7 +28,7 @@ def page_modules() -> dict[str, type]:
 
 def test_every_step_has_a_page_module():
     assert set(page_modules()) == {"data_page", "coding_page", "models_page", "run_page", "results_page", "documents_page",
-                                   "predict_page"}
+                                   "predict_page", "findings_page"}
 
 
 def test_no_page_imports_or_names_another_page():

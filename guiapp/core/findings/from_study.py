@@ -1,0 +1,116 @@
+"""What a study gives the findings: the corpus a trained model predicted (the Predict step's table)
+and the coded texts that correct its counts — the study's **test texts**, which that very model never
+learned from, with its probabilities for them and their coding.
+
+The test texts were drawn at random from the study's coded texts, so they are a random sample of the
+same kind of texts as the corpus when the coded texts are (``SeparateSample``: prediction-powered
+inference for an i.i.d. sample). Texts the Coding step chose where its model was unsure are not a
+random sample: :func:`findings_inputs` says so in ``notes``. Their metadata (for shares per group
+and the regression) comes from the study's table, or from its separate test file.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+
+from guiapp.core.errors import DataError
+from guiapp.core.findings.designs import SeparateSample
+from guiapp.core.findings.inputs import CodedSample
+from guiapp.core.tables.rows import spreadsheet_rows
+
+MODEL_GUIDED = ("uncertainty", "diversity")  # ways the Coding step chooses that are not a random sample
+
+
+@dataclass(frozen=True)
+class StudyFindingsInputs:
+    """The arguments of ``estimate_findings`` and ``regress`` for one model of a study."""
+
+    model: str
+    categories: tuple[str, ...]
+    probabilities: np.ndarray  # the corpus texts with a prediction × categories
+    corpus: pd.DataFrame  # those texts' rows of the predicted table (for groups and the regression)
+    coded: CodedSample  # the test texts
+    notes: tuple[str, ...] = ()
+    design: SeparateSample = SeparateSample()
+
+    def groups(self, column: str) -> tuple[list, list]:
+        """The values of ``column`` for the corpus texts and for the coded texts (strings; missing: "(empty)")."""
+        if column not in self.corpus.columns:
+            raise DataError(f"The predicted texts have no column “{column}”.", "Choose one of their columns.")
+        if self.coded.metadata is None or column not in self.coded.metadata.columns:
+            raise DataError(f"The study's test texts have no column “{column}”, so their coding cannot correct the "
+                            "shares per group.", "Choose a column that your coded table has too.")
+        return _labels(self.corpus[column]), _labels(self.coded.metadata[column])
+
+    def columns(self) -> list[str]:
+        """Columns both the corpus and the test texts have (what shares can be given per)."""
+        metadata = self.coded.metadata
+        return [c for c in self.corpus.columns if metadata is not None and c in metadata.columns]
+
+
+def findings_inputs(result, model: str, predictions, predicted_table: pd.DataFrame,
+                    study_table: pd.DataFrame | None, test_table: pd.DataFrame | None = None,
+                    log=None) -> StudyFindingsInputs:
+    """The corpus ``predicted_table`` as ``model`` predicted it (``predictions``, the Predict step's) and
+    the study's test texts with that model's probabilities. ``study_table``/``test_table``: where the
+    test texts' other columns are looked up; ``log``: the Coding step's record (to say whether the
+    coded texts are a random sample). :class:`DataError` when the model did not predict the corpus or
+    has no test probabilities."""
+    if model not in predictions.models:
+        raise DataError(f"{model} has not predicted these texts.", "Predict them with it on the Predict step first.")
+    answers = predictions.predictions[predictions.models.index(model)]
+    by_name = {m.name: m for m in result.models}
+    tested = by_name.get(model)
+    if tested is None or tested.probabilities is None or not result.test_true:
+        raise DataError(f"The study kept no test answers of {model}, so its mistakes cannot be measured.",
+                        "Run the study again; every model's answers for the test texts are kept.")
+    categories = tuple(str(c) for c in result.categories)
+    columns = [list(answers.categories).index(c) if c in answers.categories else None for c in categories]
+    if any(c is None for c in columns):
+        raise DataError(f"{model} predicts other categories than the study's.", "Predict the texts again with it.")
+    probabilities = np.asarray(answers.probabilities, dtype=float)[:, columns]
+    usable = ~np.isnan(probabilities).any(axis=1)  # empty texts have no answer
+    test_probabilities = np.asarray(tested.probabilities, dtype=float)
+    labels = [categories[int(i)] for i in result.test_true]
+    metadata = _test_metadata(result, study_table, test_table, len(labels))
+    notes = []
+    if not usable.all():
+        notes.append(f"{int((~usable).sum()):,} empty texts have no answer and are left out.")
+    guided = _guided_codings(log)
+    if guided:
+        notes.append(f"{guided:,} of your codings were chosen by the Coding step where its model was unsure, so the "
+                     "coded texts are not a simple random sample: the intervals assume they are.")
+    return StudyFindingsInputs(
+        model, categories, probabilities[usable] / probabilities[usable].sum(axis=1, keepdims=True),
+        predicted_table.loc[usable].reset_index(drop=True),
+        CodedSample(labels, test_probabilities / test_probabilities.sum(axis=1, keepdims=True), None,
+                    metadata=metadata),
+        tuple(notes))
+
+
+def _test_metadata(result, study_table: pd.DataFrame | None, test_table: pd.DataFrame | None,
+                   n: int) -> pd.DataFrame | None:
+    """The rows of the test texts (their other columns), found by their spreadsheet row numbers."""
+    separate_file = bool(result.test_rows_in) and not result.test_rows_in.startswith("sheet")
+    source = test_table if separate_file else study_table
+    if source is None or len(result.test_rows) != n:
+        return None
+    by_row = dict(zip(spreadsheet_rows(source).tolist(), range(len(source)), strict=True))
+    positions = [by_row.get(int(row)) for row in result.test_rows]
+    if any(p is None for p in positions):
+        return None
+    return source.iloc[positions].reset_index(drop=True)
+
+
+def _guided_codings(log) -> int:
+    if log is None:
+        return 0
+    return sum(1 for entry in log.latest().values() if entry.chosen_by in MODEL_GUIDED)
+
+
+def _labels(values: pd.Series | Sequence) -> list[str]:
+    return ["(empty)" if pd.isna(v) or str(v).strip() == "" else str(v) for v in values]

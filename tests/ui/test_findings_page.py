@@ -1,0 +1,76 @@
+"""The Findings step: the shares of the categories in the texts a model predicted, with intervals
+from its mistakes on the study's test texts, per group, the differences, a regression, and the file."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import pytest
+from PySide6.QtCore import Qt
+
+from guiapp.core.predict.new_texts import open_models, predict_new_texts
+from guiapp.ui.pages.findings_page import FindingsPage
+from tests.core.synthetic_texts import coded_texts
+from tests.ui.helpers import save_screenshot, session_with_table
+
+
+@pytest.fixture
+def page(qtbot, project):
+    session = session_with_table(project.table, project.spec.data.mapping)
+    widget = FindingsPage(session=session)
+    qtbot.addWidget(widget)
+    widget.resize(1200, 800)
+    widget.show()
+    yield widget, session
+    widget.cancel_jobs()
+
+
+def predicted(project, session, n: int = 300):
+    corpus = coded_texts(n, seed=21).assign(year=np.arange(n) % 7 + 2000)
+    truth = corpus.pop("label")
+    best = project.result.best().name
+    models = open_models([(best, project.model_folder(best))])
+    session.set_result(project.result, project.model_folders)
+    session.set_predictions(predict_new_texts(models, corpus["text"].tolist()), corpus)
+    return corpus, truth, best
+
+
+def test_shares_with_intervals_per_group_differences_regression_and_the_file(qtbot, page, project, tmp_path):
+    widget, session = page
+    assert widget.empty.isVisibleTo(widget) and not widget.content.isVisibleTo(widget)
+    corpus, truth, best = predicted(project, session)
+    qtbot.waitUntil(lambda: widget.findings is not None and not widget.is_busy(), timeout=30_000)
+    categories = list(project.result.categories)
+    assert widget.model_combo.currentText() == best
+    assert widget.shares.rowCount() == len(categories)
+    assert "random sample" in widget.assumption.text()
+    for share in widget.findings.overall():  # the interval holds the true share of this corpus
+        assert share.low <= (truth == share.category).mean() <= share.high
+        assert share.n_coded == len(project.result.test_true)
+    save_screenshot(widget, "findings_shares")
+
+    widget.group_combo.setCurrentIndex(widget.group_combo.findData("year"))
+    qtbot.waitUntil(lambda: widget.findings.group_name == "year" and not widget.is_busy(), timeout=30_000)
+    assert widget.shares.rowCount() == len(categories) * (1 + 7)
+    assert widget.differences.rowCount() > 0 and "points" in widget.differences.item(0, 1).text()
+
+    widget.tabs.setCurrentIndex(2)
+    offered = [widget.columns_list.item(i).text() for i in range(widget.columns_list.count())]
+    assert offered == ["year"]  # the text column is not offered
+    widget.columns_list.item(0).setCheckState(Qt.CheckState.Checked)
+    errors = []
+    session.errorRaised.connect(lambda error, doing: errors.append((doing, error)))
+    widget.fit_regression()
+    qtbot.waitUntil(lambda: widget.regression is not None or bool(errors) or "Tick" in widget.regression_note.text(), timeout=30_000)
+    assert not errors, errors
+    assert widget.regression is not None, widget.regression_note.text()
+    assert widget.coefficients.rowCount() == 2 and "year" in widget.coefficients.item(1, 0).text()
+    save_screenshot(widget, "findings_regression")
+
+    out = tmp_path / "findings.xlsx"
+    widget.save_to(out)
+    qtbot.waitUntil(lambda: (out.exists() and not widget.is_busy()) or bool(errors), timeout=30_000)
+    assert not errors, errors
+    sheets = pd.read_excel(out, sheet_name=None, engine="calamine")
+    assert {"Shares", "Differences", "Regression", "How estimated"} <= set(sheets)
+    assert len(sheets["Shares"]) == len(categories) * 8
