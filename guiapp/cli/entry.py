@@ -26,6 +26,7 @@ from guiapp.cli.cluster_script_command import add_cluster_script_command, cluste
 from guiapp.cli.coding_export_command import add_coding_export_command, coding_export_command
 from guiapp.cli.console import ProgressPrinter, stopped
 from guiapp.cli.explain_command import add_explain_command, explain_command
+from guiapp.cli.findings_command import add_findings_command, findings_command
 from guiapp.cli.health_command import add_health_command, health_command
 from guiapp.cli.learning_curve_command import add_learning_curve_command, learning_curve_command
 from guiapp.cli.predict_command import add_predict_command, predict_command
@@ -46,6 +47,7 @@ COMMANDS: dict[str, Command] = {
     "run": Command(add_run_command, run_command),
     "predict": Command(add_predict_command, predict_command),
     "explain": Command(add_explain_command, explain_command),
+    "findings": Command(add_findings_command, findings_command),
     "self-test": Command(add_self_test_command, self_test_command),
     "learning-curve": Command(add_learning_curve_command, learning_curve_command),
     "subgroups": Command(add_subgroups_command, subgroups_command),

@@ -77,6 +77,9 @@ def findings_inputs(result, model: str, predictions, predicted_table: pd.DataFra
     test_probabilities = np.asarray(tested.probabilities, dtype=float)
     labels = [categories[int(i)] for i in result.test_true]
     metadata = _test_metadata(result, study_table, test_table, len(labels))
+    corpus = predicted_table.loc[usable].reset_index(drop=True)
+    if metadata is not None:
+        corpus, metadata = _aligned(corpus, metadata)
     notes = []
     if not usable.all():
         notes.append(f"{int((~usable).sum()):,} empty texts have no answer and are left out.")
@@ -86,7 +89,7 @@ def findings_inputs(result, model: str, predictions, predicted_table: pd.DataFra
                      "coded texts are not a simple random sample: the intervals assume they are.")
     return StudyFindingsInputs(
         model, categories, probabilities[usable] / probabilities[usable].sum(axis=1, keepdims=True),
-        predicted_table.loc[usable].reset_index(drop=True),
+        corpus,
         CodedSample(labels, test_probabilities / test_probabilities.sum(axis=1, keepdims=True), None,
                     metadata=metadata),
         tuple(notes))
@@ -104,6 +107,23 @@ def _test_metadata(result, study_table: pd.DataFrame | None, test_table: pd.Data
     if any(p is None for p in positions):
         return None
     return source.iloc[positions].reset_index(drop=True)
+
+
+def _aligned(corpus: pd.DataFrame, metadata: pd.DataFrame) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """The columns both tables have, of one kind in both: numbers where both hold numbers (a year read
+    as text from a CSV and as a number from a workbook), else text."""
+    corpus, metadata = corpus.copy(), metadata.copy()
+    for column in [c for c in corpus.columns if c in metadata.columns]:
+        a, b = corpus[column], metadata[column]
+        if a.dtype == b.dtype:
+            continue
+        numbers = pd.to_numeric(a, errors="coerce"), pd.to_numeric(b, errors="coerce")
+        if all(n.notna().sum() == v.notna().sum() for n, v in zip(numbers, (a, b), strict=True)):
+            corpus[column], metadata[column] = numbers
+        else:
+            corpus[column] = a.astype("string")
+            metadata[column] = b.astype("string")
+    return corpus, metadata
 
 
 def _guided_codings(log) -> int:

@@ -1,0 +1,124 @@
+"""``textlab findings RESULTS|PROJECT new.xlsx --out findings.xlsx``: the share of each category in a
+corpus a study's model predicts — overall and ``--by`` a column, with the differences between its
+groups — with intervals that carry the model's mistakes on the study's test texts; ``--regress
+"economy ~ party + year"`` adds a regression of a category on columns. The same engine as the
+window's Findings step.
+
+The study's table (for the test texts' other columns, which ``--by`` and ``--regress`` need) is the
+project's own, or — for a results folder — the data file the study read, when it is still there.
+Exit status: 0 written, 2 could not estimate (the message says why), 130 interrupted.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+from guiapp.cli.console import ProgressPrinter, stopped
+
+
+def add_findings_command(commands) -> None:  # noqa: ANN001
+    findings = commands.add_parser(
+        "findings", help="the share of each category in new texts, with intervals that carry the model's mistakes")
+    findings.add_argument("results", help="the results folder written by `textlab run … --out FOLDER`, or a .textlab project")
+    findings.add_argument("file", help="the corpus: a table of texts (.xlsx, .ods, .csv, .parquet …)")
+    findings.add_argument("--out", required=True, help="where to write the findings: .xlsx (every table) or .csv (the shares)")
+    findings.add_argument("--model", help="a model's name as in the results (default: the best)")
+    findings.add_argument("--by", help="a column to give the shares per value of (party, year, outlet …)")
+    findings.add_argument("--regress", help='a regression of a category on columns, e.g. "economy ~ party + year"')
+    findings.add_argument("--linear", action="store_true", help="a linear regression (default: logistic)")
+    findings.add_argument("--sheet", help="the sheet of a workbook (default: the first)")
+    findings.add_argument("--text", action="append", help="the text column of the corpus (repeat to join several)")
+    findings.add_argument("--overwrite", action="store_true", help="replace the output file if it exists")
+
+
+def findings_command(args: argparse.Namespace, progress: ProgressPrinter) -> int:
+    from guiapp.core.events import Cancelled
+
+    try:
+        written, findings = _findings(args, progress)
+    except (Cancelled, KeyboardInterrupt):
+        return stopped(progress, "Stopped; nothing was written.", 130)
+    progress.clear()
+    for share in findings.overall():
+        print(f"{share.category}: {100 * share.estimate:.1f} % [{100 * share.low:.1f}, {100 * share.high:.1f}]"
+              f"  (counting the model's answers: {100 * share.naive:.1f} %)")
+    for difference in findings.differences:
+        print(f"{difference.category} — {difference.sentence()}")
+    print(findings.assumption, file=sys.stderr)
+    for warning in findings.warnings:
+        print(f"Warning: {warning}", file=sys.stderr)
+    print(f"Wrote {written}")
+    return 0
+
+
+def _findings(args: argparse.Namespace, on_event):  # noqa: ANN001, ANN202
+    from guiapp.core.errors import UserError
+    from guiapp.core.events import sub_progress
+    from guiapp.core.export.findings_export import FORMATS, write_findings
+    from guiapp.core.export.prediction_files import check_output_name
+    from guiapp.core.findings import estimate_findings, regress
+    from guiapp.core.findings.from_study import findings_inputs
+    from guiapp.core.predict.new_texts import predict_new_texts, texts_of
+    from guiapp.core.study.mapping import ColumnMapping
+    from guiapp.core.tables.reader import read_table
+
+    out = Path(args.out)
+    check_output_name(out, FORMATS, ".xlsx (Excel) or .csv")
+    if out.exists() and not args.overwrite:
+        raise UserError(f"{out} already exists.", "Choose another name, or add --overwrite to replace it.")
+    result, model, study_table, test_table = _study(args.results, args.model)
+    corpus = read_table(args.file, sheet=args.sheet, on_event=sub_progress(on_event, 0.0, 0.1)).frame
+    study_columns = list(result.study_source.mapping.text_columns)
+    columns = args.text or [c for c in study_columns if c in corpus.columns]
+    if not columns or any(c not in corpus.columns for c in columns):
+        raise UserError(f"The corpus has none of the study's text columns ({', '.join(study_columns) or 'none'}).",
+                        "Name its text column with --text COLUMN. Its columns: " + ", ".join(map(str, corpus.columns)))
+    predictions = predict_new_texts([model], texts_of(corpus, ColumnMapping(text_columns=columns)),
+                                    on_event=sub_progress(on_event, 0.1, 0.8))
+    inputs = findings_inputs(result, model.name, predictions, corpus, study_table, test_table)
+    coded, groups = inputs.coded, None
+    if args.by:
+        groups, coded_groups = inputs.groups(args.by)
+        from dataclasses import replace
+
+        coded = replace(coded, groups=coded_groups)
+    findings = estimate_findings(inputs.probabilities, inputs.categories, coded, inputs.design, groups=groups,
+                                 group_name=args.by, on_event=sub_progress(on_event, 0.8, 0.95))
+    regression = None
+    if args.regress:
+        regression = regress(args.regress, inputs.corpus, inputs.probabilities, inputs.categories, inputs.coded,
+                             inputs.design, kind="linear" if args.linear else "logistic")
+    written = write_findings(out, findings, regression, overwrite=args.overwrite, protected=[args.file])
+    return written, findings
+
+
+def _study(results: str, name: str | None):  # noqa: ANN202
+    """(result, the opened model, the study's table or None, its test table or None)."""
+    from guiapp.core.errors import UserError
+    from guiapp.core.predict.saved_results import choose_models, open_models, read_results
+
+    if Path(results).suffix.lower() == ".textlab":
+        from guiapp.core import locations
+        from guiapp.core.project.opening import open_project
+
+        project = open_project(results, extract_models_to=locations.cache_dir() / "projects")
+        if project.result is None:
+            raise UserError("This project has no results yet, so there are no findings to give.",
+                            "Open it in TextLab, run the study, save the project, and try again.")
+        models = open_models(lambda model: project.model_folder(model.name),
+                             choose_models(project.result, [name] if name else None))
+        return project.result, models[0], project.table, project.test_table
+    result = read_results(results)
+    models = open_models(results, choose_models(result, [name] if name else None))
+    return result, models[0], _read_if_there(result.study_source.source, result.study_source.sheet), \
+        _read_if_there(result.study_source.test_source, result.study_source.test_sheet)
+
+
+def _read_if_there(path: str, sheet: str | None):  # noqa: ANN202
+    from guiapp.core.tables.reader import read_table
+
+    if not path or not Path(path).is_file():
+        return None
+    return read_table(path, sheet=sheet).frame

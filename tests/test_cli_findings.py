@@ -1,0 +1,49 @@
+"""``textlab findings PROJECT CORPUS --out FILE``: the shares of the categories in a corpus with their
+intervals, per group and with a regression, written as a workbook; bad input said in words."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from guiapp.cli.entry import main
+from guiapp.core.project.saving import save_project
+from tests.core.project.helpers import run_project
+from tests.core.synthetic_texts import coded_texts
+
+
+@pytest.fixture(scope="module")
+def study(tmp_path_factory):
+    folder = tmp_path_factory.mktemp("findings")
+    project = run_project(folder / "models")
+    path = save_project(folder / "study.textlab", project)
+    corpus = coded_texts(200, seed=31).assign(year=np.arange(200) % 7 + 2000)
+    truth = corpus.pop("label")
+    corpus.to_csv(folder / "corpus.csv", index=False)
+    return folder, path, truth
+
+
+def test_shares_per_group_and_a_regression_are_written_and_printed(study, capsys):
+    folder, path, truth = study
+    out = folder / "findings.xlsx"
+    code = main(["findings", str(path), str(folder / "corpus.csv"), "--by", "year", "--regress", "defence ~ year",
+                 "--out", str(out)])
+    printed = capsys.readouterr()
+    assert code == 0, printed.err
+    sheets = pd.read_excel(out, sheet_name=None, engine="calamine")
+    assert {"Shares", "Differences", "Regression", "How estimated"} <= set(sheets)
+    assert "random sample" in printed.err
+    for line in printed.out.splitlines()[:3]:  # "health: 47.0 % [38.1, 55.9]  (counting …)"
+        category, rest = line.split(": ", 1)
+        low, high = (float(v) for v in rest.split("[", 1)[1].split("]", 1)[0].split(", "))
+        assert low <= 100 * (truth == category).mean() <= high
+    assert main(["findings", str(path), str(folder / "corpus.csv"), "--out", str(out)]) == 2  # exists
+    assert "--overwrite" in capsys.readouterr().err
+
+
+def test_a_column_the_test_texts_lack_is_refused_in_words(study, capsys):
+    folder, path, _ = study
+    code = main(["findings", str(path), str(folder / "corpus.csv"), "--by", "outlet", "--out",
+                 str(folder / "other.csv")])
+    assert code == 2 and "no column “outlet”" in capsys.readouterr().err
