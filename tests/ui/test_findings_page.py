@@ -53,6 +53,8 @@ def test_shares_with_intervals_per_group_differences_regression_and_the_file(qtb
     qtbot.waitUntil(lambda: widget.findings.group_name == "year" and not widget.is_busy(), timeout=30_000)
     assert widget.shares.rowCount() == len(categories) * (1 + 7)
     assert widget.differences.rowCount() > 0 and "points" in widget.differences.item(0, 1).text()
+    assert widget.shares.cell_text(0, 0) == "all texts" and widget.shares.cell_text(len(categories), 0) == "2000"
+    save_screenshot(widget, "findings_by_group")
 
     widget.tabs.setCurrentIndex(2)
     offered = [widget.columns_list.item(i).text() for i in range(widget.columns_list.count())]

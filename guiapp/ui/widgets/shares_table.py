@@ -14,6 +14,8 @@ from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QSizePolicy, QTabl
 from guiapp.ui import theme
 
 GROUP, CATEGORY, SHARE, INTERVAL, STRIP, NAIVE, CODED_ONLY, N_CODED = range(8)
+STRIP_WIDTH = 230
+ALL_TEXTS = "all texts"
 TITLES = ("Group", "Category", "Share", "95 % interval", "", "Counting the model's answers",
           "Coded texts alone", "Coded texts")
 TIPS = ("The value of the column the shares are given per.",
@@ -90,7 +92,11 @@ class SharesTable(QTableWidget):
         self.verticalHeader().setDefaultSectionSize(28)
         header = self.horizontalHeader()
         header.setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
-        header.setSectionResizeMode(STRIP, QHeaderView.ResizeMode.Stretch)
+        header.setSectionResizeMode(CATEGORY, QHeaderView.ResizeMode.Stretch)  # long names are shortened with "…"
+        header.setSectionResizeMode(STRIP, QHeaderView.ResizeMode.Fixed)
+        self.setColumnWidth(STRIP, STRIP_WIDTH)
+        self.setTextElideMode(Qt.TextElideMode.ElideRight)
+        self.setWordWrap(False)
         self.setAlternatingRowColors(True)
 
     def set_shares(self, shares: Sequence) -> None:  # noqa: ANN001 — Share records
@@ -98,11 +104,13 @@ class SharesTable(QTableWidget):
         shares = list(shares)
         top = max([s.high for s in shares if math.isfinite(s.high)] + [s.naive for s in shares], default=1.0)
         top = min(1.0, math.ceil(top * 20 + 0.5) / 20)  # a round share a little above the largest
-        self.horizontalHeaderItem(STRIP).setText(f"0 to {percent(top)}: share ● and interval, counting ◻")
+        self.horizontalHeaderItem(STRIP).setText(f"0 – {percent(top)}")
         self.setRowCount(len(shares))
         for row, share in enumerate(shares):
-            cells = (share.group or "", share.category, percent(share.estimate),
-                     f"{percent(share.low)} to {percent(share.high)}", "",
+            rough = bool(share.warning)
+            interval = f"{percent(share.low)} to {percent(share.high)}" + (" ⚠" if rough else "")
+            cells = (share.group if share.group is not None else ALL_TEXTS, share.category, percent(share.estimate),
+                     interval, "",
                      f"{percent(share.naive)}  ({percent(share.naive_low)} to {percent(share.naive_high)})",
                      f"{percent(share.coded_only)}  ({percent(share.coded_only_low)} to {percent(share.coded_only_high)})",
                      f"{share.n_coded:,}")
@@ -114,13 +122,13 @@ class SharesTable(QTableWidget):
                     font = item.font()
                     font.setBold(True)
                     item.setFont(font)
-                if column in (NAIVE, CODED_ONLY):
-                    item.setForeground(QColor(theme.SOFT_TEXT))
+                if column in (NAIVE, CODED_ONLY) or rough:  # a rough interval (few coded texts) is greyed
+                    item.setForeground(QColor(theme.HINT_TEXT if rough else theme.SOFT_TEXT))
                 if share.warning:
                     item.setToolTip(share.warning)
                 self.setItem(row, column, item)
             self.setCellWidget(row, STRIP, ShareStrip(share.estimate, (share.low, share.high), share.naive, top))
-        self.setColumnHidden(GROUP, not any(share.group for share in shares))
+        self.setColumnHidden(GROUP, not any(share.group is not None for share in shares))
 
     def cell_text(self, row: int, column: int) -> str:
         item = self.item(row, column)
