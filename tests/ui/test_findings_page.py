@@ -76,3 +76,18 @@ def test_shares_with_intervals_per_group_differences_regression_and_the_file(qtb
     sheets = pd.read_excel(out, sheet_name=None, engine="calamine")
     assert {"Shares", "Differences", "Regression", "How estimated"} <= set(sheets)
     assert len(sheets["Shares"]) == len(categories) * 8
+
+
+def test_the_methods_appendix_gets_a_paragraph_on_the_findings(qtbot, page, project, tmp_path):
+    from guiapp.core.export.appendix import write_appendix
+
+    widget, session = page
+    predicted(project, session)
+    qtbot.waitUntil(lambda: session.findings is not None and not widget.is_busy(), timeout=30_000)
+    paragraph = session.findings.methods_paragraph()
+    html, _json = write_appendix(project.result, tmp_path / "methods.html",
+                                 extra={"findings": {"paragraph": paragraph}})
+    assert paragraph.split(".")[0] in html.read_text(encoding="utf-8").replace("&#x27;", "'")
+    session.set_predictions(None, None)
+    assert session.findings is None and widget.empty.isVisibleTo(widget)
+

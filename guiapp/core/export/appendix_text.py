@@ -102,7 +102,9 @@ def model_phrase(model: dict[str, Any]) -> str:
 
 def appendix_paragraph(appendix: dict[str, Any]) -> str:
     """Paragraphs separated by a blank line: models and data, the protocol, the results."""
-    return "\n\n".join(part for part in (*_design(appendix), _results(appendix)) if part)
+    findings = appendix.get("findings") or {}
+    return "\n\n".join(part for part in (*_design(appendix), _results(appendix), findings.get("paragraph", ""))
+                       if part)
 
 
 def _design(appendix: dict[str, Any]) -> tuple[str, str]:

@@ -164,6 +164,8 @@ class FindingsPage(QWidget):
         self.empty.setVisible(not usable)
         if not usable:
             self.inputs = self.findings = None
+            if self.session.findings is not None:
+                self.session.set_findings(None)
             return
         self.model_combo.blockSignals(True)
         self.model_combo.clear()
@@ -228,6 +230,7 @@ class FindingsPage(QWidget):
         if worker is not self._slot.current:
             return
         self.findings = findings
+        self.session.set_findings(findings)  # the methods appendix gets its paragraph
         self.save_button.setEnabled(True)
         notes = [*self.inputs.notes, *findings.warnings]
         self.assumption.setText(f"{findings.assumption} Estimated by {findings.method}.")

@@ -321,6 +321,7 @@ class ResultsPage(QWidget):
         self.learning.setObjectName("learningCurvePanel")
         self.tabs.addTab(self.learning, TAB_NAMES[6])
         self.export.learning_curve = self.learning.curve  # a drawn curve goes into the Excel export too
+        self.export.findings = lambda: self.session.findings  # the Findings step's shares: a paragraph of the appendix
         self.tabs.currentChanged.connect(self._tab_changed)
         self.tabs.setTabToolTip(0, "How well the model does on each of your categories.")
         self.tabs.setTabToolTip(1, "Confusion matrix: " + explain(["confusion matrix"]).split(": ", 1)[1])

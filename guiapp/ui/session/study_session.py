@@ -41,6 +41,7 @@ class StudySession(QObject):
     learningCurveChanged = Signal(object)  # a LearningCurveResult or None
     explanationsChanged = Signal()
     predictionsChanged = Signal(object)  # the models' answers for new texts (NewTextPredictions), or None
+    findingsChanged = Signal(object)  # the shares of the categories in the predicted texts (Findings), or None
     runStateChanged = Signal(str)  # "idle", "running", "stopping", "finished" …
     chosenModelChanged = Signal(str)  # the model whose details the Results step shows
     codingsChanged = Signal()  # a text was coded, skipped, flagged, or a coding undone
@@ -82,6 +83,7 @@ class StudySession(QObject):
         self.explained_documents: list = []  # "Explain all": one explanation per test document
         self.predictions = None  # NewTextPredictions: the trained models' answers for new texts
         self.predicted_table: pd.DataFrame | None = None  # the texts they answered, as read
+        self.findings = None  # Findings of the Findings step (for the methods appendix)
         self.run_state = "idle"
         self.codebook = Codebook()  # the categories with their definitions and example texts
         self.codings = CodingLog()  # every coding made in TextLab, in order (the file is never changed)
@@ -191,6 +193,10 @@ class StudySession(QObject):
     def set_explained_documents(self, documents: list) -> None:
         self.explained_documents = list(documents)
         self.explanationsChanged.emit()
+
+    def set_findings(self, findings) -> None:  # noqa: ANN001 — a Findings or None
+        self.findings = findings
+        self.findingsChanged.emit(findings)
 
     def set_predictions(self, predictions, table: pd.DataFrame | None) -> None:  # noqa: ANN001
         """The models' answers (NewTextPredictions) for the texts of ``table``; None, None clears them."""

@@ -38,6 +38,7 @@ class ResultsExport(QWidget):
         self.result: ExperimentResult | None = None
         self.explained: Callable[[], list] = list  # explained documents for the "Word attributions" sheet
         self.learning_curve: Callable[[], object] = lambda: None  # a drawn learning curve, for its sheet
+        self.findings: Callable[[], object] = lambda: None  # the Findings step's shares, for the appendix
         self.subgroups: Callable[[], object] = lambda: None  # the scores per group of texts shown, for their sheet
         self._slot = WorkerSlot()
         self.excel_button = QPushButton("Export to Excel…", objectName="exportExcel")
@@ -89,10 +90,11 @@ class ResultsExport(QWidget):
         from guiapp.core.export.appendix import write_appendix
 
         assert self.result is not None
-        result, target, curve = self.result, Path(path), self.learning_curve()
+        result, target, curve, findings = self.result, Path(path), self.learning_curve(), self.findings()
+        extra = {"findings": {"paragraph": findings.methods_paragraph()}} if findings is not None else None
 
         def write(on_event=None) -> tuple[list[Path], OSError | None]:  # quick: no progress to report
-            html_file, json_file = write_appendix(result, target, overwrite=True, learning_curve=curve)
+            html_file, json_file = write_appendix(result, target, overwrite=True, learning_curve=curve, extra=extra)
             try:  # QTextDocument and QPdfWriter paint off the GUI thread (no widgets, no pixmaps)
                 pdf_file = print_pdf(html_file.read_text(encoding="utf-8"), html_file.with_suffix(".pdf"))
             except OSError as error:  # the page and its facts are kept; say why the PDF is missing
