@@ -56,6 +56,13 @@ def test_shares_with_intervals_per_group_differences_regression_and_the_file(qtb
     assert widget.shares.cell_text(0, 0) == "all texts" and widget.shares.cell_text(len(categories), 0) == "2000"
     save_screenshot(widget, "findings_by_group")
 
+    widget.elsewhere_box.setChecked(True)  # a corpus from another time: adjusted for prior shift
+    qtbot.waitUntil(lambda: "quantification" in widget.findings.method_key and not widget.is_busy(), timeout=60_000)
+    assert "wording" in widget.assumption.text() or "written" in widget.assumption.text()
+    widget.elsewhere_box.setChecked(False)
+    qtbot.waitUntil(lambda: "quantification" not in widget.findings.method_key and not widget.is_busy(),
+                    timeout=30_000)
+
     widget.tabs.setCurrentIndex(2)
     offered = [widget.columns_list.item(i).text() for i in range(widget.columns_list.count())]
     assert offered == ["year"]  # the text column is not offered

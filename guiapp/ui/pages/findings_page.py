@@ -13,6 +13,7 @@ from pathlib import Path
 
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import (
+    QCheckBox,
     QComboBox,
     QLabel,
     QListWidget,
@@ -39,8 +40,8 @@ NO_GROUPS = "— the whole corpus —"
 KINDS = (("logistic", "Logistic (the chance of the category)"), ("linear", "Linear (the share, in points)"))
 
 
-def _estimate(inputs, column, on_event):  # noqa: ANN001, ANN202 — in a worker
-    from guiapp.core.findings import estimate_findings
+def _estimate(inputs, column, elsewhere, on_event):  # noqa: ANN001, ANN202 — in a worker
+    from guiapp.core.findings import OtherCorpus, estimate_findings
 
     groups = inputs.groups(column) if column else (None, None)
     coded = inputs.coded
@@ -48,7 +49,8 @@ def _estimate(inputs, column, on_event):  # noqa: ANN001, ANN202 — in a worker
         from dataclasses import replace
 
         coded = replace(coded, groups=groups[1])
-    return estimate_findings(inputs.probabilities, inputs.categories, coded, inputs.design, groups=groups[0],
+    design = OtherCorpus() if elsewhere else inputs.design
+    return estimate_findings(inputs.probabilities, inputs.categories, coded, design, groups=groups[0],
                              group_name=column or None, on_event=on_event)
 
 
@@ -102,6 +104,13 @@ class FindingsPage(QWidget):
         self.group_combo.setToolTip("Give the shares per value of a column (party, year, outlet), with the "
                                     "differences between the groups.")
         self.group_combo.currentIndexChanged.connect(lambda _i: self.estimate())
+        self.elsewhere_box = QCheckBox("These texts come from another time or source than the coded ones",
+                                       objectName="findingsElsewhere")
+        self.elsewhere_box.setToolTip(
+            "Tick when none of your coded texts comes from this corpus (coded 2016, measuring 2020): the shares "
+            "are then adjusted for categories that became more or less frequent (prior-shift quantification), "
+            "assuming the categories are written about in the same way.")
+        self.elsewhere_box.toggled.connect(lambda _on: self.estimate())
         self.save_button = QPushButton("Save findings…", objectName="saveFindings", enabled=False)
         self.save_button.setToolTip("Save the shares, the differences, the regression and how they were "
                                     "estimated as an Excel workbook (or the shares as CSV).")
@@ -128,8 +137,8 @@ class FindingsPage(QWidget):
         self.tabs.addTab(differences_tab, "Differences between groups")
         self.tabs.addTab(self._build_regression(), "Regression")
         vbox(panel, title, self.intro,
-             hbox(None, QLabel("Model:"), self.model_combo, QLabel("Per group:"), self.group_combo, STRETCH,
-                  self.save_button),
+             hbox(None, QLabel("Model:"), self.model_combo, QLabel("Per group:"), self.group_combo, self.elsewhere_box,
+                  STRETCH, self.save_button),
              self.assumption, self.warnings, (self.tabs, 1), margins=(24, 16, 24, 12), spacing=8)
         return panel
 
@@ -220,7 +229,7 @@ class FindingsPage(QWidget):
         if self.inputs is None:
             return
         column = self.group_combo.currentData() or ""
-        worker = Worker(_estimate, self.inputs, column, name="findings")
+        worker = Worker(_estimate, self.inputs, column, self.elsewhere_box.isChecked(), name="findings")
         worker.signals.finished.connect(lambda found, w=worker: self._estimated(w, found))
         worker.signals.failed.connect(lambda error: self.errorRaised.emit(error, "Estimating the shares"))
         self._slot.start(worker)
