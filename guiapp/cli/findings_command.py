@@ -97,7 +97,11 @@ def _findings(args: argparse.Namespace, on_event):  # noqa: ANN001, ANN202
 def _study(results: str, name: str | None):  # noqa: ANN202
     """(result, the opened model, the study's table or None, its test table or None)."""
     from guiapp.core.errors import UserError
-    from guiapp.core.predict.saved_results import choose_models, open_models, read_results
+    from guiapp.core.predict.saved_results import (
+        choose_models,
+        open_models,
+        read_results,
+    )
 
     if Path(results).suffix.lower() == ".textlab":
         from guiapp.core import locations

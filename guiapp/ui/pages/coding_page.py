@@ -16,7 +16,6 @@ from PySide6.QtWidgets import (
     QLabel,
     QSplitter,
     QTabWidget,
-    QVBoxLayout,
     QWidget,
 )
 
