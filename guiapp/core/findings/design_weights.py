@@ -3,10 +3,20 @@ texts are texts of the corpus."""
 
 from __future__ import annotations
 
-from guiapp.core.findings.designs import CodingStepDraws, KnownProbabilities, RandomSample, Stratified
+from guiapp.core.findings.designs import (
+    CodingStepDraws,
+    KnownProbabilities,
+    RandomSample,
+    Stratified,
+)
 from guiapp.core.findings.inputs import Checked
 from guiapp.core.findings.sequential import sequential
-from guiapp.core.findings.weighting import Weighting, independent, random_sample, stratified
+from guiapp.core.findings.weighting import (
+    Weighting,
+    independent,
+    random_sample,
+    stratified,
+)
 
 
 def weighting_for(design: object, checked: Checked) -> Weighting:

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 
 from guiapp.core.errors import DataError
 
-QUANTIFIERS = ("sld", "acc", "pacc", "pcc", "cc")
+QUANTIFIERS = ("pacc", "acc", "sld", "pcc", "cc")
 
 
 @dataclass(frozen=True)
@@ -82,7 +82,7 @@ class OtherCorpus:
     """No coded text comes from the corpus measured; the categories may be more or less common
     there, but each category's texts read as they did. ``method``: one of ``QUANTIFIERS``."""
 
-    method: str = "sld"
+    method: str = "pacc"
     assumption = ("No coded text comes from the corpus measured here. The shares are adjusted for "
                   "categories becoming more or less common, and their intervals rest on the assumption "
                   "that the categories' wording did not change: a text of each category reads as it "

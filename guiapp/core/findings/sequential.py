@@ -37,6 +37,11 @@ mistakes. (4) A text coded by hand counts as known from then on, but stands for 
 (5) The model's probabilities are fixed while the draws happen; TextLab uses the final model, with
 cross-fitted probabilities for the coded texts, as design-based supervised learning does (Egami
 et al. 2023) — a small dependence that cross-fitting keeps from biasing the estimate.
+
+**The model's floor** (:meth:`SequentialDraws.model_variance`): the per-draw deviations are a
+lottery when a few draws carry large weights; given the past, draw t adds z_t/p_t, whose expected
+square under the model's probabilities is known without that luck, and the variance used is the
+larger of the observed one and half the one from those expected squares (see ``shares.py``).
 """
 
 from __future__ import annotations
@@ -95,6 +100,21 @@ class SequentialDraws(Weighting):
         if t >= 2:
             total += self.beta**2 * _covariance(self.per_draw(z)) / t
         return total
+
+    def model_variance(self, z: np.ndarray, moments: np.ndarray) -> np.ndarray:
+        """The file's codings' part as observed, the draws' from the model: given what came before,
+        draw t adds z_t / p_t, whose expected square is the moment over p_t²."""
+        m, t = len(self.initial), len(self.draws)
+        floor = np.zeros(z.shape[1])
+        if m >= 2:
+            spread = np.diag(_covariance(z[self.initial]))
+            floor += self.alpha**2 * self.n_texts**2 * (1 - m / self.n_texts) * spread / m
+        if t >= 1:
+            drawn = self.events[self.draws]
+            coded = drawn >= 0
+            p = self.p[self.draws][coded]
+            floor += self.beta**2 * (moments[drawn[coded]] / p[:, None] ** 2).sum(axis=0) / t**2
+        return floor
 
 
 def sequential(design: CodingStepDraws, checked: Checked) -> SequentialDraws:

@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from guiapp.core.errors import DataError
-from guiapp.core.findings.designs import KnownProbabilities, RandomSample, Stratified
+from guiapp.core.findings.designs import KnownProbabilities, Stratified
 from guiapp.core.findings.inputs import Checked, group_labels
 
 
@@ -36,6 +36,12 @@ class Weighting:
 
     def variance(self, z: np.ndarray) -> np.ndarray:  # pragma: no cover - each design has its own
         raise NotImplementedError
+
+    def model_variance(self, z: np.ndarray, moments: np.ndarray) -> np.ndarray | None:
+        """A floor (K) under the diagonal of ``variance(z)`` from the model's expected squares of
+        ``z`` (``moments``, n_coded × K, already scaled by ``shares.FLOOR_SHARE``); None for designs
+        that need none (equal chances)."""
+        return None
 
 
 def _covariance(z: np.ndarray) -> np.ndarray:
@@ -93,6 +99,9 @@ class Independent(Weighting):
     def variance(self, z: np.ndarray) -> np.ndarray:
         scale = (1 - self.pi) / self.pi**2
         return (z * scale[:, None]).T @ z
+
+    def model_variance(self, z: np.ndarray, moments: np.ndarray) -> np.ndarray:
+        return ((1 - self.pi) / self.pi**2) @ moments
 
 
 def random_sample(checked: Checked) -> SimpleRandom:

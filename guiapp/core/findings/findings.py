@@ -1,0 +1,343 @@
+"""The one entry point: the share of each category in the corpus and per group, with intervals that
+carry the model's mistakes, the differences between groups, the naive count and the coded texts
+alone beside them — the estimator chosen by how the coded texts were chosen (the design).
+
+=========================  ===================================================================
+design                     estimator
+=========================  ===================================================================
+RandomSample               prediction-powered inference (PPI++, power-tuned) for the corpus
+Stratified                 design-based supervised learning (DSL), stratified weights
+KnownProbabilities         DSL with weights 1/π
+CodingStepDraws            design-based estimate for sequential draws (``sequential.py``)
+SeparateSample             PPI++ for an i.i.d. sample outside the corpus (``ppi_iid.py``)
+OtherCorpus                prior-shift quantification (``quantification.py``)
+=========================  ===================================================================
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from itertools import combinations
+
+import numpy as np
+from scipy.stats import norm
+
+from guiapp.core.errors import DataError
+from guiapp.core.events import EventCallback, ignore_events
+from guiapp.core.findings import ppi_iid
+from guiapp.core.findings.design_weights import weighting_for
+from guiapp.core.findings.designs import (
+    CodingStepDraws,
+    KnownProbabilities,
+    OtherCorpus,
+    RandomSample,
+    SeparateSample,
+    Stratified,
+    check_design,
+)
+from guiapp.core.findings.inputs import (
+    Checked,
+    CodedSample,
+    check_inputs,
+    check_level,
+    group_labels,
+)
+from guiapp.core.findings.naive import filled_in, wilson
+from guiapp.core.findings.records import Difference, Findings, Share
+from guiapp.core.findings.shares import (
+    Estimate,
+    difference_variance,
+    in_group,
+    quantile,
+    score_interval,
+    whole_corpus,
+)
+
+MIN_CODED = 30  # fewer coded texts in a group: its interval is rough (a warning)
+MAX_PAIRS_GROUPS = 12  # more groups: differences against one group only
+LOW_POWER = 0.5  # a tuned λ below this is worth a sentence
+
+
+def estimate_findings(probabilities: np.ndarray, categories: Sequence[str], coded: CodedSample,
+                      design: object = RandomSample(), *, groups: Sequence | None = None,
+                      group_name: str | None = None, level: float = 0.95, power_tuning: bool = True,
+                      min_coded: int = MIN_CODED, reference: object | None = None,
+                      bootstrap_replicates: int = 500, seed: int = 0,
+                      on_event: EventCallback = ignore_events) -> Findings:
+    """The findings for the corpus whose texts have ``probabilities`` (N × K, columns in
+    ``categories`` order), from the ``coded`` texts chosen as ``design`` says. ``groups``: one value
+    per corpus text (a metadata column) for shares per group and differences between groups —
+    against ``reference`` when given, else between every pair of groups (with more than 12 groups,
+    against the largest). ``power_tuning``: PPI++'s λ (False: λ = 1, plain DSL/PPI)."""
+    level = check_level(level)
+    check_design(design, coded.in_corpus)
+    if isinstance(design, OtherCorpus):
+        from guiapp.core.findings.quantified_findings import quantified_findings
+
+        return quantified_findings(probabilities, categories, coded, design, groups=groups, group_name=group_name,
+                                   level=level, min_coded=min_coded, reference=reference,
+                                   replicates=bootstrap_replicates, seed=seed, on_event=on_event)
+    checked = check_inputs(probabilities, categories, coded)
+    estimator: _Estimator = (_Iid(checked, power_tuning, coded.groups) if isinstance(design, SeparateSample)
+                             else _Designed(checked, design, power_tuning))
+    hard, soft = filled_in(checked.f_model, checked.y, checked.positions)
+    warnings = list(estimator.warnings)
+    overall = estimator.overall()
+    if power_tuning and overall.power < LOW_POWER:
+        warnings.append(f"The model's predictions add little here (power λ = {overall.power:.2f}): the shares "
+                        "rest mostly on the coded texts.")
+    corpus_warning = _few_warning(overall.n_coded, min_coded, None)
+    if corpus_warning:
+        warnings.append(corpus_warning)
+    everything = np.ones(checked.n_texts, dtype=bool)
+    shares = _shares(None, checked.categories, overall, estimator.coded_only(None), hard, soft, everything,
+                     level, corpus_warning)
+    differences: list[Difference] = []
+    names: tuple[str, ...] = ()
+    if groups is not None:
+        members, names = estimator.groups(groups)
+        estimates = {}
+        too_few = []
+        for g, name in enumerate(names):
+            estimate = estimator.group(members, g)
+            if estimate.n_coded < 2:
+                too_few.append(f"“{name}” ({estimate.n_coded})")
+            estimates[name] = estimate
+        if too_few:
+            raise DataError("Some groups have fewer than two coded texts, so their shares cannot be given an "
+                            "interval: " + ", ".join(too_few[:8]) + (" …" if len(too_few) > 8 else "") + ".",
+                            "Code at least two texts of each group (30 or more for a useful interval), or "
+                            "choose a column with fewer values.")
+        for g, name in enumerate(names):
+            warning = _few_warning(estimates[name].n_coded, min_coded, name)
+            if warning:
+                warnings.append(warning)
+            of_text = members.of_text == g
+            shares.extend(_shares(name, checked.categories, estimates[name], estimator.coded_only((members, g)),
+                                  hard, soft, of_text, level, warning))
+        differences = _differences(estimator, names, estimates, members, hard, checked.categories, level, reference)
+    return Findings(checked.categories, tuple(shares), tuple(differences), estimator.method, estimator.key,
+                    design.assumption, level, checked.n_texts, checked.n_coded,  # type: ignore[attr-defined]
+                    group_name, names, overall.power if estimator.tuned else None, tuple(warnings))
+
+
+# ---------------------------------------------------------------------- estimators
+class _Members:
+    """Group index of each corpus text and of each coded text."""
+
+    def __init__(self, of_text: np.ndarray, of_coded: np.ndarray) -> None:
+        self.of_text, self.of_coded = of_text, of_coded
+
+
+class _Estimator:
+    method = ""
+    key = ""
+    tuned = False
+    warnings: list[str]
+
+    def overall(self) -> Estimate: ...
+    def coded_only(self, where: tuple[_Members, int] | None) -> Estimate: ...
+    def groups(self, values: Sequence) -> tuple[_Members, tuple[str, ...]]: ...
+    def group(self, members: _Members, g: int) -> Estimate: ...
+    def difference_variance(self, first: Estimate, second: Estimate) -> np.ndarray: ...
+
+
+class _Designed(_Estimator):
+    """Coded texts of the corpus, weighted by the design."""
+
+    def __init__(self, checked: Checked, design: object, tune: bool) -> None:
+        self.checked, self.tune = checked, tune
+        self.weighting = weighting_for(design, checked)
+        self.warnings = list(self.weighting.warnings)
+        self.tuned = tune
+        self.method, self.key = _method(design, tune)
+
+    def overall(self) -> Estimate:
+        return whole_corpus(self.checked, self.weighting, self.tune)
+
+    def coded_only(self, where: tuple[_Members, int] | None) -> Estimate:
+        if where is None:
+            everything = np.ones(self.checked.n_texts, dtype=bool)
+            return in_group(self.checked, self.weighting, everything, np.ones(self.checked.n_coded, dtype=bool),
+                            False, model=False)
+        members, g = where
+        return in_group(self.checked, self.weighting, members.of_text == g, members.of_coded == g, False,
+                        model=False)
+
+    def groups(self, values: Sequence) -> tuple[_Members, tuple[str, ...]]:
+        found = group_labels(values, self.checked.n_texts, "texts of the corpus")
+        assert found is not None and self.checked.positions is not None
+        of_text, names = found
+        return _Members(of_text, of_text[self.checked.positions]), names
+
+    def group(self, members: _Members, g: int) -> Estimate:
+        return in_group(self.checked, self.weighting, members.of_text == g, members.of_coded == g, self.tune)
+
+    def difference_variance(self, first: Estimate, second: Estimate) -> np.ndarray:
+        return difference_variance(self.weighting, first, second)
+
+
+class _Iid(_Estimator):
+    """Coded texts outside the corpus, a random sample of the same kind of texts (PPI++)."""
+
+    def __init__(self, checked: Checked, tune: bool, coded_groups: Sequence | None) -> None:
+        self.checked, self.tune = checked, tune
+        self.coded_groups = coded_groups
+        self.warnings = []
+        self.tuned = tune
+        self.method, self.key = _method(SeparateSample(), tune)
+        if checked.n_coded < 2:
+            raise DataError("An interval needs at least two coded texts.", "Code more texts, drawn at random.")
+
+    def overall(self) -> Estimate:
+        c = self.checked
+        return ppi_iid.shares(c.y, c.f_coded, c.f_model, self.tune)
+
+    def coded_only(self, where: tuple[_Members, int] | None) -> Estimate:
+        if where is None:
+            return ppi_iid.coded_only(self.checked.y)
+        members, g = where
+        return ppi_iid.coded_only(self.checked.y[members.of_coded == g])
+
+    def groups(self, values: Sequence) -> tuple[_Members, tuple[str, ...]]:
+        """Groups of the corpus texts and of the coded texts, named alike; a value only the coded
+        texts have is no group of the corpus (those coded texts count in no group)."""
+        if self.coded_groups is None:
+            raise DataError("The coded texts' values of the group column are not given.",
+                            "The coded texts are not part of the corpus, so their groups must be given too "
+                            "(the same column in the coded texts).")
+        n, n_coded = self.checked.n_texts, self.checked.n_coded
+        corpus_values, coded_values = list(values), list(self.coded_groups)
+        if len(corpus_values) != n or len(coded_values) != n_coded:
+            raise DataError(f"There are {len(corpus_values):,} group values for {n:,} texts of the corpus and "
+                            f"{len(coded_values):,} for {n_coded:,} coded texts.",
+                            "Give one value of the group column for each text.")
+        found = group_labels(corpus_values + coded_values, n + n_coded, "texts")
+        assert found is not None
+        index, names = found
+        present = np.unique(index[:n])
+        keep = np.full(len(names), -1, dtype=np.intp)
+        keep[present] = np.arange(len(present))
+        return _Members(keep[index[:n]], keep[index[n:]]), tuple(names[int(g)] for g in present)
+
+    def group(self, members: _Members, g: int) -> Estimate:
+        c = self.checked
+        in_coded = members.of_coded == g
+        if in_coded.sum() < 2:
+            k = c.y.shape[1]
+            return Estimate(np.full(k, np.nan), np.full((k, k), np.nan), np.zeros((0, k)), 1.0,
+                            int((members.of_text == g).sum()), int(in_coded.sum()))
+        return ppi_iid.shares(c.y[in_coded], c.f_coded[in_coded], c.f_model[members.of_text == g], self.tune)
+
+    def difference_variance(self, first: Estimate, second: Estimate) -> np.ndarray:
+        return np.diag(first.covariance + second.covariance)
+
+
+# ---------------------------------------------------------------------- building the record
+def _shares(group: str | None, categories: tuple[str, ...], estimate: Estimate, coded_only: Estimate,
+            hard: np.ndarray, soft: np.ndarray, of_text: np.ndarray, level: float,
+            warning: str) -> list[Share]:
+    naive = hard[of_text].mean(axis=0)
+    naive_low, naive_high = wilson(naive, int(of_text.sum()), level)
+    probabilistic = soft[of_text].mean(axis=0)
+    se = estimate.standard_errors
+    low, high = _interval(estimate, level)
+    coded_low, coded_high = _interval(coded_only, level)
+    out = []
+    for k, category in enumerate(categories):
+        out.append(Share(group, category, _clip(estimate.shares[k]), _clip(low[k]), _clip(high[k]), float(se[k]),
+                         float(naive[k]), float(naive_low[k]), float(naive_high[k]), float(probabilistic[k]),
+                         _clip(coded_only.shares[k]), _clip(coded_low[k]), _clip(coded_high[k]), estimate.n_texts,
+                         estimate.n_coded, warning))
+    return out
+
+
+def _interval(estimate: Estimate, level: float) -> tuple[np.ndarray, np.ndarray]:
+    """The score interval of a random sample, else the estimate ± the quantile (normal, or t on the
+    effective number of coded texts) times the standard error."""
+    found = score_interval(estimate, quantile(level, float("inf")))
+    if found is not None:
+        return found
+    half = quantile(level, estimate.effective_n) * estimate.standard_errors
+    return estimate.shares - half, estimate.shares + half
+
+
+def _differences(estimator: _Estimator, names: tuple[str, ...], estimates: dict[str, Estimate],
+                 members: _Members, hard: np.ndarray, categories: tuple[str, ...], level: float,
+                 reference: object | None) -> list[Difference]:
+    if len(names) < 2:
+        return []
+    if reference is not None:
+        shown = str(reference)
+        if shown not in names:
+            raise DataError(f"There is no group “{shown}” to compare the others with.",
+                            "Choose one of the groups: " + ", ".join(names[:10]) + ".")
+        pairs = [(name, shown) for name in names if name != shown]
+    elif len(names) <= MAX_PAIRS_GROUPS:
+        pairs = list(combinations(names, 2))
+    else:
+        largest = max(names, key=lambda name: estimates[name].n_texts)
+        pairs = [(name, largest) for name in names if name != largest]
+    naive = {name: hard[members.of_text == g].mean(axis=0) for g, name in enumerate(names)}
+    out = []
+    for first, second in pairs:
+        a, b = estimates[first], estimates[second]
+        se = np.sqrt(np.clip(estimator.difference_variance(a, b), 0.0, None))
+        effective = min(a.effective_n, b.effective_n) if a.score is None else float("inf")
+        q = quantile(level, effective)
+        df = max(effective - 1.0, 1.0)
+        for k, category in enumerate(categories):
+            value = float(a.shares[k] - b.shares[k])
+            p_value = _p_value(value, float(se[k]), df)
+            out.append(Difference(category, first, second, value, max(-1.0, value - q * se[k]),
+                                  min(1.0, value + q * se[k]), float(se[k]), p_value,
+                                  float(naive[first][k] - naive[second][k])))
+    return out
+
+
+def _p_value(value: float, se: float, df: float) -> float:
+    """Two-sided p-value of a difference: normal (``df`` infinite) or Student's t."""
+    if se <= 0:
+        return float(value == 0)
+    if not np.isfinite(df):
+        return float(2 * norm.sf(abs(value) / se))
+    from scipy.stats import t
+
+    return float(2 * t.sf(abs(value) / se, df))
+
+
+def _few_warning(n_coded: int, min_coded: int, group: str | None) -> str:
+    if n_coded >= min_coded:
+        return ""
+    where = "the corpus" if group is None else f"the group “{group}”"
+    return (f"Only {n_coded:,} coded texts in {where}: its interval is rough. Code at least {min_coded} texts "
+            "there for a useful one.")
+
+
+def _clip(value: float) -> float:
+    return float(min(1.0, max(0.0, value))) if np.isfinite(value) else float("nan")
+
+
+def _method(design: object, tune: bool) -> tuple[str, str]:
+    tuned = " with power tuning (PPI++, Angelopoulos, Duchi & Zrnic 2023)" if tune else ""
+    if isinstance(design, RandomSample):
+        if tune:
+            return ("prediction-powered inference with power tuning (PPI++; Angelopoulos et al. 2023): the model's "
+                    "predictions for every text, corrected by its mistakes on the coded texts", "ppi")
+        return ("design-based supervised learning (Egami et al. 2023): the model's predictions for every text, "
+                "corrected by its mistakes on the coded texts", "dsl")
+    if isinstance(design, Stratified):
+        return ("design-based supervised learning (Egami et al. 2023), each coded text weighted by the inverse "
+                "of its group's chance of being coded" + tuned, "dsl-stratified")
+    if isinstance(design, KnownProbabilities):
+        return ("design-based supervised learning (Egami et al. 2023), each coded text weighted by the inverse "
+                "of its chance of being coded" + tuned, "dsl")
+    if isinstance(design, CodingStepDraws):
+        return ("a design-based estimate for texts drawn one at a time (active statistical inference; Zrnic & "
+                "Candès 2024; Egami et al. 2023): each drawn text corrects the model's predictions for the texts "
+                "still open, weighted by the inverse of the chance it was drawn with" + tuned, "sequential")
+    if tune:
+        return ("prediction-powered inference with power tuning (PPI++; Angelopoulos et al. 2023), the coded texts "
+                "being a separate random sample of the same kind of texts", "ppi-iid")
+    return ("prediction-powered inference (Angelopoulos et al. 2023), the coded texts being a separate random "
+            "sample of the same kind of texts", "ppi-iid")

@@ -1,0 +1,146 @@
+"""The findings as plain data: each category's share (in the whole corpus and per group) with its
+interval, the naive count beside it, the coded texts alone, differences between groups, and what
+was assumed — with tables for the Excel sheet and a paragraph for the methods appendix."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import pandas as pd
+
+from guiapp.core.errors import DataError
+
+CITATIONS = (
+    "Egami, N., Hinck, M., Stewart, B. M., & Wei, H. (2023). Using imperfect surrogates for downstream "
+    "inference: Design-based supervised learning for social science applications of large language models. "
+    "Advances in Neural Information Processing Systems 36.",
+    "Angelopoulos, A. N., Bates, S., Fannjiang, C., Jordan, M. I., & Zrnic, T. (2023). Prediction-powered "
+    "inference. Science, 382(6671), 669–674.",
+    "Angelopoulos, A. N., Duchi, J. C., & Zrnic, T. (2023). PPI++: Efficient prediction-powered inference. "
+    "arXiv:2311.01453.",
+)
+SEQUENTIAL_CITATION = ("Zrnic, T., & Candès, E. J. (2024). Active statistical inference. Proceedings of the "
+                       "41st International Conference on Machine Learning.")
+QUANTIFICATION_CITATION = ("Saerens, M., Latinne, P., & Decaestecker, C. (2002). Adjusting the outputs of a "
+                           "classifier to new a priori probabilities. Neural Computation, 14(1), 21–41.")
+
+
+@dataclass(frozen=True)
+class Share:
+    """One category's share of the whole corpus (``group`` None) or of a group."""
+
+    group: str | None
+    category: str
+    estimate: float
+    low: float
+    high: float
+    standard_error: float
+    naive: float  # classify and count
+    naive_low: float
+    naive_high: float
+    probabilistic: float  # mean predicted probability
+    coded_only: float  # the coded texts alone, design-weighted
+    coded_only_low: float
+    coded_only_high: float
+    n_texts: int
+    n_coded: int
+    warning: str = ""
+
+
+@dataclass(frozen=True)
+class Difference:
+    """``estimate`` = the share of ``category`` in ``group`` minus its share in ``other``."""
+
+    category: str
+    group: str
+    other: str
+    estimate: float
+    low: float
+    high: float
+    standard_error: float
+    p_value: float
+    naive: float  # the same difference by classify and count
+
+    def sentence(self) -> str:
+        """'Republicans: +8.1 points [3.0, 13.2] compared with Democrats'."""
+        return (f"{self.group}: {100 * self.estimate:+.1f} points [{100 * self.low:.1f}, {100 * self.high:.1f}] "
+                f"compared with {self.other}")
+
+
+@dataclass(frozen=True)
+class Findings:
+    categories: tuple[str, ...]
+    shares: tuple[Share, ...]  # the whole corpus first, then each group
+    differences: tuple[Difference, ...]
+    method: str
+    method_key: str
+    assumption: str
+    level: float
+    n_texts: int
+    n_coded: int
+    group_name: str | None = None
+    groups: tuple[str, ...] = ()
+    power: float | None = None
+    warnings: tuple[str, ...] = ()
+
+    def overall(self) -> list[Share]:
+        return [share for share in self.shares if share.group is None]
+
+    def by_group(self, group: str) -> list[Share]:
+        return [share for share in self.shares if share.group == group]
+
+    def share(self, category: str, group: str | None = None) -> Share:
+        for share in self.shares:
+            if share.category == category and share.group == group:
+                return share
+        where = "the whole corpus" if group is None else f"the group “{group}”"
+        raise DataError(f"There is no share of “{category}” for {where}.",
+                        "Choose one of the categories and groups the findings were computed for.")
+
+    def to_frame(self) -> pd.DataFrame:
+        """One row per share: group, category, estimate and interval, the naive and coded-only
+        answers, the numbers of texts and coded texts, and any warning."""
+        rows = [{
+            "group": "all texts" if s.group is None else s.group, "category": s.category,
+            "share": s.estimate, "low": s.low, "high": s.high, "standard error": s.standard_error,
+            "classify and count": s.naive, "classify and count low": s.naive_low,
+            "classify and count high": s.naive_high, "mean probability": s.probabilistic,
+            "coded texts alone": s.coded_only, "coded texts alone low": s.coded_only_low,
+            "coded texts alone high": s.coded_only_high, "texts": s.n_texts, "coded texts": s.n_coded,
+            "warning": s.warning,
+        } for s in self.shares]
+        frame = pd.DataFrame(rows)
+        frame.attrs.update(level=self.level, method=self.method, assumption=self.assumption)
+        return frame
+
+    def differences_frame(self) -> pd.DataFrame:
+        rows = [{
+            "category": d.category, "group": d.group, "compared with": d.other, "difference": d.estimate,
+            "low": d.low, "high": d.high, "standard error": d.standard_error, "p-value": d.p_value,
+            "classify and count": d.naive, "in words": d.sentence(),
+        } for d in self.differences]
+        columns = ["category", "group", "compared with", "difference", "low", "high", "standard error",
+                   "p-value", "classify and count", "in words"]
+        frame = pd.DataFrame(rows, columns=columns)
+        frame.attrs.update(level=self.level, method=self.method)
+        return frame
+
+    def methods_paragraph(self) -> str:
+        """A paragraph for the methods appendix: estimator, assumption, sample sizes, citations."""
+        percent = f"{100 * self.level:g} %"
+        groups = ""
+        if self.group_name is not None and self.groups:
+            groups = (f" Shares were also estimated within each value of “{self.group_name}” "
+                      f"({len(self.groups)} groups), with the differences between groups and their intervals.")
+        text = (f"The share of each category in the corpus ({self.n_texts:,} texts) was estimated from the "
+                f"model's predicted probabilities for every text and {self.n_coded:,} coded texts, by "
+                f"{self.method}. {self.assumption} The {percent} intervals carry the model's mistakes as "
+                f"measured on the coded texts, whose probabilities came from models that had not seen them "
+                f"(cross-fitting).{groups} For contrast, the shares of the predicted categories (classify and "
+                f"count) are given beside them; they ignore the model's mistakes.")
+        cited = list(CITATIONS)
+        if self.method_key == "sequential":
+            cited.append(SEQUENTIAL_CITATION)
+        if self.method_key.startswith("quantification"):
+            cited = [QUANTIFICATION_CITATION]
+        return text + "\n\n" + "\n".join(cited)
