@@ -43,7 +43,7 @@ those is a floor under the observed variance (the larger of the two is used for 
 Half, because the model's probabilities are fitted to the coded texts, most of which the Coding
 step chose where the model was unsure: on the easy texts, which carry the large weights, they
 expect two to three times the mistakes that happen (``benchmarks/bench_findings.py``: the whole
-floor gave 96–99 % coverage, none 86–96 %, half 94–97 % in a pilot of 60 draws whose seeds the
+floor gave 97–99 % coverage, none 88–96 %, half 94–97 % in a pilot of 60 draws whose seeds the
 reported run does not use). A model surer than it should be gives a lower floor, so the observed
 variance still counts.
 """
