@@ -58,7 +58,6 @@ def _findings(args: argparse.Namespace, on_event):  # noqa: ANN001, ANN202
     from guiapp.core.events import sub_progress
     from guiapp.core.export.findings_export import FORMATS, write_findings
     from guiapp.core.export.prediction_files import check_output_name
-    from guiapp.core.findings import estimate_findings, regress
     from guiapp.core.findings.from_study import findings_inputs
     from guiapp.core.predict.new_texts import predict_new_texts, texts_of
     from guiapp.core.study.mapping import ColumnMapping
@@ -78,18 +77,8 @@ def _findings(args: argparse.Namespace, on_event):  # noqa: ANN001, ANN202
     predictions = predict_new_texts([model], texts_of(corpus, ColumnMapping(text_columns=columns)),
                                     on_event=sub_progress(on_event, 0.1, 0.8))
     inputs = findings_inputs(result, model.name, predictions, corpus, study_table, test_table)
-    coded, groups = inputs.coded, None
-    if args.by:
-        groups, coded_groups = inputs.groups(args.by)
-        from dataclasses import replace
-
-        coded = replace(coded, groups=coded_groups)
-    findings = estimate_findings(inputs.probabilities, inputs.categories, coded, inputs.design, groups=groups,
-                                 group_name=args.by, on_event=sub_progress(on_event, 0.8, 0.95))
-    regression = None
-    if args.regress:
-        regression = regress(args.regress, inputs.corpus, inputs.probabilities, inputs.categories, inputs.coded,
-                             inputs.design, kind="linear" if args.linear else "logistic")
+    findings = inputs.estimate(args.by, on_event=sub_progress(on_event, 0.8, 0.95))
+    regression = inputs.regress(args.regress, "linear" if args.linear else "logistic") if args.regress else None
     written = write_findings(out, findings, regression, overwrite=args.overwrite, protected=[args.file])
     return written, findings
 

@@ -10,12 +10,18 @@ from pathlib import Path
 import pandas as pd
 import xlsxwriter
 
+from guiapp.core.export.excel_cells import CellFormats, column_width, write_frame_rows
 from guiapp.core.export.excel_style import Styles
 from guiapp.core.export.prediction_files import check_output_name
 from guiapp.core.export.target import writing_to
 
 FORMATS = (".xlsx", ".csv")
-PERCENT_WORDS = ("share", "low", "high", "naive", "coded only", "probabilistic")
+SHARE_COLUMNS = {  # the columns that hold shares (or differences of shares), written as percentages
+    "Shares": {"share", "low", "high", "standard error", "classify and count", "classify and count low",
+               "classify and count high", "mean probability", "coded texts alone", "coded texts alone low",
+               "coded texts alone high"},
+    "Differences": {"difference", "low", "high", "standard error", "classify and count"},
+}
 
 
 def write_findings(path: str | Path, findings, regression=None, *, overwrite: bool = True,  # noqa: ANN001
@@ -51,19 +57,12 @@ def write_findings(path: str | Path, findings, regression=None, *, overwrite: bo
 
 def _sheet(workbook, styles: Styles, name: str, frame: pd.DataFrame) -> None:  # noqa: ANN001
     sheet = workbook.add_worksheet(name)
+    shares = {}
     for column, title in enumerate(frame.columns):
         sheet.write_string(0, column, str(title), styles.header)
-        is_share = any(word in str(title).lower() for word in PERCENT_WORDS) and "n " not in str(title).lower()
-        width = max(12, min(40, len(str(title)) + 2))
-        sheet.set_column(column, column, width, styles.percent if is_share else None)
-        for row, value in enumerate(frame.iloc[:, column].tolist(), start=1):
-            if value is None or (isinstance(value, float) and value != value):
-                continue
-            if isinstance(value, bool):
-                sheet.write_boolean(row, column, value)
-            elif isinstance(value, int | float):
-                sheet.write_number(row, column, float(value))
-            else:
-                sheet.write_string(row, column, str(value))
+        sheet.set_column(column, column, column_width(str(title), frame.iloc[:, column]))
+        if str(title) in SHARE_COLUMNS.get(name, ()):
+            shares[column] = styles.percent
+    write_frame_rows(sheet, frame, 1, CellFormats(styles.date, styles.datetime, styles.time), shares)
     sheet.freeze_panes(1, 0)
     sheet.autofilter(0, 0, len(frame), max(0, len(frame.columns) - 1))

@@ -17,7 +17,6 @@ OtherCorpus                prior-shift quantification (``quantification.py``)
 from __future__ import annotations
 
 from collections.abc import Sequence
-from itertools import combinations
 
 import numpy as np
 from scipy.stats import norm
@@ -43,7 +42,7 @@ from guiapp.core.findings.inputs import (
     group_labels,
 )
 from guiapp.core.findings.naive import filled_in, wilson
-from guiapp.core.findings.records import Difference, Findings, Share
+from guiapp.core.findings.records import Difference, Findings, Share, group_pairs
 from guiapp.core.findings.shares import (
     Estimate,
     difference_variance,
@@ -54,7 +53,6 @@ from guiapp.core.findings.shares import (
 )
 
 MIN_CODED = 30  # fewer coded texts in a group: its interval is rough (a warning)
-MAX_PAIRS_GROUPS = 12  # more groups: differences against one group only
 LOW_POWER = 0.5  # a tuned λ below this is worth a sentence
 
 
@@ -267,17 +265,7 @@ def _differences(estimator: _Estimator, names: tuple[str, ...], estimates: dict[
                  reference: object | None) -> list[Difference]:
     if len(names) < 2:
         return []
-    if reference is not None:
-        shown = str(reference)
-        if shown not in names:
-            raise DataError(f"There is no group “{shown}” to compare the others with.",
-                            "Choose one of the groups: " + ", ".join(names[:10]) + ".")
-        pairs = [(name, shown) for name in names if name != shown]
-    elif len(names) <= MAX_PAIRS_GROUPS:
-        pairs = list(combinations(names, 2))
-    else:
-        largest = max(names, key=lambda name: estimates[name].n_texts)
-        pairs = [(name, largest) for name in names if name != largest]
+    pairs = group_pairs(names, reference, lambda name: estimates[name].n_texts)
     naive = {name: hard[members.of_text == g].mean(axis=0) for g, name in enumerate(names)}
     out = []
     for first, second in pairs:

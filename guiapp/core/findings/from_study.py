@@ -12,13 +12,14 @@ and the regression) comes from the study's table, or from its separate test file
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 import pandas as pd
 
 from guiapp.core.errors import DataError
-from guiapp.core.findings.designs import SeparateSample
+from guiapp.core.events import EventCallback, ignore_events
+from guiapp.core.findings.designs import OtherCorpus, SeparateSample
 from guiapp.core.findings.inputs import CodedSample
 from guiapp.core.tables.rows import spreadsheet_rows
 
@@ -45,6 +46,26 @@ class StudyFindingsInputs:
             raise DataError(f"The study's test texts have no column “{column}”, so their coding cannot correct the "
                             "shares per group.", "Choose a column that your coded table has too.")
         return _labels(self.corpus[column]), _labels(self.coded.metadata[column])
+
+    def estimate(self, column: str | None = None, *, elsewhere: bool = False,
+                 on_event: EventCallback = ignore_events):  # noqa: ANN201 — a Findings
+        """The shares in the corpus, per value of ``column`` when one is named; ``elsewhere``: the corpus
+        comes from another time or source than the coded texts (prior-shift quantification)."""
+        from guiapp.core.findings.findings import estimate_findings
+
+        coded, groups = self.coded, None
+        if column:
+            groups, coded_groups = self.groups(column)
+            coded = replace(coded, groups=coded_groups)
+        design = OtherCorpus() if elsewhere else self.design
+        return estimate_findings(self.probabilities, self.categories, coded, design, groups=groups,
+                                 group_name=column or None, on_event=on_event)
+
+    def regress(self, formula: str, kind: str = "logistic"):  # noqa: ANN201 — a Regression
+        """A regression of a category on the corpus's columns (``formula``: "economy ~ party + year")."""
+        from guiapp.core.findings.regression import regress
+
+        return regress(formula, self.corpus, self.probabilities, self.categories, self.coded, self.design, kind=kind)
 
     def columns(self) -> list[str]:
         """Columns both the corpus and the test texts have (what shares can be given per)."""

@@ -6,7 +6,6 @@ dependence that the shared coded texts give the groups' estimates)."""
 from __future__ import annotations
 
 from collections.abc import Sequence
-from itertools import combinations
 
 import numpy as np
 from scipy.stats import norm
@@ -23,9 +22,7 @@ from guiapp.core.findings.quantification import (
     one_hot_predictions,
     point_estimates,
 )
-from guiapp.core.findings.records import Difference, Findings, Share
-
-MAX_PAIRS_GROUPS = 12
+from guiapp.core.findings.records import Difference, Findings, Share, group_pairs
 
 
 def quantified_findings(probabilities: np.ndarray, categories: Sequence[str], coded: CodedSample,
@@ -84,17 +81,7 @@ def _differences(names: tuple[str, ...], points: list[np.ndarray], draws: np.nda
                  categories: tuple[str, ...], tail: float, reference: object | None,
                  sizes: list[int]) -> list[Difference]:
     index = {name: i for i, name in enumerate(names)}
-    if reference is not None:
-        shown = str(reference)
-        if shown not in index:
-            raise DataError(f"There is no group “{shown}” to compare the others with.",
-                            "Choose one of the groups: " + ", ".join(names[:10]) + ".")
-        pairs = [(name, shown) for name in names if name != shown]
-    elif len(names) <= MAX_PAIRS_GROUPS:
-        pairs = list(combinations(names, 2))
-    else:
-        largest = names[int(np.argmax(sizes))]
-        pairs = [(name, largest) for name in names if name != largest]
+    pairs = group_pairs(names, reference, lambda name: sizes[index[name]])
     out = []
     for first, second in pairs:
         a, b = index[first], index[second]

@@ -4,7 +4,9 @@ was assumed — with tables for the Excel sheet and a paragraph for the methods 
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from itertools import combinations
 
 import pandas as pd
 
@@ -144,3 +146,22 @@ class Findings:
         if self.method_key.startswith("quantification"):
             cited = [QUANTIFICATION_CITATION]
         return text + "\n\n" + "\n".join(cited)
+
+
+MAX_PAIRS_GROUPS = 12  # more groups: differences against one group only
+
+
+def group_pairs(names: Sequence[str], reference: object | None, size: Callable[[str], int]) -> list[tuple[str, str]]:
+    """The pairs of groups whose difference is given: each against ``reference`` when one is named, every
+    pair of up to ``MAX_PAIRS_GROUPS`` groups, else each against the largest group (``size``: its texts)."""
+    if reference is not None:
+        shown = str(reference)
+        if shown not in names:
+            raise DataError(f"There is no group “{shown}” to compare the others with.",
+                            "Choose one of the groups: " + ", ".join(names[:10]) + ".")
+        return [(name, shown) for name in names if name != shown]
+    if len(names) <= MAX_PAIRS_GROUPS:
+        return list(combinations(names, 2))
+    largest = max(names, key=size)
+    return [(name, largest) for name in names if name != largest]
+

@@ -41,24 +41,13 @@ KINDS = (("logistic", "Logistic (the chance of the category)"), ("linear", "Line
 
 
 def _estimate(inputs, column, elsewhere, on_event):  # noqa: ANN001, ANN202 — in a worker
-    from guiapp.core.findings import OtherCorpus, estimate_findings
-
-    groups = inputs.groups(column) if column else (None, None)
-    coded = inputs.coded
-    if column:
-        from dataclasses import replace
-
-        coded = replace(coded, groups=groups[1])
-    design = OtherCorpus() if elsewhere else inputs.design
-    return estimate_findings(inputs.probabilities, inputs.categories, coded, design, groups=groups[0],
-                             group_name=column or None, on_event=on_event)
+    return inputs.estimate(column, elsewhere=elsewhere, on_event=on_event)
 
 
 def _regress(inputs, outcome, columns, kind, on_event):  # noqa: ANN001, ANN202, ARG001 — in a worker
-    from guiapp.core.findings import formula_for, regress
+    from guiapp.core.findings import formula_for
 
-    return regress(formula_for(outcome, columns), inputs.corpus, inputs.probabilities, inputs.categories,
-                   inputs.coded, inputs.design, kind=kind)
+    return inputs.regress(formula_for(outcome, columns), kind)
 
 
 def _save(path, findings, regression, on_event):  # noqa: ANN001, ANN202, ARG001
