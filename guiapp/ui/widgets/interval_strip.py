@@ -6,13 +6,32 @@ does. Tick labels that would overlap are left out, the less important first."""
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from PySide6.QtCore import QPointF, QRectF, QSize, Qt
 from PySide6.QtGui import QColor, QFont, QPainter, QPen
 from PySide6.QtWidgets import QSizePolicy, QWidget
 
 from guiapp.ui import theme
+
+
+def draw_interval(painter: QPainter, x: Callable[[float], float], middle: float,
+                  interval: tuple[float, float], width: float = 2.2) -> None:
+    """An interval as a bar with end marks at height ``middle`` (``x``: value → pixel); nothing when unknown."""
+    low, high = interval
+    if math.isfinite(low) and math.isfinite(high):
+        painter.setPen(QPen(QColor(theme.DARK_TEXT), width, Qt.PenStyle.SolidLine, Qt.PenCapStyle.FlatCap))
+        painter.drawLine(QPointF(x(low), middle), QPointF(x(high), middle))
+        for end in (low, high):
+            painter.drawLine(QPointF(x(end), middle - 5), QPointF(x(end), middle + 5))
+
+
+def draw_value(painter: QPainter, x: Callable[[float], float], middle: float, value: float, size: float) -> None:
+    """A value as a dot of ``size`` pixels; nothing when unknown."""
+    if math.isfinite(value):
+        painter.setPen(QPen(QColor(theme.WHITE), 1.5))
+        painter.setBrush(QColor(theme.ACCENT))
+        painter.drawEllipse(QRectF(x(value) - size / 2, middle - size / 2, size, size))
 
 
 class IntervalStrip(QWidget):
@@ -61,16 +80,8 @@ class IntervalStrip(QWidget):
             painter.setBrush(QColor(colour))
             painter.drawRect(QRectF(x(max(start, left_end)), middle - 4, x(end) - x(max(start, left_end)), 8))
             start = end
-        low, high = self.interval
-        if math.isfinite(low) and math.isfinite(high):
-            painter.setPen(QPen(QColor(theme.DARK_TEXT), 2.2, Qt.PenStyle.SolidLine, Qt.PenCapStyle.FlatCap))
-            painter.drawLine(QPointF(x(low), middle), QPointF(x(high), middle))
-            for end in (low, high):
-                painter.drawLine(QPointF(x(end), middle - 5), QPointF(x(end), middle + 5))
-        if math.isfinite(self.value):
-            painter.setPen(QPen(QColor(theme.WHITE), 1.5))
-            painter.setBrush(QColor(theme.ACCENT))
-            painter.drawEllipse(QRectF(x(self.value) - 5.5, middle - 5.5, 11, 11))
+        draw_interval(painter, x, middle, self.interval)
+        draw_value(painter, x, middle, self.value, 11)
         font = QFont(self.font())
         font.setPointSizeF(max(6.5, font.pointSizeF() * 0.8))
         painter.setFont(font)

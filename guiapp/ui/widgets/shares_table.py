@@ -7,7 +7,7 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 
-from PySide6.QtCore import QPointF, QRectF, QSize, Qt
+from PySide6.QtCore import QRectF, QSize, Qt
 from PySide6.QtGui import QColor, QPainter, QPen
 from PySide6.QtWidgets import (
     QAbstractItemView,
@@ -19,6 +19,7 @@ from PySide6.QtWidgets import (
 )
 
 from guiapp.ui import theme
+from guiapp.ui.widgets.interval_strip import draw_interval, draw_value
 
 GROUP, CATEGORY, SHARE, INTERVAL, STRIP, NAIVE, CODED_ONLY, N_CODED = range(8)
 STRIP_WIDTH = 230
@@ -67,20 +68,12 @@ class ShareStrip(QWidget):
         painter.setPen(Qt.PenStyle.NoPen)
         painter.setBrush(QColor(theme.PAGE))
         painter.drawRoundedRect(QRectF(margin, middle - 3, width, 6), 3, 3)
-        low, high = self.interval
-        if math.isfinite(low) and math.isfinite(high):
-            painter.setPen(QPen(QColor(theme.DARK_TEXT), 2.0, Qt.PenStyle.SolidLine, Qt.PenCapStyle.FlatCap))
-            painter.drawLine(QPointF(x(low), middle), QPointF(x(high), middle))
-            for end in (low, high):
-                painter.drawLine(QPointF(x(end), middle - 5), QPointF(x(end), middle + 5))
+        draw_interval(painter, x, middle, self.interval, 2.0)
         if math.isfinite(self.naive):
             painter.setPen(QPen(QColor(theme.HINT_TEXT), 1.6))
             painter.setBrush(Qt.BrushStyle.NoBrush)
             painter.drawRect(QRectF(x(self.naive) - 4, middle - 4, 8, 8))
-        if math.isfinite(self.share):
-            painter.setPen(QPen(QColor(theme.WHITE), 1.5))
-            painter.setBrush(QColor(theme.ACCENT))
-            painter.drawEllipse(QRectF(x(self.share) - 5, middle - 5, 10, 10))
+        draw_value(painter, x, middle, self.share, 10)
         painter.end()
 
 
