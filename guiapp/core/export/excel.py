@@ -4,7 +4,8 @@ Sheets, each written only when its data is there: *Predictions* (the user's tabl
 with each model's prediction, probabilities and top words beside it), *Model comparison*
 (scores with their interval, per-category scores, a bar chart of macro-F1), *Is the best really
 better*, *Confusion matrices*, *Test documents* (each test text with your coding and every model's
-answer) and *Settings* (the study in words, the fixes of the categories included). Every number
+answer), *Settings* (the study in words, the fixes of the categories included) and *Findings* (the
+categories' shares in a corpus with their intervals). Every number
 has a format (scores 0.000, shares 0.0 %, counts whole), every header row is frozen. Large tables (``CONSTANT_MEMORY_ROWS`` rows or more) are
 written in XlsxWriter's ``constant_memory`` mode: every sheet is written top to bottom, so the
 same code serves both modes and gives the same cells.
@@ -36,6 +37,7 @@ from guiapp.core.export.excel_predictions import write_predictions_sheet
 from guiapp.core.export.excel_settings import write_settings_sheet
 from guiapp.core.export.excel_style import Styles
 from guiapp.core.export.excel_subgroups import write_subgroups_sheet
+from guiapp.core.export.excel_findings import write_findings_sheets
 from guiapp.core.export.predictions import ModelPredictions, check_rows, model_columns
 from guiapp.core.export.target import study_data_files, writing_to
 
@@ -88,6 +90,7 @@ def write_excel(
     attributions: Sequence[Sequence] | None = None,
     learning_curve=None,  # noqa: ANN001 — a LearningCurveResult: adds the *Learning curve* sheet
     subgroups=None,  # noqa: ANN001 — a SubgroupScores: adds the *Groups of texts* sheet
+    findings=None,  # noqa: ANN001 — a Findings: adds the *Findings* sheets
 ) -> Path:
     """Write the workbook to ``path`` and return it.
 
@@ -139,6 +142,8 @@ def write_excel(
                 write_learning_curve_sheet(workbook, styles, learning_curve)
             if subgroups is not None:
                 write_subgroups_sheet(workbook, styles, subgroups)
+            if findings is not None:
+                write_findings_sheets(workbook, styles, findings)
             if attributions is not None:
                 write_attributions_sheets(workbook, styles, attributions)
             on_event(Progress(0.9, "Saving the Excel workbook"))

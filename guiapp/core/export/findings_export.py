@@ -7,21 +7,20 @@ from __future__ import annotations
 from collections.abc import Iterable
 from pathlib import Path
 
-import pandas as pd
 import xlsxwriter
 
-from guiapp.core.export.excel_cells import CellFormats, column_width, write_frame_rows
+from guiapp.core.export.excel_findings import (
+    DIFFERENCE_FORMATS,
+    REGRESSION_FORMATS,
+    SHARE_FORMATS,
+    how_estimated,
+    write_table_sheet,
+)
 from guiapp.core.export.excel_style import Styles
 from guiapp.core.export.prediction_files import check_output_name
 from guiapp.core.export.target import writing_to
 
 FORMATS = (".xlsx", ".csv")
-SHARE_COLUMNS = {  # the columns that hold shares (or differences of shares), written as percentages
-    "Shares": {"share", "low", "high", "standard error", "classify and count", "classify and count low",
-               "classify and count high", "mean probability", "coded texts alone", "coded texts alone low",
-               "coded texts alone high"},
-    "Differences": {"difference", "low", "high", "standard error", "classify and count"},
-}
 
 
 def write_findings(path: str | Path, findings, regression=None, *, overwrite: bool = True,  # noqa: ANN001
@@ -36,15 +35,14 @@ def write_findings(path: str | Path, findings, regression=None, *, overwrite: bo
     with writing_to(path, overwrite, protected) as temporary:
         workbook = xlsxwriter.Workbook(str(temporary), {"nan_inf_to_errors": True})
         styles = Styles(workbook)
-        _sheet(workbook, styles, "Shares", shares)
+        write_table_sheet(workbook, styles, "Shares", shares, SHARE_FORMATS)
         if findings.differences:
-            _sheet(workbook, styles, "Differences", findings.differences_frame())
+            write_table_sheet(workbook, styles, "Differences", findings.differences_frame(), DIFFERENCE_FORMATS)
         if regression is not None:
-            _sheet(workbook, styles, "Regression", regression.to_frame())
+            write_table_sheet(workbook, styles, "Regression", regression.to_frame(), REGRESSION_FORMATS)
         method = workbook.add_worksheet("How estimated")
         method.set_column(0, 0, 110, styles.wrap)
-        lines = [findings.assumption, f"Estimated by {findings.method}.", *findings.warnings, "",
-                 findings.methods_paragraph()]
+        lines = how_estimated(findings)
         if regression is not None:
             lines += ["", f"Regression {regression.formula} ({regression.kind}): {regression.method} "
                       f"{regression.assumption}"]
@@ -53,16 +51,3 @@ def write_findings(path: str | Path, findings, regression=None, *, overwrite: bo
             method.write_string(row, 0, line, styles.wrap)
         workbook.close()
     return Path(path)
-
-
-def _sheet(workbook, styles: Styles, name: str, frame: pd.DataFrame) -> None:  # noqa: ANN001
-    sheet = workbook.add_worksheet(name)
-    shares = {}
-    for column, title in enumerate(frame.columns):
-        sheet.write_string(0, column, str(title), styles.header)
-        sheet.set_column(column, column, column_width(str(title), frame.iloc[:, column]))
-        if str(title) in SHARE_COLUMNS.get(name, ()):
-            shares[column] = styles.percent
-    write_frame_rows(sheet, frame, 1, CellFormats(styles.date, styles.datetime, styles.time), shares)
-    sheet.freeze_panes(1, 0)
-    sheet.autofilter(0, 0, len(frame), max(0, len(frame.columns) - 1))

@@ -101,19 +101,27 @@ def estimate_findings(probabilities: np.ndarray, categories: Sequence[str], code
             if estimate.n_coded < 2:
                 too_few.append(f"“{name}” ({estimate.n_coded})")
             estimates[name] = estimate
+        if len(too_few) == len(names):
+            raise DataError("Every group has fewer than two coded texts, so no group's share can be given an "
+                            "interval.", "Code at least two texts of each group (30 or more for a useful interval), "
+                            "or choose a column with fewer values.")
         if too_few:
-            raise DataError("Some groups have fewer than two coded texts, so their shares cannot be given an "
-                            "interval: " + ", ".join(too_few[:8]) + (" …" if len(too_few) > 8 else "") + ".",
-                            "Code at least two texts of each group (30 or more for a useful interval), or "
-                            "choose a column with fewer values.")
+            warnings.append(f"{len(too_few)} group{'s have' if len(too_few) > 1 else ' has'} fewer than two coded "
+                            "texts and get no share of their own: " + ", ".join(too_few[:8])
+                            + (" …" if len(too_few) > 8 else "") + ". Code a few of their texts to see them.")
         for g, name in enumerate(names):
+            if estimates[name].n_coded < 2:
+                continue
             warning = _few_warning(estimates[name].n_coded, min_coded, name)
             if warning:
                 warnings.append(warning)
             of_text = members.of_text == g
             shares.extend(_shares(name, checked.categories, estimates[name], estimator.coded_only((members, g)),
                                   hard, soft, of_text, level, warning))
-        differences = _differences(estimator, names, estimates, members, hard, checked.categories, level, reference)
+        index = {name: g for g, name in enumerate(names)}
+        names = tuple(name for name in names if estimates[name].n_coded >= 2)
+        differences = _differences(estimator, names, index, estimates, members, hard, checked.categories, level,
+                                   reference)
     return Findings(checked.categories, tuple(shares), tuple(differences), estimator.method, estimator.key,
                     design.assumption, level, checked.n_texts, checked.n_coded,  # type: ignore[attr-defined]
                     group_name, names, overall.power if estimator.tuned else None, tuple(warnings))
@@ -260,13 +268,14 @@ def _interval(estimate: Estimate, level: float) -> tuple[np.ndarray, np.ndarray]
     return estimate.shares - half, estimate.shares + half
 
 
-def _differences(estimator: _Estimator, names: tuple[str, ...], estimates: dict[str, Estimate],
-                 members: _Members, hard: np.ndarray, categories: tuple[str, ...], level: float,
-                 reference: object | None) -> list[Difference]:
+def _differences(estimator: _Estimator, names: tuple[str, ...], index: dict[str, int],
+                 estimates: dict[str, Estimate], members: _Members, hard: np.ndarray, categories: tuple[str, ...],
+                 level: float, reference: object | None) -> list[Difference]:
+    """Differences between the groups ``names`` (``index``: each group's number in ``members``)."""
     if len(names) < 2:
         return []
     pairs = group_pairs(names, reference, lambda name: estimates[name].n_texts)
-    naive = {name: hard[members.of_text == g].mean(axis=0) for g, name in enumerate(names)}
+    naive = {name: hard[members.of_text == index[name]].mean(axis=0) for name in names}
     out = []
     for first, second in pairs:
         a, b = estimates[first], estimates[second]

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
+from typing import ClassVar
 
 import numpy as np
 import pandas as pd
@@ -37,6 +38,7 @@ class StudyFindingsInputs:
     coded: CodedSample  # the test texts
     notes: tuple[str, ...] = ()
     design: SeparateSample = SeparateSample()
+    source: ClassVar[str] = "predicted"  # the corpus: texts the model predicted on the Predict step
 
     def groups(self, column: str) -> tuple[list, list]:
         """The values of ``column`` for the corpus texts and for the coded texts (strings; missing: "(empty)")."""
@@ -45,7 +47,7 @@ class StudyFindingsInputs:
         if self.coded.metadata is None or column not in self.coded.metadata.columns:
             raise DataError(f"The study's test texts have no column “{column}”, so their coding cannot correct the "
                             "shares per group.", "Choose a column that your coded table has too.")
-        return _labels(self.corpus[column]), _labels(self.coded.metadata[column])
+        return group_names(self.corpus[column]), group_names(self.coded.metadata[column])
 
     def estimate(self, column: str | None = None, *, elsewhere: bool = False,
                  on_event: EventCallback = ignore_events):  # noqa: ANN201 — a Findings
@@ -107,7 +109,8 @@ def findings_inputs(result, model: str, predictions, predicted_table: pd.DataFra
     guided = _guided_codings(log)
     if guided:
         notes.append(f"{guided:,} of your codings were chosen by the Coding step where its model was unsure, so the "
-                     "coded texts are not a simple random sample: the intervals assume they are.")
+                     "coded texts are not a simple random sample: these intervals assume they are. Measure your "
+                     "table instead to weigh them by the chance with which they were chosen.")
     return StudyFindingsInputs(
         model, categories, probabilities[usable] / probabilities[usable].sum(axis=1, keepdims=True),
         corpus,
@@ -153,5 +156,5 @@ def _guided_codings(log) -> int:
     return sum(1 for entry in log.latest().values() if entry.chosen_by in MODEL_GUIDED)
 
 
-def _labels(values: pd.Series | Sequence) -> list[str]:
+def group_names(values: pd.Series | Sequence) -> list[str]:
     return ["(empty)" if pd.isna(v) or str(v).strip() == "" else str(v) for v in values]

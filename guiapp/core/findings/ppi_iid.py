@@ -10,7 +10,10 @@ With n coded texts (categories y, cross-fitted probabilities f) and the corpus's
 and the power-tuned λ = tr 2·Cov(y, f) / (2 (1 + n/N) tr Var(f)) (f of the coded texts and the
 corpus pooled), clipped to [0, 1] — the same numbers as the authors' library ``ppi-python``
 (``ppi_mean_pointestimate`` / ``ppi_mean_ci`` with their default, one λ for all categories), which
-the tests check. The target is the share among texts of this kind (the population both samples
+the tests check, except that the interval is the score (Wilson-type) interval: an indicator's
+variance is θ(1 − θ) at the share θ tested, so a group with a handful of coded texts, all of one
+category, gets an interval reaching where other categories are plausible instead of a point (for
+a few hundred coded texts the two intervals agree to a fraction of a point). The target is the share among texts of this kind (the population both samples
 come from). Two groups' estimates use different texts, so the variance of their difference is the
 sum of their variances.
 """
@@ -48,7 +51,18 @@ def shares(y: np.ndarray, f_coded: np.ndarray, f_corpus: np.ndarray, tune: bool)
     imputed = lam * _centred(f_corpus)
     corrected = _centred(rectified)
     covariance = imputed.T @ imputed / big_n**2 + corrected.T @ corrected / n**2
-    return Estimate(estimate, covariance, corrected / n, lam, big_n, n)
+    return Estimate(estimate, covariance, corrected / n, lam, big_n, n, _score_terms(y, f_coded, lam, imputed))
+
+
+def _score_terms(y: np.ndarray, f_coded: np.ndarray, lam: float, imputed: np.ndarray) -> tuple[float, np.ndarray, int]:
+    """The score interval's terms: Var = (θ(1 − θ) + rest)/n, with S²(y − λf) = θ(1 − θ) + λ²S²(f) − 2λS(y, f)
+    (divisor n, as the plain variance) and the corpus's part λ²V(f)/N carried in ``rest``; size 0: the
+    target is the population the texts come from, so no finite-corpus correction."""
+    n, big_n = y.shape[0], imputed.shape[0]
+    yc, fc = _centred(y), _centred(f_coded)
+    rest = (lam**2 * (fc * fc).sum(axis=0) - 2 * lam * (yc * fc).sum(axis=0)) / n
+    rest += n * (imputed * imputed).sum(axis=0) / big_n**2
+    return 1.0 / n, rest, 0
 
 
 def coded_only(y: np.ndarray) -> Estimate:

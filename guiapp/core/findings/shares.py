@@ -72,7 +72,8 @@ class Estimate:
     power: float  # λ
     n_texts: int
     n_coded: int  # coded texts with a weight above 0
-    score: tuple[float, np.ndarray, int] | None = None  # random sample: ((1 − n/N)/n, λ²S²(f) − 2λS(y, f), N)
+    # random sample: ((1 − n/N)/n, λ²S²(f) − 2λS(y, f), N); of the population (size 0): (1/n, the rest, 0)
+    score: tuple[float, np.ndarray, int] | None = None
     effective_n: float = float("inf")  # Kish's effective number of coded texts (t quantile with it − 1 df)
     moments: np.ndarray | None = None  # the model's expected square of each linearised residual (n_coded × K)
     floor: np.ndarray | None = None  # the variance those give (K), a floor under the observed one
@@ -143,8 +144,11 @@ def score_interval(estimate: Estimate, z: float) -> tuple[np.ndarray, np.ndarray
         return None
     factor, rest, size = estimate.score
     theta = estimate.shares
-    a = z**2 * factor * size / max(size - 1, 1)  # the indicator's variance with divisor N − 1
-    c = rest * (size - 1) / size if size > 1 else rest
+    if size:  # a finite corpus: the indicator's variance with divisor N − 1
+        a = z**2 * factor * size / max(size - 1, 1)
+        c = rest * (size - 1) / size if size > 1 else rest
+    else:  # the population the texts come from
+        a, c = z**2 * factor, rest
     discriminant = a * (4 * theta * (1 - theta) + a + 4 * c * (1 + a))
     root = np.sqrt(np.clip(discriminant, 0.0, None))
     low = (2 * theta + a - root) / (2 * (1 + a))

@@ -1,23 +1,24 @@
-"""Step 8, Findings: how often each category occurs in the corpus the model predicted — overall and
-per group — with intervals that carry the model's mistakes, the differences between groups, and a
-regression of a category on columns of the table.
+"""Step 8, Findings: how often each category occurs in a corpus — overall and per group — with
+intervals that carry the model's mistakes, the differences between groups, and a regression of a
+category on columns of the table.
 
-The model's answers for the corpus come from the Predict step; its mistakes are measured on the
-study's test texts, which it never learned from (prediction-powered inference). The arithmetic is the
-core's (``core/findings``); this page chooses, shows and saves.
+Two corpora can be measured. The texts a study's model answered on the Predict step: its mistakes
+are measured on the study's test texts, which it never learned from (prediction-powered inference).
+Or the researcher's own table, coded and uncoded texts together: a quick model cross-fitted on the
+coded texts answers for every text, and the texts the Coding step chose are weighted by the chance
+with which it drew them. The arithmetic is the core's (``core/findings``); this page chooses, shows
+and saves.
 """
 
 from __future__ import annotations
 
 from pathlib import Path
 
-from PySide6.QtCore import Qt, Signal
+from PySide6.QtCore import Signal
 from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
     QLabel,
-    QListWidget,
-    QListWidgetItem,
     QPushButton,
     QSizePolicy,
     QTableWidget,
@@ -30,18 +31,28 @@ from guiapp.core.errors import UserError
 from guiapp.ui import theme
 from guiapp.ui.session.study_session import StudySession
 from guiapp.ui.widgets.empty_state import EmptyState
+from guiapp.ui.widgets.job_progress import JobProgress
 from guiapp.ui.widgets.layouts import STRETCH, hbox, vbox
+from guiapp.ui.widgets.regression_form import RegressionForm
 from guiapp.ui.widgets.save_dialogs import ask_save_path, proposed_name
 from guiapp.ui.widgets.scroll_area import fill
 from guiapp.ui.widgets.shares_table import SharesTable
 from guiapp.workers import Worker, WorkerSlot
 
 NO_GROUPS = "— the whole corpus —"
-KINDS = (("logistic", "Logistic (the chance of the category)"), ("linear", "Linear (the share, in points)"))
+PREDICTED, TABLE = "predicted", "table"
+SOURCES = ((PREDICTED, "The texts predicted on the Predict step"),
+           (TABLE, "Your table: its coded and uncoded texts"))
 
 
-def _estimate(inputs, column, elsewhere, on_event):  # noqa: ANN001, ANN202 — in a worker
-    return inputs.estimate(column, elsewhere=elsewhere, on_event=on_event)
+def _table_inputs(frame, mapping, log, categories, on_event):  # noqa: ANN001, ANN202 — in a worker
+    from guiapp.core.findings.from_table import table_findings_inputs
+
+    return table_findings_inputs(frame, mapping, log, categories=categories, on_event=on_event)
+
+
+def _estimate(inputs, column, options, on_event):  # noqa: ANN001, ANN202 — in a worker
+    return inputs.estimate(column, **options, on_event=on_event)
 
 
 def _regress(inputs, outcome, columns, kind, on_event):  # noqa: ANN001, ANN202, ARG001 — in a worker
@@ -63,20 +74,28 @@ class FindingsPage(QWidget):
     def __init__(self, parent: QWidget | None = None, session: StudySession | None = None) -> None:
         super().__init__(parent)
         self.session = session or StudySession(self)
-        self.inputs = None  # StudyFindingsInputs of the model chosen
+        self.inputs = None  # StudyFindingsInputs of the model chosen, or TableFindingsInputs
         self.findings = None
         self.regression = None
+        self._table_inputs = None  # the table's cross-fitted inputs, until the table or its codings change
         self._slot, self._regress_slot, self._save_slot = WorkerSlot(), WorkerSlot(), WorkerSlot()
-        self.empty = EmptyState("No findings yet", "Predict your uncoded texts (or a new file) with a trained model "
-                                "on the Predict step; the shares of the categories in them show here.", "findings")
+        self.empty = EmptyState("No findings yet", "Code texts of your table (on the Data or Coding step), or predict "
+                                "new texts with a trained model on the Predict step: the shares of the categories "
+                                "in them show here.", "findings")
         self.content = self._build()
         layout = fill(self, self.content)
         layout.addWidget(self.empty)
         self.content.hide()
         self.statusMessage.connect(self.session.say)
         self.errorRaised.connect(self.session.report_error)
-        self.session.predictionsChanged.connect(lambda _p: self.refresh())
-        self.session.resultChanged.connect(lambda _r: self.refresh())
+        self._stale = False  # changed while hidden: measured again when shown
+        self._wanted_source = None  # the corpus to show next (new predictions: theirs)
+        self.session.predictionsChanged.connect(self._predictions_changed)
+        self.session.resultChanged.connect(lambda _r: self._follow())
+        for changed in (self.session.dataChanged, self.session.codingsChanged, self.session.codebookChanged):
+            changed.connect(self._table_changed)
+        self.session.tableChanged.connect(lambda _t: self._table_changed())
+        self.refresh()
 
     # -- building -----------------------------------------------------------------------------------------
     def _build(self) -> QWidget:
@@ -85,6 +104,11 @@ class FindingsPage(QWidget):
         title.setStyleSheet(theme.heading_style(18))
         self.intro = QLabel(objectName="findingsIntro", wordWrap=True)
         self.intro.setStyleSheet(theme.SOFT_STYLE)
+        self.source_combo = QComboBox(objectName="findingsSource")
+        self.source_combo.setToolTip("Which texts to measure: those a study's model predicted on the Predict step, "
+                                     "or the texts of your table, coded and uncoded.")
+        self.source_combo.currentIndexChanged.connect(lambda _i: self._source_chosen())
+        self.model_label = QLabel("Model:")
         self.model_combo = QComboBox(objectName="findingsModel")
         self.model_combo.setToolTip("The model whose answers for the corpus are counted (those it gave on the "
                                     "Predict step).")
@@ -92,7 +116,7 @@ class FindingsPage(QWidget):
         self.group_combo = QComboBox(objectName="findingsGroups")
         self.group_combo.setToolTip("Give the shares per value of a column (party, year, outlet), with the "
                                     "differences between the groups.")
-        self.group_combo.currentIndexChanged.connect(lambda _i: self.estimate())
+        self.group_combo.currentIndexChanged.connect(lambda _i: self._group_chosen(picked=True))
         self.elsewhere_box = QCheckBox("These texts come from another time or source than the coded ones",
                                        objectName="findingsElsewhere")
         self.elsewhere_box.setToolTip(
@@ -100,10 +124,18 @@ class FindingsPage(QWidget):
             "are then adjusted for categories that became more or less frequent (prior-shift quantification), "
             "assuming the categories are written about in the same way.")
         self.elsewhere_box.toggled.connect(lambda _on: self.estimate())
+        self.stratified_box = QCheckBox("The coded texts were drawn at random within each group",
+                                        objectName="findingsStratified")
+        self.stratified_box.setToolTip(
+            "Tick when you drew the texts to code so many per group of this column (say 100 per party) rather "
+            "than at random from the whole table: each group then counts by its size in the table.")
+        self.stratified_box.toggled.connect(self._stratified_ticked)
         self.save_button = QPushButton("Save findings…", objectName="saveFindings", enabled=False)
         self.save_button.setToolTip("Save the shares, the differences, the regression and how they were "
                                     "estimated as an Excel workbook (or the shares as CSV).")
         self.save_button.clicked.connect(self.choose_save_path)
+        self.progress = JobProgress()
+        self.progress.hide()
         self.assumption = QLabel(objectName="findingsAssumption", wordWrap=True)
         self.assumption.setStyleSheet(theme.NOTE_STYLE)
         self.warnings = QLabel(objectName="findingsWarnings", wordWrap=True)
@@ -121,112 +153,236 @@ class FindingsPage(QWidget):
         self.differences_note.setStyleSheet(theme.SOFT_STYLE)
         differences_tab = QWidget()
         vbox(differences_tab, self.differences_note, (self.differences, 1))
+        self.regression_form = RegressionForm()
+        self.regression_form.fitWanted.connect(self.fit_regression)
         self.tabs = QTabWidget(objectName="findingsTabs")
         self.tabs.addTab(self.shares, "Shares")
         self.tabs.addTab(differences_tab, "Differences between groups")
-        self.tabs.addTab(self._build_regression(), "Regression")
+        self.tabs.addTab(self.regression_form, "Regression")
         vbox(panel, title, self.intro,
-             hbox(None, QLabel("Model:"), self.model_combo, QLabel("Per group:"), self.group_combo, self.elsewhere_box,
-                  STRETCH, self.save_button),
-             self.assumption, self.warnings, (self.tabs, 1), margins=(24, 16, 24, 12), spacing=8)
+             hbox(None, QLabel("Measure:"), self.source_combo, self.model_label, self.model_combo, QLabel("Per group:"),
+                  self.group_combo, STRETCH, self.save_button),
+             hbox(None, self.elsewhere_box, self.stratified_box, STRETCH),
+             self.progress, self.assumption, self.warnings, (self.tabs, 1), margins=(24, 16, 24, 12), spacing=8)
         return panel
 
-    def _build_regression(self) -> QWidget:
-        tab = QWidget()
-        self.outcome_combo = QComboBox(objectName="regressionOutcome")
-        self.outcome_combo.setToolTip("The category whose chance (or share) the columns explain.")
-        self.kind_combo = QComboBox(objectName="regressionKind")
-        for key, words in KINDS:
-            self.kind_combo.addItem(words, key)
-        self.columns_list = QListWidget(objectName="regressionColumns")
-        self.columns_list.setMaximumHeight(110)
-        self.columns_list.setToolTip("Tick the columns that may explain the category (e.g. party and year).")
-        self.fit_button = QPushButton("Fit", objectName="fitRegression")
-        self.fit_button.clicked.connect(self.fit_regression)
-        self.coefficients = QTableWidget(0, 5, objectName="coefficientsTable")
-        self.coefficients.setHorizontalHeaderLabels(["Term", "Estimate", "Standard error", "95 % interval", "p"])
-        self.coefficients.horizontalHeader().setStretchLastSection(True)
-        self.coefficients.verticalHeader().hide()
-        self.regression_note = QLabel("", wordWrap=True)
-        self.regression_note.setStyleSheet(theme.SOFT_STYLE)
-        vbox(tab, hbox(None, QLabel("Category:"), self.outcome_combo, QLabel("Model:"), self.kind_combo, STRETCH),
-             QLabel("Explained by the columns:"), self.columns_list, hbox(None, self.fit_button, STRETCH),
-             self.regression_note, (self.coefficients, 1))
-        return tab
-
     # -- following the session ------------------------------------------------------------------------------
+    def _sources(self) -> list[str]:
+        """The corpora that can be measured now."""
+        session, found = self.session, []
+        if session.predictions is not None and session.result is not None and session.predicted_table is not None:
+            found.append(PREDICTED)
+        mapping = session.mapping
+        if session.frame is not None and mapping is not None and mapping.text_columns and (
+                mapping.category_column is not None or len(session.codings)):
+            found.append(TABLE)
+        return found
+
     def refresh(self) -> None:
-        predictions = self.session.predictions
-        usable = predictions is not None and self.session.result is not None and self.session.predicted_table is not None
-        self.content.setVisible(usable)
-        self.empty.setVisible(not usable)
-        if not usable:
-            self.inputs = self.findings = None
-            if self.session.findings is not None:
-                self.session.set_findings(None)
+        sources = self._sources()
+        self.content.setVisible(bool(sources))
+        self.empty.setVisible(not sources)
+        if not sources:
+            self._slot.cancel()
+            self.progress.hide()
+            self._clear_findings()
             return
+        choice = self.session.findings_choice
+        current, self._wanted_source = self._wanted_source or choice.get("source"), None
+        self.source_combo.blockSignals(True)
+        self.source_combo.clear()
+        for key, words in SOURCES:
+            if key in sources:
+                self.source_combo.addItem(words, key)
+        keep = current if current in sources else sources[0]
+        self.source_combo.setCurrentIndex(self.source_combo.findData(keep))
+        self.source_combo.blockSignals(False)
+        predictions = self.session.predictions
         self.model_combo.blockSignals(True)
         self.model_combo.clear()
-        self.model_combo.addItems(predictions.models)
+        if predictions is not None:
+            self.model_combo.addItems(predictions.models)
         self.model_combo.blockSignals(False)
-        self._model_chosen()
+        self._source_chosen()
+
+    def _follow(self) -> None:
+        """Something the findings rest on changed: measure again now when shown, else when next shown
+        (the table's quick model takes a while; no need while the researcher codes on another step)."""
+        wanted = self._wanted_source or self.session.findings_choice.get("source")
+        if self.isVisible() or wanted not in self._sources():
+            self.refresh()
+        else:
+            self._stale = True
+
+    def _predictions_changed(self, predictions) -> None:  # noqa: ANN001
+        if predictions is not None:  # new answers: they are what the researcher wants measured
+            self._wanted_source = PREDICTED
+        self._follow()
+
+    def _table_changed(self) -> None:
+        self._table_inputs = None
+        self._follow()
+
+    def showEvent(self, event) -> None:  # noqa: ANN001, N802 — Qt's name
+        super().showEvent(event)
+        if self._stale:
+            self._stale = False
+            self.refresh()
+
+    def _source_chosen(self) -> None:
+        source = self.source_combo.currentData()
+        self.session.findings_choice["source"] = source
+        predicted = source == PREDICTED
+        for widget in (self.model_label, self.model_combo, self.elsewhere_box):
+            widget.setVisible(predicted)
+        if not predicted:
+            self.elsewhere_box.blockSignals(True)
+            self.elsewhere_box.setChecked(False)
+            self.elsewhere_box.blockSignals(False)
+        if predicted:
+            self._model_chosen()
+        elif source == TABLE:
+            self._measure_table()
 
     def _model_chosen(self) -> None:
         from guiapp.core.findings.from_study import findings_inputs
 
         session, model = self.session, self.model_combo.currentText()
-        if not model or session.predictions is None:
+        if self.source_combo.currentData() != PREDICTED or not model or session.predictions is None:
             return
         try:
-            self.inputs = findings_inputs(session.result, model, session.predictions, session.predicted_table,
-                                          session.frame, session.test_frame, session.codings)
+            inputs = findings_inputs(session.result, model, session.predictions, session.predicted_table,
+                                     session.frame, session.test_frame, session.codings)
         except UserError as error:
-            self.inputs = None
-            self.assumption.setText(str(error))
-            self.shares.setRowCount(0)
+            self._not_measurable(str(error))
             return
-        texts = set(session.mapping.text_columns)
-        columns = [c for c in self.inputs.columns() if c not in texts]  # per party, year, outlet — not per text
+        n_corpus, n_coded = len(inputs.probabilities), len(inputs.coded.labels)
+        self._inputs_ready(inputs, (
+            f"The share of each category among the {n_corpus:,} texts {model} answered on the Predict step, with "
+            f"95 % intervals that carry its mistakes: they are measured on the study's {n_coded:,} test texts, which "
+            "the model never learned from (prediction-powered inference). Counting the model's answers is shown "
+            "beside, for contrast: it ignores the mistakes."))
+
+    def _measure_table(self) -> None:
+        if self._table_inputs is not None:
+            self._table_ready(self._table_inputs)
+            return
+        self._clear_findings()
+        if not self.isVisible():  # the quick model learns when the researcher looks
+            self._stale = True
+            return
+        session = self.session
+        worker = Worker(_table_inputs, session.frame, session.mapping, session.codings, session.codebook.names(),
+                        name="findings model")
+        worker.signals.finished.connect(lambda inputs, w=worker: self._table_measured(w, inputs))
+        worker.signals.failed.connect(lambda error, w=worker: self._failed(w, error))
+        worker.signals.cancelled.connect(lambda w=worker: self._cancelled(w))
+        self._start(worker, "Teaching the quick model your coded texts…")
+
+    def _table_measured(self, worker: Worker, inputs) -> None:  # noqa: ANN001 — TableFindingsInputs
+        if worker is not self._slot.current:
+            return
+        self.progress.hide()
+        self._table_inputs = inputs
+        if self.source_combo.currentData() == TABLE:
+            self._table_ready(inputs)
+
+    def _table_ready(self, inputs) -> None:  # noqa: ANN001
+        n_corpus, n_coded = len(inputs.probabilities), len(inputs.coded.labels)
+        self._inputs_ready(inputs, (
+            f"The share of each category among the {n_corpus:,} texts of your table, coded or not, with 95 % "
+            f"intervals that carry the model's mistakes: a quick model learns from your {n_coded:,} coded texts and "
+            "answers for every text; its mistakes on the coded texts, each answered by a model that did not learn "
+            "from it, correct the count. Counting the model's answers is shown beside, for contrast."))
+
+    def _inputs_ready(self, inputs, intro: str) -> None:  # noqa: ANN001
+        self.inputs = inputs
+        texts = set(self.session.mapping.text_columns) if self.session.mapping is not None else set()
+        columns = [c for c in inputs.columns() if c not in texts]  # per party, year, outlet — not per text
+        chosen = self.session.findings_choice.get("group", "")
         self.group_combo.blockSignals(True)
         self.group_combo.clear()
         self.group_combo.addItem(NO_GROUPS, "")
         for column in columns:
             self.group_combo.addItem(str(column), column)
+        self.group_combo.setCurrentIndex(max(self.group_combo.findData(chosen), 0) if chosen else 0)
         self.group_combo.blockSignals(False)
-        self.outcome_combo.clear()
-        self.outcome_combo.addItems(list(self.inputs.categories))
-        self.columns_list.clear()
-        for column in columns:
-            item = QListWidgetItem(str(column))
-            item.setData(Qt.ItemDataRole.UserRole, column)
-            item.setFlags(item.flags() | Qt.ItemFlag.ItemIsUserCheckable)
-            item.setCheckState(Qt.CheckState.Unchecked)
-            self.columns_list.addItem(item)
-        self.fit_button.setEnabled(bool(columns))
-        self.regression_note.setText("" if columns else "The corpus and the test texts share no column to "
-                                     "explain the category with.")
-        n_corpus, n_coded = len(self.inputs.probabilities), len(self.inputs.coded.labels)
-        self.intro.setText(
-            f"The share of each category among the {n_corpus:,} texts {model} answered on the Predict step, with "
-            f"95 % intervals that carry its mistakes: they are measured on the study's {n_coded:,} test texts, which "
-            "the model never learned from (prediction-powered inference). Counting the model's answers is shown "
-            "beside, for contrast: it ignores the mistakes.")
+        self.regression_form.set_choices(inputs.categories, columns,
+                                         why_none="The corpus and the coded texts share no column to explain the "
+                                                  "category with.")
+        self.regression = None
+        self.intro.setText(intro)
+        self._group_chosen()
+
+    def _clear_findings(self) -> None:
+        self.inputs = self.findings = None
+        if self.session.findings is not None:
+            self.session.set_findings(None)
+
+    def _not_measurable(self, why: str) -> None:
+        self._clear_findings()
+        self.progress.hide()
+        self.assumption.setText(why)
+        self.warnings.hide()
+        self.shares.set_shares(())
+        self.differences.setRowCount(0)
+        self.save_button.setEnabled(False)
+
+    def _group_chosen(self, *, picked: bool = False) -> None:
+        choice = self.session.findings_choice
+        if picked:
+            choice["group"] = self.group_combo.currentData() or ""
+        self.stratified_box.blockSignals(True)
+        self.stratified_box.setChecked(bool(choice.get("stratified")))
+        self.stratified_box.blockSignals(False)
+        table = self._measuring_table() and not self.inputs.chosen_by_coding_step
+        self.stratified_box.setVisible(bool(table and self.group_combo.currentData()))
         self.estimate()
+
+    def _stratified_ticked(self, ticked: bool) -> None:
+        self.session.findings_choice["stratified"] = ticked
+        self.estimate()
+
+    def _measuring_table(self) -> bool:
+        return self.inputs is not None and self.inputs.source == TABLE
 
     # -- estimating --------------------------------------------------------------------------------------------
     def estimate(self) -> None:
         if self.inputs is None:
             return
         column = self.group_combo.currentData() or ""
-        worker = Worker(_estimate, self.inputs, column, self.elsewhere_box.isChecked(), name="findings")
+        if self._measuring_table():
+            options = {"stratified": self.stratified_box.isVisible() and self.stratified_box.isChecked()}
+        else:
+            options = {"elsewhere": self.elsewhere_box.isChecked()}
+        worker = Worker(_estimate, self.inputs, column, options, name="findings")
         worker.signals.finished.connect(lambda found, w=worker: self._estimated(w, found))
-        worker.signals.failed.connect(lambda error: self.errorRaised.emit(error, "Estimating the shares"))
+        worker.signals.failed.connect(lambda error, w=worker: self._failed(w, error))
+        worker.signals.cancelled.connect(lambda w=worker: self._cancelled(w))
+        self._start(worker, "Estimating the shares…")
+
+    def _start(self, worker: Worker, message: str) -> None:
         self._slot.start(worker)
-        self.statusMessage.emit("Estimating the shares…")
+        self.progress.show()
+        self.progress.attach(worker, message)
+        self.statusMessage.emit(message)
+
+    def _failed(self, worker: Worker, error: Exception) -> None:
+        if worker is not self._slot.current:
+            return
+        self._not_measurable(str(error))
+        if not isinstance(error, UserError):
+            self.errorRaised.emit(error, "Estimating the shares")
+
+    def _cancelled(self, worker: Worker) -> None:
+        if worker is self._slot.current:
+            self.progress.hide()
+            self.statusMessage.emit("Stopped: the shares shown are from before.")
 
     def _estimated(self, worker: Worker, findings) -> None:  # noqa: ANN001 — a Findings
         if worker is not self._slot.current:
             return
+        self.progress.hide()
         self.findings = findings
         self.session.set_findings(findings)  # the methods appendix gets its paragraph
         self.save_button.setEnabled(True)
@@ -253,31 +409,24 @@ class FindingsPage(QWidget):
                 self.differences.setItem(row, column, QTableWidgetItem(text))
         self.differences.resizeColumnsToContents()
 
-    def fit_regression(self) -> None:
-        columns = [self.columns_list.item(i).data(Qt.ItemDataRole.UserRole) for i in range(self.columns_list.count())
-                   if self.columns_list.item(i).checkState() == Qt.CheckState.Checked]
-        if self.inputs is None or not columns:
-            self.regression_note.setText("Tick at least one column that may explain the category.")
+    def fit_regression(self, outcome: str, columns: list, kind: str) -> None:
+        if self.inputs is None:
             return
-        worker = Worker(_regress, self.inputs, self.outcome_combo.currentText(), columns, self.kind_combo.currentData(),
-                        name="regression")
+        worker = Worker(_regress, self.inputs, outcome, columns, kind, name="regression")
         worker.signals.finished.connect(self._fitted)
-        worker.signals.failed.connect(lambda error: self.errorRaised.emit(error, "Fitting the regression"))
+        worker.signals.failed.connect(self._regression_failed)
         self._regress_slot.start(worker)
-        self.regression_note.setText("Fitting…")
 
     def _fitted(self, regression) -> None:  # noqa: ANN001 — a Regression
         self.regression = regression
-        self.regression_note.setText(f"{regression.formula}: {regression.n_texts:,} texts, {regression.n_coded:,} of "
-                                     f"them coded. Estimated by {regression.method}. {regression.assumption}"
-                                     + ("\n" + "\n".join(regression.warnings) if regression.warnings else ""))
-        rows = list(regression.coefficients)
-        self.coefficients.setRowCount(len(rows))
-        for row, c in enumerate(rows):
-            for column, text in enumerate((c.term, f"{c.estimate:.3f}", f"{c.standard_error:.3f}",
-                                           f"{c.low:.3f} to {c.high:.3f}", f"{c.p_value:.3f}")):
-                self.coefficients.setItem(row, column, QTableWidgetItem(text))
-        self.coefficients.resizeColumnsToContents()
+        self.regression_form.show_regression(regression)
+
+    def _regression_failed(self, error: Exception) -> None:
+        if isinstance(error, UserError):
+            self.regression_form.note.setText(str(error))
+        else:
+            self.regression_form.note.setText("")
+            self.errorRaised.emit(error, "Fitting the regression")
 
     # -- saving ------------------------------------------------------------------------------------------------
     def choose_save_path(self) -> None:
@@ -306,4 +455,5 @@ class FindingsPage(QWidget):
     def cancel_jobs(self) -> None:
         for slot in (self._slot, self._regress_slot, self._save_slot):
             slot.cancel()
+
 

@@ -13,9 +13,8 @@ from __future__ import annotations
 
 from dataclasses import replace
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import pandas as pd
 from PySide6.QtCore import QObject, Signal
 
 from guiapp.core.coding.codebook import Codebook
@@ -24,6 +23,9 @@ from guiapp.core.study.sections import ClusterSpec
 from guiapp.core.study.spec import ColumnMapping, DataSpec, ExperimentSpec
 from guiapp.ui.session.data_checks import not_ready_reason, results_note_for_table
 from guiapp.ui.widgets.where_to_run import WhereChoice
+
+if TYPE_CHECKING:  # pandas loads with the first table, not when the window opens
+    import pandas as pd
 
 DATA_FIELDS = ("table", "frame", "mapping", "data_spec", "report", "test_frame", "test_count")
 
@@ -84,6 +86,7 @@ class StudySession(QObject):
         self.predictions = None  # NewTextPredictions: the trained models' answers for new texts
         self.predicted_table: pd.DataFrame | None = None  # the texts they answered, as read
         self.findings = None  # Findings of the Findings step (for the methods appendix)
+        self.findings_choice: dict = {}  # what the Findings step measures: source, group, drawn per group (kept)
         self.run_state = "idle"
         self.codebook = Codebook()  # the categories with their definitions and example texts
         self.codings = CodingLog()  # every coding made in TextLab, in order (the file is never changed)
@@ -339,7 +342,8 @@ class StudySession(QObject):
             learning_curve=self.learning_curve if result is not None else None,
             result=result,
             model_folders=dict(self.model_folders) if result is not None else {},
-            ui_state={**ui_state, "results_model": (self.chosen_model or None) if result is not None else None},
+            ui_state={**ui_state, "results_model": (self.chosen_model or None) if result is not None else None,
+                      "findings": dict(self.findings_choice)},
             explanations=cache_files(explanations_folder(result)) if result is not None else {},
             source_sha256=self.table.sha256,
             source_name=self.table.path.name,
@@ -354,6 +358,7 @@ class StudySession(QObject):
         from guiapp.ui.widgets.explanation_panel import explanations_folder
 
         spec = project.spec
+        self.findings_choice = _plain_choice(project.ui_state.get("findings"))
         self.show_table(table, spec.data.mapping, test_file, spec.data.category_fixes)
         self.load_spec(spec)
         self.set_codebook(project.codebook)
@@ -368,3 +373,10 @@ class StudySession(QObject):
         chosen = project.ui_state.get("results_model")
         if isinstance(chosen, str):
             self.choose_model(chosen)
+
+
+def _plain_choice(choice: object) -> dict:
+    """The Findings step's choice as a project kept it: names and ticks, nothing else."""
+    if not isinstance(choice, dict):
+        return {}
+    return {str(key): value for key, value in choice.items() if isinstance(value, str | bool)}

@@ -22,7 +22,7 @@ from guiapp.ui.widgets.save_dialogs import ask_save_path, proposed_name
 from guiapp.workers import Worker, WorkerSlot
 
 EXCEL_TIP = ("Save the comparison as an Excel workbook: scores with their intervals, scores per category, "
-             "confusion matrices, a chart, and the study's settings.")
+             "confusion matrices, a chart, the study's settings, and the shares the Findings step estimated.")
 APPENDIX_TIP = ("Write a methods appendix for your paper: a paragraph you can adapt, tables of the data, "
                 "settings and scores, and the software used — as a web page (HTML), a PDF and the facts as JSON.")
 
@@ -38,7 +38,7 @@ class ResultsExport(QWidget):
         self.result: ExperimentResult | None = None
         self.explained: Callable[[], list] = list  # explained documents for the "Word attributions" sheet
         self.learning_curve: Callable[[], object] = lambda: None  # a drawn learning curve, for its sheet
-        self.findings: Callable[[], object] = lambda: None  # the Findings step's shares, for the appendix
+        self.findings: Callable[[], object] = lambda: None  # the Findings step's shares, for the appendix and a sheet
         self.subgroups: Callable[[], object] = lambda: None  # the scores per group of texts shown, for their sheet
         self._slot = WorkerSlot()
         self.excel_button = QPushButton("Export to Excel…", objectName="exportExcel")
@@ -74,7 +74,7 @@ class ResultsExport(QWidget):
         assert self.result is not None
         worker = Worker(write_excel, Path(path), result=self.result, overwrite=True,
                         attributions=self.explained() or None, learning_curve=self.learning_curve(),
-                        subgroups=self.subgroups(),
+                        subgroups=self.subgroups(), findings=self.findings(),
                         protected=self._data_files(), name="writing the Excel workbook")
         return self._start(worker, "Exporting to Excel", lambda written: self._done(f"Saved {Path(written).name}",
                                                                                       written))

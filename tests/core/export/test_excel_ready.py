@@ -57,6 +57,18 @@ def hand_made_curve(categories: list[str]) -> LearningCurveResult:
     return LearningCurveResult({}, categories, [200, 400, 800], [1, 2, 3], 800, 300, "once", [model])
 
 
+def hand_made_findings(categories: list[str]):
+    """Shares per party of 400 texts, 120 of them coded (a random sample)."""
+    from guiapp.core.findings import CodedSample, estimate_findings
+
+    rng = np.random.default_rng(8)
+    probabilities = rng.dirichlet(np.ones(len(categories)) * 2, 400)
+    positions = np.arange(0, 400, 7)
+    labels = [categories[int(np.argmax(p))] if rng.random() < 0.7 else categories[0] for p in probabilities[positions]]
+    return estimate_findings(probabilities, categories, CodedSample(labels, probabilities[positions], positions),
+                             groups=np.where(np.arange(400) % 2, "A", "B"), group_name="party")
+
+
 @pytest.fixture(scope="module")
 def result():
     return study_result()
@@ -69,7 +81,8 @@ def book(tmp_path_factory, result):
     result_for_groups = sample_result()  # consecutive rows from 2: the table below is the study's table
     groups = subgroup_scores(result_for_groups, table, "party", min_texts=5)
     path = write_excel(tmp_path_factory.mktemp("xlsx") / "study – TextLab results.xlsx", result=result,
-                       learning_curve=hand_made_curve(result.categories), subgroups=groups)
+                       learning_curve=hand_made_curve(result.categories), subgroups=groups,
+                       findings=hand_made_findings(list(result.categories)))
     return openpyxl.load_workbook(path)
 
 
@@ -82,6 +95,19 @@ def test_no_sheet_shows_a_fraction_without_a_number_format(book):
                     checked += 1
                     assert cell.number_format != "General", f"{sheet.title}!{cell.coordinate} = {cell.value}"
     assert checked > 100
+
+
+def test_the_findings_sheets_give_shares_as_percentages_and_say_how_they_were_estimated(book, result):
+    findings = book["Findings"]
+    header = [cell.value for cell in findings[1]]
+    assert header[:3] == ["group", "category", "share"] or "share" in header
+    share_column = header.index("share") + 1
+    rows = len(result.categories) * 3  # all texts, then each party
+    assert all(findings.cell(row, share_column).number_format == PERCENT for row in range(2, rows + 2))
+    assert findings.cell(rows + 3, 1).value == "How the shares were estimated"
+    assert "random sample" in findings.cell(rows + 4, 1).value
+    differences = book["Findings differences"]
+    assert differences.max_row == len(result.categories) + 1  # one pair of parties, every category
 
 
 def test_scores_have_three_decimals_shares_percent_and_p_values_a_floor(book):

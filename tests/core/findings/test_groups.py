@@ -63,13 +63,22 @@ def test_differences_against_a_reference_group():
         estimate_findings(probabilities, CATS, coded, groups=outlet, reference="Z")
 
 
-def test_a_group_without_two_coded_texts_is_an_error_and_a_small_one_a_warning():
-    probabilities, coded, party, _ = _study(3, n_coded=200)
+def test_a_group_without_two_coded_texts_is_left_out_with_a_warning_and_a_small_one_warned():
+    probabilities, coded, party, economy = _study(3, n_coded=200)
     groups = party.astype(object)
     uncoded = np.setdiff1d(np.arange(len(groups)), coded.positions)
     groups[uncoded[:5]] = "Independent"  # five texts, none coded
-    with pytest.raises(DataError, match="Independent") as error:
-        estimate_findings(probabilities, CATS, coded, groups=groups)
+    groups[coded.positions[0]] = "Green"  # one text, coded
+    found = estimate_findings(probabilities, CATS, coded, groups=groups)
+    assert found.groups == ("D", "R")  # the others get no share of their own, and no difference
+    assert {d.group for d in found.differences} | {d.other for d in found.differences} == {"D", "R"}
+    (warning,) = [w for w in found.warnings if "Independent" in w]
+    assert "2 groups have fewer than two coded texts" in warning and "“Green” (1)" in warning
+    share = found.share("economy", "R")  # the naive count of R is still R's own
+    assert share.naive == pytest.approx((probabilities[groups == "R"].argmax(axis=1) == 0).mean(), abs=0.05)
+    assert share.low <= economy[groups == "R"].mean() <= share.high
+    with pytest.raises(DataError, match="Every group") as error:
+        estimate_findings(probabilities, CATS, coded, groups=np.arange(len(groups)))
     assert "Code at least two texts" in error.value.hint
     groups[coded.positions[:12]] = "Independent"
     found = estimate_findings(probabilities, CATS, coded, groups=groups)
@@ -108,3 +117,17 @@ def test_many_groups_are_compared_with_the_largest():
     found = estimate_findings(probabilities, CATS, coded, RandomSample(), groups=groups)
     assert {d.other for d in found.differences} == {"g00"}
     assert len(found.differences) == 13 * 2
+
+
+def test_a_separate_sample_group_of_three_texts_of_one_category_gets_an_interval_not_a_point():
+    rng = np.random.default_rng(5)
+    probabilities = rng.dirichlet([2, 2], size=500)
+    groups = np.where(np.arange(500) < 20, "small", "large")
+    coded_probabilities = rng.dirichlet([2, 2], size=60)
+    labels = ["economy"] * 3 + [str(rng.choice(CATS)) for _ in range(57)]
+    coded_groups = ["small"] * 3 + ["large"] * 57
+    found = estimate_findings(probabilities, CATS, CodedSample(labels, coded_probabilities, groups=coded_groups),
+                              SeparateSample(), groups=groups)
+    small = found.share("economy", "small")
+    assert small.n_coded == 3 and small.high == pytest.approx(1.0) and small.low < 0.5  # Wilson's [0.44, 1]
+    assert found.share("other", "small").high > 0.4

@@ -37,9 +37,20 @@ def test_shares_equal_ppi_python_with_power_tuning(seed):
     point = ppi.ppi_mean_pointestimate(y, coded_probabilities, corpus)
     low, high = ppi.ppi_mean_ci(y, coded_probabilities, corpus, alpha=0.05)
     assert [s.estimate for s in found.overall()] == pytest.approx(np.ravel(point), abs=1e-10)
-    assert [s.low for s in found.overall()] == pytest.approx(np.ravel(low), abs=1e-10)
-    assert [s.high for s in found.overall()] == pytest.approx(np.ravel(high), abs=1e-10)
+    _same_errors_and_close_intervals(found, low, high, 0.95)
     assert 0 < found.power < 1
+
+
+def _same_errors_and_close_intervals(found, low, high, level: float) -> None:
+    """The standard errors are ppi-python's; the score interval differs from its plain one by a
+    fraction of a point with 400 coded texts."""
+    from scipy.stats import norm
+
+    z = norm.ppf(0.5 + level / 2)
+    errors = (np.ravel(high) - np.ravel(low)) / (2 * z)
+    assert [s.standard_error for s in found.overall()] == pytest.approx(errors, abs=1e-10)
+    assert [s.low for s in found.overall()] == pytest.approx(np.ravel(low), abs=0.004)
+    assert [s.high for s in found.overall()] == pytest.approx(np.ravel(high), abs=0.004)
 
 
 def test_shares_without_tuning_equal_ppi_python_with_lambda_one():
@@ -48,8 +59,7 @@ def test_shares_without_tuning_equal_ppi_python_with_lambda_one():
     found = estimate_findings(corpus, CATS, CodedSample([CATS[i] for i in labels], coded_probabilities),
                               SeparateSample(), power_tuning=False, level=0.9)
     low, high = ppi.ppi_mean_ci(y, coded_probabilities, corpus, alpha=0.1, lam=1)
-    assert [s.low for s in found.overall()] == pytest.approx(np.ravel(low), abs=1e-10)
-    assert [s.high for s in found.overall()] == pytest.approx(np.ravel(high), abs=1e-10)
+    _same_errors_and_close_intervals(found, low, high, 0.9)
 
 
 def _regression_data(seed: int, n: int = 300, big_n: int = 3000):
