@@ -4,13 +4,14 @@ Starts ``python -m guiapp`` in a fresh process (offscreen, settings in a tempora
 ``TEXTLAB_EXIT_WHEN_SHOWN=1``: the app prints the clock once the main window is shown and the
 event loop runs, then quits. The time counts from just before the process starts. Baseline in the
 same run: the floor any PySide6 app pays (``import PySide6.QtWidgets`` and an empty QMainWindow
-shown). Reports the median of ``--runs`` runs each (default 5) and the load average, since a busy
-machine makes every start slower. Target: the app's median ≤ 3 s on an idle machine.
+shown). Reports the median of ``--runs`` runs each (default 5), the app's time over that floor (the
+difference and the ratio) and the load average, since a busy machine makes every start slower.
+Goal: the window within 1.5 s of the floor.
 
     python benchmarks/bench_cold_start.py [--runs 5] [--modules]
 
 ``--modules`` also lists the heavy libraries loaded by the time the window shows (should be none
-of scikit-learn, SciPy, PyTorch, Transformers, XGBoost, Captum).
+of scikit-learn, SciPy, PyTorch, Transformers, XGBoost, Captum, pandas, pyarrow, pyqtgraph).
 """
 
 from __future__ import annotations
@@ -27,6 +28,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 HEAVY = ("sklearn", "scipy", "torch", "transformers", "xgboost", "captum", "pandas", "pyarrow", "pyqtgraph")
+GOAL_OVER_FLOOR = 1.5  # seconds the window may take beyond an empty PySide6 window
 
 BASELINE = """
 import time
@@ -109,8 +111,9 @@ def main() -> int:
         print(f"{name:34s} median {results[name]:.2f} s (CPU {cpu:.2f} s)   runs: "
               f"{' '.join(f'{wall:.2f}' for wall, _ in runs)}")
     app, floor = results["TextLab first window"], results["baseline (empty PySide6 window)"]
-    print(f"TextLab over the PySide6 floor: +{app - floor:.2f} s ({app / floor:.1f}x); target ≤ 3 s: "
-          f"{'met' if app <= 3.0 else 'NOT met'}")
+    over = app - floor
+    print(f"TextLab over the PySide6 floor: +{over:.2f} s ({app / floor:.1f}x the floor); "
+          f"goal ≤ {GOAL_OVER_FLOOR:.1f} s over the floor: {'met' if over <= GOAL_OVER_FLOOR else 'NOT met'}")
     if args.modules:
         *_, output = time_start(["-c", APP_WITH_MODULES], args.tree)
         print(next((line for line in output.splitlines() if line.startswith("MODULES")), "MODULES ?"))

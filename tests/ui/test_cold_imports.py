@@ -1,8 +1,9 @@
-"""The window opens without loading the heavy science libraries (cold start).
+"""The window opens without loading the heavy libraries (cold start).
 
 scikit-learn, SciPy, PyTorch, Transformers, XGBoost and Captum take seconds to import; the window
 needs none of them until a job runs, so they are imported inside the jobs (or on first use), never
-at the top of a module the window imports. ``benchmarks/bench_cold_start.py`` times the start.
+at the top of a module the window imports. pandas and pyarrow load with the first table, and
+pyqtgraph with the first chart drawn or shown. ``benchmarks/bench_cold_start.py`` times the start.
 """
 
 from __future__ import annotations
@@ -12,7 +13,9 @@ import os
 import subprocess
 import sys
 
-HEAVY = ("sklearn", "scipy", "torch", "transformers", "xgboost", "captum")
+SCIENCE = ("sklearn", "scipy", "torch", "transformers", "xgboost", "captum")
+TABLES_AND_CHARTS = ("pandas", "pyarrow", "pyqtgraph")
+HEAVY = SCIENCE + TABLES_AND_CHARTS
 
 
 def _loaded_after(code: str) -> list[str]:
@@ -31,15 +34,29 @@ def test_the_command_line_entry_loads_no_heavy_library():
     assert _loaded_after("import guiapp.cli.entry, guiapp.ui.app") == []
 
 
-def test_showing_the_main_window_loads_no_heavy_library(tmp_path):
-    code = (
+def _show_main_window(settings) -> str:  # noqa: ANN001 — a folder for the settings
+    return (
         "from guiapp.ui.app import create_application; from guiapp.ui.main_window import MainWindow; "
         "from PySide6.QtCore import QSettings; "
         "QSettings.setDefaultFormat(QSettings.Format.IniFormat); "
-        f"QSettings.setPath(QSettings.Format.IniFormat, QSettings.Scope.UserScope, {str(tmp_path)!r}); "
+        f"QSettings.setPath(QSettings.Format.IniFormat, QSettings.Scope.UserScope, {str(settings)!r}); "
         "app = create_application(); window = MainWindow(); window.show(); app.processEvents()"
     )
-    assert _loaded_after(code) == []
+
+
+def test_showing_the_main_window_loads_no_heavy_library(tmp_path):
+    assert _loaded_after(_show_main_window(tmp_path)) == []
+
+
+def test_the_charts_and_tables_still_load_when_first_needed(tmp_path):
+    """The deferred imports are real: drawing a chart loads pyqtgraph, making a table loads pandas."""
+    code = _show_main_window(tmp_path) + (
+        "; window.results_page.f1_chart"
+        "; window.data_page.frame_model.frame()"
+    )
+    loaded = _loaded_after(code)
+    assert "pandas" in loaded and "pyqtgraph" in loaded
+    assert not set(loaded) & set(SCIENCE)
 
 
 def test_the_features_package_gives_its_names_on_first_use():

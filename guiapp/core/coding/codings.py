@@ -27,10 +27,9 @@ from collections import Counter
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import asdict, replace
 from datetime import datetime, timedelta
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
-import pandas as pd
 
 from guiapp.core.coding.coding_record import (  # the record of one coding, kept here for those who use the log
     CHOSEN_BY,
@@ -51,6 +50,9 @@ from guiapp.core.errors import DataError
 from guiapp.core.study.mapping import ColumnMapping
 from guiapp.core.tables.cell_values import category_label, category_labels
 from guiapp.core.tables.rows import copy_row_origin
+
+if TYPE_CHECKING:  # pandas loads on first use, not when the window opens
+    import pandas as pd
 
 __all__ = ["CHOSEN_BY", "FORMAT", "NEW_CATEGORY_COLUMN", "PAUSE", "SECOND_CODER", "SOURCES", "VERSION", "Coding",
            "CodingLog", "Row", "UnreadableCodings", "category_cell", "category_column", "coded_counts", "file_categories", "now",
@@ -244,6 +246,7 @@ def with_codings(frame: pd.DataFrame, mapping: ColumnMapping, log: CodingLog) ->
     :func:`category_column`). ``frame`` is not changed; the record of its spreadsheet rows is kept.
     Codings of texts from a second file are not rows of this table and are left out here.
     :class:`DataError` when the log names rows the table does not have."""
+    import pandas as pd
     coded = log.categories_by_row("table")
     missing = [row for row in coded if row not in frame.index]
     if missing:
@@ -275,6 +278,7 @@ def with_codings(frame: pd.DataFrame, mapping: ColumnMapping, log: CodingLog) ->
 def category_cell(category: str, dtype: object) -> object:
     """The category as the column's cell: a number in a column of numbers when it stands for one
     (so ``1`` stays the number 1), else the text."""
+    import pandas as pd
     if pd.api.types.is_bool_dtype(dtype) or not pd.api.types.is_numeric_dtype(dtype):
         return category
     try:
@@ -288,6 +292,7 @@ def category_cell(category: str, dtype: object) -> object:
 
 def coded_counts(frame: pd.DataFrame, mapping: ColumnMapping, log: CodingLog) -> dict[str, int]:
     """Coded texts per category in the table with the log's codings applied, most frequent first."""
+    import pandas as pd
     column = category_column(frame, mapping)
     labels = category_labels(frame[column]) if column in frame.columns else pd.Series(None, index=frame.index,
                                                                                         dtype=object)

@@ -12,9 +12,9 @@ from __future__ import annotations
 
 from dataclasses import replace
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import numpy as np
-import pandas as pd
 
 from guiapp.core.coding.coding_record import row_label
 from guiapp.core.coding.codings import CodingLog, category_cell, category_column
@@ -24,6 +24,9 @@ from guiapp.core.predict.new_texts import text_columns_for, texts_of
 from guiapp.core.study.mapping import ColumnMapping
 from guiapp.core.tables.reader import read_table
 from guiapp.core.tables.rows import copy_row_origin
+
+if TYPE_CHECKING:  # pandas loads on first use, not when the window opens
+    import pandas as pd
 
 SECOND_FILE = "second file"
 NAME_ATTR = "textlab_file_name"  # the second file's name, kept with its rows (in the project too)
@@ -84,6 +87,7 @@ def with_second_file_codings(study: pd.DataFrame, mapping: ColumnMapping, log: C
     after its rows: their text column(s), the columns both files share, and the category in the
     study's category column. Returned as it is when no text of a second file is coded.
     :class:`DataError` when a coding names a row the second file does not have."""
+    import pandas as pd
     coded = log.categories_by_row(SECOND_FILE)
     if coding_texts is None or not coded:
         return study

@@ -32,6 +32,7 @@ from guiapp.core.errors import DataError
 from guiapp.core.stats.agreement import cohen_kappa
 
 STOP_SET_SIZE = 1000
+STOP_THRESHOLD = 0.01  # the usual share of changed answers below which a round counts as settled
 
 
 @dataclass(frozen=True)
@@ -110,7 +111,7 @@ def draw_stop_set(pool_rows: Sequence, size: int = STOP_SET_SIZE, seed: int = 0)
     return [rows[i] for i in chosen]
 
 
-def stop_reading(rounds: Sequence[Round], window: int = 3, threshold: float = 0.01,
+def stop_reading(rounds: Sequence[Round], window: int = 3, threshold: float = STOP_THRESHOLD,
                  f1_threshold: float = 0.01) -> StopReading:
     """Whether coding more is unlikely to change the results, and one sentence saying so or why not."""
     _check_settings(window, threshold, f1_threshold)

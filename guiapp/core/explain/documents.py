@@ -14,12 +14,14 @@ import math
 import re
 import unicodedata
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 import numpy as np
-import pandas as pd
 
 from guiapp.core.experiment.results import ExperimentResult
+
+if TYPE_CHECKING:  # pandas loads on first use, not when the window opens
+    import pandas as pd
 
 # the combining accents NFKD splits off letters ("é" -> "e" + U+0301)
 _ACCENTS = re.compile("[\u0300-\u036f\u1ab0-\u1aff\u1dc0-\u1dff\u20d0-\u20ff\ufe20-\ufe2f]")
@@ -38,6 +40,7 @@ def fold(text: str) -> str:
 
 def format_value(value: Any) -> str:
     """A metadata value as the spreadsheet shows it: 2021.0 -> "2021", missing -> ""."""
+    import pandas as pd
     if value is None or (isinstance(value, float) and math.isnan(value)) or value is pd.NA or value is pd.NaT:
         return ""
     if isinstance(value, float) and value.is_integer():
@@ -234,6 +237,7 @@ def _answers(model, human: np.ndarray) -> ModelAnswers | None:
 
 def _ranks(values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Sort ranks of mixed values: numbers by value, then text (folded); missing flagged."""
+    import pandas as pd
     texts = [format_value(v) for v in values]
     missing = np.array([text == "" for text in texts], dtype=bool)
     numbers = pd.to_numeric(pd.Series(texts, dtype=object), errors="coerce").to_numpy(dtype=float)
@@ -306,6 +310,7 @@ def matching_rows(table: DocumentsTable, flt: DocumentFilter) -> np.ndarray:
 
 
 def _metadata_mask(table: DocumentsTable, column: str, value: str, mode: str) -> np.ndarray:
+    import pandas as pd
     folded = table.folded_metadata(column)
     query = fold(value)
     if mode == "contains":

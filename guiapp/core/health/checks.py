@@ -10,13 +10,16 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import numpy as np
-import pandas as pd
 
 from guiapp.core.health.findings import CategoryCount, FixAction, HealthIssue, Severity
 from guiapp.core.study.category_fixes import visible
 from guiapp.core.study.mapping import cell_text
+
+if TYPE_CHECKING:  # pandas loads on first use, not when the window opens
+    import pandas as pd
 
 MAX_ISSUE_ROWS = 10_000
 MAX_CATEGORIES_LISTED = 10_000
@@ -94,6 +97,7 @@ class CategoryData:
 
 def category_data(category: pd.Series, train_mask: np.ndarray, column: str,
                   source_dtype: object) -> CategoryData:
+    import pandas as pd
     codes, uniques = pd.factorize(category, use_na_sentinel=True)
     codes = np.asarray(codes, dtype=np.int64)
     coded = codes >= 0
@@ -192,6 +196,7 @@ def repeated_values(values: pd.Series, chunk: int = 100_000) -> np.ndarray:
     responsive on a million IDs); candidates are then confirmed by exact comparison, so a hash
     collision can never report a false duplicate.
     """
+    import pandas as pd
     array = values.to_numpy(dtype=object)
     missing = values.isna().to_numpy()
     hashes = np.empty(len(array), dtype=np.uint64)

@@ -15,15 +15,16 @@ the issues count all of them.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import numpy as np
-import pandas as pd
-import pyarrow as pa
-import pyarrow.compute as pc
 
 from guiapp.core.events import EventCallback, Progress, ignore_events
 from guiapp.core.health.checks import make_issue, plural
 from guiapp.core.health.findings import DuplicateGroup, HealthIssue
+
+if TYPE_CHECKING:  # pandas and pyarrow load on first use, not when the window opens
+    import pandas as pd
 
 MAX_GROUPS = 1_000
 MAX_GROUP_ROWS = 1_000
@@ -45,6 +46,9 @@ def repeated_words(n: int) -> str:
 def normalised_codes(trimmed: pd.Series) -> np.ndarray:
     """One integer per distinct text as compared for duplicates — runs of whitespace as one space,
     lower case — and -1 for a missing one (pyarrow's C++ kernels, no Python loop per text)."""
+    import pandas as pd
+    import pyarrow as pa
+    import pyarrow.compute as pc
     array = pa.chunked_array([pa.array(trimmed.array, from_pandas=True)]) if not isinstance(
         trimmed.array, pd.arrays.ArrowStringArray) else pa.chunked_array(pa.array(trimmed.array))
     array = pc.utf8_lower(pc.replace_substring_regex(array, pattern=r"\s+", replacement=" "))

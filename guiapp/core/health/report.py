@@ -44,9 +44,9 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 import numpy as np
-import pandas as pd
 
 from guiapp.core.errors import UserError
 from guiapp.core.events import EventCallback, Log, Progress, ignore_events, sub_progress
@@ -55,6 +55,9 @@ from guiapp.core.health.token_lengths import DEFAULT_MAX_TOKENS, count_tokens
 from guiapp.core.study.category_fixes import CategoryFixes
 from guiapp.core.study.mapping import ColumnMapping, apply_mapping, split_labels
 from guiapp.core.tables.rows import row_origin
+
+if TYPE_CHECKING:  # pandas loads on first use, not when the window opens
+    import pandas as pd
 
 TokenCounter = Callable[[list[str], EventCallback], tuple[list[int], str]]
 """``(texts, on_event) -> (token count per text, tokenizer name)``."""

@@ -12,9 +12,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import numpy as np
-import pandas as pd
 
 from guiapp.core.errors import UserError
 from guiapp.core.events import EventCallback, Log, Progress, ignore_events, sub_progress
@@ -25,6 +25,9 @@ from guiapp.core.predict.trained_model import TrainedModel
 from guiapp.core.study.mapping import ColumnMapping, apply_mapping
 from guiapp.core.study.mapping_suggest import suggest_roles
 from guiapp.core.tables.cell_values import category_labels
+
+if TYPE_CHECKING:  # pandas loads on first use, not when the window opens
+    import pandas as pd
 
 
 @dataclass
@@ -107,6 +110,7 @@ def predict_new_texts(
 def category_counts(found: NewTextPredictions) -> pd.DataFrame:
     """How many texts each model put in each category: one row per category, per model the count
     and its share of the predicted texts (empty texts are not counted)."""
+    import pandas as pd
     columns: dict[str, object] = {}
     categories: list[str] = []
     for predictions in found.predictions:

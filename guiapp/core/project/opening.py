@@ -19,9 +19,7 @@ import uuid
 import zipfile
 import zlib
 from pathlib import Path
-from typing import Any
-
-import pandas as pd
+from typing import TYPE_CHECKING, Any
 
 from guiapp.core.coding.codebook import Codebook
 from guiapp.core.coding.codings import CodingLog, UnreadableCodings
@@ -31,6 +29,9 @@ from guiapp.core.study.spec import ExperimentSpec
 from guiapp.core.untrusted.bounded import TooLarge, describe_size, read_at_most
 from guiapp.core.untrusted.json_reading import UnreadableJson, loads_json, too_deep
 from guiapp.core.untrusted.paths import UnsafePath, inside, single_name, too_long_for_file_systems
+
+if TYPE_CHECKING:  # pandas loads on first use, not when the window opens
+    import pandas as pd
 
 _CHUNK = 1 << 20
 _SPARE_DISK = 64 << 20  # left free on the drive after unpacking the models
@@ -306,6 +307,7 @@ def _json(data: bytes, name: str) -> Any:
 
 
 def _parquet(data: bytes, name: str) -> pd.DataFrame:
+    import pandas as pd
     try:
         return pd.read_parquet(io.BytesIO(data), engine="pyarrow")
     except Exception as error:

@@ -16,10 +16,7 @@ import tempfile
 import zipfile
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
-
-import pandas as pd
-import pyarrow as pa
+from typing import TYPE_CHECKING, Any
 
 from guiapp import __version__
 from guiapp.core.atomic import fsync_folder, usual_permissions
@@ -27,8 +24,10 @@ from guiapp.core.errors import UserError
 from guiapp.core.events import EventCallback, Log, Progress, ignore_events
 from guiapp.core.project import format as fmt
 from guiapp.core.compute.processes import process_running
-from guiapp.core.tables.arrow_columns import mixed_columns_as_text
 from guiapp.core.untrusted.bounded import describe_size
+
+if TYPE_CHECKING:  # pandas and pyarrow load on first use, not when the window opens
+    import pandas as pd
 
 _CHUNK = 1 << 20
 
@@ -157,6 +156,10 @@ def _json_bytes(data: Any) -> bytes:
 
 
 def _parquet_bytes(table: pd.DataFrame, what: str, on_event: EventCallback) -> bytes:
+    import pyarrow as pa
+
+    from guiapp.core.tables.arrow_columns import mixed_columns_as_text
+
     buffer = io.BytesIO()
     try:
         table.to_parquet(buffer, engine="pyarrow", compression="zstd")

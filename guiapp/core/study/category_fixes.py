@@ -18,12 +18,13 @@ from __future__ import annotations
 import re
 import unicodedata
 from collections.abc import Iterable
-from typing import Any
-
-import pandas as pd
+from typing import TYPE_CHECKING, Any
 
 from guiapp.core.study.schema import CategoryFixesSchema
 from guiapp.core.study.schema_section import SchemaSection
+
+if TYPE_CHECKING:  # pandas loads on first use, not when the window opens
+    import pandas as pd
 
 # spaces a spreadsheet can hide: ordinary, tab, line breaks, non-breaking, thin, ideographic …
 _ZERO_WIDTH = "\u200b\u200c\u200d\u2060\ufeff"
@@ -169,6 +170,7 @@ UNMATCHED_HINT = ("Check the spelling in [data] category_fixes of the study file
 def fix_categories(category: pd.Series, fixes: CategoryFixes | None) -> tuple[pd.Series, pd.Series]:
     """``(fixed categories, left-out mask)``: labels after the fixes (None where uncoded or
     left out) and which rows had a category that is left out."""
+    import pandas as pd
     left_out = pd.Series(False, index=category.index)
     if fixes is None or fixes.is_empty():
         return category, left_out

@@ -12,11 +12,13 @@ the count the check and the run use.
 from __future__ import annotations
 
 from dataclasses import dataclass
-
-import pandas as pd
+from typing import TYPE_CHECKING
 
 from guiapp.core.study.category_fixes import CategoryFixes, fix_categories, visible
 from guiapp.core.tables.cell_values import category_labels
+
+if TYPE_CHECKING:  # pandas loads on first use, not when the window opens
+    import pandas as pd
 
 EXAMPLES = 3
 

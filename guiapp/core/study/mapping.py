@@ -40,8 +40,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
-
-import pandas as pd
+from typing import TYPE_CHECKING
 
 from guiapp.core.errors import DataError
 from guiapp.core.study.category_fixes import CategoryFixes, fix_categories
@@ -61,6 +60,9 @@ from guiapp.core.tables.cell_values import (
     split_labels,
     text_values,
 )
+
+if TYPE_CHECKING:  # pandas loads on first use, not when the window opens
+    import pandas as pd
 
 
 class ColumnMapping(SchemaSection, schema=MappingSchema, where=("data", "mapping")):
@@ -174,6 +176,7 @@ def check_mapping(frame: pd.DataFrame, mapping: ColumnMapping) -> None:
 
 def apply_mapping(frame: pd.DataFrame, mapping: ColumnMapping, fixes: CategoryFixes | None = None) -> CodedTexts:
     """The table in TextLab's terms (see the module docstring)."""
+    import pandas as pd
     _check_structure(frame, mapping)
     index = pd.RangeIndex(len(frame))
     text: pd.Series | None = None

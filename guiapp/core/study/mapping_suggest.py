@@ -9,11 +9,9 @@ from __future__ import annotations
 import datetime as _dt
 import re
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import numpy as np
-import pandas as pd
-import pyarrow as pa
-import pyarrow.compute as pc
 
 from guiapp.core.tables.cell_values import (
     SPLIT_TEST,
@@ -23,6 +21,10 @@ from guiapp.core.tables.cell_values import (
     map_unique,
     split_kind,
 )
+
+if TYPE_CHECKING:  # pandas and pyarrow load on first use, not when the window opens
+    import pandas as pd
+    import pyarrow as pa
 
 SAMPLE_ROWS = 20_000
 MAX_CATEGORY_VALUES = 50
@@ -70,6 +72,8 @@ class _Profile:
 
 def _arrow_strings(column: pd.Series) -> pa.Array | None:
     """A text column (pyarrow-backed str dtype) as one Arrow array; None for other columns."""
+    import pandas as pd
+    import pyarrow as pa
     if not isinstance(column.dtype, pd.StringDtype) or not hasattr(column.array, "__arrow_array__"):
         return None
     array = pa.array(column.array)
@@ -79,6 +83,9 @@ def _arrow_strings(column: pd.Series) -> pa.Array | None:
 def _profile_strings(name: str, position: int, array: pa.Array) -> _Profile:
     """:func:`_profile` for a text column, with Arrow's vectorised string functions: the same
     numbers at a small fixed cost per column, so that a table of 1,000 columns stays quick."""
+    import pandas as pd
+    import pyarrow as pa
+    import pyarrow.compute as pc
     n_rows = len(array)
     blank = pc.fill_null(pc.equal(pc.utf8_trim_whitespace(array), ""), True)
     values = pc.filter(array, pc.invert(blank))
@@ -114,6 +121,7 @@ def _profile_strings(name: str, position: int, array: pa.Array) -> _Profile:
 
 
 def _profile(name: str, position: int, column: pd.Series) -> _Profile:
+    import pandas as pd
     array = _arrow_strings(column)
     if array is not None:
         return _profile_strings(name, position, array)
@@ -152,6 +160,7 @@ def _profile(name: str, position: int, column: pd.Series) -> _Profile:
 
 
 def _is_split_column(column: pd.Series) -> bool:
+    import pyarrow.compute as pc
     array = _arrow_strings(column)
     if array is not None:  # quick: most columns fail on their first distinct value
         kinds = set()

@@ -13,11 +13,11 @@ import math
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-import pandas as pd
-
 from guiapp.core.study.mapping import ColumnMapping, category_labels, split_labels
 
-if TYPE_CHECKING:
+if TYPE_CHECKING:  # pandas loads on first use, not when the window opens
+    import pandas as pd
+
     from guiapp.core.study.spec import ExperimentSpec
 
 

@@ -14,11 +14,13 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass, field
-
-import pandas as pd
+from typing import TYPE_CHECKING
 
 from guiapp.core.study.mapping import ColumnMapping
 from guiapp.core.tables.cell_values import category_labels
+
+if TYPE_CHECKING:  # pandas loads on first use, not when the window opens
+    import pandas as pd
 
 ROLE_WORDS = {"text": "text column", "category": "category column", "id": "ID column",
               "split": "train/test column", "metadata": "kept for later"}

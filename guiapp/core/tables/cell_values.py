@@ -18,9 +18,12 @@ import decimal
 import math
 import re
 from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 import numpy as np
-import pandas as pd
+
+if TYPE_CHECKING:  # pandas loads on first use, not when the window opens
+    import pandas as pd
 
 SPLIT_TRAIN = "train"
 SPLIT_TEST = "test"
@@ -36,6 +39,7 @@ _WHOLE_NUMBER_TEXT = re.compile(r"([+-]?\d+)\.0+")
 
 
 def _is_missing(value: object) -> bool:
+    import pandas as pd
     if value is None or value is pd.NA or value is pd.NaT:
         return True
     try:
@@ -50,6 +54,7 @@ def cell_text(value: object) -> str | None:
 
     Strings are kept exactly; whole numbers lose their ``.0``; dates become ISO dates.
     """
+    import pandas as pd
     if isinstance(value, str):
         return value
     if _is_missing(value):
@@ -90,6 +95,7 @@ def category_label(value: object) -> str | None:
 
 def map_unique(series: pd.Series, function: Callable[[object], object], missing: object) -> np.ndarray:
     """Apply ``function`` once per distinct value; an object array aligned with ``series``."""
+    import pandas as pd
     codes, uniques = pd.factorize(series, use_na_sentinel=True)
     mapped = np.empty(len(uniques) + 1, dtype=object)
     mapped[:-1] = [function(value) for value in uniques]
@@ -99,6 +105,7 @@ def map_unique(series: pd.Series, function: Callable[[object], object], missing:
 
 def _as_strings(series: pd.Series) -> pd.Series:
     """Object columns that hold only strings (and gaps) become str columns, for fast paths."""
+    import pandas as pd
     if series.dtype == object and pd.api.types.infer_dtype(series, skipna=True) in ("string", "empty"):
         return series.astype("str")
     return series
@@ -113,6 +120,7 @@ def _string_cells(series: pd.Series) -> tuple[np.ndarray, np.ndarray]:
 
 def category_labels(series: pd.Series) -> pd.Series:
     """Vectorised :func:`category_label`: an object Series of str labels or None (uncoded)."""
+    import pandas as pd
     series = _as_strings(series)
     if not isinstance(series.dtype, pd.StringDtype):
         return pd.Series(map_unique(series, category_label, None), index=series.index, dtype=object)
@@ -148,6 +156,7 @@ def split_label(value: object) -> str | None:
 def split_labels(series: pd.Series) -> tuple[pd.Series, np.ndarray]:
     """Per row ``"train"``/``"test"``/None, and a boolean mask of the rows whose value is
     present but not train/test-like."""
+    import pandas as pd
     series = _as_strings(series)
     if isinstance(series.dtype, pd.StringDtype):
         key = series.str.strip().str.casefold().str.replace(r"[\s_\-]+", " ", regex=True)
@@ -165,6 +174,7 @@ def split_labels(series: pd.Series) -> tuple[pd.Series, np.ndarray]:
 
 def text_values(series: pd.Series) -> pd.Series:
     """A column as str values, "" where missing."""
+    import pandas as pd
     series = _as_strings(series)
     if isinstance(series.dtype, pd.StringDtype):
         result = series.fillna("")
@@ -180,6 +190,7 @@ def _id_value(value: object) -> str | None:
 
 
 def id_values(series: pd.Series) -> np.ndarray:
+    import pandas as pd
     series = _as_strings(series)
     if not isinstance(series.dtype, pd.StringDtype):
         return map_unique(series, _id_value, None)

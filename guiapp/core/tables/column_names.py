@@ -8,9 +8,12 @@ from __future__ import annotations
 
 import datetime as dt
 from collections import Counter
+from typing import TYPE_CHECKING
 
 import numpy as np
-import pandas as pd
+
+if TYPE_CHECKING:  # pandas loads on first use, not when the window opens
+    import pandas as pd
 
 _COUNT_WORDS = {2: "Two", 3: "Three", 4: "Four", 5: "Five", 6: "Six", 7: "Seven", 8: "Eight"}
 
@@ -19,6 +22,7 @@ def tidy_table(frame: pd.DataFrame, header: list[object] | None) -> tuple[pd.Dat
     """Name the columns of ``frame`` (whose columns are positions) from the ``header`` cells
     (None: "Column 1" …), drop empty trailing rows and unnamed empty trailing columns, and
     return the frame with the notices about renamed columns."""
+    import pandas as pd
     names = [cell_as_name(cell) for cell in header] if header is not None else []
     names += [""] * (frame.shape[1] - len(names))
     keep = frame.shape[1]

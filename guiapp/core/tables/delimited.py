@@ -13,11 +13,7 @@ import gzip
 import io
 from dataclasses import dataclass, field
 from pathlib import Path
-
-import pandas as pd
-import pyarrow as pa
-import pyarrow.compute as pc
-import pyarrow.csv as pacsv
+from typing import TYPE_CHECKING
 
 from guiapp.core.errors import DataError
 from guiapp.core.events import EventCallback, Progress
@@ -32,6 +28,10 @@ from guiapp.core.tables.text_sniffing import (
     sniff_layout,
     strip_stray_nuls,
 )
+
+if TYPE_CHECKING:  # pandas and pyarrow load on first use, not when the window opens
+    import pandas as pd
+    import pyarrow as pa
 
 SAMPLE_BYTES = 256 * 1024
 BLOCK_SIZE = 1 << 20
@@ -120,6 +120,7 @@ def read_sample(path: Path, size: int = SAMPLE_BYTES) -> tuple[bytes, bool]:
 
 def read_delimited(path: Path, suffix: str, on_event: EventCallback) -> DelimitedTable:
     """Read the whole file. ``suffix`` is the format suffix (".csv" for "data.csv.gz")."""
+    import pandas as pd
     try:
         sample, at_eof = read_sample(path)
     except (gzip.BadGzipFile, EOFError) as error:
@@ -226,6 +227,7 @@ def _swallowed_lines(table: pa.Table) -> bool:
     """Whether a quoted cell of a tab-separated file holds line breaks *and* tabs: the sign of
     a text that starts with a quotation mark and swallowed the lines after it (tabs inside
     genuinely quoted texts are very rare)."""
+    import pyarrow.compute as pc
     for column in table.columns:
         lines = pc.match_substring(column, "\n")
         if pc.any(pc.and_kleene(lines, pc.match_substring(column, "\t"))).as_py():
@@ -240,6 +242,8 @@ def _arrow_encoding(encoding: str) -> str:
 
 def _parse(path, layout: TextLayout, encoding: str, quoting: bool, block_size: int, report,
            drop_nuls: bool = True) -> tuple[pa.Table, int]:
+    import pyarrow as pa
+    import pyarrow.csv as pacsv
     names = [f"c{i}" for i in range(layout.n_columns)]
     bad_rows: list = []
 

@@ -15,10 +15,12 @@ import xml.etree.ElementTree as ET
 import zipfile
 from collections.abc import Iterator
 from pathlib import Path
-
-import pandas as pd
+from typing import TYPE_CHECKING
 
 from guiapp.core.errors import DataError
+
+if TYPE_CHECKING:  # pandas loads on first use, not when the window opens
+    import pandas as pd
 
 _RELATIONSHIP_ID = "{http://schemas.openxmlformats.org/officeDocument/2006/relationships}id"
 

@@ -13,12 +13,14 @@ import io
 import json
 from dataclasses import dataclass, field
 from pathlib import Path
-
-import pandas as pd
+from typing import TYPE_CHECKING
 
 from guiapp.core.errors import DataError
 from guiapp.core.events import EventCallback, Progress
 from guiapp.core.untrusted.json_reading import loads_json
+
+if TYPE_CHECKING:  # pandas loads on first use, not when the window opens
+    import pandas as pd
 
 JSON_LINES_SUFFIXES = (".jsonl", ".ndjson")
 LINES_PER_STEP = 20_000
@@ -53,6 +55,7 @@ def looks_like_json_lines(sample: bytes) -> bool:
 
 
 def read_json_lines(path: Path, on_event: EventCallback) -> JsonLinesTable:
+    import pandas as pd
     total = max(path.stat().st_size, 1)
     frames: list[pd.DataFrame] = []
     done_bytes = 0
@@ -87,6 +90,7 @@ def read_json_lines(path: Path, on_event: EventCallback) -> JsonLinesTable:
 
 
 def _parse_chunk(path: Path, lines: list[tuple[int, str]]) -> pd.DataFrame:
+    import pandas as pd
     records = []
     for number, line in lines:
         try:
@@ -110,6 +114,7 @@ def _bad_line(path: Path, number: int, line: str, error: Exception) -> DataError
 
 def _tidy_column(column: pd.Series) -> pd.Series:
     """Nested values as JSON text; a column of strings (and gaps) as a str column."""
+    import pandas as pd
     if column.dtype != object:
         return column
     nested = column.map(lambda v: isinstance(v, (list, dict)))

@@ -35,8 +35,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
-
-import pandas as pd
+from typing import TYPE_CHECKING
 
 from guiapp.core.errors import DataError
 from guiapp.core.events import EventCallback, Progress, ignore_events, sub_progress
@@ -52,6 +51,9 @@ from guiapp.core.tables.file_signatures import GZIP, HTML, PARQUET, WORKBOOK, id
 from guiapp.core.tables.rows import ATTR as ROWS_ATTR, RowOrigin, row_origin, set_row_origin
 from guiapp.core.tables.json_lines import JSON_LINES_SUFFIXES, looks_like_json_lines, read_json_lines
 from guiapp.core.tables.workbooks import read_workbook, workbook_sheet_names
+
+if TYPE_CHECKING:  # pandas loads on first use, not when the window opens
+    import pandas as pd
 
 WORKBOOK_SUFFIXES = (".xlsx", ".xlsm", ".xls", ".xlsb", ".ods")
 DELIMITED_SUFFIXES = (".csv", ".tsv", ".txt", ".tab")
@@ -236,6 +238,7 @@ def _choose_reader(path: Path, suffix: str, content: str) -> str:
 
 
 def _read_parquet(path: Path, on_event: EventCallback) -> tuple[pd.DataFrame, list[object]]:
+    import pandas as pd
     import pyarrow as pa
     import pyarrow.parquet as pq
 

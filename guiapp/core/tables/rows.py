@@ -14,9 +14,12 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import numpy as np
-import pandas as pd
+
+if TYPE_CHECKING:  # pandas loads on first use, not when the window opens
+    import pandas as pd
 
 ATTR = "textlab_rows"
 FIRST_DATA_ROW = 2  # below a header in row 1
@@ -67,6 +70,7 @@ def spreadsheet_row(position: int, first_row: int = FIRST_DATA_ROW) -> int:
 def table_positions(frame: pd.DataFrame) -> np.ndarray:
     """Each row's position in the table as read: the index, where it holds those positions (a
     selection of rows keeps them), else 0, 1, 2 …"""
+    import pandas as pd
     index = frame.index
     if pd.api.types.is_integer_dtype(index.dtype) and (len(index) == 0 or int(index.min()) >= 0):
         return np.asarray(index, dtype=np.int64)

@@ -19,10 +19,9 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from itertools import islice
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import numpy as np
-import pandas as pd
-import pyarrow as pa
 import python_calamine as calamine
 
 from guiapp.core.errors import DataError
@@ -31,6 +30,9 @@ from guiapp.core.tables.empty_data import has_uncalculated_formulas, uncalculate
 from guiapp.core.tables.file_signatures import damaged_workbook, password_protected
 from guiapp.core.tables.header_row import LOOK_AHEAD, find_header_row, skipped_rows_notice
 from guiapp.core.tables.sheet_choice import choose_sheet, other_sheet_notice
+
+if TYPE_CHECKING:  # pandas and pyarrow load on first use, not when the window opens
+    import pandas as pd
 
 ROWS_PER_STEP = 10_000
 VALUES_PER_STEP = 50_000
@@ -247,6 +249,7 @@ def _rows_as_columns(sheet_data, file_name: str, on_event: EventCallback):
 
 
 def _typed_frame(columns: list[list], file_name: str, on_event: EventCallback) -> pd.DataFrame:
+    import pandas as pd
     total = max(sum(len(c) for c in columns), 1)
     done = 0
     series = {}
@@ -272,6 +275,7 @@ def _consume(parts: list[list]) -> Iterator[list]:
 def _timestamps(parts: list[list], with_times: bool) -> pd.Series:
     """Dates and date-times as ``datetime64[us]`` (pyarrow converts them ~10x faster than
     numpy; dates become midnight)."""
+    import pyarrow as pa
     chunks = []
     for part in _consume(parts):
         if with_times:  # pyarrow wants datetime objects only for a timestamp array
@@ -290,6 +294,8 @@ def _typed_series(values: list) -> pd.Series:
     Works slice by slice so that no single call holds the GIL for long, even for a million
     cells, and lets go of the cells slice by slice too: freeing a million strings at once
     would itself stall the GUI for ~50 ms."""
+    import pandas as pd
+    import pyarrow as pa
     parts = _slices(values)
     values.clear()  # the slices still hold the cells
     kinds: set[type] = set()

@@ -6,7 +6,6 @@ import os
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-import pandas as pd
 from PySide6.QtCore import QFileSystemWatcher, Qt, QTimer, Signal
 from PySide6.QtWidgets import (
     QComboBox,
@@ -44,7 +43,9 @@ from guiapp.ui.widgets.welcome import WelcomePanel
 from guiapp.ui.session.study_session import StudySession
 from guiapp.workers import ErrorSink, Worker, WorkerSlot
 
-if TYPE_CHECKING:
+if TYPE_CHECKING:  # pandas loads with the first table, not when the window opens
+    import pandas as pd
+
     from guiapp.core.study.category_fixes import CategoryFixes
 
 FORMAT_NAMES = {

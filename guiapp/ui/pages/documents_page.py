@@ -12,8 +12,8 @@ by :mod:`guiapp.core.explain.documents`, so 100,000 documents stay quick.
 from __future__ import annotations
 
 import html
+from typing import TYPE_CHECKING
 
-import pandas as pd
 from PySide6.QtCore import QItemSelectionModel, QModelIndex, Qt, Signal
 from PySide6.QtGui import QBrush, QColor, QFont
 from PySide6.QtWidgets import (
@@ -48,6 +48,9 @@ from guiapp.ui.widgets.explanation_panel import ExplanationPanel
 from guiapp.ui.widgets.fitting_splitter import FittingSplitter
 from guiapp.ui.widgets.layouts import vbox
 from guiapp.ui.widgets.scroll_area import ScrollArea
+
+if TYPE_CHECKING:  # pandas loads on first use, not when the window opens
+    import pandas as pd
 
 EMPTY_TITLE = "No documents yet"
 EMPTY_TEXT = "Run a study first: the Documents step lists the test documents with every model's answer."

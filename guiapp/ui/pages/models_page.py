@@ -12,8 +12,8 @@ from __future__ import annotations
 import copy
 import math
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-import pandas as pd
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import (
     QFrame,
@@ -61,6 +61,9 @@ from guiapp.ui.session.data_checks import not_ready_reason
 from guiapp.ui.session.study_session import StudySession
 from guiapp.ui.steps import MODELS_STEP
 from guiapp.ui.widgets.where_to_run_line import WhereToRunLine
+
+if TYPE_CHECKING:  # pandas loads on first use, not when the window opens
+    import pandas as pd
 
 GLOSSARY_TERMS = ["cross-validation", "fold", "oversampling", "oversampled", "validation split", "Transformer"]
 TRANSFORMER_PAIR = (TRANSFORMER, FINE_TUNE)

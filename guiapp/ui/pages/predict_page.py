@@ -10,8 +10,8 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-import pandas as pd
 from PySide6.QtCore import Qt, QTimer, Signal
 from PySide6.QtWidgets import (
     QCheckBox,
@@ -29,8 +29,6 @@ from PySide6.QtWidgets import (
 )
 
 from guiapp.core.experiment.results import ExperimentResult, ModelResult
-from guiapp.core.export.prediction_files import model_predictions, write_predictions
-from guiapp.core.export.predictions import predictions_table
 from guiapp.core.export.target import study_data_files
 from guiapp.core.predict.new_texts import NewTextPredictions, category_counts
 from guiapp.ui import theme
@@ -44,6 +42,9 @@ from guiapp.ui.widgets.new_texts_source import NewTextsSource
 from guiapp.ui.widgets.save_dialogs import ask_save_path, proposed_name
 from guiapp.ui.widgets.scroll_area import ScrollArea
 from guiapp.workers import Worker, WorkerSlot
+
+if TYPE_CHECKING:  # pandas loads on first use, not when the window opens
+    import pandas as pd
 
 PREVIEW_ROWS = 200
 # the models whose top words are calculated exactly (explain/top_words.quick_in_result; a test keeps them in step)
@@ -311,6 +312,10 @@ class PredictPage(QWidget):
             scroll.ensureWidgetVisible(self.progress, 0, 16)
 
     def _show_answers(self) -> None:
+        # the prediction tables and files load pandas and the Excel writer: with the first answers
+        from guiapp.core.export.prediction_files import model_predictions
+        from guiapp.core.export.predictions import predictions_table
+
         found, frame = self.found, self._predicted_frame
         assert found is not None and frame is not None
         self.warnings.setText("<b>Please check:</b><br>" + "<br>".join(found.warnings))
@@ -357,6 +362,8 @@ class PredictPage(QWidget):
 
     def save_to(self, path: Path) -> None:
         """Write the predictions to ``path`` (the dialog has asked before replacing a file)."""
+        from guiapp.core.export.prediction_files import write_predictions
+
         assert self.found is not None and self._predicted_frame is not None
         protected = [p for p in (self._predicted_source,) if p is not None]
         worker = Worker(write_predictions, path, self._predicted_frame, self.found, result=self.result,

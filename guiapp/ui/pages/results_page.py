@@ -14,15 +14,16 @@ from __future__ import annotations
 import html
 from datetime import datetime
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from PySide6.QtCore import Qt, QUrl, Signal
+from PySide6.QtCore import QSize, Qt, QUrl, Signal
 from PySide6.QtGui import QDesktopServices
 from PySide6.QtWidgets import (
     QComboBox,
     QHBoxLayout,
     QLabel,
     QPushButton,
+    QSizePolicy,
     QStackedWidget,
     QTabWidget,
     QVBoxLayout,
@@ -45,15 +46,13 @@ from guiapp.ui.pages.combined_details import (
 )
 from guiapp.ui.session.study_session import StudySession
 from guiapp.ui.steps import DOCUMENTS_STEP
-from guiapp.ui.widgets.chart_base import ChartWidget
 from guiapp.ui.widgets.comparison_view import ComparisonView
-from guiapp.ui.widgets.confusion_heatmap import ConfusionHeatmap
 from guiapp.ui.widgets.empty_state import EmptyState
 from guiapp.ui.widgets.fitting_splitter import FittingSplitter
 from guiapp.ui.widgets.glossary import GlossaryLabel, explain
 from guiapp.ui.widgets.layouts import STRETCH, vbox
+from guiapp.ui.widgets.lazy_widget import LARGEST, Footprint, LazyWidget
 from guiapp.ui.widgets.learning_curve_panel import LearningCurvePanel
-from guiapp.ui.widgets.results_charts import F1BarChart, TimeBarChart
 from guiapp.ui.widgets.results_export import ResultsExport
 from guiapp.ui.widgets.results_tables import (
     CategoryScoresTable,
@@ -66,6 +65,15 @@ from guiapp.ui.widgets.results_tables import (
 from guiapp.ui.widgets.scroll_area import ScrollArea, fill
 from guiapp.ui.widgets.subgroup_view import SubgroupView
 from guiapp.workers import Worker, WorkerSlot
+
+if TYPE_CHECKING:  # the charts load pyqtgraph: each is made when first shown or drawn in
+    from guiapp.ui.widgets.confusion_heatmap import ConfusionHeatmap
+    from guiapp.ui.widgets.results_charts import F1BarChart, TimeBarChart
+
+# what the empty charts ask of the layout (tests compare), so the page lays out the same before they are made
+BARS_FOOTPRINT = Footprint(QSize(700, 150), QSize(68, 68), QSize(0, 150), QSize(LARGEST, 150),
+                           QSizePolicy.Policy.Expanding)
+HEATMAP_FOOTPRINT = Footprint(QSize(640, 480), QSize(68, 68), QSize(200, 150), policy=QSizePolicy.Policy.Expanding)
 
 
 def compare_models_job(result: ExperimentResult, on_event=None):  # noqa: ANN001 — a Worker's job
@@ -176,10 +184,10 @@ def tuning_sentence(model: ModelResult) -> str:
     return f"How the setting was chosen: {how}, like the other models."
 
 
-def _save_button(chart: ChartWidget, name: str) -> QPushButton:
+def _save_button(chart: LazyWidget, name: str) -> QPushButton:
     button = QPushButton("Save chart…", objectName=name)
     button.setToolTip("Save this chart as a PNG picture or an SVG drawing, e.g. for a paper.")
-    button.clicked.connect(chart.save_with_dialog)
+    button.clicked.connect(lambda: chart.widget().save_with_dialog())
     return button
 
 
@@ -278,9 +286,7 @@ class ResultsPage(QWidget):
         self.export.written.connect(self.statusMessage)
 
         # overview: bars per model and the models that failed
-        self.f1_chart = F1BarChart()
-        self.f1_chart.setObjectName("f1Chart")
-        self.f1_chart.modelClicked.connect(self.choose_model)
+        self._f1_slot = LazyWidget(self._make_f1_chart, footprint=BARS_FOOTPRINT)
         self.failed_label = QLabel("", objectName="failedModels")
         self.failed_label.setWordWrap(True)
         self.failed_label.setTextFormat(Qt.TextFormat.RichText)
@@ -290,9 +296,9 @@ class ResultsPage(QWidget):
         overview_title.setToolTip(explain(["macro-F1", "confidence interval"]))
         title_row = QHBoxLayout()
         title_row.addWidget(overview_title, 1)
-        title_row.addWidget(_save_button(self.f1_chart, "saveF1Chart"))
+        title_row.addWidget(_save_button(self._f1_slot, "saveF1Chart"))
         overview = QWidget()
-        vbox(overview, title_row, self.f1_chart, self.failed_label, STRETCH, margins=(0, 0, 6, 0))
+        vbox(overview, title_row, self._f1_slot, self.failed_label, STRETCH, margins=(0, 0, 6, 0))
         overview_scroll = ScrollArea(overview)
 
         # details of one model
@@ -373,12 +379,8 @@ class ResultsPage(QWidget):
     def _build_confusion_tab(self) -> QWidget:
         tab = QWidget()
         self.confusion_caption = GlossaryLabel("", terms=RESULT_TERMS, objectName="confusionCaption")
-        self.heatmap = ConfusionHeatmap()
-        self.heatmap.setObjectName("confusionHeatmap")
-        self.heatmap.click_hint = CELL_CLICK_HINT
-        self.heatmap.setToolTip(f"{CELL_CLICK_HINT} Right-click to save this chart as an image.")
-        self.heatmap.cellClicked.connect(self._cell_clicked)
-        scroll = ScrollArea(self.heatmap)
+        self._heatmap_slot = LazyWidget(self._make_heatmap, footprint=HEATMAP_FOOTPRINT)
+        scroll = ScrollArea(self._heatmap_slot)
         self.heatmap_scroll = scroll
         check = QPushButton("Check my codings…", objectName="checkMyCodings", toolTip=(
             "Some mistakes may be in the coding, not in the model: list the coded texts a quick model, trained "
@@ -387,7 +389,7 @@ class ResultsPage(QWidget):
         top = QHBoxLayout()
         top.addWidget(self.confusion_caption, 1)
         top.addWidget(check, 0, Qt.AlignmentFlag.AlignTop)
-        top.addWidget(_save_button(self.heatmap, "saveHeatmap"), 0, Qt.AlignmentFlag.AlignTop)
+        top.addWidget(_save_button(self._heatmap_slot, "saveHeatmap"), 0, Qt.AlignmentFlag.AlignTop)
         column = QVBoxLayout(tab)
         column.addLayout(top)
         column.addWidget(scroll, 1)
@@ -425,23 +427,59 @@ class ResultsPage(QWidget):
         self.device_label = GlossaryLabel("", terms=RESULT_TERMS)
         self.device_label.setObjectName("timeDevice")
         self.times_table = TimesTable()
-        self.time_chart = TimeBarChart()
-        self.time_chart.setObjectName("timeChart")
-        self.time_chart.modelClicked.connect(self.choose_model)
+        self._time_slot = LazyWidget(self._make_time_chart, footprint=BARS_FOOTPRINT)
         chart_title = QLabel("Total time per model", objectName="timeChartTitle")
         chart_title.setStyleSheet(theme.BOLD_STYLE)
         title_row = QHBoxLayout()
         title_row.addWidget(chart_title, 1)
-        title_row.addWidget(_save_button(self.time_chart, "saveTimeChart"))
+        title_row.addWidget(_save_button(self._time_slot, "saveTimeChart"))
         inner = QWidget()
         column = QVBoxLayout(inner)
         column.addWidget(self.device_label)
         column.addWidget(self.times_table)
         column.addSpacing(6)
         column.addLayout(title_row)
-        column.addWidget(self.time_chart)
+        column.addWidget(self._time_slot)
         column.addStretch(1)
         return ScrollArea(inner)
+
+    @property
+    def f1_chart(self) -> F1BarChart:
+        return self._f1_slot.widget()
+
+    @property
+    def heatmap(self) -> ConfusionHeatmap:
+        return self._heatmap_slot.widget()
+
+    @property
+    def time_chart(self) -> TimeBarChart:
+        return self._time_slot.widget()
+
+    def _make_f1_chart(self) -> F1BarChart:
+        from guiapp.ui.widgets.results_charts import F1BarChart
+
+        chart = F1BarChart()
+        chart.setObjectName("f1Chart")
+        chart.modelClicked.connect(self.choose_model)
+        return chart
+
+    def _make_heatmap(self) -> ConfusionHeatmap:
+        from guiapp.ui.widgets.confusion_heatmap import ConfusionHeatmap
+
+        heatmap = ConfusionHeatmap()
+        heatmap.setObjectName("confusionHeatmap")
+        heatmap.click_hint = CELL_CLICK_HINT
+        heatmap.setToolTip(f"{CELL_CLICK_HINT} Right-click to save this chart as an image.")
+        heatmap.cellClicked.connect(self._cell_clicked)
+        return heatmap
+
+    def _make_time_chart(self) -> TimeBarChart:
+        from guiapp.ui.widgets.results_charts import TimeBarChart
+
+        chart = TimeBarChart()
+        chart.setObjectName("timeChart")
+        chart.modelClicked.connect(self.choose_model)
+        return chart
 
     def _build_comparison_tab(self) -> QWidget:
         self.comparison = ComparisonView()

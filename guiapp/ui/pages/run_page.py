@@ -39,7 +39,7 @@ from guiapp.ui.widgets.glossary import GlossaryLabel
 from guiapp.ui.widgets.job_progress import format_time_left
 from guiapp.ui.widgets.layouts import vbox
 from guiapp.ui.widgets.model_progress import ModelProgressList, ModelProgressRow
-from guiapp.ui.widgets.results_charts import format_seconds
+from guiapp.ui.widgets.chart_numbers import format_seconds
 from guiapp.ui.session.study_session import StudySession
 from guiapp.ui.steps import RESULTS_STEP, RUN_STEP
 from guiapp.ui.widgets.where_to_run import WhereToRun

@@ -20,6 +20,7 @@ from PySide6.QtSvg import QSvgGenerator
 from PySide6.QtWidgets import QMenu, QToolTip
 
 from guiapp.ui.theme import AXIS_COLOR, FAINT_TEXT, TEXT_COLOR, WHITE
+from guiapp.ui.widgets.chart_numbers import format_count, format_share  # noqa: F401 — the charts' number words
 from guiapp.ui.widgets.save_dialogs import EXPORT_FOLDER_KEY, ask_save_path, export_folder
 
 GRID_ALPHA = 0.18
@@ -27,19 +28,6 @@ SAVE_ACTION_TEXT = "Save chart as image…"
 PLOT_MARGINS = (6, 10, 16, 6)  # left, top, right, bottom (pixels around the axes)
 EXPORT_SCALE = 2  # PNG exports at twice the screen size, crisp in reports
 CHART_FOLDER_KEY = EXPORT_FOLDER_KEY  # QSettings key: where charts (and every other export) were last saved
-
-
-def format_count(value: float) -> str:
-    """1234567 -> "1,234,567"."""
-    return f"{int(round(value)):,}"
-
-
-def format_share(share: float) -> str:
-    """0.234 -> "23.4 %"; tiny non-zero shares are not rounded to zero."""
-    percent = share * 100
-    if 0 < percent < 0.1:
-        return "< 0.1 %"
-    return f"{percent:.1f} %"
 
 
 def chart_folder() -> Path:

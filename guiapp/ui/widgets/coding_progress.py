@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QRectF, QSize, Qt, Signal
 from PySide6.QtGui import QColor, QPainter
@@ -27,11 +28,14 @@ from PySide6.QtWidgets import (
 )
 
 from guiapp.core.coding.review import MIN_CODINGS
-from guiapp.core.coding.stopping import StopReading
+from guiapp.core.coding.stopping import STOP_THRESHOLD, StopReading
 from guiapp.ui import theme
-from guiapp.ui.widgets.coding_rounds_chart import DEFAULT_THRESHOLD, CodingRoundsChart
 from guiapp.ui.widgets.glossary import GlossaryLabel
+from guiapp.ui.widgets.lazy_widget import LazyWidget
 from guiapp.ui.widgets.section_title import section_title
+
+if TYPE_CHECKING:  # the chart loads pyqtgraph: made when there are rounds to draw
+    from guiapp.ui.widgets.coding_rounds_chart import CodingRoundsChart
 
 DEFAULT_GOAL = 200
 MOST_GOAL = 1_000_000
@@ -131,7 +135,8 @@ class CodingProgress(QWidget):
         # ----- when to stop
         self.stop_label = GlossaryLabel(terms=STOP_TERMS, objectName="codingStopSentence")
         self.stop_label.setMargin(2)
-        self.chart = CodingRoundsChart()
+        self._chart = LazyWidget(self._make_chart)  # made with the first rounds to draw
+        self._threshold = STOP_THRESHOLD
 
         card = QFrame(objectName="codingProgressCard")
         card.setStyleSheet(theme.card_style("codingProgressCard"))
@@ -149,7 +154,7 @@ class CodingProgress(QWidget):
         column.addSpacing(6)
         column.addWidget(_small_heading("When to stop"))
         column.addWidget(self.stop_label)
-        column.addWidget(self.chart, 1)
+        column.addWidget(self._chart, 1)
         outer = QVBoxLayout(self)
         outer.setContentsMargins(0, 0, 0, 0)
         outer.addWidget(card)
@@ -169,10 +174,10 @@ class CodingProgress(QWidget):
         self._show_counts()
         self._show_goal()
 
-    def set_rounds(self, reading: StopReading | None, *, threshold: float = DEFAULT_THRESHOLD) -> None:
+    def set_rounds(self, reading: StopReading | None, *, threshold: float = STOP_THRESHOLD) -> None:
         """The stop signal's reading of the rounds so far (None: the model has not been trained yet);
         ``threshold``: the share of changed answers it was asked for (the chart's dashed line)."""
-        self._reading = reading
+        self._reading, self._threshold = reading, threshold
         if reading is None:
             sentence = ("Too early to say when to stop: the model has not been trained yet. TextLab retrains it "
                         "while you code and compares each new model with the one before.")
@@ -189,8 +194,29 @@ class CodingProgress(QWidget):
                                           f" color: {theme.INFO_TEXT}; }}")
         else:
             self.stop_label.setStyleSheet(f"QLabel {{ {theme.MUTED_STYLE} padding: 2px 0; }}")
-        self.chart.show_reading(reading, threshold)
-        self.chart.setVisible(reading is not None and bool(reading.n_coded))  # the sentence says why there is none
+        if self._chart.is_made():
+            self.chart.show_reading(reading, threshold)
+            self.chart.setVisible(self._has_rounds())  # the sentence says why there is none
+        elif self._has_rounds():
+            self._chart.widget()  # made and drawn now
+        else:
+            self._chart.hide()  # nothing to draw yet: showing the page does not make the chart
+
+    @property
+    def chart(self) -> CodingRoundsChart:
+        return self._chart.widget()
+
+    def _make_chart(self) -> CodingRoundsChart:
+        from guiapp.ui.widgets.coding_rounds_chart import CodingRoundsChart
+
+        chart = CodingRoundsChart()
+        chart.show_reading(self._reading, self._threshold)
+        if not self._has_rounds():
+            chart.hide()  # shown (in its place, not as a window of its own) once there are rounds
+        return chart
+
+    def _has_rounds(self) -> bool:
+        return self._reading is not None and bool(self._reading.n_coded)
 
     def set_goal(self, goal: int) -> None:
         self.goal_spin.setValue(int(goal))

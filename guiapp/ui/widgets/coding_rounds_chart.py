@@ -18,7 +18,7 @@ import pyqtgraph as pg
 from PySide6.QtCore import QPointF, QSize, Qt
 from PySide6.QtWidgets import QToolTip
 
-from guiapp.core.coding.stopping import StopReading
+from guiapp.core.coding.stopping import STOP_THRESHOLD, StopReading
 from guiapp.ui.theme import AXIS_COLOR, BAR_COLOR, FLAG_COLOR, LIMIT_COLOR, WHITE
 from guiapp.ui.widgets.chart_base import GRID_ALPHA, ChartWidget, CountAxis, chart_font, format_count
 
@@ -28,7 +28,7 @@ F1_LABEL = "macro-F1"
 CHANGED_LABEL = "answers changed"
 X_LABEL = "coded texts"
 EMPTY_TEXT = "The chart appears once the model has been trained."
-DEFAULT_THRESHOLD = 0.01  # the stop signal's usual share of changed answers (stopping.stop_reading)
+DEFAULT_THRESHOLD = STOP_THRESHOLD  # the stop signal's usual share of changed answers
 HOVER_PIXELS = 16
 CHART_TIP = ("Blue, left axis: how well the model agrees with your coding on texts it did not learn from "
              "(out-of-fold macro-F1), measured on the texts that stand for your corpus: your file's codings and "

@@ -13,8 +13,8 @@ from PySide6.QtGui import QColor, QFontMetrics, QTextOption
 from PySide6.QtWidgets import QToolTip
 
 from guiapp.ui.theme import AGREE_RGB, AXIS_COLOR, DISAGREE_RGB, EMPTY_CELL_RGB, TEXT_COLOR, WHITE
-from guiapp.ui.widgets.chart_base import PLOT_MARGINS, ChartWidget, chart_font, format_count
-from guiapp.ui.widgets.results_charts import format_row_share
+from guiapp.ui.widgets.chart_base import PLOT_MARGINS, ChartWidget, chart_font
+from guiapp.ui.widgets.chart_numbers import format_count, format_row_share
 
 
 class ColumnNamesAxis(pg.AxisItem):

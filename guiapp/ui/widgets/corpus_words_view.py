@@ -11,20 +11,20 @@ how the words were chosen and ranked, and whether punctuation is among them.
 
 from __future__ import annotations
 
-import numpy as np
-import pyqtgraph as pg
-from PySide6.QtCore import QPointF, QSize, QSortFilterProxyModel, Qt
-from PySide6.QtGui import QFontMetrics, QStandardItem, QStandardItemModel
+from typing import TYPE_CHECKING
+
+from PySide6.QtCore import QSize, QSortFilterProxyModel, Qt
+from PySide6.QtGui import QStandardItem, QStandardItemModel
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QComboBox,
     QHBoxLayout,
     QHeaderView,
     QLabel,
+    QSizePolicy,
     QSpinBox,
     QSplitter,
     QTableView,
-    QToolTip,
     QVBoxLayout,
     QWidget,
 )
@@ -33,19 +33,18 @@ from guiapp.core.explain.attribution import METHOD_NAMES
 from guiapp.core.explain.corpus_table import (
     DEFAULT_MIN_DOCUMENTS,
     MAX_MIN_DOCUMENTS,
-    RANKING,
-    RANKING_SENTENCE,
-    CorpusWord,
     CorpusWords,
 )
-from guiapp.core.export.highlight_html import AWAY_RGB, TOWARD_RGB, format_score
+from guiapp.core.export.highlight_html import format_score
 from guiapp.ui import theme
-from guiapp.ui.widgets.chart_base import GRID_ALPHA, ChartWidget, chart_font
-from guiapp.ui.widgets.explanation_terms import ATTRIBUTION_TIP, COEFFICIENT_TIP, MEAN_SCORE_TIP
+from guiapp.ui.widgets.explanation_terms import ATTRIBUTION_TIP, COEFFICIENT_TIP, MEAN_SCORE_TIP, WEIGHTED_TIP
+from guiapp.ui.widgets.lazy_widget import Footprint, LazyWidget
+
+if TYPE_CHECKING:
+    from guiapp.ui.widgets.word_bar_chart import WordBarChart
 
 TOP_BARS = 15
 SORT_ROLE = Qt.ItemDataRole.UserRole + 1
-WEIGHTED_TIP = (f"Weighted score ({RANKING}): how the words are ranked. " + RANKING_SENTENCE)
 MINIMUM_TIP = ("Only words found in at least this many of the explained documents are listed, so that a word met "
                "once or twice cannot top the list because of one document.")
 HEADERS = ["Word", "Weighted score", "Mean score", "Occurrences", "Documents", "Coefficient"]
@@ -58,83 +57,8 @@ HEADER_TIPS = [
     COEFFICIENT_TIP,
 ]
 COEFFICIENT_COLUMN = 5
-
-
-class WordBarChart(ChartWidget):
-    """Horizontal bars of weighted scores, best-ranked at the top, the word written at the left."""
-
-    ROW_PIXELS = 22
-
-    def __init__(self, parent: QWidget | None = None) -> None:
-        super().__init__(parent)
-        self._default_name = "words-per-category"
-        item = self.getPlotItem()
-        item.getViewBox().invertY(True)
-        item.showGrid(x=True, y=False, alpha=GRID_ALPHA)
-        item.getAxis("left").setStyle(tickLength=0, autoExpandTextSpace=False)
-        item.getAxis("bottom").setStyle(maxTickLevel=0)
-        self._set_axis_label("bottom", f"Weighted score toward the category ({RANKING})")
-        self._rows: list[CorpusWord] = []
-        self._bars: pg.BarGraphItem | None = None
-        self._message_item: pg.TextItem | None = None
-        self.setToolTip(WEIGHTED_TIP)
-        self.scene().sigMouseMoved.connect(self._hover)
-        self._ready = True
-        self.set_rows([])
-
-    def sizeHint(self) -> QSize:
-        return QSize(420, 420)
-
-    def set_rows(self, rows: list[CorpusWord], empty: str = "No words to show for this category") -> None:
-        self._rows = list(rows)
-        item = self.getPlotItem()
-        item.clear()
-        self._bars = None
-        self._message_item = None
-        left = item.getAxis("left")
-        if not self._rows:
-            left.setTicks([[]])
-            left.setWidth(20)
-            self._message_item = self._message(empty)
-            return
-        n = len(self._rows)
-        scores = np.array([row.weighted_score for row in self._rows], dtype=float)
-        brushes = [pg.mkBrush(*(TOWARD_RGB if s >= 0 else AWAY_RGB)) for s in scores]
-        self._bars = pg.BarGraphItem(x0=np.zeros(n), y=np.arange(n, dtype=float), height=0.7, width=scores,
-                                     brushes=brushes, pens=[pg.mkPen(None)] * n)
-        item.addItem(self._bars)
-        metrics = QFontMetrics(chart_font(9))
-        names = [metrics.elidedText(row.word, Qt.TextElideMode.ElideRight, 160) for row in self._rows]
-        left.setTicks([[(float(i), name) for i, name in enumerate(names)]])
-        left.setWidth(max(metrics.horizontalAdvance(name) for name in names) + 14)
-        low, high = min(0.0, float(scores.min())), max(0.0, float(scores.max()))
-        span = (high - low) or 1.0
-        item.getViewBox().setRange(xRange=(low - span * 0.02, high + span * 0.04), yRange=(-0.6, n - 0.4), padding=0)
-
-    def words(self) -> list[str]:
-        return [row.word for row in self._rows]
-
-    def values(self) -> list[float]:
-        """The bars' lengths: the weighted scores."""
-        return [row.weighted_score for row in self._rows]
-
-    def bar_item(self) -> pg.BarGraphItem | None:
-        return self._bars
-
-    def message(self) -> str | None:
-        return self._message_item.toPlainText() if self._message_item else None
-
-    def _hover(self, scene_pos: QPointF) -> None:
-        view = self.getPlotItem().getViewBox()
-        if not self._rows or not view.sceneBoundingRect().contains(scene_pos):
-            return
-        index = round(view.mapSceneToView(scene_pos).y())
-        if 0 <= index < len(self._rows):
-            row = self._rows[index]
-            tip = (f"“{row.word}”: weighted score {format_score(row.weighted_score)} toward “{row.category}” "
-                   f"(mean score {format_score(row.mean_score)} × log₂(1 + {row.documents:,} documents)), "
-                   f"{row.occurrences:,} times in {row.documents:,} documents")
-            QToolTip.showText(self.mapToGlobal(self.mapFromScene(scene_pos)), tip, self)
+# what the empty chart asks of the layout (tests compare), so the view lays out the same before it is made
+CHART_FOOTPRINT = Footprint(QSize(420, 420), QSize(68, 68), policy=QSizePolicy.Policy.Expanding)
 
 
 def _item(text: str, sort_value: object, align_right: bool = False) -> QStandardItem:
@@ -169,7 +93,7 @@ class CorpusWordsView(QWidget):
         self._sentence.setWordWrap(True)
         self._sentence.setStyleSheet(theme.SOFT_STYLE)
         self._sentence.setToolTip(ATTRIBUTION_TIP)
-        self._chart = WordBarChart()
+        self._chart = LazyWidget(_make_chart, footprint=CHART_FOOTPRINT)  # loads pyqtgraph: made when first shown
         self._model = QStandardItemModel(0, len(HEADERS))
         self._model.setHorizontalHeaderLabels(HEADERS)
         for column, tip in enumerate(HEADER_TIPS):
@@ -241,7 +165,8 @@ class CorpusWordsView(QWidget):
         self._note.setText("")
         self._note.setVisible(False)
         self._minimum.setEnabled(False)
-        self._chart.set_rows([])
+        if self._chart.is_made():  # a chart not made yet is empty anyway
+            self.chart().set_rows([])
         self._model.removeRows(0, self._model.rowCount())
         self._table.setColumnHidden(COEFFICIENT_COLUMN, True)
 
@@ -264,7 +189,7 @@ class CorpusWordsView(QWidget):
         return self._sentence.text()
 
     def chart(self) -> WordBarChart:
-        return self._chart
+        return self._chart.widget()
 
     def table(self) -> QTableView:
         return self._table
@@ -285,7 +210,7 @@ class CorpusWordsView(QWidget):
         self._note.setText(self._words.method_note(self.min_documents()))
         self._note.setVisible(True)
         least = self.min_documents()
-        self._chart.set_rows(rows[:TOP_BARS], "No words to show for this category" if least <= 1 else
+        self.chart().set_rows(rows[:TOP_BARS], "No words to show for this category" if least <= 1 else
                              f"No word of this category is found in {least:,} or more documents: lower the minimum")
         self._model.removeRows(0, self._model.rowCount())
         for row in rows:
@@ -301,3 +226,9 @@ class CorpusWordsView(QWidget):
             ])
         self._table.setColumnHidden(COEFFICIENT_COLUMN, all(row.coefficient is None for row in self._words.rows))
         self._table.sortByColumn(1, Qt.SortOrder.DescendingOrder)  # the ranking
+
+
+def _make_chart() -> WordBarChart:
+    from guiapp.ui.widgets.word_bar_chart import WordBarChart
+
+    return WordBarChart()

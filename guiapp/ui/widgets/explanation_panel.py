@@ -25,8 +25,6 @@ from guiapp.core.events import EventCallback
 from guiapp.core.experiment.results import ExperimentResult, ModelResult
 from guiapp.core.explain.cache import ExplanationCache, run_cache_folder
 from guiapp.core.explain.document_names import name_test_documents
-from guiapp.core.export.attributions_html import write_attributions_html
-from guiapp.core.export.attributions_table import write_attributions_csv, write_faithfulness_csv
 from guiapp.core.export.corpus_words_export import write_corpus_words_csv
 from guiapp.core.export.target import study_data_files
 from guiapp.core.predict.open_model import open_trained_model
@@ -301,6 +299,10 @@ class ExplanationPanel(QWidget):
 
     def export_to(self, path: Path) -> list[Path]:
         """The HTML page and, beside it, the top words and the faithfulness as CSV (asked before replacing)."""
+        # the writers load pandas: on the first export, not when the window opens
+        from guiapp.core.export.attributions_html import write_attributions_html
+        from guiapp.core.export.attributions_table import write_attributions_csv, write_faithfulness_csv
+
         assert self.corpus is not None
         path = path if path.suffix.lower() == ".html" else path.with_name(path.name + ".html")
         documents = self.corpus.documents

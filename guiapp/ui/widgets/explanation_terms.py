@@ -6,6 +6,8 @@ attention map); the terms of the other steps live in :mod:`guiapp.ui.widgets.glo
 
 from __future__ import annotations
 
+from guiapp.core.explain.corpus_table import RANKING, RANKING_SENTENCE
+
 ATTRIBUTION_TIP = (
     "Attribution: a score per word saying how much that word pushed the model toward the chosen "
     "category (positive, red) or away from it (negative, blue) for this one text."
@@ -35,3 +37,4 @@ COEFFICIENT_TIP = (
     "Coefficient: the linear model's own weight for this word; it is the same in every text, while "
     "the mean score also depends on how often the word occurs."
 )
+WEIGHTED_TIP = (f"Weighted score ({RANKING}): how the words are ranked. " + RANKING_SENTENCE)

@@ -17,9 +17,9 @@ import math
 import numbers
 import textwrap
 from collections.abc import Iterable, Mapping
+from typing import TYPE_CHECKING
 
 import numpy as np
-import pandas as pd
 from PySide6.QtCore import (
     QAbstractTableModel,
     QModelIndex,
@@ -32,6 +32,9 @@ from PySide6.QtGui import Qt as QtGuiQt  # Qt namespace functions that live in Q
 
 from guiapp.core.tables.rows import row_origin, spreadsheet_rows
 from guiapp.ui.theme import DEFAULT_TINT, HIGHLIGHT, ROLE_TINTS
+
+if TYPE_CHECKING:  # pandas loads on first use, not when the window opens
+    import pandas as pd
 
 DISPLAY_CHARS = 300  # longer texts are elided in the cell; the tooltip has more
 TOOLTIP_CHARS = 2000  # the tooltip is capped so it fits on the screen
@@ -67,6 +70,7 @@ def column_roles_for(mapping) -> dict[str, str]:
 
 def is_missing(value: object) -> bool:
     """True for None, NaN, NaT and pandas' NA (scalars only)."""
+    import pandas as pd
     if value is None:
         return True
     if isinstance(value, str | bytes):
@@ -96,6 +100,7 @@ def format_number(value: float) -> str:
 
 def format_value(value: object) -> str:
     """How a cell value is written in the table (one line, not elided)."""
+    import pandas as pd
     if is_missing(value):
         return MISSING_TEXT
     if isinstance(value, bool | np.bool_):
@@ -147,9 +152,7 @@ class DataFrameModel(QAbstractTableModel):
 
     def __init__(self, frame: pd.DataFrame | None = None, parent=None) -> None:
         super().__init__(parent)
-        self._frame = frame if frame is not None else pd.DataFrame()
-        self._numeric = self._numeric_columns(self._frame)
-        self._rows = spreadsheet_rows(self._frame)
+        self._hold(frame)
         self._roles: dict[str, str] = {}
         self._highlight: frozenset[int] = frozenset()
         self._highlight_brush = QBrush(QColor(HIGHLIGHT))
@@ -158,16 +161,18 @@ class DataFrameModel(QAbstractTableModel):
 
     # ----- public API -------------------------------------------------------------------------
     def frame(self) -> pd.DataFrame:
+        if self._frame is None:
+            import pandas as pd
+
+            self._frame = pd.DataFrame()
         return self._frame
 
     def set_frame(self, frame: pd.DataFrame | None) -> None:
         """Show another table. Column roles are kept for columns that still exist; highlights
         are cleared."""
         self.beginResetModel()
-        self._frame = frame if frame is not None else pd.DataFrame()
-        self._numeric = self._numeric_columns(self._frame)
-        self._rows = spreadsheet_rows(self._frame)
-        names = {str(c) for c in self._frame.columns}
+        self._hold(frame)
+        names = {str(c) for c in frame.columns} if frame is not None else set()
         self._roles = {k: v for k, v in self._roles.items() if k in names}
         self._highlight = frozenset()
         self.endResetModel()
@@ -230,10 +235,10 @@ class DataFrameModel(QAbstractTableModel):
 
     # ----- Qt model interface -----------------------------------------------------------------
     def rowCount(self, parent: QModelIndex | QPersistentModelIndex = QModelIndex()) -> int:  # noqa: B008
-        return 0 if parent.isValid() else int(self._frame.shape[0])
+        return 0 if parent.isValid() or self._frame is None else int(self._frame.shape[0])
 
     def columnCount(self, parent: QModelIndex | QPersistentModelIndex = QModelIndex()) -> int:  # noqa: B008
-        return 0 if parent.isValid() else int(self._frame.shape[1])
+        return 0 if parent.isValid() or self._frame is None else int(self._frame.shape[1])
 
     def flags(self, index):
         if not index.isValid():
@@ -301,8 +306,15 @@ class DataFrameModel(QAbstractTableModel):
         return None
 
     # ----- helpers ----------------------------------------------------------------------------
+    def _hold(self, frame: pd.DataFrame | None) -> None:
+        # no frame is an empty table, made only when asked for: an empty model needs no pandas
+        self._frame = frame
+        self._numeric = self._numeric_columns(frame) if frame is not None else []
+        self._rows = spreadsheet_rows(frame) if frame is not None else np.empty(0, dtype=np.int64)
+
     @staticmethod
     def _numeric_columns(frame: pd.DataFrame) -> list[bool]:
+        import pandas as pd
         return [
             pd.api.types.is_numeric_dtype(dtype) and not pd.api.types.is_bool_dtype(dtype)
             for dtype in frame.dtypes

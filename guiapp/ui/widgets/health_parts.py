@@ -9,7 +9,7 @@ from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QPushButton, QVBoxLay
 
 from guiapp.core.health.findings import HealthIssue, LengthStats
 from guiapp.ui import theme
-from guiapp.ui.widgets.chart_base import format_share
+from guiapp.ui.widgets.chart_numbers import format_share
 from guiapp.ui.widgets.eliding_button import ElidingButton
 from guiapp.ui.widgets.flow_layout import FlowRow
 from guiapp.ui.widgets.glossary import GlossaryLabel

@@ -24,6 +24,8 @@ the study (``DataSpec.category_fixes``). "Applied fixes: … [Undo]" takes the l
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from PySide6.QtCore import QEvent, Qt, QTimer, Signal
 from PySide6.QtGui import QColor, QFont
 from PySide6.QtWidgets import (
@@ -46,7 +48,6 @@ from guiapp.core.health.duplicates import repeated_words
 from guiapp.core.health.findings import FixAction, HealthReport
 from guiapp.core.study.category_fixes import CategoryFixes, visible
 from guiapp.ui import theme
-from guiapp.ui.widgets.charts import CategoryBarChart, HistogramChart
 from guiapp.ui.widgets.glossary import GlossaryLabel
 from guiapp.ui.widgets.health_parts import (
     FIGURE_CAPTIONS,
@@ -60,7 +61,11 @@ from guiapp.ui.widgets.health_parts import (
     sample_note,
     severity_pixmap,
 )
+from guiapp.ui.widgets.lazy_widget import LazyWidget
 from guiapp.ui.widgets.scroll_area import ScrollArea, fill
+
+if TYPE_CHECKING:  # the charts load pyqtgraph: made with the first report
+    from guiapp.ui.widgets.charts import CategoryBarChart, HistogramChart
 
 DUPLICATE_ROWS_SHOWN = 4  # row numbers listed per identical-text group before "… +N more"
 DUPLICATE_TABLE_MAX_LINES = 10
@@ -166,9 +171,11 @@ class HealthReportView(QWidget):
             section.setVisible(report is not None)
         if report is None:
             self._applied.hide()
-            self._category_chart.set_categories([], [], [], [])
-            self._words_chart.set_histogram([], [])
-            self._tokens_chart.set_histogram([], [])
+            if self._category_slot.is_made():  # a chart not made yet is empty anyway
+                self._category_chart.set_categories([], [], [], [])
+            for slot in (self._words_slot, self._tokens_slot):
+                if slot.is_made():
+                    slot.widget().set_histogram([], [])
             self._duplicates_table.setRowCount(0)
             self._set_issues(())
             return
@@ -201,6 +208,18 @@ class HealthReportView(QWidget):
 
     def tokens_chart(self) -> HistogramChart:
         return self._tokens_chart
+
+    @property
+    def _category_chart(self) -> CategoryBarChart:
+        return self._category_slot.widget()
+
+    @property
+    def _words_chart(self) -> HistogramChart:
+        return self._words_slot.widget()
+
+    @property
+    def _tokens_chart(self) -> HistogramChart:
+        return self._tokens_slot.widget()
 
     def duplicates_table(self) -> QTableWidget:
         return self._duplicates_table
@@ -313,9 +332,8 @@ class HealthReportView(QWidget):
         frame, layout = self._section("Categories")
         self._category_caption = self._muted("", frame, "category_caption")
         layout.addWidget(self._category_caption)
-        self._category_chart = CategoryBarChart(frame)
-        self._category_chart.setObjectName("category_chart")
-        layout.addWidget(self._category_chart)
+        self._category_slot = LazyWidget(lambda: _make_category_chart(frame), frame)
+        layout.addWidget(self._category_slot)
 
     def _build_lengths(self) -> None:
         frame, layout = self._section("Text lengths")
@@ -324,9 +342,9 @@ class HealthReportView(QWidget):
             frame, "lengths_intro",
         )
         layout.addWidget(intro)
-        self._words_heading, self._words_summary, self._words_chart = self._length_block(
+        self._words_heading, self._words_summary, self._words_slot = self._length_block(
             QLabel("Words per text", frame), "words", frame, layout, spacing=4)
-        self._tokens_heading, self._tokens_summary, self._tokens_chart = self._length_block(
+        self._tokens_heading, self._tokens_summary, self._tokens_slot = self._length_block(
             GlossaryLabel("Subword tokens per text", frame), "tokens", frame, layout, spacing=8)
         self._tokens_note = self._muted("", frame, "tokens_note")
         layout.addWidget(self._tokens_note)
@@ -341,8 +359,7 @@ class HealthReportView(QWidget):
         summary = GlossaryLabel("", frame)
         summary.setObjectName(f"{name}_summary")
         layout.addWidget(summary)
-        chart = HistogramChart(frame)
-        chart.setObjectName(f"{name}_chart")
+        chart = LazyWidget(lambda: _make_histogram(frame, name), frame)
         layout.addWidget(chart)
         return heading, summary, chart
 
@@ -586,3 +603,19 @@ class HealthReportView(QWidget):
             f" QLabel#section_heading {{ color: {theme.HEADING_INK}; }}"
             f" QLabel {{ background: transparent; }}"
         )
+
+
+def _make_category_chart(parent: QWidget) -> CategoryBarChart:
+    from guiapp.ui.widgets.charts import CategoryBarChart
+
+    chart = CategoryBarChart(parent)
+    chart.setObjectName("category_chart")
+    return chart
+
+
+def _make_histogram(parent: QWidget, name: str) -> HistogramChart:
+    from guiapp.ui.widgets.charts import HistogramChart
+
+    chart = HistogramChart(parent)
+    chart.setObjectName(f"{name}_chart")
+    return chart

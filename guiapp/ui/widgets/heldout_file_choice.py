@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-import pandas as pd
 from PySide6.QtCore import Signal
 from PySide6.QtWidgets import QFileDialog, QHBoxLayout, QLabel, QPushButton, QVBoxLayout, QWidget
 
@@ -16,6 +16,9 @@ from guiapp.core.study.mapping import ColumnMapping, check_mapping
 from guiapp.core.tables.cell_values import category_labels
 from guiapp.core.tables.reader import read_table
 from guiapp.workers import Worker, WorkerSlot
+
+if TYPE_CHECKING:  # pandas loads on first use, not when the window opens
+    import pandas as pd
 
 FILE_FILTER = "Tables (*.xlsx *.xlsm *.xls *.xlsb *.ods *.csv *.tsv *.txt *.tab *.parquet *.pq *.gz);;All files (*)"
 

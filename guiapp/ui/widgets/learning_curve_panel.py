@@ -41,7 +41,7 @@ from guiapp.ui.widgets.flow_layout import FlowRow
 from guiapp.ui.widgets.glossary import GlossaryLabel
 from guiapp.ui.widgets.job_progress import JobProgress
 from guiapp.ui.widgets.layouts import STRETCH, vbox
-from guiapp.ui.widgets.learning_curve_chart import LearningCurveChart
+from guiapp.ui.widgets.lazy_widget import LazyWidget
 from guiapp.ui.widgets.learning_curve_views import (
     DEFAULT_SIZES_TEXT,
     default_sizes_text,
@@ -61,6 +61,7 @@ if TYPE_CHECKING:
     import pandas as pd
 
     from guiapp.core.study.spec import ExperimentSpec
+    from guiapp.ui.widgets.learning_curve_chart import LearningCurveChart
 
 log = logging.getLogger(__name__)
 
@@ -202,11 +203,8 @@ class LearningCurvePanel(QWidget):
         self.save_files_button = QPushButton("Save scores…", objectName="learningCurveSaveFiles", toolTip=(
             "Save every score (each model, size and draw) as learning-curve.csv, which Excel and R open, and "
             "learning-curve.json into a folder."), clicked=self._save_files_with_dialog)
-        self.chart = LearningCurveChart()
-        self.chart.setObjectName("learningCurveChart")
-        self.chart.base_height = 420
-        self.chart.setMinimumHeight(420)
-        self.save_chart_button.clicked.connect(self.chart.save_with_dialog)
+        self._chart_slot = LazyWidget(self._make_chart)
+        self.save_chart_button.clicked.connect(lambda: self.chart.save_with_dialog())
         bar = FlowRow(spacing=8)
         for widget in (QLabel("Chart shows:"), self.chart_choice, self.save_chart_button, self.save_files_button):
             bar.add_widget(widget)
@@ -221,7 +219,7 @@ class LearningCurvePanel(QWidget):
         reading_column.addWidget(reading_title)
         reading_column.addWidget(self.reading, 1)
         side = QHBoxLayout()
-        side.addWidget(self.chart, 5)
+        side.addWidget(self._chart_slot, 5)
         side.addLayout(reading_column, 3)
 
         table_title = QLabel("Test macro-F1 per size: mean over the draws (lowest–highest)")
@@ -402,9 +400,23 @@ class LearningCurvePanel(QWidget):
         if index >= 0:
             self.chart_choice.setCurrentIndex(index)
 
+    @property
+    def chart(self) -> LearningCurveChart:
+        return self._chart_slot.widget()
+
+    def _make_chart(self) -> LearningCurveChart:
+        from guiapp.ui.widgets.learning_curve_chart import LearningCurveChart  # loads pyqtgraph
+
+        chart = LearningCurveChart()
+        chart.setObjectName("learningCurveChart")
+        chart.base_height = 420
+        chart.setMinimumHeight(420)
+        return chart
+
     def _chart_choice_changed(self, *_: Any) -> None:
         if self._result is None:
-            self.chart.clear_curve()
+            if self._chart_slot.is_made():  # a chart not made yet is empty anyway
+                self.chart.clear_curve()
             return
         model = self.chart_choice.currentData()
         if model:

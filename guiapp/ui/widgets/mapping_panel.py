@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-import pandas as pd
+from typing import TYPE_CHECKING
+
 from PySide6.QtCore import Qt, QTimer, Signal
 from PySide6.QtWidgets import (
     QComboBox,
@@ -19,6 +20,9 @@ from guiapp.core.study.category_fixes import CategoryFixes
 from guiapp.core.study.category_preview import category_preview
 from guiapp.core.study.mapping import ColumnMapping
 from guiapp.ui import theme
+
+if TYPE_CHECKING:  # pandas loads on first use, not when the window opens
+    import pandas as pd
 
 NONE_CHOICE = "— none —"
 SEPARATORS = {"a space": " ", "a new line": "\n", "“ | ”": " | ", "“. ” (full stop)": ". "}

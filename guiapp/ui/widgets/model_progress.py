@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import html
 import time
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import (
@@ -27,10 +28,12 @@ from PySide6.QtWidgets import (
 from guiapp.core.events import Metric, Progress, TaskUpdate
 from guiapp.core.progress_clock import TimeLeftClock, describe_time_left
 from guiapp.ui import theme
+from guiapp.ui.widgets.chart_numbers import format_seconds
 from guiapp.ui.widgets.glossary import explain
-from guiapp.ui.widgets.loss_chart import LossPanel
-from guiapp.ui.widgets.results_charts import format_seconds
 from guiapp.ui.widgets.scroll_area import ScrollArea
+
+if TYPE_CHECKING:
+    from guiapp.ui.widgets.loss_chart import LossPanel
 
 # state -> (symbol, words on screen); its colour is the theme's STATE_COLORS
 STATES: dict[str, tuple[str, str]] = {
@@ -195,6 +198,8 @@ class ModelProgressRow(QFrame):
             return False
         created = self.loss_panel is None
         if created:
+            from guiapp.ui.widgets.loss_chart import LossPanel  # pyqtgraph loads with the first chart
+
             self.loss_panel = LossPanel(self)
             self._grid.addWidget(self.loss_panel, 3, 1, 1, 2)
         self.loss_panel.add_metric(event)

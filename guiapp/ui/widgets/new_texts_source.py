@@ -6,8 +6,8 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-import pandas as pd
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import (
     QComboBox,
@@ -30,6 +30,9 @@ from guiapp.ui import theme
 from guiapp.ui.widgets.frame_model import DataFrameModel
 from guiapp.ui.widgets.job_progress import JobProgress
 from guiapp.workers import Worker, WorkerSlot
+
+if TYPE_CHECKING:  # pandas loads on first use, not when the window opens
+    import pandas as pd
 
 FILE_FILTER = "Tables (*.xlsx *.xlsm *.xls *.xlsb *.ods *.csv *.tsv *.txt *.tab *.parquet *.pq *.gz);;All files (*)"
 PREVIEW_ROWS = 5

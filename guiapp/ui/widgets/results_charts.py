@@ -15,27 +15,7 @@ from PySide6.QtCore import QSize, Qt, Signal
 
 from guiapp.ui.theme import BAR_COLOR, BEST_COLOR, CHOSEN_COLOR, TEXT_COLOR, WHISKER_COLOR
 from guiapp.ui.widgets.chart_base import LyingBarsChart, chart_font
-
-
-def format_seconds(seconds: float) -> str:
-    """A duration in words: "0.4 s", "12 s", "2 min 05 s", "1 h 02 min"."""
-    if seconds < 10:
-        return f"{seconds:.1f} s"
-    if seconds < 60:
-        return f"{seconds:.0f} s"
-    minutes, secs = divmod(round(seconds), 60)
-    if minutes < 60:
-        return f"{minutes} min {secs:02d} s"
-    hours, minutes = divmod(minutes, 60)
-    return f"{hours} h {minutes:02d} min"
-
-
-def format_row_share(share: float) -> str:
-    """A cell's share of its row: "45 %", "<1 %" for tiny non-zero shares."""
-    percent = share * 100
-    if 0 < percent < 0.5:
-        return "<1 %"
-    return f"{percent:.0f} %"
+from guiapp.ui.widgets.chart_numbers import format_seconds
 
 
 class _NamedBars(LyingBarsChart):

@@ -28,8 +28,8 @@ from guiapp.core.experiment.metrics import CategoryScores
 from guiapp.core.experiment.results import GridPointResult
 from guiapp.core.models.conventional import describe_params
 from guiapp.ui.theme import CHOSEN_BACKGROUND, WEAK
+from guiapp.ui.widgets.chart_numbers import format_seconds
 from guiapp.ui.widgets.glossary import TERMS
-from guiapp.ui.widgets.results_charts import format_seconds
 
 SORT_ROLE = Qt.ItemDataRole.UserRole + 1
 
