@@ -47,3 +47,19 @@ def test_a_column_the_test_texts_lack_is_refused_in_words(study, capsys):
     code = main(["findings", str(path), str(folder / "corpus.csv"), "--by", "outlet", "--out",
                  str(folder / "other.csv")])
     assert code == 2 and "no column “outlet”" in capsys.readouterr().err
+
+
+def test_a_projects_own_table_is_measured_without_a_corpus_file(study, capsys):
+    folder, path, _ = study
+    out = folder / "own.csv"
+    code = main(["findings", str(path), "--out", str(out)])
+    printed = capsys.readouterr()
+    assert code == 0, printed.err
+    shares = pd.read_csv(out)
+    assert shares["texts"].iloc[0] == shares["coded texts"].iloc[0]  # every text of the fixture is coded
+    assert "random sample" in printed.err
+    assert main(["findings", str(folder / "corpus.csv"), "--out", str(out), "--overwrite"]) == 2
+    assert "no project" in capsys.readouterr().err
+    assert main(["findings", str(path), str(folder / "corpus.csv"), "--drawn-per-group", "--out",
+                 str(folder / "x.csv")]) == 2
+    assert "own table" in capsys.readouterr().err

@@ -4,6 +4,11 @@ groups — with intervals that carry the model's mistakes on the study's test te
 "economy ~ party + year"`` adds a regression of a category on columns. The same engine as the
 window's Findings step.
 
+``textlab findings PROJECT --out findings.xlsx`` (no corpus file) measures the project's own table,
+its coded and uncoded texts, as the Findings step's "Your table" does: a quick model cross-fitted on
+the codings (the file's and the Coding step's, those drawn weighted by their chance);
+``--drawn-per-group`` with ``--by`` says the file's codings were drawn at random within each group.
+
 The study's table (for the test texts' other columns, which ``--by`` and ``--regress`` need) is the
 project's own, or — for a results folder — the data file the study read, when it is still there.
 Exit status: 0 written, 2 could not estimate (the message says why), 130 interrupted.
@@ -22,7 +27,8 @@ def add_findings_command(commands) -> None:  # noqa: ANN001
     findings = commands.add_parser(
         "findings", help="the share of each category in new texts, with intervals that carry the model's mistakes")
     findings.add_argument("results", help="the results folder written by `textlab run … --out FOLDER`, or a .textlab project")
-    findings.add_argument("file", help="the corpus: a table of texts (.xlsx, .ods, .csv, .parquet …)")
+    findings.add_argument("file", nargs="?", help="the corpus: a table of texts (.xlsx, .ods, .csv, .parquet …); "
+                          "leave out with a project to measure its own table, coded and uncoded texts")
     findings.add_argument("--out", required=True, help="where to write the findings: .xlsx (every table) or .csv (the shares)")
     findings.add_argument("--model", help="a model's name as in the results (default: the best)")
     findings.add_argument("--by", help="a column to give the shares per value of (party, year, outlet …)")
@@ -30,6 +36,9 @@ def add_findings_command(commands) -> None:  # noqa: ANN001
     findings.add_argument("--linear", action="store_true", help="a linear regression (default: logistic)")
     findings.add_argument("--sheet", help="the sheet of a workbook (default: the first)")
     findings.add_argument("--text", action="append", help="the text column of the corpus (repeat to join several)")
+    findings.add_argument("--drawn-per-group", action="store_true",
+                          help="with --by, measuring a project's own table: the coded texts were drawn at random "
+                               "within each group of that column")
     findings.add_argument("--overwrite", action="store_true", help="replace the output file if it exists")
 
 
@@ -67,6 +76,14 @@ def _findings(args: argparse.Namespace, on_event):  # noqa: ANN001, ANN202
     check_output_name(out, FORMATS, ".xlsx (Excel) or .csv")
     if out.exists() and not args.overwrite:
         raise UserError(f"{out} already exists.", "Choose another name, or add --overwrite to replace it.")
+    if args.file is None:
+        inputs = _own_table(args.results, on_event)
+        findings = inputs.estimate(args.by, stratified=args.drawn_per_group, on_event=sub_progress(on_event, 0.8, 0.95))
+        regression = inputs.regress(args.regress, "linear" if args.linear else "logistic") if args.regress else None
+        return write_findings(out, findings, regression, overwrite=args.overwrite), findings
+    if args.drawn_per_group:
+        raise UserError("--drawn-per-group is for a project's own table.",
+                        "Leave out the corpus file to measure the project's table, or leave out --drawn-per-group.")
     result, model, study_table, test_table = _study(args.results, args.model)
     corpus = read_table(args.file, sheet=args.sheet, on_event=sub_progress(on_event, 0.0, 0.1)).frame
     study_columns = list(result.study_source.mapping.text_columns)
@@ -81,6 +98,22 @@ def _findings(args: argparse.Namespace, on_event):  # noqa: ANN001, ANN202
     regression = inputs.regress(args.regress, "linear" if args.linear else "logistic") if args.regress else None
     written = write_findings(out, findings, regression, overwrite=args.overwrite, protected=[args.file])
     return written, findings
+
+
+def _own_table(project_path: str, on_event):  # noqa: ANN001, ANN202 — TableFindingsInputs
+    """The project's table with its codings, cross-fitted by the quick model."""
+    from guiapp.core.errors import UserError
+    from guiapp.core.events import sub_progress
+    from guiapp.core.findings.from_table import table_findings_inputs
+    from guiapp.core.project.opening import open_project
+
+    if Path(project_path).suffix.lower() != ".textlab":
+        raise UserError("Without a corpus file, TextLab measures a project's own table, and this is no project.",
+                        "Name a .textlab project, or add the table of texts to measure after the results folder.")
+    project = open_project(project_path, extract_models_to=None)
+    data = project.spec.data
+    return table_findings_inputs(project.table, data.mapping, project.codings, categories=project.codebook.names(),
+                                 fixes=data.category_fixes, on_event=sub_progress(on_event, 0.05, 0.8))
 
 
 def _study(results: str, name: str | None):  # noqa: ANN202

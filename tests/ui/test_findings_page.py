@@ -76,6 +76,7 @@ def test_shares_with_intervals_per_group_differences_regression_and_the_file(qtb
     qtbot.waitUntil(lambda: widget.regression is not None or bool(errors), timeout=30_000)
     assert not errors, errors
     assert form.coefficients.rowCount() == 2 and "year" in form.coefficients.item(1, 0).text()
+    assert form.coefficients.columnCount() == 6 and " to " in form.coefficients.item(1, 5).text()  # odds ratio
     save_screenshot(widget, "findings_regression")
 
     out = tmp_path / "findings.xlsx"

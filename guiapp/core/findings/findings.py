@@ -316,7 +316,7 @@ def _clip(value: float) -> float:
 
 
 def _method(design: object, tune: bool) -> tuple[str, str]:
-    tuned = " with power tuning (PPI++, Angelopoulos, Duchi & Zrnic 2023)" if tune else ""
+    tuned = "; with power tuning (PPI++, Angelopoulos, Duchi & Zrnic 2023)" if tune else ""
     if isinstance(design, RandomSample):
         if tune:
             return ("prediction-powered inference with power tuning (PPI++; Angelopoulos et al. 2023): the model's "

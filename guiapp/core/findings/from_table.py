@@ -78,11 +78,13 @@ class TableFindingsInputs:
         return regress(formula, self.corpus, self.probabilities, self.categories, self.coded, self.design, kind=kind)
 
 
-def table_findings_inputs(frame: pd.DataFrame, mapping, log=None, *, categories=None, cache=None,
+def table_findings_inputs(frame: pd.DataFrame, mapping, log=None, *, categories=None, fixes=None, cache=None,
                           on_event: EventCallback = ignore_events) -> TableFindingsInputs:
     """The table ``frame`` as the corpus (``mapping``: its column roles), coded by its own category
     column and the Coding step's record ``log``; the quick model's cross-fitted probabilities of every
     text. ``categories``: the preferred order (e.g. the codebook's); coded categories it lacks follow, sorted.
+    ``fixes``: the Data step's fixes of the categories (merged spellings; texts of a category left out
+    of the study are not measured).
     Runs for seconds to minutes (the words or embeddings of every text, five fits): call it in a job."""
     from guiapp.core.coding.codings import CodingLog, file_categories
     from guiapp.core.findings.coding_design import design_from_log
@@ -91,8 +93,9 @@ def table_findings_inputs(frame: pd.DataFrame, mapping, log=None, *, categories=
 
     if frame is None or len(frame) == 0:
         raise DataError("There is no table to measure.", "Open your table on the Data step.")
-    file_coded = file_categories(frame, mapping)
     notes: list[str] = []
+    frame = _fixed(frame, mapping, fixes, notes)
+    file_coded = file_categories(frame, mapping)
     log = log if log is not None else CodingLog()
     logged = design_from_log(log, file_coded, list(frame.index))
     table_entries = [entry for entry in log.entries_of() if entry.source == "table"]
@@ -116,3 +119,19 @@ def table_findings_inputs(frame: pd.DataFrame, mapping, log=None, *, categories=
     coded = CodedSample(list(logged.labels), fitted.coded, logged.positions)
     return TableFindingsInputs(tuple(fitted.categories), fitted.corpus, frame.reset_index(drop=True),
                                coded, design, excluded, tuple(notes))
+
+
+def _fixed(frame: pd.DataFrame, mapping, fixes, notes: list[str]) -> pd.DataFrame:  # noqa: ANN001
+    """The table with the Data step's fixes applied to its categories; rows of a category left out of
+    the study are left out here too (said in ``notes``)."""
+    from guiapp.core.study.category_fixes import fix_categories
+
+    column = mapping.category_column
+    if fixes is None or fixes.is_empty() or column is None or column not in frame.columns:
+        return frame
+    fixed, left_out = fix_categories(frame[column], fixes)
+    frame = frame.assign(**{column: fixed})
+    if left_out.any():
+        notes.append(f"{int(left_out.sum()):,} texts of categories left out on the Data step are not measured.")
+        frame = frame.loc[~left_out.to_numpy()]
+    return frame

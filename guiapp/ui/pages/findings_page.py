@@ -45,10 +45,10 @@ SOURCES = ((PREDICTED, "The texts predicted on the Predict step"),
            (TABLE, "Your table: its coded and uncoded texts"))
 
 
-def _table_inputs(frame, mapping, log, categories, on_event):  # noqa: ANN001, ANN202 — in a worker
+def _table_inputs(frame, mapping, log, categories, fixes, on_event):  # noqa: ANN001, ANN202 — in a worker
     from guiapp.core.findings.from_table import table_findings_inputs
 
-    return table_findings_inputs(frame, mapping, log, categories=categories, on_event=on_event)
+    return table_findings_inputs(frame, mapping, log, categories=categories, fixes=fixes, on_event=on_event)
 
 
 def _estimate(inputs, column, options, on_event):  # noqa: ANN001, ANN202 — in a worker
@@ -272,8 +272,9 @@ class FindingsPage(QWidget):
             self._stale = True
             return
         session = self.session
+        fixes = session.data_spec.category_fixes if session.data_spec is not None else None
         worker = Worker(_table_inputs, session.frame, session.mapping, session.codings, session.codebook.names(),
-                        name="findings model")
+                        fixes, name="findings model")
         worker.signals.finished.connect(lambda inputs, w=worker: self._table_measured(w, inputs))
         worker.signals.failed.connect(lambda error, w=worker: self._failed(w, error))
         worker.signals.cancelled.connect(lambda w=worker: self._cancelled(w))

@@ -3,6 +3,7 @@ linear, and the table of coefficients with their intervals."""
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 
 from PySide6.QtCore import Qt, Signal
@@ -45,6 +46,9 @@ class RegressionForm(QWidget):
         self.coefficients.setHorizontalHeaderLabels(["Term", "Estimate", "Standard error", "95 % interval", "p"])
         self.coefficients.horizontalHeader().setStretchLastSection(True)
         self.coefficients.verticalHeader().hide()
+        self.coefficients.setToolTip("Logistic: each estimate is a change in the log-odds of the category; the odds "
+                                     "ratio says by how many times the odds change (above 1: more likely). Linear: "
+                                     "the change in the category's share per unit of the column.")
         self.note = QLabel("", objectName="regressionNote", wordWrap=True)
         self.note.setStyleSheet(theme.SOFT_STYLE)
         vbox(self, hbox(None, QLabel("Category:"), self.outcome_combo, QLabel("Model:"), self.kind_combo, STRETCH),
@@ -90,9 +94,28 @@ class RegressionForm(QWidget):
                           f"Estimated by {regression.method}. {regression.assumption}"
                           + ("\n" + "\n".join(regression.warnings) if regression.warnings else ""))
         rows = list(regression.coefficients)
+        odds = regression.kind == "logistic"  # odds ratios read more easily than log-odds
+        headers = ["Term", "Estimate", "Standard error", "95 % interval", "p"]
+        self.coefficients.setColumnCount(len(headers) + odds)
+        self.coefficients.setHorizontalHeaderLabels([*headers, "Odds ratio (95 % interval)"] if odds else headers)
         self.coefficients.setRowCount(len(rows))
         for row, c in enumerate(rows):
-            for column, text in enumerate((c.term, f"{c.estimate:.3f}", f"{c.standard_error:.3f}",
-                                           f"{c.low:.3f} to {c.high:.3f}", f"{c.p_value:.3f}")):
+            cells = [c.term, f"{c.estimate:.3f}", f"{c.standard_error:.3f}", f"{c.low:.3f} to {c.high:.3f}",
+                     f"{c.p_value:.3f}"]
+            if odds:
+                cells.append(_odds(c) if c.term != "Intercept" else "")
+            for column, text in enumerate(cells):
                 self.coefficients.setItem(row, column, QTableWidgetItem(text))
         self.coefficients.resizeColumnsToContents()
+
+
+def _odds(c) -> str:  # noqa: ANN001 — a Coefficient
+    """The odds ratio of a term with its interval ("1.45 (1.10 to 1.91)")."""
+
+    def ratio(value: float) -> str:
+        try:
+            return f"{math.exp(value):.2f}"
+        except OverflowError:
+            return "very large"
+
+    return f"{ratio(c.estimate)} ({ratio(c.low)} to {ratio(c.high)})"

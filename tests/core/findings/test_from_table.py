@@ -69,3 +69,17 @@ def test_too_few_codings_or_one_category_say_what_to_do():
         table_findings_inputs(frame, MAPPING)
     with pytest.raises(DataError, match="column"):
         table_findings_inputs(table()[0], MAPPING).estimate("nowhere")
+
+
+def test_the_data_steps_fixes_merge_spellings_and_leave_out_categories():
+    from guiapp.core.study.category_fixes import CategoryFixes
+
+    frame, _truth = table()
+    coded = frame.index[:120]
+    frame.loc[coded[:10], "label"] = frame.loc[coded[:10], "label"].str.upper()  # "HEALTH": a spelling of health
+    frame.loc[coded[10:14], "label"] = "unsure"
+    fixes = CategoryFixes(False, {label.upper(): label for label in ("health", "defence", "energy")}, ["unsure"])
+    inputs = table_findings_inputs(frame, MAPPING, fixes=fixes)
+    assert set(inputs.categories) == {"health", "defence", "energy"}
+    assert len(inputs.probabilities) == 396 and len(inputs.coded.labels) == 116
+    assert any("4 texts of categories left out" in note for note in inputs.notes)
