@@ -66,8 +66,9 @@ def _score_terms(y: np.ndarray, f_coded: np.ndarray, lam: float, imputed: np.nda
 
 
 def coded_only(y: np.ndarray) -> Estimate:
-    """The share of each category among the coded texts, with the usual variance S²/n."""
+    """The share of each category among the coded texts, with the usual variance S²/n and Wilson's
+    score interval."""
     n = y.shape[0]
     centred = _centred(y)
     covariance = centred.T @ centred / (n * max(n - 1, 1))
-    return Estimate(y.mean(axis=0), covariance, centred / n, 0.0, n, n)
+    return Estimate(y.mean(axis=0), covariance, centred / n, 0.0, n, n, (1.0 / max(n, 1), np.zeros(y.shape[1]), 0))

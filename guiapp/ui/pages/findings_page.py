@@ -117,6 +117,8 @@ class FindingsPage(QWidget):
         self.group_combo.setToolTip("Give the shares per value of a column (party, year, outlet), with the "
                                     "differences between the groups.")
         self.group_combo.currentIndexChanged.connect(lambda _i: self._group_chosen(picked=True))
+        for combo in (self.source_combo, self.model_combo, self.group_combo):  # names are never cut off
+            combo.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToContents)
         self.elsewhere_box = QCheckBox("These texts come from another time or source than the coded ones",
                                        objectName="findingsElsewhere")
         self.elsewhere_box.setToolTip(

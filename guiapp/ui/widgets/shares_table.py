@@ -42,6 +42,13 @@ def percent(value: float) -> str:
     return "–" if not math.isfinite(value) else f"{100 * value:.1f} %"
 
 
+def span(low: float, high: float) -> str:
+    """An interval in few characters: "6.1–7.2 %"."""
+    if not (math.isfinite(low) and math.isfinite(high)):
+        return "–"
+    return f"{100 * low:.1f}–{100 * high:.1f} %"
+
+
 class ShareStrip(QWidget):
     """One share on a line from 0 to ``top``: its interval as a bar, the share as a dot, the naive
     count as a hollow mark."""
@@ -105,14 +112,14 @@ class SharesTable(QTableWidget):
         top = max([s.high for s in shares if math.isfinite(s.high)] + [s.naive for s in shares], default=1.0)
         top = min(1.0, math.ceil(top * 20 + 0.5) / 20)  # a round share a little above the largest
         self.horizontalHeaderItem(STRIP).setText(f"0 – {percent(top)}")
+        self.setRowCount(0)  # the strips drawn before go with their rows
         self.setRowCount(len(shares))
         for row, share in enumerate(shares):
             rough = bool(share.warning)
-            interval = f"{percent(share.low)} to {percent(share.high)}" + (" ⚠" if rough else "")
+            interval = span(share.low, share.high) + (" ⚠" if rough else "")
             cells = (share.group if share.group is not None else ALL_TEXTS, share.category, percent(share.estimate),
-                     interval, "",
-                     f"{percent(share.naive)}  ({percent(share.naive_low)} to {percent(share.naive_high)})",
-                     f"{percent(share.coded_only)}  ({percent(share.coded_only_low)} to {percent(share.coded_only_high)})",
+                     interval, "", f"{percent(share.naive)}  ({span(share.naive_low, share.naive_high)})",
+                     f"{percent(share.coded_only)}  ({span(share.coded_only_low, share.coded_only_high)})",
                      f"{share.n_coded:,}")
             for column, text in enumerate(cells):
                 item = QTableWidgetItem(text)
@@ -126,6 +133,8 @@ class SharesTable(QTableWidget):
                     item.setForeground(QColor(theme.HINT_TEXT if rough else theme.SOFT_TEXT))
                 if share.warning:
                     item.setToolTip(share.warning)
+                elif column == CATEGORY:
+                    item.setToolTip(share.category)  # shortened with "…" when the window is narrow
                 self.setItem(row, column, item)
             self.setCellWidget(row, STRIP, ShareStrip(share.estimate, (share.low, share.high), share.naive, top))
         self.setColumnHidden(GROUP, not any(share.group is not None for share in shares))
