@@ -51,7 +51,8 @@ NOT_YET = {
     RESULTS_STEP: "the results appear here when a run has finished.",
     DOCUMENTS_STEP: "the test documents appear here when a run has finished.",
     PREDICT_STEP: "a study's trained models can predict new texts once a run has finished.",
-    FINDINGS_STEP: "the shares of the categories appear here once a model has predicted texts on the Predict step.",
+    FINDINGS_STEP: "the shares of the categories appear here once texts of your table are coded, or a model has "
+                   "predicted texts on the Predict step.",
 }
 
 
@@ -111,7 +112,7 @@ class MainWindow(QMainWindow):
         self._show_recent(self.files.recent())
         session.stepWanted.connect(self.go_to_step)
         for changed in (session.dataChanged, session.specChanged, session.runStateChanged, session.resultChanged,
-                        session.predictionsChanged):
+                        session.predictionsChanged, session.codingsChanged):
             changed.connect(self._update_steps)
         self._update_steps()
         self.statusBar().showMessage("Open a spreadsheet to begin, or try the example study.")
@@ -163,8 +164,7 @@ class MainWindow(QMainWindow):
         self.steps.set_step_enabled(RUN_STEP, session.has_run(), NOT_YET[RUN_STEP])
         for step in (RESULTS_STEP, DOCUMENTS_STEP, PREDICT_STEP):
             self.steps.set_step_enabled(step, session.has_result, NOT_YET[step])
-        self.steps.set_step_enabled(FINDINGS_STEP, session.has_result and session.predictions is not None,
-                                    NOT_YET[FINDINGS_STEP])
+        self.steps.set_step_enabled(FINDINGS_STEP, bool(self.findings_page.sources()), NOT_YET[FINDINGS_STEP])
         self.menu.set_usable(table=session.table is not None, models=self.predict_page.has_models())
 
     def go_to_step(self, row: int) -> None:

@@ -12,8 +12,8 @@ STEPS = (
     ("Documents", "Read the test texts with every model's answer, find the mistakes, and see which words "
                   "pushed each decision."),
     ("Predict", "Apply a trained model to texts nobody has coded yet and save its answers."),
-    ("Findings", "How often each category occurs in the texts the model predicted, overall and per group, with "
-                 "intervals that carry the model's mistakes."),
+    ("Findings", "How often each category occurs in the texts a model predicted, or in your whole table, overall "
+                 "and per group, with intervals that carry the model's mistakes."),
 )
 DATA_STEP, CODING_STEP, MODELS_STEP, RUN_STEP, RESULTS_STEP, DOCUMENTS_STEP, PREDICT_STEP, FINDINGS_STEP = \
     range(len(STEPS))

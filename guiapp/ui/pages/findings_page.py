@@ -169,7 +169,7 @@ class FindingsPage(QWidget):
         return panel
 
     # -- following the session ------------------------------------------------------------------------------
-    def _sources(self) -> list[str]:
+    def sources(self) -> list[str]:
         """The corpora that can be measured now."""
         session, found = self.session, []
         if session.predictions is not None and session.result is not None and session.predicted_table is not None:
@@ -181,7 +181,7 @@ class FindingsPage(QWidget):
         return found
 
     def refresh(self) -> None:
-        sources = self._sources()
+        sources = self.sources()
         self.content.setVisible(bool(sources))
         self.empty.setVisible(not sources)
         if not sources:
@@ -211,7 +211,7 @@ class FindingsPage(QWidget):
         """Something the findings rest on changed: measure again now when shown, else when next shown
         (the table's quick model takes a while; no need while the researcher codes on another step)."""
         wanted = self._wanted_source or self.session.findings_choice.get("source")
-        if self.isVisible() or wanted not in self._sources():
+        if self.isVisible() or wanted not in self.sources():
             self.refresh()
         else:
             self._stale = True
