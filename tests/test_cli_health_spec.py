@@ -133,7 +133,8 @@ def test_run_prints_the_size_of_the_study_and_warns_when_it_is_large(folder, cap
     spec = write(folder, GOOD + "[evaluation]\nfolds = 3\nbootstrap_samples = 0\n" + NAIVE_BAYES)
     assert main(["run", spec, "--out", str(folder / "small"), "--jobs", "1"]) == 0
     err = capsys.readouterr().err
-    assert "This study fits 10 models (every setting on every fold, then the chosen one on all training texts)" in err
+    assert ("This study fits 10 models, under a minute on this computer. The model tries 3 settings on each of 3 folds "
+            "(3-fold cross-validation: 9 fits), then fits its chosen setting on all training texts (1 fit).") in err
     monkeypatch.setattr(run_size, "LARGE_RUN_FITS", 5)
     assert main(["run", spec, "--out", str(folder / "large"), "--jobs", "1", "--quiet"]) == 0
     assert "This is a large study: it fits 10 models and takes" in capsys.readouterr().err

@@ -112,7 +112,7 @@ def test_a_bigger_model_is_expected_to_take_longer(page):
     assert base > 4 * small and gpu < base / 10 and forced_cv > 3 * small
     # 6 settings × 1 split of epochs × 2,400 texts + final 6 epochs × 3,000, at 40 s per 1,000 texts
     fits = sum(epochs * 2400 + 600 / 3 for epochs in (3, 4, 6) for _ in range(2)) + 6 * 3000 + 1300 / 3
-    assert small == pytest.approx(fits * 0.04 + 3 * 7)
+    assert small == pytest.approx(fits * 0.04 + 1.5 * 7 + 6)  # the weights loaded for each of 7 runs, PyTorch once
     page.transformer.combo.setCurrentIndex(page.transformer.combo.findData("bert-base-uncased"))
     assert "hours" in page.transformer.estimate_text()
 
@@ -417,7 +417,9 @@ def two_model_spec():
     return spec
 
 
-def test_the_run_step_draws_one_loss_curve_per_training_run(qtbot):
+def test_the_run_step_draws_one_loss_curve_per_training_run(qtbot, monkeypatch):
+    # whether a GPU will fine-tune is not known before PyTorch is loaded: the header says both ways
+    monkeypatch.setattr("guiapp.core.experiment.run_plan.fine_tunes_on_gpu", lambda spec, may_import=True: None)
     result = two_model_result()
     errors = ErrorSink(None)
     page = RunPage(errors, run_fn=transformer_run(result))
@@ -427,9 +429,14 @@ def test_the_run_step_draws_one_loss_curve_per_training_run(qtbot):
     with qtbot.waitSignal(page.resultReady, timeout=60_000):
         page.start(two_model_spec())
     qtbot.waitUntil(lambda: not page.is_busy(), timeout=30_000)
-    assert page.details_label.plain_text().endswith(
-        "tuning with 5-fold cross-validation on the other coded texts; the Transformer too with a GPU, else on "
-        "one validation split (20 %)")
+    details = page.details_label.plain_text()
+    assert ("The model tries 12 settings on each of 5 folds (5-fold cross-validation: 60 fits), then fits its chosen "
+            "setting on all training texts (1 fit) and once more in each of the folds for the combined models "
+            "(5 fits).") in details
+    assert ("The Transformer is fine-tuned 7 times: 6 settings on one validation split (20 % of the training texts), "
+            "then the chosen setting once on all training texts (without a GPU; with one, its settings are tried on "
+            "each of 5 folds instead: 31 fine-tunings).") in details
+    assert details.startswith("30 % of your coded texts kept aside as test texts  ·  This study fits 73 models.")
     assert page.loss_chart(0) is None  # the conventional model reports no loss
     chart = page.loss_chart(1)
     assert isinstance(chart, LossChart) and chart.isVisible()

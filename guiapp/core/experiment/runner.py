@@ -44,6 +44,7 @@ from guiapp.core.experiment.out_of_fold import OutOfFold, conventional_out_of_fo
 from guiapp.core.experiment.per_model import PreparedCache, model_events, now, prepared_texts
 from guiapp.core.experiment.resampling import cv_folds, oversampled_rows
 from guiapp.core.experiment.results import ExperimentResult, ModelResult
+from guiapp.core.experiment.run_plan import fine_tunes_on_gpu, mean_subword_tokens
 from guiapp.core.experiment.run_size import estimate_run
 from guiapp.core.experiment.tuning import build_folds, default_jobs, grid_search
 from guiapp.core.experiment.work_pieces import FinalFit, run_piece
@@ -95,12 +96,11 @@ def _run_experiment(spec: ExperimentSpec, on_event: EventCallback, spec_file: st
     data = load_study_data(spec, spec_file, table, sub_progress(on_event, 0.0, 0.02))
     train, test = data.split.train, data.split.test
     folds = cv_folds(data.y[train], spec.evaluation.folds, spec.seed, spec.evaluation.cv_repeats)
-    repeated = (f", repeated {spec.evaluation.cv_repeats} times with other folds"
-                if spec.evaluation.cv_repeats > 1 else "")
-    on_event(Log(f"{data.split.describe()}; {len(data.categories)} categories; each setting is tried on "
-                 f"{spec.evaluation.folds} parts of the training texts in turn ({spec.evaluation.folds}-fold "
-                 f"cross-validation{repeated})."))
-    size = estimate_run(spec, len(train), len(test), len(data.categories), n_jobs)  # before the first fit
+    on_event(Log(f"{data.split.describe()}; {len(data.categories)} categories."))
+    # before the first fit: every fit of the study and how each model is tuned, in words (run_plan.py)
+    size = estimate_run(spec, len(train), len(test), len(data.categories), n_jobs,
+                        on_gpu=None if executor.remote else fine_tunes_on_gpu(spec),
+                        mean_tokens=mean_subword_tokens([data.texts[i] for i in train]))
     on_event(Log(size.warning(), "warning") if size.large else Log(size.describe()))
     result = ExperimentResult(
         spec=spec.to_dict(),

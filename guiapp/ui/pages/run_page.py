@@ -80,18 +80,9 @@ def describe_test_texts(spec: ExperimentSpec) -> str:
     return f"{spec.evaluation.test_share * 100:.0f} % of your coded texts kept aside as test texts"
 
 
-def describe_tuning(spec: ExperimentSpec) -> str:
-    """How the settings are tuned, with the Transformer's own way when the study has one."""
-    evaluation = spec.evaluation
-    text = f"tuning with {evaluation.folds}-fold cross-validation on the other coded texts"
-    if not any(model.representation == "transformer" for model in spec.models):
-        return text
-    split = f"one validation split ({evaluation.validation_share * 100:g} %)"
-    if evaluation.transformer_tuning == "validation split":
-        return f"{text}; the Transformer on {split}"
-    if evaluation.transformer_tuning == "auto":
-        return f"{text}; the Transformer too with a GPU, else on {split}"
-    return text
+def describe_plan(size) -> str:  # a run_size.RunSize
+    """What the run will do, with every fit it makes, as the log and ``textlab run`` say it (``run_plan.py``)."""
+    return size.describe()
 
 
 def study_name(spec: ExperimentSpec) -> str:
@@ -169,15 +160,23 @@ class RunPage(QWidget):
         )
         return answer == QMessageBox.StandardButton.Yes
 
-    def _confirm_large_run(self, spec: ExperimentSpec) -> bool:
-        """Ask before a study of more fits than a researcher would start by accident (a grid of thousands)."""
+    def run_size(self, spec: ExperimentSpec):  # a run_size.RunSize
+        """The study's fits and expected time, from the texts the session knows (none: no time)."""
+        from guiapp.core.experiment.run_plan import fine_tunes_on_gpu
         from guiapp.core.experiment.run_size import estimate_run
         from guiapp.core.study.split_sizes import planned_sizes
 
         report = self.session.report
         n_coded = report.n_coded if report is not None else 0
         n_train, n_test = planned_sizes(spec, n_coded, self.session.test_count, self.session.frame)
-        size = estimate_run(spec, n_train or None, n_test, len(report.categories) if report is not None else 2)
+        tokens = getattr(report, "tokens", None)
+        return estimate_run(spec, n_train or None, n_test, len(report.categories) if report is not None else 2,
+                            on_gpu=fine_tunes_on_gpu(spec, may_import=False),  # PyTorch is not loaded here for it
+                            mean_tokens=tokens.mean if tokens is not None else None)
+
+    def _confirm_large_run(self, spec: ExperimentSpec) -> bool:
+        """Ask before a study of more fits than a researcher would start by accident (a grid of thousands)."""
+        size = self.run_size(spec)
         if not size.large:
             return True
         about = f", {size.duration} on this computer" if size.duration else ""
@@ -294,7 +293,8 @@ class RunPage(QWidget):
         count = len(names)
         self.title_label.setText(f"Comparing {count} model{'s' if count != 1 else ''} on “{study_name(spec)}”")
         where = f"  ·  {self.where.describe()}" if spec.cluster.scheduler else ""
-        self.details_label.set_plain_text(f"{describe_test_texts(spec)}  ·  {describe_tuning(spec)}{where}")
+        self.details_label.set_plain_text(f"{describe_test_texts(spec)}  ·  {describe_plan(self.run_size(spec))}"
+                                          f"{where}")
         self.model_list.set_models(names)
         self.log_view.clear()
         self._fraction = 0.0

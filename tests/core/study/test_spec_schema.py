@@ -268,10 +268,11 @@ def test_a_grid_of_ten_thousand_values_is_counted_quickly_and_is_large() -> None
 def test_the_default_models_are_a_small_study() -> None:
     spec = ExperimentSpec(models=[ModelSpec("bow", "svm"), ModelSpec("bow", "naive_bayes"),
                                   ModelSpec("transformer", "fine_tune")])
-    # SVM 12 settings × 5 folds + 1, naive Bayes 3 × 5 + 1, MiniLM 6 settings × 1 validation split + 1 (no GPU)
-    assert count_fits(spec) == 61 + 16 + 7
-    assert count_fits(spec, on_gpu=True) == 61 + 16 + 31
+    # SVM 12 settings × 5 folds + 1, naive Bayes 3 × 5 + 1, MiniLM 6 settings × 1 validation split + 1 (no GPU),
+    # and the chosen SVM and naive Bayes settings refitted in each of the 5 folds for the combined models
+    assert count_fits(spec) == 61 + 16 + 7 + 2 * 5
+    assert count_fits(spec, on_gpu=True) == 61 + 16 + 31 + 2 * 5
     size = estimate_run(spec)
     assert not size.large and size.seconds is None and size.fits < LARGE_RUN_FITS
-    assert size.describe().startswith("This study fits 84 models (")
+    assert size.describe().startswith("This study fits 94 models. The 2 models try 15 settings on each of 5 folds")
     assert len(expand_grid("svm", {"C": [1, 1.0, 10]})) == 2 * 3 + 2  # 1 and 1.0 are one setting
