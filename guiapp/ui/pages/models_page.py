@@ -506,6 +506,7 @@ class ModelsPage(QWidget):
         seconds = self._transformer_estimate(fitted, n_test, n_categories)
         if seconds is not None and TRANSFORMER_PAIR in checked:
             total += seconds
+        total = self._whole_run_seconds(fitted, n_test, n_categories, total)
         if not checked:
             self.estimate_label.setText("No model is ticked yet.")
         elif len(checked) == 1:
@@ -514,6 +515,23 @@ class ModelsPage(QWidget):
             self.estimate_label.setText(f"All {len(checked)} models: {describe_duration(total)} on this computer.")
         if checked:
             self._measure_missing()
+
+    def _whole_run_seconds(self, n_train: int, n_test: int, n_categories: int, models_alone: float) -> float:
+        """The whole run as the Run step will announce it — the models, the refits the combined models
+        need, a Transformer's seeds, loading — from the same plan; the models' own sum when it cannot
+        be planned."""
+        from guiapp.core.experiment.run_size import estimate_run
+
+        spec = self.build_spec()
+        if spec is None or not spec.models:
+            return models_alone
+        tokens = self._report.tokens if self._report is not None else None
+        try:
+            planned = estimate_run(spec, n_train, n_test, n_categories, on_gpu=self.transformer.on_gpu(),
+                                   mean_tokens=tokens.mean if tokens is not None else None)
+        except (UserError, ValueError, OSError):
+            return models_alone
+        return planned.seconds if planned.seconds is not None else models_alone
 
     def _transformer_estimate(self, n_train: int, n_test: int, n_categories: int) -> float | None:
         """Show the Transformer's expected time; returns it (None when it cannot be estimated)."""
