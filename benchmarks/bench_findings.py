@@ -1,7 +1,8 @@
 """Do the findings' intervals hold? A validity simulation on real corpora with their true categories.
 
     python benchmarks/bench_findings.py [--draws 300] [--quick] [--corpora davidson cap]
-        [--sizes 200 500 1000] [--designs random uncertainty] [--jobs 2] [--markdown results.md]
+        [--sizes 200 500 1000] [--designs random uncertainty] [--jobs 2] [--model findings]
+        [--markdown results.md]
 
 Corpora (from ``../shared/data``; an absent one is skipped with a line saying so):
 
@@ -22,13 +23,15 @@ with its binomial interval, (b) the coded texts alone (design-weighted), (c) Tex
   draw, so the schedule changes the estimator's precision, not its validity). (c) is the sequential
   design-based estimator with the recorded probabilities.
 
-At each n the quick default model (the linear SVM on the bag of words, temperature-scaled) is
-cross-fitted on the n coded texts (``findings.cross_fitted_probabilities``, 5 folds): each coded
-text gets the probabilities of the fold model that did not see it, every other text the mean of the
-five fold models'. The sizes are nested within a draw (the first 200 of its 500 texts, …), so one draw
-gives all three sizes; draws are independent. The bag of words is computed once per corpus.
-``--quick``: 40 draws. ``--words all``: the bag of words keeps the words found in more than a third
-of the texts (the quick model's default drops them; on the tweets those are the most telling words).
+At each n the Findings step's model (``findings.quick_features.findings_probabilities``: the mean
+of two logistic regressions, on the sentence embeddings and on the bag of words with every word
+kept) is cross-fitted on the n coded texts (5 folds): each coded text gets the probabilities of the
+fold model that did not see it, every other text the mean of the five fold models'. The sizes are
+nested within a draw (the first 200 of its 500 texts, …), so one draw gives all three sizes; draws
+are independent. The features are computed once per corpus (the embeddings are cached on disk).
+The Coding step's draws use the Coding step's own quick model (the linear SVM on its default bag of
+words), as the app does. ``--quick``: 40 draws. ``--model coding``: cross-fit the Coding step's
+quick model instead (the estimate before the Findings step had its own model).
 
 The table gives, per corpus, design and n, the coverage averaged over
 categories (and the lowest category's for (c)), the mean interval width, and how much narrower
@@ -71,8 +74,10 @@ class Corpus:
     description: str
     labels: np.ndarray  # category names
     categories: list[str]
-    features: object  # sparse bag of words, one row per text
+    features: object  # the Coding step's bag of words, one row per text (its draws' model)
     truth: np.ndarray  # share of each category
+    texts: list[str]
+    model: str  # "findings": the Findings step's model; "coding": the Coding step's quick model
 
 
 def _read_davidson(data: Path) -> tuple[list[str], np.ndarray] | None:
@@ -98,9 +103,14 @@ CORPORA = {
 }
 
 
-def load(name: str, data: Path, words: str = "default") -> Corpus | None:
-    from guiapp.core.coding.quick_model import BAG_OF_WORDS, pool_features
-    from guiapp.core.features.bow import BagOfWords
+#: Features computed once in the main process (before the workers fork).
+CACHE = None
+
+
+def load(name: str, data: Path, model: str = "findings") -> Corpus | None:
+    global CACHE
+    from guiapp.core.coding.quick_model import BAG_OF_WORDS, FeatureCache, pool_features
+    from guiapp.core.findings.quick_features import findings_features
     from guiapp.core.stats.agreement import sorted_categories
 
     read = CORPORA[name][0](data)
@@ -109,11 +119,13 @@ def load(name: str, data: Path, words: str = "default") -> Corpus | None:
     texts, labels = read
     labels = np.asarray(labels, dtype=object)
     categories = list(sorted_categories(set(labels.tolist())))
-    representation = BagOfWords(max_df=1.0) if words == "all" else None
-    features = pool_features(BAG_OF_WORDS, texts, representation=representation)
+    CACHE = CACHE if CACHE is not None else FeatureCache()
+    features = pool_features(BAG_OF_WORDS, texts, CACHE)
+    if model == "findings":
+        findings_features(texts, cache=CACHE)  # kept in CACHE for the draws
     index = {c: i for i, c in enumerate(categories)}
     truth = np.bincount([index[v] for v in labels], minlength=len(categories)) / len(labels)
-    return Corpus(name, CORPORA[name][1], labels, categories, features, truth)
+    return Corpus(name, CORPORA[name][1], labels, categories, features, truth, texts, model)
 
 
 # ---------------------------------------------------------------------- one draw
@@ -128,10 +140,14 @@ def _estimates(corpus: Corpus, coded: np.ndarray, design: object, seed: int) -> 
         cross_fitted_probabilities,
         estimate_findings,
     )
+    from guiapp.core.findings.quick_features import findings_probabilities
 
     x, labels, cats = corpus.features, corpus.labels, corpus.categories
     coded_labels = labels[coded].tolist()
-    fitted = cross_fitted_probabilities(BAG_OF_WORDS, x, coded, coded_labels, categories=cats, seed=seed)
+    if corpus.model == "findings":
+        fitted = findings_probabilities(corpus.texts, coded, coded_labels, categories=cats, cache=CACHE, seed=seed)
+    else:
+        fitted = cross_fitted_probabilities(BAG_OF_WORDS, x, coded, coded_labels, categories=cats, seed=seed)
     found = estimate_findings(fitted.corpus, cats, CodedSample(coded_labels, fitted.coded, coded), design,
                               level=LEVEL)
     shares = found.overall()
@@ -268,21 +284,21 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--jobs", type=int, default=min(2, os.cpu_count() or 1))
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--data", type=Path, default=DATA)
-    parser.add_argument("--words", choices=("default", "all"), default="default",
-                        help="all: keep words found in more than a third of the texts")
+    parser.add_argument("--model", choices=("findings", "coding"), default="findings",
+                        help="findings: the Findings step's model; coding: the Coding step's quick model")
     parser.add_argument("--markdown", type=Path)
     args = parser.parse_args(argv)
     draws = 40 if args.quick else args.draws
     sizes = tuple(sorted(set(args.sizes)))
     started = time.perf_counter()
     for name in args.corpora:
-        corpus = load(name, args.data, args.words)
+        corpus = load(name, args.data, args.model)
         if corpus is None:
             print(f"{name}: not found under {args.data}, skipped")
             continue
         _CORPORA[name] = corpus
-        print(f"{name}: {len(corpus.labels):,} texts, {len(corpus.categories)} categories, bag of words "
-              f"{corpus.features.shape[1]:,} words")
+        print(f"{name}: {len(corpus.labels):,} texts, {len(corpus.categories)} categories, the Coding step's "
+              f"bag of words {corpus.features.shape[1]:,} words; cross-fitted model: {args.model}", flush=True)
     if not _CORPORA:
         print("no corpus found")
         return 0

@@ -12,7 +12,7 @@ hundred to a thousand (0.1 to 1.5 points on the corpora of ``benchmarks/bench_fi
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -35,10 +35,17 @@ class CrossFitted:
 
 def cross_fitted_probabilities(kind: str, features: Any, positions: Sequence[int], labels: Sequence[str], *,
                                categories: Sequence[str] | None = None, folds: int = FOLDS, seed: int = 0,
-                               on_event: EventCallback = ignore_events) -> CrossFitted:
+                               on_event: EventCallback = ignore_events,
+                               model: Callable[[int], Any] | None = None) -> CrossFitted:
     """The quick model's cross-fitted probabilities of every corpus text (``features``: one row per
-    corpus text; ``positions``/``labels``: the coded texts and their categories)."""
-    check_kind(kind)
+    corpus text, indexable by rows; ``positions``/``labels``: the coded texts and their categories).
+
+    ``model``: a function of the seed that returns an unfitted classifier with the quick model's
+    ``fit(features, labels, categories)`` and ``predict_proba(features)`` (rows summing to 1, columns
+    in ``categories`` order); ``kind`` then only names it. Default: ``QuickModel(kind, seed=seed)``."""
+    if model is None:
+        check_kind(kind)
+    make = model if model is not None else (lambda fold_seed: QuickModel(kind, seed=fold_seed))
     positions = np.asarray(positions, dtype=np.intp)
     labels = [str(label) for label in labels]
     if len(positions) != len(labels):
@@ -54,9 +61,8 @@ def cross_fitted_probabilities(kind: str, features: Any, positions: Sequence[int
     for fold in range(n_folds):
         on_event(Progress(fold / n_folds, f"Cross-fitting: part {fold + 1} of {n_folds}", fold, n_folds))
         training = assignment != fold
-        model = QuickModel(kind, seed=seed).fit(features[positions[training]], label_array[training].tolist(),
-                                                columns)
-        predicted = model.predict_proba(features)
+        fitted = make(seed).fit(features[positions[training]], label_array[training].tolist(), columns)
+        predicted = fitted.predict_proba(features)
         if corpus is None:
             corpus = np.zeros_like(predicted)
             coded = np.zeros((len(labels), predicted.shape[1]))
