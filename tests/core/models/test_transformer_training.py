@@ -157,8 +157,8 @@ def run_small(folder, settings: FineTuneSettings, on_event=lambda event: None, n
 def test_same_seed_same_losses_and_weights_and_dynamic_padding(tiny, monkeypatch):
     seen: list[tuple[np.ndarray, tuple[int, ...], int]] = []
 
-    def recording_collate(input_ids, indices, pad_id, labels=None, pin_memory=False):
-        batch = collate(input_ids, indices, pad_id, labels, pin_memory)
+    def recording_collate(input_ids, indices, pad_id, labels=None, pin_memory=False, **options):
+        batch = collate(input_ids, indices, pad_id, labels, pin_memory, **options)
         seen.append((np.array(indices), tuple(batch.input_ids.shape), max(len(input_ids[i]) for i in indices)))
         return batch
 

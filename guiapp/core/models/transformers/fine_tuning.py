@@ -8,10 +8,12 @@ The public face of the Transformer family (the runner calls these):
 - :func:`fine_tune` → :class:`FineTuned`; :func:`predict_proba`.
 - :func:`save_fine_tuned` / :func:`load_fine_tuned` — safetensors only, atomic, never run code.
 
-Texts are tokenized once (``truncation.py``); batches group texts of similar length and are
-padded only to their longest text (``transformer_batches.py``); the loop, mixed precision and
-the GPU-memory backoff live in ``transformer_training.py``; files in ``transformer_files.py``.
-Everything is seeded from ``settings.seed``: two runs on the CPU give identical weights.
+Texts are tokenized once (``training/truncation.py``); batches group texts of similar length and
+are padded only to their longest text (``training/batches.py``); the loop, mixed precision and
+the GPU-memory backoff live in ``training/loop.py``, its speed-ups in ``training/speed_switches.py``
+(on the CPU, torch's threads follow the free cores: ``training/cpu_threads.py``); files in
+``sources/files.py``. Everything is seeded from ``settings.seed``: two runs on the same computer
+with the same number of threads give identical weights.
 """
 
 from __future__ import annotations
@@ -29,6 +31,8 @@ from guiapp.core.errors import UserError
 from guiapp.core.events import EventCallback, Log, Progress, ignore_events
 from guiapp.core.models.transformers.sources import files
 from guiapp.core.models.transformers.training.batches import collate, sorted_batches
+from guiapp.core.models.transformers.training.cpu_threads import CpuThreads
+from guiapp.core.models.transformers.training.first_token import first_token_only
 from guiapp.core.models.transformers.training.loop import (
     autocast_dtype,
     free_memory,
@@ -36,6 +40,7 @@ from guiapp.core.models.transformers.training.loop import (
     train,
 )
 from guiapp.core.models.transformers.training.settings import DEVICES, FineTuneSettings
+from guiapp.core.models.transformers.training.speed_switches import SpeedSwitches
 from guiapp.core.models.transformers.training.truncation import encode_texts
 
 
@@ -107,6 +112,9 @@ def fine_tune(
         raise ValueError(f"labels must lie in 0 … {n_labels - 1}")
     info = pick_device(settings.device)
     device = torch.device(info.kind)
+    switches = SpeedSwitches.from_environment()
+    # measures how busy the cores are while the model loads, and chooses the threads from that
+    threads = CpuThreads(enabled=device.type == "cpu" and switches.threads)
     on_event(Progress(0.0, "Loading the Transformer model", 0, None))
     generator = seed_everything(settings.seed)  # before loading: the new head's weights are drawn
     model, tokenizer, new_weights = files.load_pretrained(model_path, n_labels, settings.dropout)
@@ -130,8 +138,14 @@ def fine_tune(
                 f"tokens and were cut ({encoded.kept})."
             ))
         model.to(device)
-        outcome = train(model, encoded.input_ids, encoded.lengths, labels, _pad_id(tokenizer), settings,
-                        device, info.bf16, generator, on_event)
+        with threads:
+            if device.type == "cpu":
+                on_event(Log(f"Computing with {threads.describe()}."))
+            outcome = train(model, encoded.input_ids, encoded.lengths, labels, _pad_id(tokenizer), settings,
+                            device, info.bf16, generator, on_event, threads, switches)
+        if device.type == "cpu" and threads.slowed:
+            outcome.notes.append(f"Other programs kept this computer's cores busy during training: TextLab "
+                                 f"trained with {threads.describe()}.")
     except BaseException:
         model.to("cpu")
         del model
@@ -154,14 +168,26 @@ def predict_proba(
     dtype = autocast_dtype(device, settings.mixed_precision, model.device.bf16)
     pad_id = _pad_id(model.tokenizer)
     queue = sorted_batches(encoded.lengths, max(1, batch_size))[::-1]  # a stack: longest first
-    done = 0
     net.eval()
     on_event(Progress(0.0 if n else 1.0, f"Predicting: 0 of {n} texts", 0, n))
+    switches = SpeedSwitches.from_environment()
+    with CpuThreads(enabled=device.type == "cpu" and switches.threads) as threads, \
+            first_token_only(net, switches.first_token):
+        _predict_batches(net, encoded.input_ids, queue, out, device, dtype, pad_id, threads, on_event)
+    out /= out.sum(axis=1, keepdims=True).clip(min=1e-300)
+    return out
+
+
+def _predict_batches(net: Any, input_ids: Sequence[Sequence[int]], queue: list[np.ndarray], out: np.ndarray,
+                     device: torch.device, dtype: torch.dtype | None, pad_id: int, threads: CpuThreads,
+                     on_event: EventCallback) -> None:
+    """Fill ``out`` with the probabilities of the batches in ``queue`` (halved on a lack of memory)."""
+    n, done = len(out), 0
     while queue:
         indices = queue.pop()
         try:
             with torch.inference_mode(), torch.autocast(device.type, dtype=dtype, enabled=dtype is not None):
-                batch = collate(encoded.input_ids, indices, pad_id, pin_memory=device.type == "cuda").to(device)
+                batch = collate(input_ids, indices, pad_id, pin_memory=device.type == "cuda").to(device)
                 logits = net(input_ids=batch.input_ids, attention_mask=batch.attention_mask).logits
                 out[indices] = torch.softmax(logits.float(), dim=-1).cpu().numpy()
         except Exception as exc:
@@ -176,9 +202,8 @@ def predict_proba(
             queue.extend([indices[half:], indices[:half]])
             continue
         done += len(indices)
+        threads.tick()
         on_event(Progress(done / n, f"Predicting: {done} of {n} texts", done, n))
-    out /= out.sum(axis=1, keepdims=True).clip(min=1e-300)
-    return out
 
 
 def save_fine_tuned(model: FineTuned, folder: Path, categories: list[str]) -> None:

@@ -73,10 +73,13 @@ def collate(
     pad_id: int,
     labels: np.ndarray | None = None,
     pin_memory: bool = False,
+    multiple: int = 1,
+    limit: int | None = None,
 ) -> Batch:
-    """Pad the texts at ``indices`` to the longest of them (not to the model's maximum)."""
+    """Pad the texts at ``indices`` to the longest of them (not to the model's maximum), or up to
+    a ``multiple`` of tokens (GPUs prefer multiples of 8) but never beyond ``limit``."""
     rows = [input_ids[int(i)] for i in indices]
-    longest = max(len(row) for row in rows)
+    longest = padded_length(max(len(row) for row in rows), multiple, limit)
     ids = np.full((len(rows), longest), pad_id, dtype=np.int64)
     mask = np.zeros((len(rows), longest), dtype=np.int64)
     for r, row in enumerate(rows):
@@ -96,12 +99,24 @@ def collate(
     return batch
 
 
-def split(batch: Batch, micro_size: int) -> list[Batch]:
-    """Micro-batches of at most ``micro_size`` texts, each trimmed to its own longest text."""
+def padded_length(longest: int, multiple: int = 1, limit: int | None = None) -> int:
+    """``longest`` rounded up to a ``multiple``, but not past ``limit`` (nor below ``longest``)."""
+    if multiple <= 1:
+        return longest
+    rounded = -(-longest // multiple) * multiple
+    return max(longest, min(rounded, limit)) if limit is not None else rounded
+
+
+def split(batch: Batch, micro_size: int, multiple: int = 1) -> list[Batch]:
+    """Micro-batches of at most ``micro_size`` texts, each trimmed to its own longest text (rounded
+    up to a ``multiple`` of tokens, within the batch's width)."""
+    if micro_size >= batch.input_ids.shape[0]:
+        return [batch]
     parts = []
+    width = batch.input_ids.shape[1]
     for start in range(0, batch.input_ids.shape[0], micro_size):
         mask = batch.attention_mask[start:start + micro_size]
-        longest = int(mask.sum(dim=1).max())
+        longest = padded_length(int(mask.sum(dim=1).max()), multiple, width)
         parts.append(
             Batch(
                 batch.input_ids[start:start + micro_size, :longest],
@@ -112,4 +127,4 @@ def split(batch: Batch, micro_size: int) -> list[Batch]:
     return parts
 
 
-__all__ = ["MEGA_BATCHES", "Batch", "collate", "length_grouped_batches", "sorted_batches", "split"]
+__all__ = ["MEGA_BATCHES", "Batch", "collate", "length_grouped_batches", "padded_length", "sorted_batches", "split"]

@@ -7,7 +7,15 @@ scaler) autocast. When the GPU runs out of memory, the step is repeated in micro
 the size whose gradients are summed, so the optimizer sees the same batch of 16 and the same
 learning-rate schedule; this goes on down to one text at a time.
 
-The callback is called after every optimizer step; it may raise ``Cancelled`` to stop.
+Speed (each switchable, ``speed_switches.py``): the last layer computes only the token the
+classifier reads (``first_token.py``); only the word embeddings of words in the texts are trained
+(``used_vocabulary.py``); on the CPU the thread count follows the free cores (``cpu_threads.py``);
+on a GPU each loss is read one step late, so the GPU never waits for Python, and batches are padded
+to multiples of 8 tokens. AdamW is fused into one kernel on the CPU and on CUDA, and gradients are
+freed (not zeroed) after each step.
+
+The callback is called after every optimizer step (on a GPU, just after the next one was queued);
+it may raise ``Cancelled`` to stop.
 """
 
 from __future__ import annotations
@@ -30,8 +38,12 @@ from guiapp.core.models.transformers.training.batches import (
     length_grouped_batches,
     split,
 )
+from guiapp.core.models.transformers.training.first_token import first_token_only
+from guiapp.core.models.transformers.training.speed_switches import SpeedSwitches
+from guiapp.core.models.transformers.training.used_vocabulary import UsedVocabulary
 
 if TYPE_CHECKING:
+    from guiapp.core.models.transformers.training.cpu_threads import CpuThreads
     from guiapp.core.models.transformers.training.settings import FineTuneSettings
 
 # Called with the size of each micro-batch just before its forward pass. Tests set it to
@@ -103,15 +115,16 @@ class _Step:
     """One optimizer step's forward and backward passes, in micro-batches when memory is short."""
 
     def __init__(self, model: torch.nn.Module, device: torch.device, dtype: torch.dtype | None,
-                 scaler: Any, batch_size: int) -> None:
+                 scaler: Any, batch_size: int, pad_multiple: int = 1) -> None:
         self.model, self.device, self.dtype, self.scaler = model, device, dtype, scaler
         self.batch_size = batch_size
         self.micro = batch_size
+        self.pad_multiple = pad_multiple
 
     def run(self, batch: Batch) -> torch.Tensor:
         n = batch.input_ids.shape[0]
-        total = torch.zeros((), device=self.device)
-        for part in split(batch, self.micro):
+        total: torch.Tensor | None = None
+        for part in split(batch, self.micro, self.pad_multiple):
             if before_micro_batch is not None:
                 before_micro_batch(part.input_ids.shape[0])
             part = part.to(self.device)
@@ -119,7 +132,8 @@ class _Step:
                 logits = self.model(input_ids=part.input_ids, attention_mask=part.attention_mask).logits
             loss = F.cross_entropy(logits.float(), part.labels, reduction="sum") / n
             (self.scaler.scale(loss) if self.scaler is not None else loss).backward()
-            total += loss.detach()
+            total = loss.detach() if total is None else total + loss.detach()
+        assert total is not None
         return total
 
     def back_off(self, on_event: EventCallback, notes: list[str]) -> None:
@@ -152,64 +166,112 @@ def train(
     bf16: bool,
     generator: torch.Generator,
     on_event: EventCallback,
+    threads: CpuThreads | None = None,
+    switches: SpeedSwitches | None = None,
 ) -> Outcome:
-    """Fine-tune ``model`` (already on ``device``) for ``settings.epochs`` passes over the texts."""
+    """Fine-tune ``model`` (already on ``device``) for ``settings.epochs`` passes over the texts.
+
+    ``threads`` (on the CPU) is looked at after every step and sets torch's thread count to the
+    free cores; ``switches`` are the speed-ups in use (all, unless the environment says otherwise)."""
+    switches = switches or SpeedSwitches.from_environment()
     n, batch_size, epochs = len(labels), settings.batch_size, settings.epochs
     per_epoch = math.ceil(n / batch_size)
     total = per_epoch * epochs
+    vocabulary = UsedVocabulary(model, input_ids, pad_id, settings.weight_decay, switches.vocabulary)
+    if vocabulary.active:
+        input_ids, pad_id = vocabulary.renumber(input_ids), vocabulary.pad_id(pad_id)
     optimizer = make_optimizer(model, settings, device)
     scheduler = linear_schedule(optimizer, total, round(settings.warmup_share * total))
     dtype = autocast_dtype(device, settings.mixed_precision, bf16)
     scaler = torch.amp.GradScaler("cuda") if dtype == torch.float16 else None
-    stepper = _Step(model, device, dtype, scaler, batch_size)
+    multiple = switches.pad_multiple(device.type)
+    limit = int(max(lengths)) if len(lengths) else None  # padding never goes past the longest text
+    stepper = _Step(model, device, dtype, scaler, batch_size, multiple)
     outcome = Outcome()
     pin = device.type == "cuda"
-    seen, step = 0, 0
+    lag = switches.lag and device.type in ("cuda", "mps")  # CPU work is done when the call returns
+    report = _Reporter(outcome, total, epochs, on_event)
     model.train()
     started = time.perf_counter()
     try:
-        for epoch in range(1, epochs + 1):
-            epoch_losses: list[float] = []
-            for indices in length_grouped_batches(lengths, batch_size, generator):
-                batch = collate(input_ids, indices, pad_id, labels, pin_memory=pin)
-                loss = _step_with_backoff(stepper, batch, optimizer, device, on_event, outcome.notes)
-                if settings.max_grad_norm:
+        with first_token_only(model, switches.first_token):
+            for epoch in range(1, epochs + 1):
+                for indices in length_grouped_batches(lengths, batch_size, generator):
+                    batch = collate(input_ids, indices, pad_id, labels, pin_memory=pin, multiple=multiple,
+                                    limit=limit)
+                    loss = _step_with_backoff(stepper, batch, optimizer, device, on_event, outcome.notes)
+                    if settings.max_grad_norm:
+                        if scaler is not None:
+                            scaler.unscale_(optimizer)
+                        torch.nn.utils.clip_grad_norm_(model.parameters(), settings.max_grad_norm)
                     if scaler is not None:
-                        scaler.unscale_(optimizer)
-                    torch.nn.utils.clip_grad_norm_(model.parameters(), settings.max_grad_norm)
-                if scaler is not None:
-                    scaler.step(optimizer)
-                    scaler.update()
-                else:
-                    optimizer.step()
-                scheduler.step()
-                optimizer.zero_grad(set_to_none=True)
-                step += 1
-                seen += len(indices)
-                value = float(loss)
-                outcome.losses.append(value)
-                epoch_losses.append(value)
-                speed = seen / max(time.perf_counter() - started, 1e-9)
-                recent = float(np.mean(outcome.losses[-10:]))
-                on_event(Metric("loss", step, value, total))
-                on_event(Progress(
-                    step / total,
-                    f"epoch {epoch} of {epochs}, step {step} of {total} · loss {recent:.2f} · {speed:.1f} texts a second",
-                    done=step, total=total,
-                ))
-            on_event(Log(
-                f"Epoch {epoch} of {epochs} done: mean loss {np.mean(epoch_losses):.3f} "
-                f"({len(epoch_losses)} steps, {seen / max(time.perf_counter() - started, 1e-9):.1f} texts per second so far)."
-            ))
+                        scaler.step(optimizer)
+                        scaler.update()
+                    else:
+                        optimizer.step()
+                    scheduler.step()
+                    optimizer.zero_grad(set_to_none=True)
+                    report.queue(loss, epoch, len(indices))
+                    if not lag:
+                        report.flush()
+                    if threads is not None:
+                        threads.tick()
+                report.flush()
+                report.epoch_done(epoch)
     finally:
         optimizer.zero_grad(set_to_none=True)
         optimizer.state.clear()
+        vocabulary.restore()
         model.eval()
         free_memory(device)
     outcome.seconds = time.perf_counter() - started
-    outcome.samples_per_second = seen / max(outcome.seconds, 1e-9)
+    outcome.samples_per_second = report.seen / max(outcome.seconds, 1e-9)
     outcome.micro_batch_size = stepper.micro
     return outcome
+
+
+class _Reporter:
+    """Reads each step's loss and reports it (Metric, Progress, per-epoch Log). On a GPU a step's
+    loss is read only after the next step has been queued (:meth:`queue` without :meth:`flush`),
+    so that reading it, which waits for the GPU, never leaves the GPU idle."""
+
+    def __init__(self, outcome: Outcome, total: int, epochs: int, on_event: EventCallback) -> None:
+        self.outcome, self.total, self.epochs, self.on_event = outcome, total, epochs, on_event
+        self.pending: list[tuple[torch.Tensor, int, int]] = []
+        self.step = self.seen = 0
+        self.epoch_losses: list[float] = []
+        self.started = time.perf_counter()
+
+    def queue(self, loss: torch.Tensor, epoch: int, texts: int) -> None:
+        if len(self.pending) >= 1:
+            self.flush()
+        self.pending.append((loss, epoch, texts))
+
+    def flush(self) -> None:
+        pending, self.pending = self.pending, []
+        for loss, epoch, texts in pending:
+            self.step += 1
+            self.seen += texts
+            value = float(loss)
+            self.outcome.losses.append(value)
+            self.epoch_losses.append(value)
+            speed = self.seen / max(time.perf_counter() - self.started, 1e-9)
+            recent = float(np.mean(self.outcome.losses[-10:]))
+            self.on_event(Metric("loss", self.step, value, self.total))
+            self.on_event(Progress(
+                self.step / self.total,
+                f"epoch {epoch} of {self.epochs}, step {self.step} of {self.total} · loss {recent:.2f} · "
+                f"{speed:.1f} texts a second",
+                done=self.step, total=self.total,
+            ))
+
+    def epoch_done(self, epoch: int) -> None:
+        speed = self.seen / max(time.perf_counter() - self.started, 1e-9)
+        self.on_event(Log(
+            f"Epoch {epoch} of {self.epochs} done: mean loss {np.mean(self.epoch_losses):.3f} "
+            f"({len(self.epoch_losses)} steps, {speed:.1f} texts per second so far)."
+        ))
+        self.epoch_losses = []
 
 
 def _step_with_backoff(stepper: _Step, batch: Batch, optimizer: torch.optim.Optimizer, device: torch.device,
