@@ -45,6 +45,13 @@ SOURCES = ((PREDICTED, "The texts predicted on the Predict step"),
            (TABLE, "Your table: its coded and uncoded texts"))
 
 
+def _predicted_inputs(result, model, predictions, table, frame, test_frame, log,  # noqa: ANN001, ANN202
+                      on_event):  # noqa: ANN001, ARG001 — in a worker
+    from guiapp.core.findings.from_study import findings_inputs
+
+    return findings_inputs(result, model, predictions, table, frame, test_frame, log)
+
+
 def _table_inputs(frame, mapping, log, categories, fixes, on_event):  # noqa: ANN001, ANN202 — in a worker
     from guiapp.core.findings.from_table import table_findings_inputs
 
@@ -247,17 +254,15 @@ class FindingsPage(QWidget):
             self._measure_table()
 
     def _model_chosen(self) -> None:
-        from guiapp.core.findings.from_study import findings_inputs
-
         session, model = self.session, self.model_combo.currentText()
         if self.source_combo.currentData() != PREDICTED or not model or session.predictions is None:
             return
-        try:
-            inputs = findings_inputs(session.result, model, session.predictions, session.predicted_table,
-                                     session.frame, session.test_frame, session.codings)
-        except UserError as error:
-            self._not_measurable(str(error))
-            return
+        self._clear_findings()  # the model's answers are lined up with the test texts in a job: a corpus can be large
+        self._run(Worker(_predicted_inputs, session.result, model, session.predictions, session.predicted_table,
+                         session.frame, session.test_frame, session.codings, name="findings inputs"),
+                  lambda inputs: self._predicted_ready(inputs, model), "Reading the model's answers…")
+
+    def _predicted_ready(self, inputs, model: str) -> None:  # noqa: ANN001 — StudyFindingsInputs
         n_corpus, n_coded = len(inputs.probabilities), len(inputs.coded.labels)
         self._inputs_ready(inputs, (
             f"The share of each category among the {n_corpus:,} texts {model} answered on the Predict step, with "
@@ -275,17 +280,11 @@ class FindingsPage(QWidget):
             return
         session = self.session
         fixes = session.data_spec.category_fixes if session.data_spec is not None else None
-        worker = Worker(_table_inputs, session.frame, session.mapping, session.codings, session.codebook.names(),
-                        fixes, name="findings model")
-        worker.signals.finished.connect(lambda inputs, w=worker: self._table_measured(w, inputs))
-        worker.signals.failed.connect(lambda error, w=worker: self._failed(w, error))
-        worker.signals.cancelled.connect(lambda w=worker: self._cancelled(w))
-        self._start(worker, "Teaching the quick model your coded texts…")
+        self._run(Worker(_table_inputs, session.frame, session.mapping, session.codings, session.codebook.names(),
+                         fixes, name="findings model"),
+                  self._table_measured, "Teaching the quick model your coded texts…")
 
-    def _table_measured(self, worker: Worker, inputs) -> None:  # noqa: ANN001 — TableFindingsInputs
-        if worker is not self._slot.current:
-            return
-        self.progress.hide()
+    def _table_measured(self, inputs) -> None:  # noqa: ANN001 — TableFindingsInputs
         self._table_inputs = inputs
         if self.source_combo.currentData() == TABLE:
             self._table_ready(inputs)
@@ -358,17 +357,24 @@ class FindingsPage(QWidget):
             options = {"stratified": self.stratified_box.isVisible() and self.stratified_box.isChecked()}
         else:
             options = {"elsewhere": self.elsewhere_box.isChecked()}
-        worker = Worker(_estimate, self.inputs, column, options, name="findings")
-        worker.signals.finished.connect(lambda found, w=worker: self._estimated(w, found))
+        self._run(Worker(_estimate, self.inputs, column, options, name="findings"), self._estimated,
+                  "Estimating the shares…")
+
+    def _run(self, worker: Worker, done, message: str) -> None:  # noqa: ANN001 — done(the job's result)
+        """Start a job of the page's one slot, with progress and Cancel; ``done`` takes its result
+        unless a later job has taken the slot meanwhile."""
+        worker.signals.finished.connect(lambda result, w=worker: self._finished(w, result, done))
         worker.signals.failed.connect(lambda error, w=worker: self._failed(w, error))
         worker.signals.cancelled.connect(lambda w=worker: self._cancelled(w))
-        self._start(worker, "Estimating the shares…")
-
-    def _start(self, worker: Worker, message: str) -> None:
         self._slot.start(worker)
         self.progress.show()
         self.progress.attach(worker, message)
         self.statusMessage.emit(message)
+
+    def _finished(self, worker: Worker, result, done) -> None:  # noqa: ANN001
+        if worker is self._slot.current:
+            self.progress.hide()
+            done(result)
 
     def _failed(self, worker: Worker, error: Exception) -> None:
         if worker is not self._slot.current:
@@ -382,10 +388,7 @@ class FindingsPage(QWidget):
             self.progress.hide()
             self.statusMessage.emit("Stopped: the shares shown are from before.")
 
-    def _estimated(self, worker: Worker, findings) -> None:  # noqa: ANN001 — a Findings
-        if worker is not self._slot.current:
-            return
-        self.progress.hide()
+    def _estimated(self, findings) -> None:  # noqa: ANN001 — a Findings
         self.findings = findings
         self.session.set_findings(findings)  # the methods appendix gets its paragraph
         self.save_button.setEnabled(True)
