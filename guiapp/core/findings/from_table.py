@@ -104,9 +104,6 @@ def table_findings_inputs(frame: pd.DataFrame, mapping, log=None, *, categories=
         raise DataError(f"Only {len(logged.labels):,} texts of the table are coded: too few to measure the "
                         "quick model's mistakes.",
                         f"Code at least {MIN_CODED} texts (a few hundred give useful intervals) on the Coding step.")
-    if len(set(logged.labels)) < 2:
-        raise DataError("Every coded text has the same category, so there is nothing to estimate.",
-                        "Code texts of other categories on the Coding step.")
     if len(table_entries) < len(log.entries_of()):
         notes.append("Codings of a second file are not texts of this table and are left out here.")
     coded_categories = set(logged.labels)

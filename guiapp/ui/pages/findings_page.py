@@ -452,9 +452,6 @@ class FindingsPage(QWidget):
         self._save_slot.start(worker)
 
     # -- for the window ------------------------------------------------------------------------------------------
-    def share_text(self, row: int) -> str:
-        return f"{self.shares.cell_text(row, 1)} {self.shares.cell_text(row, 2)}"
-
     def is_busy(self) -> bool:
         return any(slot.current is not None for slot in (self._slot, self._regress_slot, self._save_slot))
 
