@@ -38,6 +38,9 @@ class WorkerSignals(QObject):
     done = Signal()  # always last, after finished/failed/cancelled
 
 
+_RESULT_SIGNALS = ("progress", "log", "update", "metric", "finished", "failed", "partial", "cancelled")
+
+
 def _ended() -> None:  # what a finished worker's thread would run (nothing; it is not started again)
     return None
 
@@ -88,6 +91,17 @@ class Worker:
 
     def is_running(self) -> bool:
         return self._thread.isRunning()
+
+    def detach(self) -> None:
+        """Deliver nothing more to the callbacks connected to this job (their widget is gone); the job
+        still ends and is freed as usual."""
+        with warnings.catch_warnings():  # PySide warns when a signal had nothing connected
+            warnings.simplefilter("ignore")
+            for name in _RESULT_SIGNALS:
+                try:
+                    getattr(self.signals, name).disconnect()
+                except (RuntimeError, TypeError, SystemError):
+                    pass
 
     def wait(self, ms: int = -1) -> bool:
         """Block until the thread ends (or ``ms`` passed); True when it has ended."""
@@ -176,8 +190,7 @@ class Worker:
         which can crash. Every queued signal of this job was delivered before the thread's ``finished``."""
         if not self._thread.wait(2000):  # the thread emits finished just before it ends: let it end first,
             return  # so this worker's QThread is never deleted while running (kept for the collector then)
-        signals = [getattr(self.signals, name) for name in ("started", "progress", "log", "update", "metric",
-                                                             "finished", "failed", "partial", "cancelled", "done")]
+        signals = [getattr(self.signals, name) for name in ("started", *_RESULT_SIGNALS, "done")]
         with warnings.catch_warnings():  # PySide warns when a signal had nothing connected
             warnings.simplefilter("ignore")
             for signal in [*signals, self._thread.finished]:
@@ -189,10 +202,22 @@ class Worker:
 
 
 class WorkerSlot:
-    """Holds at most one running job (one per page): starting a new one cancels the old."""
+    """Holds at most one running job (one per page): starting a new one cancels the old.
 
-    def __init__(self) -> None:
+    ``owner``: the widget whose callbacks receive the job's signals. When it is deleted (a page
+    closed or rebuilt) the running job is cancelled and its result no longer delivered, so a job
+    that ends afterwards never reaches a deleted widget."""
+
+    def __init__(self, owner: QObject | None = None) -> None:
         self.current: Worker | None = None
+        if owner is not None:
+            owner.destroyed.connect(self._owner_deleted)
+
+    def _owner_deleted(self, *_args: Any) -> None:
+        worker, self.current = self.current, None
+        if worker is not None:
+            worker.cancel()
+            worker.detach()
 
     def start(self, worker: Worker) -> Worker:
         self.cancel()

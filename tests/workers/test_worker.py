@@ -141,3 +141,32 @@ def test_a_finished_worker_is_freed_on_the_gui_thread_without_a_garbage_collecti
     finally:
         gc.enable()
     assert seen == [(6, "_count")]
+
+
+def test_a_job_whose_widget_was_deleted_is_cancelled_and_reaches_no_callback(qtbot):
+    import threading
+
+    from PySide6.QtCore import QCoreApplication, QEvent
+    from PySide6.QtWidgets import QLabel
+
+    release = threading.Event()
+
+    def wait_then_answer(on_event):
+        release.wait(30)
+        on_event(Progress(1.0, "done"))  # raises Cancelled once the slot's owner was deleted
+        return "answer"
+
+    label = QLabel()
+    slot = WorkerSlot(label)
+    delivered = []
+    worker = Worker(wait_then_answer)
+    worker.signals.finished.connect(lambda answer: delivered.append(label.setText(answer)))
+    worker.signals.cancelled.connect(lambda: delivered.append("cancelled"))
+    slot.start(worker)
+    label.deleteLater()
+    QCoreApplication.sendPostedEvents(None, QEvent.Type.DeferredDelete)
+    assert slot.current is None  # the owner's deletion freed the slot
+    assert worker.cancel_requested
+    with qtbot.waitSignal(worker.signals.done, timeout=30_000):
+        release.set()
+    assert delivered == []  # neither the result nor the cancellation reached the deleted label

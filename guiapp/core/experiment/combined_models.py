@@ -6,7 +6,9 @@ Each combined model is a :class:`ModelResult` with ``representation = "combined"
 ``classifier`` ``"weighted_vote"`` or ``"stacking"``; its ``spec`` names the models it combines
 (``parts``), their weights, and on how many training texts the combination was learnt.
 Its ``cv_scores`` are the combination learnt on all folds but one of the out-of-fold texts and
-scored on the one left, in turn (for stacking: with the regularisation those folds chose).
+scored on the one left, in turn (everything it learns — the vote's weights, stacking's regression and
+its strength — learnt anew without the fold), and ``spec["against_parts"]`` compares it with each
+part on the same folds (``combined_evidence.py``).
 """
 
 from __future__ import annotations
@@ -21,6 +23,7 @@ from guiapp.core.atomic import write_text_atomic
 from guiapp.core.events import EventCallback, Log
 from guiapp.core.experiment import combining
 from guiapp.core.experiment.artefacts import COMBINED_FILE, COMBINED_FORMAT, model_folder_name
+from guiapp.core.experiment.combined_evidence import AgainstParts, against_parts
 from guiapp.core.experiment.held_out import CI_LEVEL, evaluate_on_test
 from guiapp.core.experiment.out_of_fold import OutOfFold
 from guiapp.core.experiment.results import ExperimentResult, ModelResult
@@ -59,6 +62,9 @@ def add_combined_models(
     learn = [part.probabilities[rows] for part in oof]
     tested = [np.asarray(model.probabilities, dtype=float) for model in parts]
     where = _where_learnt(int(rows.sum()), len(rows))
+    folds = _held_out_folds(y, spec.seed)
+    part_scores = {model.name: [combining.macro_f1(y[held], part[held].argmax(axis=1)) for _, held in folds]
+                   for model, part in zip(parts, learn, strict=True)}
     added = []
     for method in ("weighted_vote", "stacking"):
         begun = time.perf_counter()
@@ -67,8 +73,8 @@ def add_combined_models(
         except ValueError as error:
             on_event(Log(f"{METHOD_NAMES[method]} could not be learnt: {error}.", "warning"))
             continue
-        fold_scores = (combiner.fold_scores if isinstance(combiner, combining.Stacking)
-                       else _held_out_scores(method, learn, y, len(data.categories), spec.seed))
+        fold_scores = _held_out_scores(method, learn, y, len(data.categories), spec.seed, folds)
+        evidence = against_parts(fold_scores, part_scores, int(rows.sum())) if fold_scores else None
         probabilities = combiner.combine(tested)
         predicted = probabilities.argmax(axis=1)
         name = _free_name(METHOD_NAMES[method], result)
@@ -78,7 +84,7 @@ def add_combined_models(
             name=name,
             representation="combined",
             classifier=method,
-            spec=_spec(name, method, combiner, parts, int(rows.sum()), where),
+            spec=_spec(name, method, combiner, parts, int(rows.sum()), where, evidence),
             chosen_params=_chosen(combiner, parts),
             cv_scores=fold_scores,
             test=evaluate_on_test(data.y[data.split.test], predicted, data, spec, CI_LEVEL),
@@ -96,6 +102,10 @@ def add_combined_models(
         assert combined.test is not None
         on_event(Log(f"{name} of {', '.join(model.name for model in parts)}: test macro-F1 "
                      f"{combined.test.macro_f1:.3f}; learnt on {where}."))
+        if evidence is not None and evidence.below_every_part:
+            on_event(Log(f"{name} scored below every model it combines in cross-validation "
+                         f"({evidence.score:.3f} against {evidence.worst_part_score:.3f}–{evidence.best_part_score:.3f}); "
+                         "it is shown for comparison but never recommended.", "warning"))
         added.append(combined)
     result.models.extend(added)
     if added:
@@ -105,23 +115,28 @@ def add_combined_models(
 
 
 def _learn(method: str, probabilities: list[np.ndarray], y: np.ndarray, n_categories: int, seed: int):
+    vote = combining.choose_vote_weights(probabilities, y)
     if method == "weighted_vote":
-        return combining.choose_vote_weights(probabilities, y)
-    return combining.fit_stacking(probabilities, y, n_categories, seed)
+        return vote
+    return combining.fit_stacking(probabilities, y, n_categories, seed, vote=vote)
 
 
-def _held_out_scores(method: str, probabilities: list[np.ndarray], y: np.ndarray, n_categories: int,
-                     seed: int) -> list[float]:
-    """Macro-F1 of the combination learnt without each fold of the out-of-fold texts, on that fold."""
+def _held_out_folds(y: np.ndarray, seed: int) -> list[tuple[np.ndarray, np.ndarray]]:
+    """Up to five stratified folds of the out-of-fold texts (none when a category has a single text)."""
     counts = np.bincount(y)
     n_folds = int(min(5, counts[counts > 0].min()))
     if n_folds < 2:
         return []
     from sklearn.model_selection import StratifiedKFold
 
+    return list(StratifiedKFold(n_splits=n_folds, shuffle=True, random_state=seed).split(np.zeros(len(y)), y))
+
+
+def _held_out_scores(method: str, probabilities: list[np.ndarray], y: np.ndarray, n_categories: int,
+                     seed: int, folds: list[tuple[np.ndarray, np.ndarray]]) -> list[float]:
+    """Macro-F1 of the combination learnt without each fold of the out-of-fold texts, on that fold."""
     scores = []
-    splitter = StratifiedKFold(n_splits=n_folds, shuffle=True, random_state=seed)
-    for learn_rows, score_rows in splitter.split(np.zeros(len(y)), y):
+    for learn_rows, score_rows in folds:
         try:
             combiner = _learn(method, [part[learn_rows] for part in probabilities], y[learn_rows], n_categories, seed)
         except ValueError:
@@ -150,8 +165,10 @@ def _chosen(combiner, parts: list[ModelResult]) -> dict:
     return {"C": combiner.C, "influence": part_weights(combiner, parts)}
 
 
-def _spec(name: str, method: str, combiner, parts: list[ModelResult], n_rows: int, where: str) -> dict:
+def _spec(name: str, method: str, combiner, parts: list[ModelResult], n_rows: int, where: str,
+          evidence: AgainstParts | None) -> dict:
     return {
+        **({"against_parts": evidence.to_dict()} if evidence is not None else {}),
         "name": name,
         "representation": "combined",
         "classifier": method,

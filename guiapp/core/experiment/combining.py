@@ -14,7 +14,9 @@ texts, which are only used once, to evaluate the combination like any other mode
 * **Stacking**: a multinomial logistic regression on the models' probabilities side by side, L2
   regularised, its strength chosen by stratified cross-validation on the same out-of-fold rows
   (macro-F1), and categories weighted by their size so small categories count as they do in
-  macro-F1.
+  macro-F1. A regression learnt on few texts is noisy, so its probabilities are shrunk towards the
+  weighted vote's: the regression counts ``n / (n + SHRINK_TEXTS)`` of the answer for ``n`` texts
+  (a third on 100 texts, nine tenths on 1,800), the vote the rest.
 """
 
 from __future__ import annotations
@@ -25,6 +27,7 @@ import numpy as np
 
 VOTE_ROUNDS = 25  # greedy additions; weights are then multiples of 1/25
 STACKING_C = (0.01, 0.1, 1.0, 10.0, 100.0)
+SHRINK_TEXTS = 200  # texts at which stacking's regression and the vote count alike
 _EPSILON = 1e-7
 
 
@@ -60,8 +63,17 @@ class Stacking:
     method: str = "stacking"
     part_influence: list[float] = field(default_factory=list)  # share of |coefficients| per part
     fold_scores: list[float] = field(default_factory=list)  # the chosen C's macro-F1 per held-out fold
+    regression_share: float = 1.0  # how much the regression counts; the rest is the vote's
+    vote_weights: list[float] = field(default_factory=list)  # the vote it is shrunk towards
 
     def combine(self, probabilities: list[np.ndarray]) -> np.ndarray:
+        regression = self._regression(probabilities)
+        if self.regression_share >= 1.0 or not self.vote_weights:
+            return regression
+        vote = WeightedVote(self.vote_weights).combine(probabilities)
+        return self.regression_share * regression + (1.0 - self.regression_share) * vote
+
+    def _regression(self, probabilities: list[np.ndarray]) -> np.ndarray:
         features = _stack(probabilities)
         n_parts = len(probabilities)
         coefficients = np.asarray(self.coefficients, dtype=float)
@@ -88,6 +100,8 @@ class Stacking:
             "C": self.C,
             "cv_macro_f1": None if np.isnan(self.cv_macro_f1) else self.cv_macro_f1,
             "part_influence": self.part_influence,
+            "regression_share": self.regression_share,
+            "vote_weights": self.vote_weights,
         }
 
 
@@ -108,6 +122,8 @@ def combiner_from_dict(data: dict) -> Combiner:
             C=float(data["C"]),
             cv_macro_f1=float("nan") if data.get("cv_macro_f1") is None else float(data["cv_macro_f1"]),
             part_influence=[float(value) for value in data.get("part_influence", [])],
+            regression_share=float(data.get("regression_share", 1.0)),
+            vote_weights=[float(value) for value in data.get("vote_weights", [])],
         )
     raise ValueError(f"unknown way of combining models: {method!r}")
 
@@ -134,14 +150,24 @@ def choose_vote_weights(probabilities: list[np.ndarray], y: np.ndarray, rounds: 
 
 
 def fit_stacking(probabilities: list[np.ndarray], y: np.ndarray, n_categories: int, seed: int,
-                 folds: int = 5) -> Stacking:
+                 folds: int = 5, vote: WeightedVote | None = None) -> Stacking:
     """The stacking regression (see the module docstring), its strength chosen by cross-validation;
-    ``fold_scores`` keeps the chosen strength's macro-F1 on each held-out fold."""
+    ``fold_scores`` keeps the chosen strength's macro-F1 on each held-out fold (of the regression alone).
+    With ``vote``, the regression is shrunk towards it by the number of texts."""
     from threadpoolctl import threadpool_limits
 
     # one thread: these small regressions are slower with several (5-20× when the machine is busy)
     with threadpool_limits(limits=1):
-        return _fit_stacking(probabilities, y, n_categories, seed, folds)
+        stacking = _fit_stacking(probabilities, y, n_categories, seed, folds)
+    if vote is not None:
+        stacking.vote_weights = list(vote.weights)
+        stacking.regression_share = regression_share(len(y))
+    return stacking
+
+
+def regression_share(n_texts: int) -> float:
+    """How much stacking's regression counts when learnt on ``n_texts`` (the vote counts the rest)."""
+    return round(n_texts / (n_texts + SHRINK_TEXTS), 4)
 
 
 def _fit_stacking(probabilities: list[np.ndarray], y: np.ndarray, n_categories: int, seed: int,

@@ -228,8 +228,12 @@ def headline(
     second = models[1]
     test_set = test_set_comparisons(result) if test_set is None else test_set
     best_score, second_score = best.test.macro_f1, second.test.macro_f1  # type: ignore[union-attr]
-    lines = [(f"{best.name} has the highest macro-F1 on the test texts ({best_score:.2f}); "
-              f"the runner-up is {second.name} ({second_score:.2f}).")]
+    if best_score >= second_score:
+        lines = [(f"{best.name} has the highest macro-F1 on the test texts ({best_score:.2f}); "
+                  f"the runner-up is {second.name} ({second_score:.2f}).")]
+    else:  # the recommended model (chosen on the training texts) scored lower on the test texts
+        lines = [(f"{best.name} is the recommended model ({best_score:.2f} on the test texts); "
+                  f"{second.name} scored {second_score:.2f} there.")]
     top = _pair(test_set, best.name, second.name)
     if top is None:
         return lines

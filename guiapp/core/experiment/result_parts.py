@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from guiapp.core.experiment.combined_evidence import AgainstParts
 from guiapp.core.study.category_fixes import CategoryFixes
 from guiapp.core.study.mapping import ColumnMapping
 
@@ -195,6 +196,7 @@ class Combination:
     weights: dict[str, float] = field(default_factory=dict)  # the vote's weights or stacking's share of influence
     learnt_on: str = ""  # in words
     learnt_on_texts: int | None = None
+    against_parts: AgainstParts | None = None  # how it fared against its parts in cross-validation
 
     @classmethod
     def from_spec(cls, spec: Any) -> Combination:
@@ -205,4 +207,5 @@ class Combination:
             weights={str(name): float(value) for name, value in weights.items() if _number(value) is not None},
             learnt_on=_text(spec.get("learnt_on")),
             learnt_on_texts=_whole(spec.get("learnt_on_texts")),
+            against_parts=AgainstParts.from_dict(spec.get("against_parts")),
         )

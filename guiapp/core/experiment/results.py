@@ -221,12 +221,23 @@ class ExperimentResult:
         return [model for model in self.models if model.ok]
 
     def ranked(self) -> list[ModelResult]:
-        """Finished models, best test macro-F1 first."""
-        return sorted(self.finished_models(), key=lambda model: model.test.macro_f1, reverse=True)  # type: ignore[union-attr]
+        """Finished models: the recommended one first (``recommendation.py``), then by test macro-F1."""
+        by_test = sorted(self.finished_models(), key=lambda model: model.test.macro_f1, reverse=True)  # type: ignore[union-attr]
+        chosen = self.recommendation()
+        if chosen is None:
+            return by_test
+        return [chosen.model, *(model for model in by_test if model is not chosen.model)]
 
     def best(self) -> ModelResult | None:
+        """The recommended model (chosen on the training texts alone)."""
         ranked = self.ranked()
         return ranked[0] if ranked else None
+
+    def recommendation(self):  # noqa: ANN201 — a Recommendation, or None
+        """Which model is recommended and why (``recommendation.py``)."""
+        from guiapp.core.experiment.recommendation import recommend
+
+        return recommend(self.models, self.test_split.n_train)
 
     def to_dict(self, include_texts: bool = True) -> dict[str, Any]:
         data = asdict(self)

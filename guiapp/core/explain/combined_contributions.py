@@ -72,13 +72,22 @@ def part_directions(model: CombinedModel, part_probabilities: Sequence[np.ndarra
     targets = np.asarray(targets, dtype=int)
     combiner = model.combiner
     if isinstance(combiner, WeightedVote):
-        directions = np.zeros((len(targets), len(model.parts), len(model.categories)))
-        for k, weight in enumerate(combiner.weights):
-            directions[np.arange(len(targets)), k, targets] = float(weight)
-        return directions
+        return _vote_directions(combiner, targets, len(model.parts), len(model.categories))
     if isinstance(combiner, Stacking):
-        return stacking_slopes(combiner, part_probabilities, targets)
+        slopes = stacking_slopes(combiner, part_probabilities, targets)
+        if combiner.regression_share >= 1.0 or not combiner.vote_weights:
+            return slopes
+        # shrunk towards the vote: the combined probability is a mixture, so its slopes mix alike
+        vote = _vote_directions(WeightedVote(combiner.vote_weights), targets, len(model.parts), len(model.categories))
+        return combiner.regression_share * slopes + (1.0 - combiner.regression_share) * vote
     raise ValueError(f"unknown way of combining models: {type(combiner).__name__}")
+
+
+def _vote_directions(vote: WeightedVote, targets: np.ndarray, n_parts: int, n_categories: int) -> np.ndarray:
+    directions = np.zeros((len(targets), n_parts, n_categories))
+    for k, weight in enumerate(vote.weights):
+        directions[np.arange(len(targets)), k, targets] = float(weight)
+    return directions
 
 
 def explain_combined(

@@ -43,8 +43,8 @@ class CodingFiles(QObject):
         super().__init__(parent)
         self.session = session
         self._window = parent  # where the dialogs open
-        self._read_slot = WorkerSlot()
-        self._export_slot = WorkerSlot()
+        self._read_slot = WorkerSlot(self)
+        self._export_slot = WorkerSlot(self)
 
     # -- a second file of texts ---------------------------------------------------------------------------
     def choose_texts_file(self) -> None:

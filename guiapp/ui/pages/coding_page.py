@@ -52,8 +52,8 @@ class CodingPage(QWidget):
         self.session = session or StudySession(self)
         self.loop = None  # CodingLoop over the table's uncoded texts, once a table with texts is open
         self.current = None  # the Suggestion on screen
-        self._retrain_slot = WorkerSlot()
-        self._review_slot = WorkerSlot()
+        self._retrain_slot = WorkerSlot(self)
+        self._review_slot = WorkerSlot(self)
         self.files = CodingFiles(self.session, self)
         self.files.statusMessage.connect(self.statusMessage)
         self.files.errorRaised.connect(self.errorRaised)

@@ -115,8 +115,8 @@ class DataPage(QWidget):
         self._wanted_test_file: tuple[str, str | None] | None = None
         self.report: HealthReport | None = None
         self._previous_sha: str | None = None  # of the table shown before the current one (for Reload)
-        self._load_slot = WorkerSlot()
-        self._health_slot = WorkerSlot()
+        self._load_slot = WorkerSlot(self)
+        self._health_slot = WorkerSlot(self)
         # Noticing that the file changed on disk: a watcher, and a check when the window is activated.
         self.watcher = QFileSystemWatcher(self)
         self.watcher.fileChanged.connect(self._file_touched)

@@ -85,7 +85,7 @@ class FindingsPage(QWidget):
         self.findings = None
         self.regression = None
         self._table_inputs = None  # the table's cross-fitted inputs, until the table or its codings change
-        self._slot, self._regress_slot, self._save_slot = WorkerSlot(), WorkerSlot(), WorkerSlot()
+        self._slot, self._regress_slot, self._save_slot = WorkerSlot(self), WorkerSlot(self), WorkerSlot(self)
         self.empty = EmptyState("No findings yet", "Code texts of your table (on the Data or Coding step), or predict "
                                 "new texts with a trained model on the Predict step: the shares of the categories "
                                 "in them show here.", "findings")

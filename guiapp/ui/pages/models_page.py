@@ -101,7 +101,7 @@ class ModelsPage(QWidget):
         from guiapp.workers import WorkerSlot
 
         self.session = session or StudySession(self)
-        self._measure_slot = WorkerSlot()
+        self._measure_slot = WorkerSlot(self)
         self._measured_for: frozenset[str] = frozenset()
         self._data: DataSpec | None = None
         self._report: HealthReport | None = None

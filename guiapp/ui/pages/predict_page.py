@@ -71,8 +71,8 @@ class PredictPage(QWidget):
         self._predicted_frame: pd.DataFrame | None = None
         self._predicted_source: Path | None = None
         self._folder_of: Callable[[ModelResult], Path | None] = lambda _model: None
-        self._predict_slot = WorkerSlot()
-        self._save_slot = WorkerSlot()
+        self._predict_slot = WorkerSlot(self)
+        self._save_slot = WorkerSlot(self)
 
         self.stack = QStackedWidget()
         self.empty = EmptyState(

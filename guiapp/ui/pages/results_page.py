@@ -484,7 +484,7 @@ class ResultsPage(QWidget):
     def _build_comparison_tab(self) -> QWidget:
         self.comparison = ComparisonView()
         self.comparison.setObjectName("comparisonView")
-        self._comparison_slot = WorkerSlot()
+        self._comparison_slot = WorkerSlot(self)
         return ScrollArea(self.comparison)
 
     def _build_groups_tab(self) -> QWidget:

@@ -109,7 +109,7 @@ class RunPage(QWidget):
         self.run_fn: RunFunction = run_fn or run_engine
         self.result = None
         self.spec: ExperimentSpec | None = None
-        self._slot = WorkerSlot()
+        self._slot = WorkerSlot(self)
         self._state = "idle"
         self._started = 0.0
         self._ended: float | None = None

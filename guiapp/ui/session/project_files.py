@@ -54,8 +54,8 @@ class ProjectSession(QObject):
         self.path: Path | None = None  # the project file being worked on
         self.dirty = False  # something changed since the last save
         self._autosaved = True  # the autosave is up to date
-        self._save_slot = WorkerSlot()
-        self._open_slot = WorkerSlot()
+        self._save_slot = WorkerSlot()  # a save is never cancelled: it ends even when the window closes
+        self._open_slot = WorkerSlot(self)
         self._autosave_slot = WorkerSlot()
         self.timer = QTimer(self)
         self.timer.setInterval(AUTOSAVE_MINUTES * 60 * 1000)

@@ -269,7 +269,7 @@ class ComparisonView(QWidget):
             return
         self._result = result
         if self._coders_slot is None:
-            self._coders_slot = WorkerSlot()
+            self._coders_slot = WorkerSlot(self)
         self.coders_caption.set_plain_text("Comparing the models with your coders…")
         self.coders_title.setVisible(True)
         self.coders_caption.setVisible(True)

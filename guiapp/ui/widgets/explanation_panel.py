@@ -95,7 +95,7 @@ class ExplanationPanel(QWidget):
         self._folder_of: Callable[[ModelResult], Path | None] = lambda _m: None
         self._models: dict[str, TrainedModel] = {}
         self._cache = ExplanationCache()
-        self._slot = WorkerSlot()  # one job at a time: a model is never used by two threads
+        self._slot = WorkerSlot(self)  # one job at a time: a model is never used by two threads
         self._text: str | None = None
         self.corpus: CorpusExplanation | None = None
         self.explanation: DocumentExplanation | None = None

@@ -50,7 +50,7 @@ class HeldOutFileChoice(QWidget):
         self.file: tuple[str, str | None] | None = None
         self.count: int | None = None
         self.frame: pd.DataFrame | None = None  # the test file's table once read (a project keeps it)
-        self._slot = WorkerSlot()
+        self._slot = WorkerSlot(self)
         self.label = QLabel("", objectName="testFileLabel")
         self.label.setWordWrap(True)
         self.choose_button = QPushButton("Use a separate file of test texts…", objectName="chooseTestFile", toolTip=(

@@ -109,8 +109,8 @@ class LearningCurvePanel(QWidget):
         self._count_problem = ""
         self._result: LearningCurveResult | None = None
         self._partial: LearningCurveResult | None = None
-        self._job = WorkerSlot()
-        self._count_job = WorkerSlot()
+        self._job = WorkerSlot(self)
+        self._count_job = WorkerSlot(self)
         self._build()
         self._update_controls()
 

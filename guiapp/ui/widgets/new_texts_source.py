@@ -50,7 +50,7 @@ class NewTextsSource(QWidget):
         super().__init__(parent)
         self._study_table = study_table
         self._study_columns: list[str] = []
-        self._slot = WorkerSlot()
+        self._slot = WorkerSlot(self)
         self.frame: pd.DataFrame | None = None
         self.path: Path | None = None  # None for the study's own uncoded rows
         self.sheet: str | None = None

@@ -40,7 +40,7 @@ class ResultsExport(QWidget):
         self.learning_curve: Callable[[], object] = lambda: None  # a drawn learning curve, for its sheet
         self.findings: Callable[[], object] = lambda: None  # the Findings step's shares, for the appendix and a sheet
         self.subgroups: Callable[[], object] = lambda: None  # the scores per group of texts shown, for their sheet
-        self._slot = WorkerSlot()
+        self._slot = WorkerSlot(self)
         self.excel_button = QPushButton("Export to Excel…", objectName="exportExcel")
         self.excel_button.setToolTip(EXCEL_TIP)
         self.excel_button.clicked.connect(self.choose_excel)

@@ -94,7 +94,7 @@ class SecondCoderPanel(QWidget):
         self._flag: tuple[str, str] = ("", "")  # a flag given to the text on screen, recorded with its answer
         self._show_anyway = False
         self._agreement_key: tuple | None = None
-        self._agreement_slot = WorkerSlot()
+        self._agreement_slot = WorkerSlot(self)
         self._stale = False  # the session changed while the panel was hidden: follow it when shown
 
         self.empty = EmptyState("", "", "secondCoder")

@@ -126,7 +126,7 @@ class SubgroupView(QWidget):
         self.result = None
         self._table_frame = None
         self._test_frame = None
-        self._slot = WorkerSlot()
+        self._slot = WorkerSlot(self)
         self._request = 0
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)

@@ -152,7 +152,7 @@ class TransformerChoice(QFrame):
         self._device: Any = None
         self._device_error = ""
         self._checking = False
-        self._slot = WorkerSlot()
+        self._slot = WorkerSlot(self)
         self._previous = 0
         self._context = ("auto", "auto", 5, 0.2)  # device option, tuning, folds, validation share
 
@@ -210,7 +210,7 @@ class TransformerChoice(QFrame):
             "TextLab keeps it on this computer, and your texts are never sent anywhere."), clicked=self.start_download)
         self.download_cancel = QPushButton("Cancel", objectName="transformerDownloadCancel",
                                            clicked=self._download_slot_cancel)
-        self._download_slot = WorkerSlot()
+        self._download_slot = WorkerSlot(self)
         download_row = QHBoxLayout()
         download_row.setSpacing(8)
         download_row.addWidget(self.download_label, 1)

@@ -108,6 +108,22 @@ def test_stacking_learns_which_model_to_trust_and_round_trips() -> None:
     assert np.allclose(stacking.combine([noise, good]).sum(axis=1), 1.0)
 
 
+def test_stacking_on_few_texts_is_shrunk_towards_the_vote() -> None:
+    rng = np.random.default_rng(8)
+    for n, share in ((100, 1 / 3), (1800, 0.9)):
+        y = rng.integers(0, 3, n)
+        parts = [_probabilities(rng, y, 3, 1.0), _probabilities(rng, y, 3, 2.0)]
+        vote = combining.choose_vote_weights(parts, y)
+        stacking = combining.fit_stacking(parts, y, 3, seed=1, vote=vote)
+        assert stacking.regression_share == pytest.approx(share, abs=1e-3)
+        alone = combining.Stacking(**{**stacking.__dict__, "regression_share": 1.0})
+        kept = stacking.regression_share
+        expected = kept * alone.combine(parts) + (1 - kept) * vote.combine(parts)
+        assert np.allclose(stacking.combine(parts), expected)
+        again = combining.combiner_from_dict(stacking.to_dict())
+        assert np.allclose(again.combine(parts), stacking.combine(parts))
+
+
 def test_fast_macro_f1_matches_scikit_learn() -> None:
     from sklearn.metrics import f1_score
 
@@ -140,6 +156,12 @@ def test_combined_models_are_tested_saved_reopened_and_answer_as_in_the_study(tm
     assert np.allclose(sum(w * p for w, p in zip(weights, singles, strict=True)), vote.probabilities, atol=1e-4)
     again = type(result).from_json(result.to_json())
     assert [model.name for model in again.models] == [model.name for model in result.models]
+    for model in combined:  # compared with its parts on the same held-out folds as its own scores
+        evidence = again.models[result.models.index(model)].combination.against_parts
+        assert evidence is not None and evidence.folds == len(model.cv_scores)
+        assert evidence.score == pytest.approx(np.mean(model.cv_scores))
+        assert evidence.best_part in model.spec["parts"] and evidence.learnt_on_texts == model.spec["learnt_on_texts"]
+    assert result.recommendation() is not None and result.best() is result.recommendation().model
 
 
 def TWO_NAMES(result):  # noqa: N802 — the two single models of the study, in order

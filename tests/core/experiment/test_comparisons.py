@@ -149,7 +149,7 @@ def test_headline_when_the_test_texts_cannot_separate_the_models() -> None:
     a[:3] = (truth[:3] + 1) % 3  # A wrong on texts 0-2, B wrong on texts 3-4: 2 vs 3
     b[3:5] = (truth[3:5] + 1) % 3
     c[:30] = truth[:30]
-    result = _result(truth, [_model("A", truth, a, [0.8] * 5), _model("B", truth, b, [0.8] * 5),
+    result = _result(truth, [_model("A", truth, a, [0.8] * 5), _model("B", truth, b, [0.81] * 5),
                              _model("C", truth, c, [0.7] * 5)])
     lines = headline(result)
     assert lines[0].startswith("B has the highest macro-F1")
@@ -206,3 +206,14 @@ def test_human_agreement_about_as_often() -> None:
     found = human_agreement(table, ["x", "y"], [0, 0, 1, 1], samples=50)
     assert "about as often as" in found.sentence and "(1.00 vs 1.00)" in found.sentence
     assert found.alpha_with_model_as_coder == pytest.approx(1.0)
+
+
+def test_headline_when_the_recommended_model_scored_lower_on_the_test_texts() -> None:
+    truth = np.tile([0, 1, 2], 20)
+    a, b = truth.copy(), truth.copy()
+    a[:3] = (truth[:3] + 1) % 3  # A, better in cross-validation, is wrong on 3 test texts; B on 2
+    b[3:5] = (truth[3:5] + 1) % 3
+    result = _result(truth, [_model("B", truth, b, [0.7] * 5), _model("A", truth, a, [0.8] * 5)])
+    assert [model.name for model in result.ranked()] == ["A", "B"]
+    lines = headline(result)
+    assert lines[0].startswith("A is the recommended model (0.95 on the test texts); B scored 0.97 there.")

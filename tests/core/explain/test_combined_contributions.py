@@ -233,3 +233,25 @@ def test_unknown_methods_are_refused_in_words(trained):
     parts, _, _ = trained
     with pytest.raises(UserError):
         explain_document(vote(parts, [0.25] * 4), TEXTS[0], method=INTEGRATED_GRADIENTS)
+
+
+def test_a_stacking_shrunk_towards_the_vote_is_explained_by_the_mixture_of_both():
+    rng = np.random.default_rng(7)
+    n_parts, n_categories = 2, 3
+    parts = [rng.dirichlet(np.ones(n_categories), size=5) for _ in range(n_parts)]
+    combiner = Stacking(coefficients=rng.normal(0, 2, (n_categories, n_parts * n_categories)).tolist(),
+                        intercepts=rng.normal(0, 1, n_categories).tolist(), classes=list(range(n_categories)),
+                        n_categories=n_categories, C=1.0, regression_share=0.4, vote_weights=[0.25, 0.75])
+    model = CombinedModel("stack", [KeywordModel(), WordCountModel()], combiner, ["a", "b", "c"])
+    targets = rng.integers(0, n_categories, size=5)
+    directions = part_directions(model, parts, targets)
+    step, rows = 1e-6, np.arange(5)
+    for k in range(n_parts):
+        for c in range(n_categories):
+            up, down = [part.copy() for part in parts], [part.copy() for part in parts]
+            up[k][:, c] += step
+            down[k][:, c] -= step
+            numeric = (combiner.combine(up)[rows, targets] - combiner.combine(down)[rows, targets]) / (2 * step)
+            assert directions[:, k, c] == pytest.approx(numeric, abs=1e-7)
+    plain = Stacking(**{**combiner.__dict__, "regression_share": 1.0})
+    assert not np.allclose(combiner.combine(parts), plain.combine(parts))  # the vote does count
