@@ -52,9 +52,10 @@ def test_headline_names_the_best_model_with_its_interval(page, result):
     best = result.best()
     low, high = best.test.macro_f1_ci
     assert page.headline_text() == (
-        f"Best agreement with your coding: {best.name}, macro-F1 {best.test.macro_f1:.2f} "
-        f"(95 % interval {low:.2f}–{high:.2f}) on 1,335 test texts."
+        f"Recommended: {best.name}, macro-F1 {best.test.macro_f1:.2f} "
+        f"(95 % interval {low:.2f}–{high:.2f}) on 1,335 test texts. {result.recommendation().reason}"
     )
+    assert "chosen before the test texts were looked at" in page.headline_text()
     assert f"<b>{best.name}</b>" in page.headline_label.text()
     assert "Macro-F1:" in page.headline_label.toolTip()
 
@@ -281,3 +282,18 @@ def test_screenshot_of_twenty_categories(qtbot):
     view.show_tab("Per category")
     qtbot.wait(30)
     save_screenshot(view, "results_page_20_categories_table")
+
+
+def test_a_category_neither_coded_nor_predicted_in_the_test_texts_has_no_score(qtbot):
+    from guiapp.core.experiment.metrics import CategoryScores
+    from guiapp.ui.widgets.results_tables import CategoryScoresTable
+
+    table = CategoryScoresTable()
+    qtbot.addWidget(table)
+    table.set_scores([CategoryScores("economy", 0.8, 0.9, 0.85, 20, 22), CategoryScores("defence", 0.0, 0.0, 0.0, 0, 3),
+                      CategoryScores("fisheries", 0.0, 0.0, 0.0, 0, 0)])
+    rows = {row[0]: row for row in table.rows()}
+    assert rows["fisheries"][1:4] == ["—", "—", "—"]
+    assert "does not count in the macro-F1" in table.item(table.rows().index(rows["fisheries"]), 3).toolTip()
+    defence = table.rows().index(rows["defence"])
+    assert rows["defence"][3] == "0.00" and "counts as 0 in the macro-F1" in table.item(defence, 3).toolTip()

@@ -25,6 +25,13 @@ class CategoryScores:
     recall: float
     f1: float
     support: int
+    predicted: int = -1  # test texts the model put in this category (-1: not recorded by older versions)
+
+    @property
+    def counted(self) -> bool:
+        """Whether this category counts in the macro-F1: it was coded or predicted in the test texts
+        (a category with neither has no F1 and is left out, as scikit-learn's macro-F1 does)."""
+        return self.support > 0 or self.predicted > 0
 
     def to_dict(self) -> dict:
         return dict(self.__dict__)
@@ -33,12 +40,12 @@ class CategoryScores:
 def category_scores(y_true: np.ndarray, y_pred: np.ndarray, categories: list[str]) -> list[CategoryScores]:
     from sklearn.metrics import precision_recall_fscore_support
 
-    precision, recall, f1, support = precision_recall_fscore_support(
-        y_true, y_pred, labels=np.arange(len(categories)), zero_division=0
-    )
+    labels = np.arange(len(categories))
+    precision, recall, f1, support = precision_recall_fscore_support(y_true, y_pred, labels=labels, zero_division=0)
+    predicted = np.bincount(np.asarray(y_pred, dtype=np.int64), minlength=len(categories))[:len(categories)]
     return [
-        CategoryScores(name, float(p), float(r), float(f), int(s))
-        for name, p, r, f, s in zip(categories, precision, recall, f1, support, strict=True)
+        CategoryScores(name, float(p), float(r), float(f), int(s), int(n))
+        for name, p, r, f, s, n in zip(categories, precision, recall, f1, support, predicted, strict=True)
     ]
 
 

@@ -26,6 +26,7 @@ if TYPE_CHECKING:
 
 FEW_TEXTS = 200  # a combination learnt on fewer out-of-fold texts is not recommended
 FEW_SHARE = 0.5  # nor one learnt on less than this share of the training texts
+_HONEST = "It was chosen before the test texts were looked at, so its test score is an honest estimate."
 
 
 @dataclass(frozen=True)
@@ -44,7 +45,7 @@ def recommend(models: list[ModelResult], n_train: int | None) -> Recommendation 
     if not singles:
         best = max(finished, key=lambda model: model.test.macro_f1)  # type: ignore[union-attr]
         return Recommendation(best, "No model has cross-validation scores on the training texts, so the best "
-                                    "score on the test texts is shown first.")
+                                    "score on the test texts comes first.")
     single = max(singles, key=lambda model: model.cv_mean)  # type: ignore[arg-type,return-value]
     cautions, eligible = [], []
     for combined in (model for model in finished if model.representation == "combined"):
@@ -57,12 +58,11 @@ def recommend(models: list[ModelResult], n_train: int | None) -> Recommendation 
         chosen = max(eligible, key=lambda model: model.cv_mean or -1.0)
         evidence = chosen.combination.against_parts  # type: ignore[union-attr]
         return Recommendation(chosen, (
-            f"Recommended: in cross-validation on the training texts it beat the best model it combines, "
+            f"In cross-validation on the training texts it beat the best model it combines, "
             f"{evidence.best_part}, by {evidence.advantage:+.3f} macro-F1 (standard error {evidence.advantage_se:.3f} "
-            f"over {evidence.folds} folds), chosen before the test texts were looked at."), cautions)
+            f"over {evidence.folds} folds). {_HONEST}"), cautions)
     return Recommendation(single, (
-        f"Recommended: the best cross-validated macro-F1 on the training texts ({single.cv_mean:.3f}), "
-        "chosen before the test texts were looked at."), cautions)
+        f"It has the best cross-validated macro-F1 on the training texts ({single.cv_mean:.3f}). {_HONEST}"), cautions)
 
 
 def _why_not(combined: ModelResult, single: ModelResult, n_train: int | None) -> str:

@@ -184,8 +184,10 @@ def _model(model: ModelResult, protocol: StudyProtocol, rank: int | None) -> dic
             "ci_level": test.ci_level if test.macro_f1_ci else None,
             "accuracy": test.accuracy,
         })
-        facts["per_category"] = [
-            {"category": s.category, "precision": s.precision, "recall": s.recall, "f1": s.f1, "support": s.support}
+        facts["per_category"] = [  # a category neither coded nor predicted in the test texts has no scores
+            {"category": s.category, "support": s.support,
+             **({"precision": s.precision, "recall": s.recall, "f1": s.f1} if s.counted else
+                {"precision": None, "recall": None, "f1": None})}
             for s in test.per_category
         ]
     return _drop_empty(facts)

@@ -157,7 +157,8 @@ def write_comparison_sheet(workbook: Workbook, styles: Styles, result: Experimen
     for model in result.finished_models():
         for scores in model.test.per_category:  # type: ignore[union-attr]
             row += 1
-            values = [model.name, scores.category, scores.precision, scores.recall, scores.f1, int(scores.support)]
+            values = ([model.name, scores.category, scores.precision, scores.recall, scores.f1, int(scores.support)]
+                      if scores.counted else [model.name, scores.category, None, None, None, 0])  # not in the macro-F1
             write_cells(sheet, row, values, per_category)
     if chart_rows:
         sheet.insert_chart(1, len(headers) + 1, _chart(workbook, result, chart_rows))

@@ -135,10 +135,14 @@ def headline(result: ExperimentResult) -> tuple[str, str]:
         interval = f" ({test.ci_level * 100:.0f} % interval {low:.2f}–{high:.2f})"
     n_test = result.n_test_texts
     on = f" on {n_test:,} test texts" if n_test else ""
-    lead = "Best agreement with your coding: " if len(result.finished_models()) > 1 else "Agreement with your coding: "
+    several = len(result.finished_models()) > 1
+    lead = "Recommended: " if several else "Agreement with your coding: "
     rest = f", macro-F1 {test.macro_f1:.2f}{interval}{on}."
-    return (f"{html.escape(lead)}<b>{html.escape(best.name)}</b>{html.escape(rest)}",
-            f"{lead}{best.name}{rest}")
+    recommendation = result.recommendation() if several else None
+    why = f" {recommendation.reason}" if recommendation is not None else ""
+    return (f"{html.escape(lead)}<b>{html.escape(best.name)}</b>{html.escape(rest)}"
+            + (f"<br><span style='font-weight: normal'>{html.escape(why.strip())}</span>" if why else ""),
+            f"{lead}{best.name}{rest}{why}")
 
 
 def intervals_overlap(result: ExperimentResult) -> bool:
@@ -561,6 +565,8 @@ class ResultsPage(QWidget):
         self.headline_label.setText(rich)
         self.caution_label.setVisible(intervals_overlap(result))
         notes = list(result.notes)
+        recommendation = result.recommendation()
+        notes.extend(recommendation.cautions if recommendation is not None else [])
         if result.status == "cancelled":
             notes.insert(0, "This run was cancelled before every model finished; only the finished ones are shown.")
         self.notes_label.setText("\n".join(notes))

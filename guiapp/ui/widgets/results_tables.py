@@ -140,12 +140,25 @@ class CategoryScoresTable(_Table):
         self.setObjectName("categoryTable")
         self.setSortingEnabled(True)
 
+    def _not_counted(self, row: int, score: CategoryScores) -> None:
+        """A category neither coded nor predicted in the test texts: no scores, and not in the macro-F1."""
+        words = (f"No test text was coded “{score.category}” and the model put none there, so it has no score "
+                 "and does not count in the macro-F1.")
+        for column in (1, 2, 3):
+            self.setItem(row, column, SortItem("—", -1.0, words))
+        support = SortItem("0", 0, words)
+        support.setTextAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+        self.setItem(row, 4, support)
+
     def set_scores(self, scores: Sequence[CategoryScores]) -> None:
         self.setSortingEnabled(False)
         self.setRowCount(len(scores))
         for row, score in enumerate(scores):
             name = score.category
             self.setItem(row, 0, SortItem(name, name.lower(), name))
+            if not score.counted:
+                self._not_counted(row, score)
+                continue
             self.setItem(row, 1, self._number(
                 score.precision,
                 f"Of the test texts the model put in “{name}”, {score.precision:.0%} were coded “{name}” by you."))
@@ -153,6 +166,9 @@ class CategoryScoresTable(_Table):
                 score.recall,
                 f"Of the {score.support:,} test texts you coded “{name}”, the model put {score.recall:.0%} there too."))
             f1 = self._number(score.f1, f"F1 for “{name}”: {TERMS['F1']}")
+            if score.support == 0:
+                f1.setToolTip(f"No test text was coded “{name}”, but the model put {score.predicted:,} there: "
+                              "this category counts as 0 in the macro-F1.")
             if score.f1 < self.WEAK_F1:
                 f1.setForeground(QBrush(QColor(WEAK)))
                 f1.setToolTip(f1.toolTip() + "\nBelow 0.5: the model often gets this category wrong.")

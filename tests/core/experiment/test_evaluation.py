@@ -98,3 +98,15 @@ def test_bootstrap_resample_scores_equal_scikit_learn() -> None:
     draws = np.random.default_rng(9).integers(0, 50, size=(1, 50))[0]
     low, high = metrics.bootstrap_macro_f1(y, p, 3, 1, seed=9, level=0.0)
     assert low == pytest.approx(f1_score(y[draws], p[draws], average="macro", zero_division=0))
+
+
+def test_the_macro_f1_and_the_per_category_table_count_the_same_categories():
+    from guiapp.core.experiment.metrics import category_scores, macro_f1
+
+    y_true = np.array([0, 0, 1, 1, 0, 1])  # "c" never coded in the test texts, "d" neither coded nor predicted
+    y_pred = np.array([0, 2, 1, 0, 0, 1])
+    scores = category_scores(y_true, y_pred, ["a", "b", "c", "d"])
+    assert [s.counted for s in scores] == [True, True, True, False]
+    assert scores[2].predicted == 1 and scores[2].f1 == 0.0 and scores[3].predicted == 0
+    assert macro_f1(y_true, y_pred) == pytest.approx(np.mean([s.f1 for s in scores if s.counted]))
+    assert macro_f1(y_true, y_pred) != pytest.approx(np.mean([s.f1 for s in scores]))

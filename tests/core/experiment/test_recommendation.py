@@ -32,6 +32,7 @@ def test_the_single_model_with_the_best_cross_validation_is_recommended_whatever
     chosen = recommend(models, 700)
     assert chosen.model.name == "LR"
     assert "best cross-validated macro-F1 on the training texts (0.720)" in chosen.reason
+    assert chosen.reason.endswith("so its test score is an honest estimate.")
 
 
 def test_a_combination_clearly_ahead_of_its_best_part_is_recommended():
