@@ -34,6 +34,7 @@ DATA = ROOT.parent / "shared" / "data"
 
 DATASETS = {
     "ethos": "ETHOS hate speech (binary; Mollas et al. 2020)",
+    "ethos-transformer": "ETHOS hate speech (binary), with the bundled Transformer among the models",
     "cap": "US Congress bill titles, CAP major topic (20 categories)",
     "germeval": "GermEval 2018 offensive tweets (German; task 1; official test file)",
     "davidson": "Davidson et al. 2017 tweets (hate / offensive / neither)",
@@ -42,7 +43,7 @@ DATASETS = {
 
 def _tables(name: str, folder: Path) -> tuple[Path, Path | None]:
     """The data set as CSV files with a header (text, label) in ``folder``: (training+test or training, test)."""
-    if name == "ethos":
+    if name.startswith("ethos"):
         frame = pd.read_csv(DATA / "ethos_mollas2020_hatespeech" / "Ethos_Dataset_Binary.csv", sep=";")
         frame = pd.DataFrame({"text": frame["comment"], "label": frame["isHate"].ge(0.5).map({True: "hate", False: "not hate"})})
     elif name == "cap":
@@ -81,7 +82,8 @@ def run_one(name: str, folder: Path, keep: Path | None) -> dict:
         data=DataSpec(source=str(source), test_source=str(test) if test else "",
                       mapping=ColumnMapping(text_columns=["text"], category_column="label")),
         evaluation=EvaluationSpec(),
-        models=[ModelSpec(representation, classifier) for representation, classifier in DEFAULT_MODELS],
+        models=[ModelSpec(representation, classifier) for representation, classifier in DEFAULT_MODELS]
+        + ([ModelSpec("transformer", "fine_tune")] if name.endswith("-transformer") else []),
     )
     started = time.perf_counter()
     artefacts = (keep / name / "models") if keep else folder / f"{name}-models"
@@ -146,14 +148,18 @@ def markdown(runs: list[dict]) -> str:
             f"The whole study took {run['seconds'] / 60:.1f} min; the combined models added {run['added']:.0f} s "
             f"({run['added'] / run['seconds']:.0%}).",
             "",
-            "| model | test macro-F1 (95 % interval) | vs best single model |",
-            "|---|---|---|",
+            "| model | cross-validated macro-F1 | test macro-F1 (95 % interval) | vs best single model |",
+            "|---|---|---|---|",
         ]
+        recommendation = result.recommendation()
         for model in singles + combined:
             name, score = _row(model)
             difference = model.test.macro_f1 - best_single
-            lines.append(f"| {name} | {score} | {difference:+.3f} |")
-        lines.append("")
+            mark = " **(recommended)**" if model is recommendation.model else ""
+            cv = f"{model.cv_mean:.3f}" if model.cv_mean is not None else "—"
+            lines.append(f"| {name}{mark} | {cv} | {score} | {difference:+.3f} |")
+        lines += ["", f"Recommended: {recommendation.model.name}. {recommendation.reason}",
+                  *(f"- {caution}" for caution in recommendation.cautions), ""]
     lines += _summary(runs)
     return "\n".join(lines) + "\n"
 
@@ -173,6 +179,15 @@ def _summary(runs: list[dict]) -> list[str]:
         wins = sum(value >= -1e-9 for value in values)
         lines.append(f"| {name} | {wins} of {len(values)} data sets | {sum(values) / len(values):+.3f} | "
                      f"{min(values):+.3f} |")
+    lines += ["", "The model recommended by default (chosen on the training texts alone, before the test texts are "
+              "looked at) against the best single model on the test texts:", "",
+              "| data set | recommended | its test macro-F1 | best single model's | difference |", "|---|---|---|---|---|"]
+    for run in runs:
+        result = run["result"]
+        chosen = result.recommendation().model
+        best_single = max(m.test.macro_f1 for m in result.finished_models() if m.representation != "combined")
+        lines.append(f"| {run['name']} | {chosen.name} | {chosen.test.macro_f1:.3f} | {best_single:.3f} | "
+                     f"{chosen.test.macro_f1 - best_single:+.3f} |")
     lines += ["", "The combined models' time is the refitting of each model's chosen setting inside the folds "
               "(for their out-of-fold probabilities) and learning the combination; their parts' own training is "
               "not counted again.", ""]

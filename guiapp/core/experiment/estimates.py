@@ -240,6 +240,22 @@ def transformer_seconds(
     return total + _LOAD_SECONDS * (tuning_splits * len(points) + seeds) + _TORCH_LOAD_SECONDS
 
 
+def transformer_out_of_fold_seconds(model: ModelSpec, n_train: int, folds: int, *, on_gpu: bool = False,
+                                    mean_tokens: float | None = None) -> float:
+    """Expected seconds of fine-tuning the chosen setting (costed at the grid's most epochs) once in each of
+    ``folds`` folds of the training texts, each predicting the fold's held-out texts."""
+    from guiapp.core.models.transformers.options import expand_transformer_grid, full_options
+
+    options = full_options(model.representation_options)
+    gpu = on_gpu and options["device"] != "cpu"
+    per_text = per_text_finetune_seconds(options["model"], gpu, mean_tokens, options["max_length"])
+    per_text *= read_speed(f"finetune:{options['model']}:{'gpu' if gpu else 'cpu'}", machine_identity()) or 1.0
+    folds, n_train = max(folds, 2), max(n_train, 1)
+    epochs = max(point["epochs"] for point in expand_transformer_grid(model.grid, options["model"]))
+    fit, held_out = n_train * (folds - 1) / folds, n_train / folds
+    return folds * ((epochs * fit + _PREDICT_SHARE * held_out) * per_text + _LOAD_SECONDS)
+
+
 def estimate_transformer_seconds(
     model: ModelSpec,
     n_train: int,

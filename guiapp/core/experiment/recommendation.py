@@ -19,10 +19,9 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import Any
 
-if TYPE_CHECKING:
-    from guiapp.core.experiment.results import ModelResult
+ModelResult = Any  # results.ModelResult (which asks this module for its study's recommendation)
 
 FEW_TEXTS = 200  # a combination learnt on fewer out-of-fold texts is not recommended
 FEW_SHARE = 0.5  # nor one learnt on less than this share of the training texts

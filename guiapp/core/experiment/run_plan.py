@@ -11,7 +11,9 @@ The plan follows the runner step by step, so that the Run step's header, the log
 * a fine-tuned Transformer tries each setting on every tuning split (the folds, or one validation
   split: the default without a GPU, ``transformer_runner.tuning_splits``), then fine-tunes the
   chosen setting on all training texts once per seed (``transformer_seeds``); its combined-model
-  probabilities come free with its tuning runs;
+  probabilities come with its tuning runs — for the validation texts only after one validation
+  split, so there, where affordable (``transformer_out_of_fold.py``), the chosen setting is also
+  fine-tuned once in each fold;
 * the texts are turned into sentence embeddings once per embedding model, whatever the number of
   models that use them; the combined models are learnt from the probabilities above (no fit of
   a compared model).
@@ -27,6 +29,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from guiapp.core.experiment import estimates
+from guiapp.core.experiment.transformer_out_of_fold import out_of_fold_fits
 from guiapp.core.study.sections import ModelSpec
 from guiapp.core.study.spec import ExperimentSpec
 
@@ -142,8 +145,10 @@ class RunPlan:
         else:
             where = f"on each of {model.tuning_splits} folds ({self.cross_validation_words()})"
         seeds = "once" if model.final_fits == 1 else f"with {model.final_fits} seeds"
-        text = (f"{subject} is fine-tuned {times}: {_count(model.settings, 'setting')} {where}, then the chosen "
-                f"setting {seeds} on all training texts")
+        refits = (f", once in each of {model.out_of_fold_fits} folds for the combined models"
+                  if model.out_of_fold_fits else "")
+        text = (f"{subject} is fine-tuned {times}: {_count(model.settings, 'setting')} {where}{refits}, then the "
+                f"chosen setting {seeds} on all training texts")
         if self.gpu is None and self.auto_tuning:  # the GPU is only known when it runs
             other = self.folds * self.repeats
             if model.tuning == VALIDATION_SPLIT:
@@ -185,7 +190,13 @@ def plan_run(
                 estimates.transformer_seconds, model, n_train or 0, n_test, tuning_splits=tuning_splits,
                 cross_validation=tuning == CROSS_VALIDATION, validation_share=evaluation.validation_share,
                 seeds=evaluation.transformer_seeds, on_gpu=on_gpu, mean_tokens=mean_tokens) if known else None
-            plans.append(ModelPlan(model.display_name, True, settings, tuning, tuning_splits, 0,
+            refits = out_of_fold_fits(model, n_train or 0, evaluation.folds,
+                                      validation_split=tuning == VALIDATION_SPLIT and evaluation.folds >= 2,
+                                      combined=combined, on_gpu=on_gpu, mean_tokens=mean_tokens) if known else 0
+            if refits and seconds is not None:
+                seconds += _seconds(estimates.transformer_out_of_fold_seconds, model, n_train or 0, refits,
+                                    on_gpu=on_gpu, mean_tokens=mean_tokens) or 0.0
+            plans.append(ModelPlan(model.display_name, True, settings, tuning, tuning_splits, refits,
                                    evaluation.transformer_seeds, seconds))
         else:
             settings = len(expand_grid(model.classifier, model.grid))

@@ -32,6 +32,7 @@ from guiapp.core.experiment.resampling import oversampled_rows
 from guiapp.core.experiment.results import GridPointResult, ModelResult
 from guiapp.core.experiment.seed_average import save_seed_average
 from guiapp.core.experiment.setting_choice import choose_setting, describe_choice
+from guiapp.core.experiment.transformer_out_of_fold import out_of_fold_fits
 from guiapp.core.study.sections import ModelSpec
 from guiapp.core.study.spec import ExperimentSpec
 from guiapp.core.study.study_data import StudyData
@@ -97,10 +98,16 @@ def run_transformer_model(
     def learning_rows(rows: np.ndarray) -> np.ndarray:
         return rows[oversampled_rows(data.y[rows], ratio, spec.seed)] if ratio is not None else rows
 
+    # the chosen setting once more in each fold, where affordable, for held-out probabilities of every text
+    oof_folds = folds if out_of_fold_fits(
+        model, len(train), len(folds), validation_split=len(splits) == 1 and len(folds) >= 2,
+        combined=out_of_fold is not None, on_gpu=strategy.device.kind == "cuda") else []
     # progress: every training run weighs its epochs; the final refit counts as the longest
     weights = [point["epochs"] * len(fit) for fit, _ in splits for point in points]
+    most_epochs = max(point["epochs"] for point in points)
+    weights += [most_epochs * len(fit) for fit, _ in oof_folds]
     n_seeds = spec.evaluation.transformer_seeds
-    weights += [max(point["epochs"] for point in points) * len(train)] * n_seeds
+    weights += [most_epochs * len(train)] * n_seeds
     spans = list(pairwise(np.concatenate([[0.0], np.cumsum(weights) / sum(weights)]) * 0.95 + 0.02))
     runs: list[PlannedRun] = []  # setting × split, split by split
     for split_index, (fit_part, valid_part) in enumerate(splits):
@@ -138,14 +145,22 @@ def run_transformer_model(
     if held_out is not None and out_of_fold is not None:
         out_of_fold[model.display_name] = OutOfFold(held_out[chosen])
         del held_out
+    if oof_folds and out_of_fold is not None:
+        out_of_fold[model.display_name] = _every_text_out_of_fold(
+            strategy, oof_folds, train, learning_rows, options, chosen_params, n_labels, spec.seed,
+            spans[len(runs):len(runs) + len(oof_folds)])
+        notes.append(f"For the combined models, the chosen setting was also fine-tuned in each of the "
+                     f"{len(oof_folds)} folds, so every training text has probabilities from a model that never "
+                     "saw it.")
 
+    extra_seconds = out_of_fold[model.display_name].seconds if oof_folds and out_of_fold is not None else 0.0
     final_rows = learning_rows(train)
     final_runs = [  # several seeds: their probabilities are averaged
         PlannedRun(FineTuningRun(options["model"], final_rows, test, n_labels,
                                  FineTuneSettings.from_options(options, chosen_params, spec.seed + number),
                                  tuple(data.categories), keep_model=True),
                    f"final model ({_describe(chosen_params)}" + (f", seed {number + 1} of {n_seeds})" if n_seeds > 1 else ")"),
-                   *spans[len(runs) + number])
+                   *spans[len(runs) + len(oof_folds) + number])
         for number in range(n_seeds)
     ]
     finals = strategy.fit_finals(final_runs)
@@ -200,7 +215,8 @@ def run_transformer_model(
             "tuning": round(tuning_seconds, 4),
             "final_fit": round(sum(outcome.seconds for outcome in finals), 4),
             "predict": round(sum(outcome.predict_seconds for outcome in finals), 4),
-            "total": round(time.perf_counter() - total_start, 4),
+            # the fine-tunings for the combined models count as theirs, as a conventional model's refits do
+            "total": round(time.perf_counter() - total_start - extra_seconds, 4),
         },
         n_features=final.n_parameters,
         artefact=artefact,
@@ -214,6 +230,23 @@ def run_transformer_model(
 def _describe(point: dict) -> str:
     epochs = point["epochs"]
     return f"learning rate {point['learning_rate']:g}, {epochs} epoch{'s' if epochs != 1 else ''}"
+
+
+def _every_text_out_of_fold(strategy: FineTuningStrategy, folds: list[tuple[np.ndarray, np.ndarray]],
+                            train: np.ndarray, learning_rows, options: dict, chosen_params: dict, n_labels: int,
+                            seed: int, spans: list[tuple[float, float]]) -> OutOfFold:
+    """The chosen setting fine-tuned in each fold; its probabilities for each fold's held-out texts."""
+    from guiapp.core.models.transformers.training.settings import FineTuneSettings
+
+    runs = [PlannedRun(FineTuningRun(options["model"], learning_rows(train[fit]), train[valid], n_labels,
+                                     FineTuneSettings.from_options(options, chosen_params, seed)),
+                       f"held-out probabilities for the combined models, fold {number + 1} of {len(folds)}", *span)
+            for number, ((fit, valid), span) in enumerate(zip(folds, spans, strict=True))]
+    start = time.perf_counter()
+    probabilities = np.full((len(train), n_labels), np.nan)
+    for (_, valid), outcome in zip(folds, strategy.tune(runs), strict=True):
+        probabilities[valid] = outcome.probabilities
+    return OutOfFold(probabilities, time.perf_counter() - start)
 
 
 def _run_label(split: int, n_splits: int, point: dict, index: int, n_points: int) -> str:

@@ -73,20 +73,23 @@ def test_the_runner_makes_exactly_the_fits_the_plan_counts(tmp_path, monkeypatch
     assert all(model.ok for model in result.models), [model.message for model in result.models]
     assert any(model.representation == "combined" for model in result.models)
 
-    plan = plan_run(spec, gpu=False)
+    plan = plan_run(spec, n_train=result.split["n_train"], n_test=result.split["n_test"], gpu=False)
     bayes, regression, tuned = plan.models
     # 2 settings × 3 folds, the chosen one in each of the 3 folds for the combined models, then on all texts
     assert (bayes.tuning_fits, bayes.out_of_fold_fits, bayes.final_fits) == (6, 3, 1)
     assert (regression.tuning_fits, regression.out_of_fold_fits, regression.final_fits) == (3, 3, 1)
-    # 1 setting on one validation split, then the chosen setting once per seed; its held-out
-    # probabilities come from that validation run: no refit for the combined models
-    assert (tuned.tuning, tuned.tuning_fits, tuned.out_of_fold_fits, tuned.final_fits) == (VALIDATION_SPLIT, 1, 0, 3)
+    # 1 setting on one validation split; the chosen setting in each of the 3 folds (a tiny model on few
+    # texts: affordable), so every training text has held-out probabilities; then once per seed
+    assert (tuned.tuning, tuned.tuning_fits, tuned.out_of_fold_fits, tuned.final_fits) == (VALIDATION_SPLIT, 1, 3, 3)
     assert calls == {"naive_bayes": bayes.fits, "logistic_regression": regression.fits, "fine-tuning": tuned.fits}
-    assert plan.fits == 10 + 7 + 4 == sum(calls.values())
+    assert plan.fits == 10 + 7 + 7 == sum(calls.values())
     said = next(line for line in logs if line.startswith("This study fits"))
-    assert said.startswith("This study fits 21 models, under a minute on this computer. ")
-    assert ("The Transformer is fine-tuned 4 times: 1 setting on one validation split (20 % of the training texts), "
-            "then the chosen setting with 3 seeds on all training texts.") in said
+    assert said.startswith("This study fits 24 models, under a minute on this computer. ")
+    assert ("The Transformer is fine-tuned 7 times: 1 setting on one validation split (20 % of the training texts), "
+            "once in each of 3 folds for the combined models, then the chosen setting with 3 seeds on all training "
+            "texts.") in said
+    combined = next(model for model in result.models if model.representation == "combined")
+    assert combined.combination.learnt_on_texts == result.split["n_train"]  # every training text
     assert "cross-validation" in said.split("The Transformer")[0]  # the conventional models' own words
     assert "5-fold" not in said
 

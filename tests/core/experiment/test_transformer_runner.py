@@ -35,7 +35,10 @@ def study(models, **evaluation) -> ExperimentSpec:
     )
 
 
-def test_transformer_beside_a_conventional_model(tmp_path) -> None:
+def test_transformer_beside_a_conventional_model(tmp_path, monkeypatch) -> None:
+    from guiapp.core.experiment import transformer_out_of_fold
+
+    monkeypatch.setattr(transformer_out_of_fold, "AFFORDABLE_SECONDS", 0.0)  # as for a large model or many texts
     events = []
     result = run_experiment(
         study([ModelSpec("bow", "naive_bayes"), TRANSFORMER]), events.append,
