@@ -13,7 +13,8 @@ time of the whole study.
 
 Rebuild the table in docs/:
     .venv/bin/python benchmarks/bench_combined.py --out docs/combined-models.md
-Options: --datasets ethos cap germeval davidson (default: all four), --keep FOLDER (keep each
+Options: --datasets ethos ethos-transformer cap germeval davidson (default: all; ethos-transformer adds
+the bundled fine-tuned Transformer to the default models), --keep FOLDER (keep each
 study's results folder, e.g. to open them in the app).
 """
 
@@ -134,6 +135,13 @@ def markdown(runs: list[dict]) -> str:
         "All are tested on the same held-out texts; the interval is the 95 % bootstrap interval of the test macro-F1. "
         "Times are wall times on a machine shared with other work; a corpus's sentence embeddings are cached after "
         "its first study, so a repeated study of the same corpus (here ETHOS) is faster.",
+        "",
+        "The cross-validated macro-F1 is what the app recommends a model by (before the test texts are looked at): "
+        "for a single model, its chosen setting's mean over the tuning folds (a Transformer tuned on one validation "
+        "split: its score there); for a combined model, the combination learnt anew without each of five folds of "
+        "the out-of-fold texts and scored on that fold. A combined model is recommended only when it beats the best "
+        "model it combines on those same folds by more than one standard error and was learnt on at least half of "
+        "the training texts.",
         "",
     ]
     for run in runs:

@@ -65,8 +65,15 @@ def folds_text(model: ModelResult) -> str:
     if not scores:
         return "Too few texts to check the combination on held-out parts of the training texts."
     shown = "  ·  ".join(f"{score:.2f}" for score in scores)
-    return (f"Its macro-F1 on each of {len(scores)} held-out parts of those texts (the combination learnt on the "
+    text = (f"Its macro-F1 on each of {len(scores)} held-out parts of those texts (the combination learnt on the "
             f"others): {shown}  —  mean {model.cv_mean:.2f}")
+    combination = model.combination
+    evidence = combination.against_parts if combination is not None else None
+    if evidence is not None:
+        se = f", standard error {evidence.advantage_se:.3f}" if evidence.folds > 1 else ""
+        text += (f". On the same parts its best model, {evidence.best_part}, scored {evidence.best_part_score:.2f}: "
+                 f"a difference of {evidence.advantage:+.3f}{se}.")
+    return text
 
 
 def _join(items: list[str]) -> str:
