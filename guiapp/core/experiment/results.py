@@ -51,6 +51,7 @@ class TestResult:
     def to_dict(self) -> dict[str, Any]:
         data = asdict(self)
         data["macro_f1_ci"] = list(self.macro_f1_ci) if self.macro_f1_ci else None
+        data["per_category"] = [scores.to_dict() for scores in self.per_category]
         return data
 
     @classmethod

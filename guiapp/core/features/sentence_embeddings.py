@@ -23,7 +23,7 @@ import json
 import os
 import threading
 import uuid
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -37,6 +37,8 @@ from guiapp.core.events import EventCallback, Log, Progress, ignore_events
 from guiapp.core.features import checks
 from guiapp.core.features.base import PreparedRepresentation
 from guiapp.core.features.tokens import as_text_list
+from guiapp.core.models.transformers import fast_inference
+from guiapp.core.models.transformers.answer_agreement import EMBEDDINGS
 
 BUNDLED_MODEL = "all-MiniLM-L6-v2"
 _BUNDLED_ALIASES = {BUNDLED_MODEL, "sentence-transformers/all-MiniLM-L6-v2"}
@@ -166,6 +168,8 @@ class SentenceEmbeddings(PreparedRepresentation):
         digest = hashlib.sha256()
         options = {"model": identity, "normalize": self.normalize, "max_length": self.max_length,
                    "pooling": "mean", "format": 1}
+        if fast_inference.switch() == "off":  # switched off: exact vectors only, never checked 16-bit ones
+            options["answers"] = "exact"
         digest.update(json.dumps(options, sort_keys=True).encode())
         for text in texts:
             data = text.encode("utf-8", errors="surrogatepass")
@@ -175,39 +179,68 @@ class SentenceEmbeddings(PreparedRepresentation):
 
     def _embed(self, texts: list[str], tokenizer: Any, model: Any, on_event: EventCallback) -> np.ndarray:
         """Embed in batches, longest texts first. The first batch is small, so the first progress
-        report comes within seconds, and the fraction counts the tokens the model processes
-        (padding included), not texts: the first batches hold the longest texts and take longest."""
-        import torch
+        report comes within seconds, and the fraction counts the tokens the model processes, not
+        texts: the first batches hold the longest texts and take longest. On the processor the
+        vectors may come faster in 16-bit numbers, checked against exact ones on these texts
+        (``models/transformers/fast_inference.py``; ``TEXTLAB_FAST_INFERENCE=0`` keeps them exact)."""
+        from guiapp.core.models.transformers.training.cpu_threads import CpuThreads
+        from guiapp.core.models.transformers.training.speed_switches import SpeedSwitches
 
         total = len(texts)
-        out = np.zeros((total, int(model.config.hidden_size)), dtype=np.float32)
-        limit = getattr(tokenizer, "model_max_length", None) or self.max_length
-        max_length = min(self.max_length, limit) if limit < 1_000_000 else self.max_length
         on_event(Progress(0.0, f"Embedding texts: 0 of {total:,}", 0, total))
         if total == 0:
-            return out
+            return np.zeros((0, int(model.config.hidden_size)), dtype=np.float32)
+        max_length = self._max_length(tokenizer)
         lengths = _token_lengths(tokenizer, texts, max_length)
-        order = np.argsort(-lengths, kind="stable")
-        batches = _batches(total, self.batch_size)
-        work = [(span.stop - span.start) * int(lengths[order[span.start]]) for span in batches]  # padded tokens
-        all_work = max(sum(work), 1)
         device = next(model.parameters()).device
-        done = done_work = 0
-        with torch.inference_mode():
-            for span, cost in zip(batches, work, strict=True):
-                batch = order[span]
+        fast = fast_inference.fast_path_for(model, EMBEDDINGS, device.type)
+        all_work, done = max(int(lengths.sum()), 1), [0, 0]
+
+        def report(batch: np.ndarray) -> None:
+            done[0] += len(batch)
+            done[1] += int(lengths[batch].sum())
+            on_event(Progress(min(done[1] / all_work, 1.0), f"Embedding texts: {done[0]:,} of {total:,}",
+                              done[0], total))
+
+        def run(indices: np.ndarray, use_fast: bool, counted: bool) -> np.ndarray:
+            size = min(self.batch_size, fast_inference.FAST_BATCH) if use_fast else self.batch_size
+            dtype = fast_inference.fast_dtype() if use_fast else None
+            return self._embed_rows(texts, indices, lengths, size, max_length, tokenizer, model, dtype,
+                                    threads, report if counted else None)
+
+        # on the processor, one thread per free core (as for fine-tuning: busy cores slow every thread)
+        with CpuThreads(enabled=device.type == "cpu" and SpeedSwitches.from_environment().threads) as threads:
+            return fast_inference.answer(run, total, fast, on_event, lengths)
+
+    def _max_length(self, tokenizer: Any) -> int:
+        limit = getattr(tokenizer, "model_max_length", None) or self.max_length
+        return min(self.max_length, limit) if limit < 1_000_000 else self.max_length
+
+    def _embed_rows(self, texts: list[str], indices: np.ndarray, lengths: np.ndarray, batch_size: int,
+                    max_length: int, tokenizer: Any, model: Any, dtype: Any, threads: Any,
+                    report: Callable[[np.ndarray], None] | None) -> np.ndarray:
+        """The embeddings of the texts at ``indices`` (rows in that order), longest texts first,
+        computed in ``dtype`` on the processor (None: full precision)."""
+        import torch
+
+        out = np.zeros((len(indices), int(model.config.hidden_size)), dtype=np.float32)
+        order = np.argsort(-lengths[indices], kind="stable")
+        device = next(model.parameters()).device
+        with torch.inference_mode(), torch.autocast("cpu", dtype=dtype, enabled=dtype is not None):
+            for span in _batches(len(order), batch_size):
+                positions = order[span]
+                batch = indices[positions]
                 encoded = tokenizer([texts[i] for i in batch], padding=True, truncation=True,
                                     max_length=max_length, return_tensors="pt").to(device)
-                hidden = model(**encoded).last_hidden_state
+                hidden = model(**encoded).last_hidden_state.float()
                 mask = encoded["attention_mask"].unsqueeze(-1).to(hidden.dtype)
                 pooled = (hidden * mask).sum(dim=1) / mask.sum(dim=1).clamp(min=1e-9)
                 if self.normalize:
                     pooled = torch.nn.functional.normalize(pooled, p=2, dim=1)
-                out[batch] = pooled.float().cpu().numpy()
-                done += len(batch)
-                done_work += cost
-                on_event(Progress(min(done_work / all_work, 1.0), f"Embedding texts: {done:,} of {total:,}",
-                                  done, total))
+                out[positions] = pooled.cpu().numpy()
+                threads.tick()
+                if report is not None:
+                    report(batch)
         return out
 
 

@@ -248,7 +248,7 @@ class TransformerTab(QWidget):
         self.device.addItem("NVIDIA GPU (CUDA)", "cuda")
         if sys.platform == "darwin":
             self.device.addItem("Apple GPU (MPS)", "mps")
-        self.mixed_precision = QCheckBox("On a GPU, compute with 16-bit numbers (faster)",
+        self.mixed_precision = QCheckBox("Compute with 16-bit numbers where safe (faster)",
                                          objectName="transformerMixedPrecision")
         training_box = QGroupBox("Training", objectName="transformerTrainingBox")
         training_form = _form()

@@ -38,7 +38,9 @@ OPTION_HELP = {
     "batch_size": "How many texts the model learns from at once (the paper: 16).",
     "dropout": "Share of connections switched off at random while training, against overfitting (the paper: 0.1).",
     "device": "Where to compute: the graphics card when there is one, else the processor.",
-    "mixed_precision": "On a graphics card, compute in 16-bit numbers where safe: faster, same results in practice.",
+    "mixed_precision": "Compute in 16-bit numbers where safe: faster, same results in practice. On a graphics card "
+                       "while training and answering; on a processor only for answers, and only after they were "
+                       "checked against full precision.",
 }
 GRID_HELP = {
     "learning_rate": "How big each learning step is. Small models need larger steps than base-size ones.",

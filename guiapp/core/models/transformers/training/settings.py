@@ -25,7 +25,8 @@ class FineTuneSettings:
     warmup_share: float = 0.0  # share of all steps with a rising learning rate
     seed: int = 20210401
     device: str = "auto"  # "auto" | "cpu" | "cuda" | "mps"
-    mixed_precision: bool = True  # bf16 autocast on CUDA when supported, else fp16 + GradScaler; ignored on CPU
+    mixed_precision: bool = True  # bf16 autocast on CUDA when supported, else fp16 + GradScaler; on CPU: checked
+    # bfloat16 answers only (fast_inference.py), never while training
     max_grad_norm: float = 1.0  # gradient clipping as in Hugging Face's Trainer; 0 switches it off
 
     @classmethod
