@@ -76,10 +76,12 @@ def _why_not(combined: ModelResult, single: ModelResult, n_train: int | None) ->
                 f"{evidence.worst_part_score:.3f}–{evidence.best_part_score:.3f}); it is shown for comparison but "
                 "never recommended.")
     texts = evidence.learnt_on_texts
-    if texts < FEW_TEXTS or (n_train and texts < FEW_SHARE * n_train):
-        of = f" of {n_train:,}" if n_train else ""
-        return (f"{name} is not recommended: it was learnt on only {texts:,}{of} training texts, too few to "
-                "trust how it weighs its parts.")
+    if n_train and texts < FEW_SHARE * n_train:
+        return (f"{name} is not recommended: it was learnt on only {texts:,} of {n_train:,} training texts (those "
+                "held out from every model it combines), too few to trust how it weighs its parts.")
+    if texts < FEW_TEXTS:
+        return (f"{name} is not recommended: it was learnt on only {texts:,} training texts, too few to trust how "
+                f"it weighs its parts (it takes at least {FEW_TEXTS:,}).")
     if not evidence.clear_advantage:
         se = f" ± {evidence.advantage_se:.3f}" if _finite(evidence.advantage_se) else ""
         return (f"{name} is not recommended: its advantage over {evidence.best_part} in cross-validation "

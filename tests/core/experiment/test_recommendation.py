@@ -53,6 +53,8 @@ def test_a_combination_learnt_on_a_validation_split_only_is_not_recommended():
     assert chosen.model.name == "LR"
     assert "learnt on only 131 of 653 training texts" in chosen.cautions[0]
     assert recommend(_study(_evidence(0.05, 0.01, texts=300)), 653).model.name == "LR"  # under half of them
+    few = recommend(_study(_evidence(0.05, 0.01, texts=126)), 126)
+    assert few.model.name == "LR" and "learnt on only 126 training texts" in few.cautions[0]
 
 
 def test_a_combination_below_every_part_is_flagged_and_never_recommended():
