@@ -9,7 +9,7 @@ all texts at once (`transform(texts)` then `predict_proba`).
 Transformer (`--transformer`): the bundled all-MiniLM-L6-v2 fine-tuned briefly with the app's own
 `fine_tune` (1 epoch on 1,000 real tweets, Davidson et al. 2017, 3 categories; the bundled example's
 bill titles where the tweets are absent), saved as a study saves it, then N other real texts
-(default 4,000) are answered, each case in a fresh child process and streamed in chunks as
+(default 10,000) are answered, each case in a fresh child process and streamed in chunks as
 `textlab predict` does:
 
 - the baseline, Hugging Face's `pipeline("text-classification", batch_size=64, truncation=True)`
@@ -23,7 +23,9 @@ bill titles where the tweets are absent), saved as a study saves it, then N othe
 then the ratios and the agreement of the new answers with today's (same category, largest
 probability difference, lowest cosine similarity of the embeddings; once a model passed its check,
 every text gets its 16-bit answer, so this measures the 16-bit answers themselves). `--agreement`
-answers 20,000 texts (or N) the two engine ways only, without the pipeline. `--device cuda` runs the torch path on a GPU: fp32 against the model's mixed
+answers 20,000 texts (or N) the two engine ways only, without the pipeline. `--repeat R` runs the
+engine's cases R times in turns and counts the fastest run of each (on a shared machine other work
+comes and goes). `--device cuda` runs the torch path on a GPU: fp32 against the model's mixed
 precision (bfloat16, or float16 where the GPU lacks it), with the pipeline on the GPU as baseline.
 `TEXTLAB_BENCH_MODEL` (a model folder) and `TEXTLAB_BENCH_DATA` (the Davidson CSV or its folder)
 override the model and the data, as for benchmarks/bench_fine_tuning.py.
@@ -31,7 +33,7 @@ override the model and the data, as for benchmarks/bench_fine_tuning.py.
 Each case runs in a fresh child process; peak memory is its resident set size (sampled every 10 ms)
 above what it used before predicting, so memory that grows with the rows shows. `--top-words`
 also times the "top words" column for the conventional model (exact linear contributions).
-Usage: bench_predict.py [--transformer | --agreement] [--device cpu|cuda] [--top-words N] [N ...]
+Usage: bench_predict.py [--transformer | --agreement] [--device cpu|cuda] [--repeat R] [--top-words N] [N ...]
 """
 
 from __future__ import annotations

@@ -19,6 +19,9 @@ os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
 # busy 2-core machine two threads wait for each other at every small matrix product: fine-tuning a
 # model took 10-30 times longer (300 s instead of 12 s) than on one thread. Override to measure.
 os.environ.setdefault("OMP_NUM_THREADS", "1")
+# Exact Transformer answers, whatever the processor: whether 16-bit answers are used depends on a speed
+# check, which a busy machine can tip. The fast path's own tests switch it on themselves.
+os.environ.setdefault("TEXTLAB_FAST_INFERENCE", "0")
 # TextLab's own folders (caches, saved models of runs, autosaves) live in a folder of this test run,
 # never in the user's; within one run the caches still work (sentence embeddings, word vectors).
 _RUN_FOLDER = Path(tempfile.mkdtemp(prefix="textlab-tests-"))

@@ -190,13 +190,16 @@ class SentenceEmbeddings(PreparedRepresentation):
         on_event(Progress(0.0, f"Embedding texts: 0 of {total:,}", 0, total))
         if total == 0:
             return np.zeros((0, int(model.config.hidden_size)), dtype=np.float32)
-        max_length = self._max_length(tokenizer)
-        lengths = _token_lengths(tokenizer, texts, max_length)
         device = next(model.parameters()).device
         fast = fast_inference.fast_path_for(model, EMBEDDINGS, device.type)
-        all_work, done = max(int(lengths.sum()), 1), [0, 0]
+        texts = texts + fast_inference.extra_texts(fast, total)  # a new model's check, topped up
+        max_length = self._max_length(tokenizer)
+        ids = _token_ids(tokenizer, texts, max_length)  # tokenized once, padded per batch below
+        lengths = _lengths(ids, texts)
+        all_work, done = max(int(lengths[:total].sum()), 1), [0, 0]
 
         def report(batch: np.ndarray) -> None:
+            batch = batch[batch < total]  # the extra texts of a check are not the user's
             done[0] += len(batch)
             done[1] += int(lengths[batch].sum())
             on_event(Progress(min(done[1] / all_work, 1.0), f"Embedding texts: {done[0]:,} of {total:,}",
@@ -206,11 +209,11 @@ class SentenceEmbeddings(PreparedRepresentation):
             size = min(self.batch_size, fast_inference.FAST_BATCH) if use_fast else self.batch_size
             dtype = fast_inference.fast_dtype() if use_fast else None
             return self._embed_rows(texts, indices, lengths, size, max_length, tokenizer, model, dtype,
-                                    threads, report if counted else None)
+                                    threads, report if counted else None, ids)
 
         # on the processor, one thread per free core (as for fine-tuning: busy cores slow every thread)
         with CpuThreads(enabled=device.type == "cpu" and SpeedSwitches.from_environment().threads) as threads:
-            return fast_inference.answer(run, total, fast, on_event, lengths)
+            return fast_inference.answer(run, len(texts), fast, on_event, lengths, own=total)
 
     def _max_length(self, tokenizer: Any) -> int:
         limit = getattr(tokenizer, "model_max_length", None) or self.max_length
@@ -218,10 +221,14 @@ class SentenceEmbeddings(PreparedRepresentation):
 
     def _embed_rows(self, texts: list[str], indices: np.ndarray, lengths: np.ndarray, batch_size: int,
                     max_length: int, tokenizer: Any, model: Any, dtype: Any, threads: Any,
-                    report: Callable[[np.ndarray], None] | None) -> np.ndarray:
+                    report: Callable[[np.ndarray], None] | None,
+                    ids: list[list[int]] | None = None) -> np.ndarray:
         """The embeddings of the texts at ``indices`` (rows in that order), longest texts first,
-        computed in ``dtype`` on the processor (None: full precision)."""
+        computed in ``dtype`` on the processor (None: full precision). ``ids``: the texts' token ids,
+        padded here batch by batch (else each batch is tokenized)."""
         import torch
+
+        from guiapp.core.models.transformers.training.batches import collate
 
         out = np.zeros((len(indices), int(model.config.hidden_size)), dtype=np.float32)
         order = np.argsort(-lengths[indices], kind="stable")
@@ -230,8 +237,13 @@ class SentenceEmbeddings(PreparedRepresentation):
             for span in _batches(len(order), batch_size):
                 positions = order[span]
                 batch = indices[positions]
-                encoded = tokenizer([texts[i] for i in batch], padding=True, truncation=True,
-                                    max_length=max_length, return_tensors="pt").to(device)
+                if ids is not None:
+                    padded = collate(ids, batch, _pad_id(tokenizer))
+                    encoded = {"input_ids": padded.input_ids.to(device),
+                               "attention_mask": padded.attention_mask.to(device)}
+                else:
+                    encoded = tokenizer([texts[i] for i in batch], padding=True, truncation=True,
+                                        max_length=max_length, return_tensors="pt").to(device)
                 hidden = model(**encoded).last_hidden_state.float()
                 mask = encoded["attention_mask"].unsqueeze(-1).to(hidden.dtype)
                 pooled = (hidden * mask).sum(dim=1) / mask.sum(dim=1).clamp(min=1e-9)
@@ -242,6 +254,11 @@ class SentenceEmbeddings(PreparedRepresentation):
                 if report is not None:
                     report(batch)
         return out
+
+
+def _pad_id(tokenizer: Any) -> int:
+    pad = getattr(tokenizer, "pad_token_id", None)
+    return int(pad) if pad is not None else 0
 
 
 FIRST_BATCH = 4  # texts in the first batch: the longest ones, so the first report comes quickly
@@ -255,15 +272,27 @@ def _batches(total: int, batch_size: int) -> list[slice]:
     return spans
 
 
-def _token_lengths(tokenizer: Any, texts: list[str], max_length: int) -> np.ndarray:
-    """Each text's length in the model's tokens (after truncation); characters when the tokenizer
-    cannot say (a fast tokenizer counts 10,000 short texts in well under a second)."""
+def _token_ids(tokenizer: Any, texts: list[str], max_length: int) -> list[list[int]] | None:
+    """Each text's token ids (after truncation, unpadded), in one call of the tokenizer (a fast
+    tokenizer does 10,000 short texts in well under a second); None when the tokenizer cannot."""
     try:
         encoded = tokenizer(texts, truncation=True, max_length=max_length, return_attention_mask=False,
                             return_token_type_ids=False)
-        return np.fromiter((len(ids) for ids in encoded["input_ids"]), dtype=np.int64, count=len(texts))
+        return [list(ids) for ids in encoded["input_ids"]]
     except (TypeError, ValueError, KeyError):
-        return np.fromiter(map(len, texts), dtype=np.int64, count=len(texts))
+        return None
+
+
+def _lengths(ids: list[list[int]] | None, texts: list[str]) -> np.ndarray:
+    """Each text's length in tokens; in characters where there are no token ids."""
+    counts = map(len, ids if ids is not None else texts)
+    return np.fromiter(counts, dtype=np.int64, count=len(texts))
+
+
+def _token_lengths(tokenizer: Any, texts: list[str], max_length: int) -> np.ndarray:
+    """Each text's length in the model's tokens (after truncation); characters when the tokenizer
+    cannot say."""
+    return _lengths(_token_ids(tokenizer, texts, max_length), texts)
 
 
 def resolve_model(model: str | os.PathLike[str]) -> tuple[str, str]:

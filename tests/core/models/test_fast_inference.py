@@ -5,13 +5,14 @@ moment a check fails."""
 
 from __future__ import annotations
 
+import math
 from dataclasses import replace
 
 import numpy as np
 import pytest
 import torch
 
-from guiapp.core.events import Log
+from guiapp.core.events import Log, Progress
 from guiapp.core.models.transformers import fast_inference
 from guiapp.core.models.transformers.answer_agreement import EMBEDDINGS, PROBABILITIES, Tally
 from guiapp.core.models.transformers.answer_verdicts import Verdict, read_verdict, verdict_path, write_verdict
@@ -92,7 +93,7 @@ def test_the_verdict_is_kept_and_checked_again_when_its_file_is_broken(model, te
     fast_inference.forget_checks()  # a new session: the stored verdict is used, only a few texts compared
     calls.clear()
     predict_proba(model, texts)
-    assert calls == [(3, False)]  # ceil(150 / 64)
+    assert calls == [(math.ceil(150 * fast_inference.SPOT_SHARE), False)]
     verdict_path(key).write_text('{"format": 1, "same_answers": "yes"', encoding="utf-8")  # broken
     fast_inference.forget_checks()
     calls.clear()
@@ -101,6 +102,20 @@ def test_the_verdict_is_kept_and_checked_again_when_its_file_is_broken(model, te
     again = read_verdict(key)  # … and stored again
     assert again is not None and (again.same_answers, again.compared) == (verdict.same_answers, verdict.compared)
     assert stored != '{"format": 1, "same_answers": "yes"'
+
+
+def test_a_small_first_call_is_checked_with_texts_shipped_with_textlab(model, texts):
+    """Explaining one document can be a model's first use: its check still compares 64 texts (the
+    bundled example's bill titles), so the verdict holds from the first answer on."""
+    assert len(fast_inference.reference_texts(200)) == 200
+    events: list = []
+    answers = predict_proba(model, texts[:3], events.append)
+    assert answers.shape == (3, 3)
+    _, verdict = verdict_of(model)
+    assert verdict is not None and verdict.same_answers and verdict.compared == 64
+    progress = [e for e in events if isinstance(e, Progress)]
+    assert progress[-1].done == 3 and progress[-1].total == 3 and progress[-1].fraction == 1.0  # only the user's
+    assert fast_inference.extra_texts(fast_inference.fast_path_for(model.model, PROBABILITIES, "cpu"), 3) == []
 
 
 def test_the_switch_and_the_model_setting_keep_answers_exact(model, texts, monkeypatch, tmp_path):
@@ -163,7 +178,8 @@ def test_answers_are_computed_again_exactly_when_a_later_check_fails():
     events: list = []
     answers = fast_inference.answer(run, n, path, events.append)
     assert np.array_equal(answers, exact)
-    assert runs == [(196, True), (4, False), (4, True), (196, False)]  # fast, compare 4, then exact again
+    k = math.ceil(n * fast_inference.SPOT_SHARE)
+    assert runs == [(n - k, True), (k, False), (k, True), (n - k, False)]  # fast, compare k, then exact again
     assert any(isinstance(e, Log) and e.level == "warning" and "computed again" in e.message for e in events)
     assert read_verdict(path.key).same_answers is False
     runs.clear()
@@ -187,6 +203,30 @@ def test_small_calls_add_up_to_one_check_then_every_text_gets_its_fast_answer():
     verdict = read_verdict(path.key)
     assert verdict is not None and verdict.same_answers and verdict.compared == 64
     assert np.array_equal(fast_inference.answer(run, 64, path, lambda e: None), fast)
+
+
+def test_not_faster_is_kept_for_this_session_only():
+    """In automatic mode, 16-bit answers that match but are not faster are not used; as a busy
+    moment can cause that, it is not stored, and the next session measures again."""
+    import time
+
+    exact = np.tile([0.6, 0.4], (64, 1))
+    path = fast_inference.FastPath("not faster", PROBABILITIES, forced=False)
+    runs: list[bool] = []
+
+    def run(indices, use_fast, counted):
+        runs.append(use_fast)
+        if use_fast:
+            time.sleep(0.01)
+        return exact[indices]
+
+    events: list = []
+    assert np.array_equal(fast_inference.answer(run, 64, path, events.append), exact)
+    assert any("not faster" in e.message for e in events if isinstance(e, Log))
+    assert read_verdict(path.key) is None
+    runs.clear()
+    fast_inference.answer(run, 64, path, events.append)
+    assert runs == [False]  # exact at once for the rest of this session
 
 
 def test_tally_limits():

@@ -2,18 +2,20 @@
 
 On the processor (CPU), a Transformer answers faster in 16-bit ``bfloat16`` numbers — on processors
 that compute them natively (Intel AVX512-BF16 or AMX, AMD Zen 4, Arm's BF16) — than in the usual
-32-bit numbers. The bundled MiniLM measured about twice as fast that way, while int8 (torch's or
-ONNX Runtime's) changed answers and ONNX Runtime in 32-bit or ``torch.compile`` gained little;
-docs/inference-speed.md has the numbers. 16-bit numbers round differently, so the answers are used
-only after they were compared with exact ones on the texts being answered:
+32-bit numbers: the bundled MiniLM's matrix products ran 2.1 times as fast, its answers 1.6 to 2.2
+times, while int8 (torch's or ONNX Runtime's) changed answers and ONNX Runtime in 32-bit or
+``torch.compile`` gained less; docs/inference-speed.md has the numbers. 16-bit numbers round differently, so a model answers that
+way only after its answers were compared with exact ones:
 
-- The first answers of a model compare both ways on up to ``CHECK_TEXTS`` texts. If the fast answers
-  keep within the limits of ``answer_agreement.py`` (same category for ≥ 99.5 % of texts,
-  probabilities within 0.02, embeddings' cosine ≥ 0.999) and come at least ``MIN_SPEEDUP`` times
-  faster, the model answers
-  the fast way from then on (the compared texts too); otherwise exactly, with a line in the log that
-  says why. The verdict is kept per model, torch version and computer (``answer_verdicts.py``), so it
-  is made once, and the same texts get the same answers in every later session.
+- A model's first call compares both ways on ``CHECK_TEXTS`` texts: its own texts, topped up with
+  real texts shipped with TextLab when it has fewer (the bundled example's bill titles), so that
+  every answer of the model follows one verdict from the first call on. If the fast answers keep
+  within the limits of ``answer_agreement.py`` (same category for ≥ 99.5 % of texts, probabilities
+  within 0.02, embeddings' cosine ≥ 0.999) and come at least ``MIN_SPEEDUP`` times faster, the
+  model answers the fast way from then on (the compared texts too); otherwise exactly, with a line
+  in the log that says why. The verdict is kept per model, torch version and computer
+  (``answer_verdicts.py``): it is made once, and the same texts get the same answers in every
+  later session (only "not faster", which a busy moment can cause, is measured again next session).
 - Every later call still compares one text in ``SPOT_SHARE`` both ways. When the fast answers leave
   the limits, that call's answers are all computed again exactly, the log says so, and the model
   answers exactly from then on.
@@ -52,16 +54,16 @@ from guiapp.core.models.transformers.answer_verdicts import (
 VARIABLE = "TEXTLAB_FAST_INFERENCE"
 MODE = "bfloat16"
 CHECK_TEXTS = ENOUGH_TEXTS  # texts compared both ways before a model answers the fast way
-SPOT_SHARE = 1 / 64  # afterwards, this share of each call's texts is still compared
+SPOT_SHARE = 1 / 256  # afterwards, this share of each call's texts is still compared
 MIN_SPEEDUP = 1.2  # the fast way must be at least this much faster (automatic mode)
 SMALLEST_HIDDEN = 128  # smaller models spend their time outside the arithmetic: nothing to gain
 COMPARE_CHUNK = 64  # texts answered both ways in turn while the speed is measured
-FAST_BATCH = 16  # texts per batch on the fast path (smaller batches stay in the processor's cache)
+FAST_BATCH = 32  # texts per batch on the fast path (the activations stay in the processor's cache)
 
 _OFF, _ON = {"0", "off", "no", "false"}, {"1", "on", "yes", "true"}
 _logger = logging.getLogger(__name__)
 
-#: ``run(indices, fast, report)`` → the answers (one row per index, in that order); ``report``
+#: ``run(indices, fast, counted)`` → the answers (one row per index, in that order); ``counted``
 #: says whether these texts count for the progress shown (the comparison's second run does not).
 Run = Callable[[np.ndarray, bool, bool], np.ndarray]
 
@@ -147,43 +149,80 @@ def fast_path_for(net: Any, kind: str, device_type: str, allowed: bool = True) -
     return FastPath(verdict_key(weights_digest(net), kind, MODE), kind, forced=mode == "on")
 
 
+def extra_texts(path: FastPath | None, n: int) -> list[str]:
+    """Texts to answer after a call's ``n`` texts so that a model's first call completes its check:
+    real texts shipped with TextLab (the bundled example's bill titles). Empty once the model's
+    verdict is known, for an empty call, or when the call alone has enough texts."""
+    if path is None or n == 0:
+        return []
+    check = _check_for(path)
+    with check.lock:
+        missing = 0 if check.verdict is not None else CHECK_TEXTS - check.tally.compared - n
+    return reference_texts(missing) if missing > 0 else []
+
+
 def answer(run: Run, n: int, path: FastPath | None, on_event: EventCallback,
-           lengths: np.ndarray | None = None) -> np.ndarray:
-    """The answers for texts ``0 … n-1``: exactly (``path`` None), or the checked fast way.
+           lengths: np.ndarray | None = None, own: int | None = None) -> np.ndarray:
+    """The answers for texts ``0 … own-1`` of ``n`` (``own`` defaults to ``n``; the others are
+    :func:`extra_texts`, only compared): exactly (``path`` None), or the checked fast way.
     ``lengths`` (tokens per text) lets the comparison go longest texts first, as the answers do.
 
     Once a model answers the fast way, every text gets its fast answer (those compared too), so
-    that the same texts get the same answers whichever call compared them; until then, and after
-    a failed comparison, every text gets its exact answer."""
-    everything = np.arange(n)
-    if path is None or n == 0:
+    that the same texts get the same answers whichever call compared them; until then (a check
+    still short of texts), and after a failed comparison, every text gets its exact answer."""
+    own = n if own is None else own
+    everything = np.arange(own)
+    if path is None or own == 0:
         return run(everything, False, True)
     check = _check_for(path)
     with check.lock:
         verdict = check.verdict
     if verdict is not None and not path.uses_fast(verdict):
         return run(everything, False, True)
-    if verdict is None:  # still being checked: compare first, then answer the rest as found
-        sample = _sample(n, max(CHECK_TEXTS - check.tally.compared, 1))
-        exact, fast = _compare(run, sample, lengths, check, path, on_event)
+    if verdict is None:  # still being checked: compare first (with the extra texts), then answer the rest
+        extra = np.arange(own, n)
+        own_sample = _sample(own, max(CHECK_TEXTS - check.tally.compared - len(extra), 1))
+        exact, fast = _compare(run, np.concatenate([own_sample, extra]), lengths, check, path, on_event)
         use_fast = _uses_fast(check, path)
-        rest = np.setdiff1d(everything, sample, assume_unique=True)
-        out = _rows(n, exact)
-        out[sample] = fast if use_fast else exact
+        rest = np.setdiff1d(everything, own_sample, assume_unique=True)
+        out = _rows(own, exact)
+        out[own_sample] = (fast if use_fast else exact)[:len(own_sample)]
         if len(rest):
             out[rest] = run(rest, use_fast, True)
         return out
     _announce(check, path, on_event)  # known to be the same answers: answer fast, compare a few
-    sample = _sample(n, math.ceil(n * SPOT_SHARE))
+    sample = _sample(own, math.ceil(own * SPOT_SHARE))
     rest = np.setdiff1d(everything, sample, assume_unique=True)
     fast_rest = run(rest, True, True) if len(rest) else None
     exact, fast = _compare(run, sample, lengths, check, path, on_event)
     use_fast = _uses_fast(check, path)
-    out = _rows(n, exact)
+    out = _rows(own, exact)
     out[sample] = fast if use_fast else exact
     if fast_rest is not None:
         out[rest] = fast_rest if use_fast else run(rest, False, False)
     return out
+
+
+@cache
+def _example_titles() -> tuple[str, ...]:
+    """The bundled example study's texts (US bill titles) in a fixed shuffled order; empty if the
+    example cannot be read."""
+    try:
+        import pandas as pd
+
+        from guiapp.core.locations import example_path
+
+        titles = pd.read_excel(example_path(), engine="calamine", usecols=["Title"])["Title"]
+    except (OSError, ValueError, ImportError, KeyError):
+        return ()
+    titles = [str(t) for t in titles.dropna() if str(t).strip()]
+    order = np.random.default_rng(0).permutation(len(titles))
+    return tuple(titles[i] for i in order)
+
+
+def reference_texts(count: int) -> list[str]:
+    """``count`` real texts shipped with TextLab for a model's check (fewer if there are fewer)."""
+    return list(_example_titles()[:max(count, 0)])
 
 
 def _uses_fast(check: _Check, path: FastPath) -> bool:
@@ -250,7 +289,8 @@ def _compare(run: Run, sample: np.ndarray, lengths: np.ndarray | None, check: _C
             speedup = check.exact_seconds / check.fast_seconds if check.fast_seconds > 0 else 0.0
             check.verdict = Verdict(problem is None, round(speedup, 3), check.tally.compared,
                                     problem or check.tally.describe())
-            write_verdict(path.key, check.verdict)
+            if problem is not None or path.uses_fast(check.verdict):  # "not faster" may be a busy moment:
+                write_verdict(path.key, check.verdict)  # kept for this session only, measured again next time
             _tell(on_event, _decided(check.verdict, path), fallback=problem is not None)
             check.announced = True
         elif problem is not None and check.verdict.same_answers:
@@ -290,4 +330,5 @@ def _tell(on_event: EventCallback, message: str, fallback: bool) -> None:
 
 
 __all__ = ["CHECK_TEXTS", "FAST_BATCH", "MIN_SPEEDUP", "MODE", "SPOT_SHARE", "VARIABLE", "FastPath", "answer",
-           "fast_dtype", "fast_path_for", "forget_checks", "native_bfloat16", "switch"]
+           "extra_texts", "fast_dtype", "fast_path_for", "forget_checks", "native_bfloat16", "reference_texts",
+           "switch"]

@@ -167,19 +167,21 @@ def predict_proba(
     ``TEXTLAB_FAST_INFERENCE=0`` keeps them exact."""
     settings = model.settings
     net, device = model.model, torch.device(model.device.kind)
-    encoded = encode_texts(model.tokenizer, list(texts), _length_limit(settings.max_length, net.config),
+    texts = list(texts)
+    n = len(texts)
+    fast = fast_inference.fast_path_for(net, PROBABILITIES, device.type, settings.mixed_precision)
+    extra = fast_inference.extra_texts(fast, n)  # a new model's check, topped up to enough texts
+    encoded = encode_texts(model.tokenizer, texts + extra, _length_limit(settings.max_length, net.config),
                            settings.truncation)
-    n = len(encoded.input_ids)
     dtype = autocast_dtype(device, settings.mixed_precision, model.device.bf16)
     pad_id = _pad_id(model.tokenizer)
     net.eval()
     on_event(Progress(0.0 if n else 1.0, f"Predicting: 0 of {n} texts", 0, n))
     switches = SpeedSwitches.from_environment()
-    fast = fast_inference.fast_path_for(net, PROBABILITIES, device.type, settings.mixed_precision)
     done = [0]
 
-    def report(count: int) -> None:
-        done[0] += count
+    def report(indices: np.ndarray) -> None:
+        done[0] += int((indices < n).sum())  # the extra texts of a check are not the user's
         on_event(Progress(done[0] / n, f"Predicting: {done[0]} of {n} texts", done[0], n))
 
     with CpuThreads(enabled=device.type == "cpu" and switches.threads) as threads, \
@@ -193,18 +195,18 @@ def predict_proba(
                                         max(1, size), device, run_dtype, pad_id, threads,
                                         report if counted else _no_report)
 
-        out = fast_inference.answer(run, n, fast, on_event, np.asarray(encoded.lengths))
+        out = fast_inference.answer(run, n + len(extra), fast, on_event, np.asarray(encoded.lengths), own=n)
     out /= out.sum(axis=1, keepdims=True).clip(min=1e-300)
     return out
 
 
-def _no_report(count: int) -> None:
+def _no_report(indices: np.ndarray) -> None:
     pass
 
 
 def _predict_batches(net: Any, input_ids: Sequence[Sequence[int]], lengths: np.ndarray, indices: np.ndarray,
                      n_labels: int, batch_size: int, device: torch.device, dtype: torch.dtype | None, pad_id: int,
-                     threads: CpuThreads, report: Callable[[int], None]) -> np.ndarray:
+                     threads: CpuThreads, report: Callable[[np.ndarray], None]) -> np.ndarray:
     """The probabilities of the texts at ``indices`` (rows in that order), in batches of similar
     length, longest first (halved on a lack of memory)."""
     out = np.zeros((len(indices), n_labels), dtype=np.float64)
@@ -228,7 +230,7 @@ def _predict_batches(net: Any, input_ids: Sequence[Sequence[int]], lengths: np.n
             queue.extend([positions[half:], positions[:half]])
             continue
         threads.tick()
-        report(len(positions))
+        report(indices[positions])
     return out
 
 
