@@ -8,6 +8,7 @@ so the core stops at its next checkpoint. The result or the error arrives on the
 
 from __future__ import annotations
 
+import functools
 import threading
 import time
 import warnings
@@ -63,7 +64,13 @@ class Worker:
                  **kwargs: Any) -> None:
         self.name = name or getattr(fn, "__name__", "job")
         self._light = light
-        self.signals = WorkerSignals()
+        self.signals = WorkerSignals()  # what the caller connects to, delivered on the GUI thread
+        # the thread emits on these; each is relayed to ``signals`` on the GUI thread unless the job was
+        # detached meanwhile (a signal already queued when its widget was deleted is then dropped)
+        self._raw = WorkerSignals()
+        self._detached = False
+        for name in _RESULT_SIGNALS:
+            getattr(self._raw, name).connect(functools.partial(self._relay, name))
         self._fn, self._args, self._kwargs = fn, args, kwargs
         self._cancel = threading.Event()
         self._last_emit = 0.0
@@ -93,8 +100,10 @@ class Worker:
         return self._thread.isRunning()
 
     def detach(self) -> None:
-        """Deliver nothing more to the callbacks connected to this job (their widget is gone); the job
-        still ends and is freed as usual."""
+        """Deliver nothing more to the callbacks connected to this job (their widget is gone), not even
+        what the thread sent before and the GUI thread has not yet delivered; the job still ends and is
+        freed as usual."""
+        self._detached = True
         with warnings.catch_warnings():  # PySide warns when a signal had nothing connected
             warnings.simplefilter("ignore")
             for name in (*_RESULT_SIGNALS, "done"):
@@ -114,10 +123,10 @@ class Worker:
         if self._cancel.is_set():
             raise Cancelled()
         if isinstance(event, Log):
-            self.signals.log.emit(event)
+            self._raw.log.emit(event)
             return
         if isinstance(event, TaskUpdate):
-            self.signals.update.emit(event)
+            self._raw.update.emit(event)
             return
         if isinstance(event, Metric):
             self._on_metric(event)
@@ -126,11 +135,11 @@ class Worker:
         finished = event.fraction is not None and event.fraction >= 1.0
         if event.task is not None and self._pending is not None and self._pending.task != event.task:
             # a new part began: the last word on the previous part is not dropped
-            self.signals.progress.emit(self._pending)
+            self._raw.progress.emit(self._pending)
         if finished or now - self._last_emit >= PROGRESS_INTERVAL_S:
             self._last_emit = now
             self._pending = None
-            self.signals.progress.emit(event)
+            self._raw.progress.emit(event)
         else:
             self._pending = event
 
@@ -143,14 +152,14 @@ class Worker:
         if last or now - self._metric_emits.get(key, 0.0) >= PROGRESS_INTERVAL_S:
             self._metric_emits[key] = now
             self._pending_metrics.pop(key, None)
-            self.signals.metric.emit(event)
+            self._raw.metric.emit(event)
         else:
             self._pending_metrics[key] = event
 
     def _flush_metrics(self) -> None:
         pending, self._pending_metrics = self._pending_metrics, {}
         for event in pending.values():
-            self.signals.metric.emit(event)
+            self._raw.metric.emit(event)
 
     def _run(self) -> None:
         try:
@@ -165,21 +174,26 @@ class Worker:
         except Cancelled as stop:
             partial = getattr(stop, "partial", None)
             if partial is not None:
-                self.signals.partial.emit(partial)
-            self.signals.cancelled.emit()
+                self._raw.partial.emit(partial)
+            self._raw.cancelled.emit()
         except Exception as error:  # every error goes to the GUI's one error sink
-            self.signals.failed.emit(error)
+            self._raw.failed.emit(error)
         else:
             if self._cancel.is_set():
-                self.signals.cancelled.emit()
+                self._raw.cancelled.emit()
             else:
                 if self._pending is not None:
-                    self.signals.progress.emit(self._pending)
-                self.signals.finished.emit(result)
+                    self._raw.progress.emit(self._pending)
+                self._raw.finished.emit(result)
+
+    def _relay(self, name: str, *args: Any) -> None:  # on the GUI thread
+        if not self._detached:
+            getattr(self.signals, name).emit(*args)
 
     def _on_thread_finished(self) -> None:
         registry.unregister(self)
-        self.signals.done.emit()
+        if not self._detached:
+            self.signals.done.emit()
         self._release()
 
     def _release(self) -> None:
@@ -191,6 +205,7 @@ class Worker:
         if not self._thread.wait(2000):  # the thread emits finished just before it ends: let it end first,
             return  # so this worker's QThread is never deleted while running (kept for the collector then)
         signals = [getattr(self.signals, name) for name in ("started", *_RESULT_SIGNALS, "done")]
+        signals += [getattr(self._raw, name) for name in _RESULT_SIGNALS]
         with warnings.catch_warnings():  # PySide warns when a signal had nothing connected
             warnings.simplefilter("ignore")
             for signal in [*signals, self._thread.finished]:

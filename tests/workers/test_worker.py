@@ -173,3 +173,21 @@ def test_a_job_whose_widget_was_deleted_is_cancelled_and_reaches_no_callback(qtb
     qtbot.wait(50)  # the thread's last signals are delivered
     assert delivered == []  # neither the result, the cancellation nor the end reached the deleted label
     assert running_workers() == []
+
+
+def test_a_result_already_on_its_way_when_the_widget_is_deleted_is_dropped(qtbot):
+    from PySide6.QtCore import QCoreApplication, QEvent
+    from PySide6.QtWidgets import QLabel
+
+    label = QLabel()
+    slot = WorkerSlot(label)
+    delivered = []
+    worker = Worker(_count, 3)
+    worker.signals.finished.connect(lambda answer: delivered.append(label.setText(str(answer))))
+    slot.start(worker)
+    assert worker.wait(30_000)  # the thread has ended: its result waits in the GUI thread's queue
+    label.deleteLater()
+    QCoreApplication.sendPostedEvents(None, QEvent.Type.DeferredDelete)  # the widget goes first
+    qtbot.wait(50)  # then the queued result is delivered — to nobody
+    assert delivered == []
+    assert running_workers() == []
