@@ -102,15 +102,8 @@ class Worker:
     def detach(self) -> None:
         """Deliver nothing more to the callbacks connected to this job (their widget is gone), not even
         what the thread sent before and the GUI thread has not yet delivered; the job still ends and is
-        freed as usual."""
+        freed as usual (its connections are released when it ends, ``_release``)."""
         self._detached = True
-        with warnings.catch_warnings():  # PySide warns when a signal had nothing connected
-            warnings.simplefilter("ignore")
-            for name in (*_RESULT_SIGNALS, "done"):
-                try:
-                    getattr(self.signals, name).disconnect()
-                except (RuntimeError, TypeError, SystemError):
-                    pass
 
     def wait(self, ms: int = -1) -> bool:
         """Block until the thread ends (or ``ms`` passed); True when it has ended."""

@@ -49,7 +49,12 @@ def transformer_gradients(
     from captum.attr import LayerIntegratedGradients
 
     from guiapp.core.explain.subword_words import align_for_model
-    from guiapp.core.explain.transformer_attributions import _blank_baseline, _default_batch, _pad_id, _word_embeddings
+    from guiapp.core.explain.transformer_attributions import (
+        _blank_baseline,
+        _default_batch,
+        _word_embeddings,
+    )
+    from guiapp.core.models.transformers.training.batches import pad_id
 
     net = model.fine_tuned.model
     device = next(net.parameters()).device
@@ -63,7 +68,7 @@ def transformer_gradients(
                               number, total))
             alignment: PieceAlignment = align_for_model(model, text)
             inputs = torch.tensor([alignment.input_ids], dtype=torch.long, device=device)
-            baseline = _blank_baseline(alignment, _pad_id(model.fine_tuned.tokenizer), device)
+            baseline = _blank_baseline(alignment, pad_id(model.fine_tuned.tokenizer), device)
             mask = torch.ones_like(inputs)
             direction = torch.as_tensor(directions[number], dtype=torch.float32, device=device)
 

@@ -26,6 +26,7 @@ import torch
 from guiapp.core.events import EventCallback, Progress, ignore_events
 from guiapp.core.explain.attribution import INTEGRATED_GRADIENTS, Attribution
 from guiapp.core.explain.subword_words import PieceAlignment, align_for_model
+from guiapp.core.models.transformers.training.batches import pad_id
 from guiapp.core.predict.trained_model import TransformerModel
 
 DEFAULT_STEPS = 50
@@ -59,7 +60,7 @@ def explain_transformer(
     device = next(net.parameters()).device
     alignment = align_for_model(model, text)
     inputs = torch.tensor([alignment.input_ids], dtype=torch.long, device=device)
-    baseline = _blank_baseline(alignment, _pad_id(model.fine_tuned.tokenizer), device)
+    baseline = _blank_baseline(alignment, pad_id(model.fine_tuned.tokenizer), device)
     mask = torch.ones_like(inputs)
     batch = internal_batch_size or _default_batch(len(alignment.input_ids), steps, device)
     n_batches = math.ceil(steps / batch)
@@ -134,10 +135,6 @@ def _default_batch(n_pieces: int, steps: int, device: torch.device) -> int:
     budget = GPU_TOKENS_PER_BATCH if device.type == "cuda" else CPU_TOKENS_PER_BATCH
     return max(1, min(steps, budget // max(1, n_pieces)))
 
-
-def _pad_id(tokenizer: Any) -> int:
-    pad = getattr(tokenizer, "pad_token_id", None)
-    return int(pad) if pad is not None else 0
 
 
 __all__ = ["DEFAULT_STEPS", "explain_transformer", "method_sentence"]

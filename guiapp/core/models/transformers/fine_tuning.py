@@ -19,7 +19,6 @@ with the same number of threads give identical weights.
 from __future__ import annotations
 
 import contextlib
-
 import random
 from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass, field
@@ -34,7 +33,11 @@ from guiapp.core.events import EventCallback, Log, Progress, ignore_events
 from guiapp.core.models.transformers import fast_inference
 from guiapp.core.models.transformers.answer_agreement import PROBABILITIES
 from guiapp.core.models.transformers.sources import files
-from guiapp.core.models.transformers.training.batches import collate, sorted_batches
+from guiapp.core.models.transformers.training.batches import (
+    collate,
+    pad_id,
+    sorted_batches,
+)
 from guiapp.core.models.transformers.training.cpu_threads import CpuThreads
 from guiapp.core.models.transformers.training.first_token import first_token_only
 from guiapp.core.models.transformers.training.loop import (
@@ -145,7 +148,7 @@ def fine_tune(
         with threads:
             if device.type == "cpu":
                 on_event(Log(f"Computing with {threads.describe()}."))
-            outcome = train(model, encoded.input_ids, encoded.lengths, labels, _pad_id(tokenizer), settings,
+            outcome = train(model, encoded.input_ids, encoded.lengths, labels, pad_id(tokenizer), settings,
                             device, info.bf16, generator, on_event, threads, switches)
         if device.type == "cpu" and threads.slowed:
             outcome.notes.append(f"Other programs kept this computer's cores busy during training: TextLab "
@@ -176,7 +179,7 @@ def predict_proba(
     encoded = encode_texts(model.tokenizer, texts + extra, _length_limit(settings.max_length, net.config),
                            settings.truncation)
     dtype = autocast_dtype(device, settings.mixed_precision, model.device.bf16)
-    pad_id = _pad_id(model.tokenizer)
+    padding = pad_id(model.tokenizer)
     net.eval()
     on_event(Progress(0.0 if n else 1.0, f"Predicting: 0 of {n} texts", 0, n))
     switches = SpeedSwitches.from_environment()
@@ -194,7 +197,7 @@ def predict_proba(
             # one autocast block around all batches: the weights are cast to 16 bits once, not per batch
             with torch.autocast(device.type, dtype=run_dtype, enabled=use_fast):
                 return _predict_batches(net, encoded.input_ids, encoded.lengths, indices, model.n_labels,
-                                        max(1, size), device, run_dtype, pad_id, threads,
+                                        max(1, size), device, run_dtype, padding, threads,
                                         report if counted else _no_report)
 
         out = fast_inference.answer(run, n + len(extra), fast, on_event, np.asarray(encoded.lengths), own=n)
@@ -312,11 +315,6 @@ def _length_limit(max_length: int, config: Any) -> int:
     if getattr(config, "model_type", "") in ("roberta", "xlm-roberta", "camembert", "longformer", "mpnet"):
         positions -= 2
     return min(max_length, positions)
-
-
-def _pad_id(tokenizer: Any) -> int:
-    pad = getattr(tokenizer, "pad_token_id", None)
-    return int(pad) if pad is not None else 0
 
 
 __all__ = [

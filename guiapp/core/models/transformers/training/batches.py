@@ -61,6 +61,12 @@ def length_grouped_batches(
     return batches
 
 
+def pad_id(tokenizer: object) -> int:
+    """The tokenizer's padding token id (0 when it has none)."""
+    pad = getattr(tokenizer, "pad_token_id", None)
+    return int(pad) if pad is not None else 0
+
+
 def sorted_batches(lengths: np.ndarray, batch_size: int) -> list[np.ndarray]:
     """Prediction batches: texts sorted by length, longest first (indices into the input)."""
     order = np.argsort(-np.asarray(lengths), kind="stable")
