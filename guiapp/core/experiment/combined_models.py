@@ -22,11 +22,7 @@ import numpy as np
 from guiapp.core.atomic import write_text_atomic
 from guiapp.core.events import EventCallback, Log
 from guiapp.core.experiment import combining
-from guiapp.core.experiment.artefacts import (
-    COMBINED_FILE,
-    COMBINED_FORMAT,
-    model_folder_name,
-)
+from guiapp.core.experiment.artefacts import COMBINED_FILE, COMBINED_FORMAT, model_folder_name
 from guiapp.core.experiment.combined_evidence import AgainstParts, against_parts
 from guiapp.core.experiment.held_out import CI_LEVEL, evaluate_on_test
 from guiapp.core.experiment.out_of_fold import OutOfFold

@@ -25,11 +25,7 @@ from guiapp.core.events import EventCallback, Log, Progress
 from guiapp.core.experiment import metrics
 from guiapp.core.experiment.artefacts import model_folder_name
 from guiapp.core.experiment.fine_tuning_local import LocalFineTuning, free_memory
-from guiapp.core.experiment.fine_tuning_pieces import (
-    FineTuningRun,
-    FineTuningStrategy,
-    PlannedRun,
-)
+from guiapp.core.experiment.fine_tuning_pieces import FineTuningRun, FineTuningStrategy, PlannedRun
 from guiapp.core.experiment.fine_tuning_remote import RemoteFineTuning
 from guiapp.core.experiment.out_of_fold import OutOfFold
 from guiapp.core.experiment.resampling import oversampled_rows

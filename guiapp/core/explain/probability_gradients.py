@@ -49,11 +49,7 @@ def transformer_gradients(
     from captum.attr import LayerIntegratedGradients
 
     from guiapp.core.explain.subword_words import align_for_model
-    from guiapp.core.explain.transformer_attributions import (
-        _blank_baseline,
-        _default_batch,
-        _word_embeddings,
-    )
+    from guiapp.core.explain.transformer_attributions import _blank_baseline, _default_batch, _word_embeddings
     from guiapp.core.models.transformers.training.batches import pad_id
 
     net = model.fine_tuned.model

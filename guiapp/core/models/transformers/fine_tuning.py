@@ -33,11 +33,7 @@ from guiapp.core.events import EventCallback, Log, Progress, ignore_events
 from guiapp.core.models.transformers import fast_inference
 from guiapp.core.models.transformers.answer_agreement import PROBABILITIES
 from guiapp.core.models.transformers.sources import files
-from guiapp.core.models.transformers.training.batches import (
-    collate,
-    pad_id,
-    sorted_batches,
-)
+from guiapp.core.models.transformers.training.batches import collate, pad_id, sorted_batches
 from guiapp.core.models.transformers.training.cpu_threads import CpuThreads
 from guiapp.core.models.transformers.training.first_token import first_token_only
 from guiapp.core.models.transformers.training.loop import (
