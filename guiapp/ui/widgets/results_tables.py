@@ -144,11 +144,10 @@ class CategoryScoresTable(_Table):
         """A category neither coded nor predicted in the test texts: no scores, and not in the macro-F1."""
         words = (f"No test text was coded “{score.category}” and the model put none there, so it has no score "
                  "and does not count in the macro-F1.")
-        for column in (1, 2, 3):
-            self.setItem(row, column, SortItem("—", -1.0, words))
-        support = SortItem("0", 0, words)
-        support.setTextAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
-        self.setItem(row, 4, support)
+        cells = {column: SortItem("—", -1.0, words) for column in (1, 2, 3)} | {4: SortItem("0", 0, words)}
+        for column, cell in cells.items():
+            cell.setTextAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+            self.setItem(row, column, cell)
 
     def set_scores(self, scores: Sequence[CategoryScores]) -> None:
         self.setSortingEnabled(False)
