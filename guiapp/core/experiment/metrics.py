@@ -26,6 +26,8 @@ class CategoryScores:
     f1: float
     support: int
     predicted: int = -1  # test texts the model put in this category (-1: not recorded by older versions)
+    # multi-label studies: bootstrap interval of this category's F1 over the test texts (None otherwise)
+    f1_ci: tuple[float, float] | None = None
 
     @property
     def counted(self) -> bool:
@@ -37,7 +39,18 @@ class CategoryScores:
         data = dict(self.__dict__)
         if self.predicted < 0:  # not recorded: an older result stays as it was
             del data["predicted"]
+        if self.f1_ci is None:
+            del data["f1_ci"]
+        else:
+            data["f1_ci"] = list(self.f1_ci)
         return data
+
+    @classmethod
+    def from_dict(cls, data: dict) -> CategoryScores:
+        data = dict(data)
+        if data.get("f1_ci") is not None:
+            data["f1_ci"] = (float(data["f1_ci"][0]), float(data["f1_ci"][1]))
+        return cls(**data)
 
 
 def category_scores(y_true: np.ndarray, y_pred: np.ndarray, categories: list[str]) -> list[CategoryScores]:

@@ -46,12 +46,24 @@ class TestResult:
     ci_level: float
     accuracy: float
     per_category: list[CategoryScores]
-    confusion: list[list[int]]  # rows: human coding, columns: prediction (order of ``categories``)
+    confusion: list[list[int]]  # rows: human coding, columns: prediction (order of ``categories``); [] when multi-label
+    # studies where a text can have several categories (None otherwise); ``accuracy`` is then the subset accuracy
+    micro_f1: float | None = None  # F1 over every (text, category) decision pooled
+    hamming_loss: float | None = None  # share of (text, category) decisions that are wrong
+    # per category [[true negatives, false positives], [false negatives, true positives]] (rows: the coding)
+    category_confusions: list[list[list[int]]] | None = None
+
+    @property
+    def multi_label(self) -> bool:
+        return self.category_confusions is not None
 
     def to_dict(self) -> dict[str, Any]:
         data = asdict(self)
         data["macro_f1_ci"] = list(self.macro_f1_ci) if self.macro_f1_ci else None
         data["per_category"] = [scores.to_dict() for scores in self.per_category]
+        if not self.multi_label:  # single-label results keep their format
+            for name in ("micro_f1", "hamming_loss", "category_confusions"):
+                del data[name]
         return data
 
     @classmethod
@@ -62,8 +74,12 @@ class TestResult:
             macro_f1_ci=(float(ci[0]), float(ci[1])) if ci else None,
             ci_level=float(data.get("ci_level", 0.95)),
             accuracy=float(data["accuracy"]),
-            per_category=[CategoryScores(**item) for item in data["per_category"]],
+            per_category=[CategoryScores.from_dict(item) for item in data["per_category"]],
             confusion=[[int(value) for value in row] for row in data["confusion"]],
+            micro_f1=None if data.get("micro_f1") is None else float(data["micro_f1"]),
+            hamming_loss=None if data.get("hamming_loss") is None else float(data["hamming_loss"]),
+            category_confusions=None if data.get("category_confusions") is None else [
+                [[int(value) for value in row] for row in matrix] for matrix in data["category_confusions"]],
         )
 
 
@@ -81,11 +97,14 @@ class ModelResult:
     cv_scores: list[float] = field(default_factory=list)  # per fold, chosen setting
     grid: list[GridPointResult] = field(default_factory=list)
     test: TestResult | None = None
-    predictions: list[int] = field(default_factory=list)  # category index per test text
+    # category index per test text; in a multi-label study the list of category indices per test text
+    predictions: list[Any] = field(default_factory=list)
     probabilities: list[list[float]] | None = None  # per test text, per category
     seconds: dict[str, float] = field(default_factory=dict)  # features, tuning, final_fit, predict, total
     n_features: int = 0  # columns of the final model's input (Transformers: parameters)
     artefact: str = ""  # folder of the saved final model, if one was saved
+    # multi-label: each category's decision threshold on its probability (0.5, or tuned on out-of-fold probabilities)
+    thresholds: list[float] = field(default_factory=list)
 
     @property
     def ok(self) -> bool:
@@ -155,6 +174,8 @@ class ModelResult:
         data = asdict(self)
         data["grid"] = [asdict(point) for point in self.grid]
         data["test"] = self.test.to_dict() if self.test else None
+        if not self.thresholds:  # single-label results keep their format
+            del data["thresholds"]
         return data
 
     @classmethod
@@ -175,7 +196,7 @@ class ExperimentResult:
     test_rows: list[int]  # spreadsheet row numbers of the test texts (in the test file if one was used)
     test_ids: list[Any]
     test_texts: list[str]
-    test_true: list[int]  # category index per test text
+    test_true: list[Any]  # category index per test text; multi-label: the list of category indices per test text
     models: list[ModelResult] = field(default_factory=list)
     environment: dict[str, Any] = field(default_factory=dict)
     notes: list[str] = field(default_factory=list)  # what the run decided for the user, in words
@@ -186,6 +207,7 @@ class ExperimentResult:
     finished_at: str = ""
     status: str = "done"  # "done" | "cancelled"
     schema_version: int = RESULTS_SCHEMA_VERSION
+    multi_label: bool = False  # a text can have several categories (``test_true`` and predictions hold lists)
 
     # -- what ``spec`` and ``split`` recorded, typed ---------------------------------------------
     @property
@@ -245,6 +267,8 @@ class ExperimentResult:
         data["models"] = [model.to_dict() for model in self.models]
         if not include_texts:
             data.pop("test_texts")
+        if not self.multi_label:  # single-label results keep their format
+            data.pop("multi_label")
         return data
 
     @classmethod

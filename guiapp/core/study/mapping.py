@@ -79,6 +79,9 @@ class ColumnMapping(SchemaSection, schema=MappingSchema, where=("data", "mapping
             split_column=data.get("split_column"),
             metadata_columns=list(data.get("metadata_columns", [])),
             text_separator=str(data.get("text_separator", cls.text_separator)),
+            multi_label=bool(data.get("multi_label", False)),
+            category_columns=list(data.get("category_columns", [])),
+            label_separator=str(data.get("label_separator", cls.label_separator)),
         )
 
 

@@ -116,6 +116,19 @@ class MappingSchema(_Section):
         description="Optional: columns kept for group comparisons and exports.",
     )
     text_separator: str = Field(" ", description="Put between the parts when several text columns are joined.")
+    multi_label: bool = Field(
+        False, description="A text can have several categories: each category is a 0/1 (yes/no) column named in "
+        "category_columns, or category_column lists a text's categories separated by label_separator.",
+    )
+    category_columns: list[str] = Field(
+        default_factory=list, examples=[["economy", "health"]],
+        description="With multi_label: one column per category, 1 (or yes) where the text has that category; "
+        "values between 0 and 1 (averaged coders) count from 0.5.",
+    )
+    label_separator: str = Field(
+        ";", min_length=1, description="With multi_label and a category_column: what separates a text's categories "
+        "in that column (\"economy; health\").",
+    )
 
 
 class CategoryFixesSchema(_Section):
@@ -195,6 +208,10 @@ class EvaluationSchema(_Section):
               "the paper's protocol).")
     transformer_seeds: WholeNumber = Field(
         1, ge=1, le=10, description="Fine-tune the chosen setting with this many seeds and average their probabilities.",
+    )
+    tune_thresholds: bool = Field(
+        False, description="Studies where a text can have several categories: choose each category's decision "
+        "threshold on the training texts' out-of-fold probabilities (never on the test texts) instead of 0.5.",
     )
     combine: bool = Field(
         True, description="Also build combined models (weighted vote, stacking) of the compared models.",
