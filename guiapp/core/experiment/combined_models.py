@@ -26,7 +26,8 @@ from guiapp.core.experiment.artefacts import COMBINED_FILE, COMBINED_FORMAT, mod
 from guiapp.core.experiment.combined_evidence import AgainstParts, against_parts
 from guiapp.core.experiment.held_out import CI_LEVEL, evaluate_on_test
 from guiapp.core.experiment.out_of_fold import OutOfFold
-from guiapp.core.experiment.results import ExperimentResult, ModelResult
+from guiapp.core.experiment.results import ExperimentResult, ModelResult, answers
+from guiapp.core.experiment.threshold_choice import tuned_thresholds
 from guiapp.core.study.spec import ExperimentSpec
 from guiapp.core.study.study_data import StudyData
 
@@ -54,7 +55,13 @@ def add_combined_models(
     oof = [out_of_fold[model.name] for model in parts]
     rows = np.logical_and.reduce([part.covered for part in oof])
     y = data.y[data.split.train][rows]
-    present, counts = np.unique(y, return_counts=True)
+    multi = y.ndim == 2
+    if multi:  # every category some texts have needs enough of them
+        counts = y.sum(axis=0)
+        present = np.flatnonzero(counts)
+        counts = counts[present]
+    else:
+        present, counts = np.unique(y, return_counts=True)
     if len(present) < 2 or counts.min() < MIN_TEXTS_PER_CATEGORY:
         on_event(Log("No combined model: too few training texts were held out from every model to learn how to "
                      "combine them.", "warning"))
@@ -63,7 +70,7 @@ def add_combined_models(
     tested = [np.asarray(model.probabilities, dtype=float) for model in parts]
     where = _where_learnt(int(rows.sum()), len(rows))
     folds = _held_out_folds(y, spec.seed)
-    part_scores = {model.name: [combining.macro_f1(y[held], part[held].argmax(axis=1)) for _, held in folds]
+    part_scores = {model.name: [combining.macro_f1(y[held], combining.decide(part[held], multi)) for _, held in folds]
                    for model, part in zip(parts, learn, strict=True)}
     added = []
     for method in ("weighted_vote", "stacking"):
@@ -73,10 +80,14 @@ def add_combined_models(
         except ValueError as error:
             on_event(Log(f"{METHOD_NAMES[method]} could not be learnt: {error}.", "warning"))
             continue
-        fold_scores = _held_out_scores(method, learn, y, len(data.categories), spec.seed, folds)
+        fold_scores, held_out = _held_out_scores(method, learn, y, len(data.categories), spec.seed, folds)
         evidence = against_parts(fold_scores, part_scores, int(rows.sum())) if fold_scores else None
+        if multi and spec.evaluation.tune_thresholds and fold_scores:
+            # on the combination's own held-out answers for the training texts, never the test texts
+            combiner.thresholds = [round(float(value), 4) for value in tuned_thresholds(
+                y, held_out, data.categories, METHOD_NAMES[method], on_event)]
         probabilities = combiner.combine(tested)
-        predicted = probabilities.argmax(axis=1)
+        predicted = combining.decide(probabilities, multi, combiner.thresholds)
         name = _free_name(METHOD_NAMES[method], result)
         learnt_seconds = time.perf_counter() - begun
         extra = sum(part.seconds for part in oof) + learnt_seconds
@@ -88,8 +99,9 @@ def add_combined_models(
             chosen_params=_chosen(combiner, parts),
             cv_scores=fold_scores,
             test=evaluate_on_test(data.y[data.split.test], predicted, data, spec, CI_LEVEL),
-            predictions=[int(value) for value in predicted],
+            predictions=answers(predicted),
             probabilities=np.round(probabilities, 6).tolist(),
+            thresholds=(combiner.thresholds or [0.5] * len(data.categories)) if multi else [],
             seconds={
                 "out_of_fold": round(sum(part.seconds for part in oof), 4),
                 "combining": round(learnt_seconds, 4),
@@ -122,28 +134,36 @@ def _learn(method: str, probabilities: list[np.ndarray], y: np.ndarray, n_catego
 
 
 def _held_out_folds(y: np.ndarray, seed: int) -> list[tuple[np.ndarray, np.ndarray]]:
-    """Up to five stratified folds of the out-of-fold texts (none when a category has a single text)."""
-    counts = np.bincount(y)
+    """Up to five stratified folds of the out-of-fold texts (none when a category has a single text);
+    iteratively stratified where a text can have several categories."""
+    counts = y.sum(axis=0) if y.ndim == 2 else np.bincount(y)
     n_folds = int(min(5, counts[counts > 0].min()))
     if n_folds < 2:
         return []
+    if y.ndim == 2:
+        from iterstrat.ml_stratifiers import MultilabelStratifiedKFold
+
+        return list(MultilabelStratifiedKFold(n_splits=n_folds, shuffle=True, random_state=seed).split(np.zeros(len(y)), y))
     from sklearn.model_selection import StratifiedKFold
 
     return list(StratifiedKFold(n_splits=n_folds, shuffle=True, random_state=seed).split(np.zeros(len(y)), y))
 
 
 def _held_out_scores(method: str, probabilities: list[np.ndarray], y: np.ndarray, n_categories: int,
-                     seed: int, folds: list[tuple[np.ndarray, np.ndarray]]) -> list[float]:
-    """Macro-F1 of the combination learnt without each fold of the out-of-fold texts, on that fold."""
+                     seed: int, folds: list[tuple[np.ndarray, np.ndarray]]) -> tuple[list[float], np.ndarray]:
+    """Macro-F1 of the combination learnt without each fold of the out-of-fold texts, on that fold, and
+    those held-out probabilities (NaN where no fold covered a text)."""
     scores = []
+    held_out = np.full(probabilities[0].shape, np.nan)
     for learn_rows, score_rows in folds:
         try:
             combiner = _learn(method, [part[learn_rows] for part in probabilities], y[learn_rows], n_categories, seed)
         except ValueError:
-            return []
+            return [], held_out
         combined = combiner.combine([part[score_rows] for part in probabilities])
-        scores.append(combining.macro_f1(y[score_rows], combined.argmax(axis=1)))
-    return [float(score) for score in scores]
+        held_out[score_rows] = combined
+        scores.append(combining.macro_f1(y[score_rows], combining.decide(combined, y.ndim == 2)))
+    return [float(score) for score in scores], held_out
 
 
 def _where_learnt(n_rows: int, n_train: int) -> str:

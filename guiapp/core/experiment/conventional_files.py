@@ -12,7 +12,9 @@ The folder holds no pickle and opening it runs no code from it:
 - ``representation.safetensors`` — its numeric arrays (idf weights, kept word vectors), if any;
 - ``classifier.xgboost.json`` — XGBoost's own JSON model format, or
 - ``classifier.skops`` — a scikit-learn classifier in skops format, opened only if it holds
-  nothing but the types in :data:`TRUSTED_SKOPS_TYPES`.
+  nothing but the types in :data:`TRUSTED_SKOPS_TYPES`;
+- or, where a text can have several categories, one such file per category
+  (``classifier_0.skops`` …), with each category's decision threshold in ``model.json``.
 
 Saving writes a temporary folder beside the target and renames it into place, so an interrupted
 save leaves either the old folder or the new one, never half of one.
@@ -34,6 +36,7 @@ from guiapp.core.atomic import fsync_folder, sha256_of_file
 from guiapp.core.errors import UserError
 from guiapp.core.experiment.fitting import CalibratedSVM
 from guiapp.core.experiment.output_folder import swap_into_place
+from guiapp.core.experiment.per_category import ConstantAnswer, PerCategoryClassifier
 from guiapp.core.features.registry import REPRESENTATIONS
 from guiapp.core.untrusted.json_reading import read_json_file
 
@@ -44,6 +47,7 @@ STATE_FILE = "representation.json"
 ARRAYS_FILE = "representation.safetensors"
 SKOPS_FILE = "classifier.skops"
 XGBOOST_FILE = "classifier.xgboost.json"
+PER_CATEGORY = "per_category"  # one classifier per category (a text can have several), each in its own file
 
 # Everything a saved scikit-learn classifier may contain beyond numbers (skops trusts numpy and
 # plain Python values itself). Nothing else is ever loaded.
@@ -87,11 +91,16 @@ def save_conventional(
     """
     target = Path(folder)
     representation_kind = _representation_kind(representation)
-    classifier_kind = _classifier_kind(classifier)
-    classes = np.asarray(classifier.textlab_classes_, dtype=np.int64)
     categories = [str(category) for category in categories]
-    if classes.size == 0 or classes.min() < 0 or classes.max() >= len(categories):
-        raise ValueError("the classifier's classes do not fit the categories")
+    per_category = isinstance(classifier, PerCategoryClassifier)
+    if per_category:
+        if classifier.n_categories != len(categories):
+            raise ValueError("the classifier's categories do not fit the categories")
+    else:
+        classifier_kind = _classifier_kind(classifier)
+        classes = np.asarray(classifier.textlab_classes_, dtype=np.int64)
+        if classes.size == 0 or classes.min() < 0 or classes.max() >= len(categories):
+            raise ValueError("the classifier's classes do not fit the categories")
     state, arrays = representation.to_state()
     target.parent.mkdir(parents=True, exist_ok=True)
     temporary = target.parent / f".{target.name}.{uuid.uuid4().hex[:8]}.saving"
@@ -103,13 +112,17 @@ def save_conventional(
 
             _write(temporary / ARRAYS_FILE,
                    save({name: np.ascontiguousarray(array) for name, array in arrays.items()}))
-        classifier_file = _save_classifier(temporary, classifier_kind, classifier)
+        if per_category:
+            classifier_entry = _save_per_category(temporary, classifier)
+        else:
+            classifier_file = _save_classifier(temporary, classifier_kind, classifier)
+            classifier_entry = {"kind": classifier_kind, "file": classifier_file, "classes": classes.tolist(),
+                                **_classifier_settings(classifier_kind, classifier)}
         info = {
             "format": FORMAT,
             "format_version": FORMAT_VERSION,
             "representation": {"kind": representation_kind, "options": state["options"]},
-            "classifier": {"kind": classifier_kind, "file": classifier_file, "classes": classes.tolist(),
-                           **_classifier_settings(classifier_kind, classifier)},
+            "classifier": classifier_entry,
             "categories": categories,
             "meta": meta,
             "libraries": _library_versions(),
@@ -156,18 +169,39 @@ def _classifier_settings(kind: str, classifier: Any) -> dict[str, Any]:
     return {"settings": {name: params[name] for name in names if name in params}}
 
 
-def _save_classifier(folder: Path, kind: str, classifier: Any) -> str:
+def _save_classifier(folder: Path, kind: str, classifier: Any, stem: str = "classifier") -> str:
     if kind == "xgboost":
-        classifier.save_model(str(folder / XGBOOST_FILE))
-        return XGBOOST_FILE
+        name = _file_name(kind, stem)
+        classifier.save_model(str(folder / name))
+        return name
     import skops.io
 
     if kind == "svm_calibrated":  # the SVC itself is calibrated_'s estimator, unless never calibrated
         payload = classifier.svm_ if classifier.calibrated_ is None else classifier.calibrated_
     else:
         payload = classifier
-    _write(folder / SKOPS_FILE, skops.io.dumps(payload))
-    return SKOPS_FILE
+    name = _file_name(kind, stem)
+    _write(folder / name, skops.io.dumps(payload))
+    return name
+
+
+def _file_name(kind: str, stem: str) -> str:
+    return (XGBOOST_FILE if kind == "xgboost" else SKOPS_FILE).replace("classifier", stem, 1)
+
+
+def _save_per_category(folder: Path, classifier: PerCategoryClassifier) -> dict[str, Any]:
+    """Each category's classifier in a file of its own (a category learnt as a constant answer is
+    only its share); the thresholds with them."""
+    parts = []
+    for index, part in enumerate(classifier.parts):
+        if isinstance(part, ConstantAnswer):
+            parts.append({"constant": part.share})
+            continue
+        kind = _classifier_kind(part)
+        parts.append({"kind": kind, "file": _save_classifier(folder, kind, part, f"classifier_{index}"),
+                      "classes": np.asarray(part.textlab_classes_, dtype=np.int64).tolist(),
+                      **_classifier_settings(kind, part)})
+    return {"kind": PER_CATEGORY, "parts": parts, "thresholds": [float(value) for value in classifier.thresholds]}
 
 
 def _move_into_place(temporary: Path, target: Path) -> None:
@@ -196,7 +230,8 @@ def load_conventional(folder: str | Path) -> SavedConventional:
     info = _read_model_json(folder)
     try:
         categories = _categories(info)
-        classes = np.asarray(info["classifier"]["classes"], dtype=np.int64)
+        per_category = info["classifier"]["kind"] == PER_CATEGORY
+        classes = np.arange(len(categories)) if per_category else np.asarray(info["classifier"]["classes"], dtype=np.int64)
         if classes.ndim != 1 or classes.size == 0 or classes.min() < 0 or classes.max() >= len(categories):
             raise ValueError("the classes do not fit the categories")
         representation_kind = info["representation"]["kind"]
@@ -209,9 +244,39 @@ def load_conventional(folder: str | Path) -> SavedConventional:
         raise _damaged(name, f"{MODEL_FILE}: {error!r}") from error
     _check_files(folder, files)
     representation = _load_representation(folder, name, representation_kind, files)
-    classifier = _load_classifier(folder, name, classifier_kind, info["classifier"], files)
-    classifier.textlab_classes_ = classes
+    if per_category:
+        classifier = _load_per_category(folder, name, info["classifier"], files, len(categories))
+    else:
+        classifier = _load_classifier(folder, name, classifier_kind, info["classifier"], files)
+        classifier.textlab_classes_ = classes
     return SavedConventional(representation, classifier, categories, meta)
+
+
+def _load_per_category(folder: Path, name: str, entry: dict[str, Any], files: dict[str, Any],
+                       n_categories: int) -> PerCategoryClassifier:
+    parts_entries, thresholds = entry.get("parts"), entry.get("thresholds")
+    if not isinstance(parts_entries, list) or len(parts_entries) != n_categories:
+        raise _damaged(name, f"{MODEL_FILE}: one classifier per category")
+    if (not isinstance(thresholds, list) or len(thresholds) != n_categories
+            or not all(isinstance(value, int | float) and 0.0 <= value <= 1.0 for value in thresholds)):
+        raise _damaged(name, f"{MODEL_FILE}: thresholds")
+    parts: list[Any] = []
+    for index, part in enumerate(parts_entries):
+        if not isinstance(part, dict):
+            raise _damaged(name, f"{MODEL_FILE}: category {index}")
+        if "constant" in part:
+            share = part["constant"]
+            if not isinstance(share, int | float) or not 0.0 <= share <= 1.0:
+                raise _damaged(name, f"{MODEL_FILE}: category {index}")
+            parts.append(ConstantAnswer(share))
+            continue
+        classes = np.asarray(part.get("classes"), dtype=np.int64)
+        if classes.tolist() not in ([0, 1], [0], [1]):
+            raise _damaged(name, f"{MODEL_FILE}: classes of category {index}")
+        loaded = _load_classifier(folder, name, part.get("kind"), part, files, f"classifier_{index}")
+        loaded.textlab_classes_ = classes
+        parts.append(loaded)
+    return PerCategoryClassifier(parts, np.asarray(thresholds, dtype=float))
 
 
 def _refuse_pickles(folder: Path) -> None:
@@ -302,11 +367,12 @@ def _load_representation(folder: Path, name: str, kind: Any, files: dict[str, An
         raise _damaged(name, f"representation: {error!r}") from error
 
 
-def _load_classifier(folder: Path, name: str, kind: Any, entry: dict[str, Any], files: dict[str, Any]) -> Any:
+def _load_classifier(folder: Path, name: str, kind: Any, entry: dict[str, Any], files: dict[str, Any],
+                     stem: str = "classifier") -> Any:
     file_name = entry.get("file")
-    expected = XGBOOST_FILE if kind == "xgboost" else SKOPS_FILE
     if kind not in ("svm_calibrated", "svm", "xgboost", "logistic_regression", "naive_bayes"):
         raise _damaged(name, f"unknown classifier {kind!r}")
+    expected = _file_name(kind, stem)
     if file_name != expected or expected not in files:
         raise _damaged(name, f"classifier file {file_name!r}")
     path = folder / expected

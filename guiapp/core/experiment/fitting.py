@@ -16,6 +16,7 @@ from typing import Any
 import numpy as np
 
 from guiapp.core.experiment.metrics import macro_f1
+from guiapp.core.experiment.per_category import PerCategoryClassifier, fit_per_category
 from guiapp.core.experiment.svm_kernels import can_share_kernel, score_svm_settings
 from guiapp.core.models.conventional import Params, make_classifier
 
@@ -97,12 +98,19 @@ def fit_classifier(
     y: np.ndarray,
     check: Check | None = None,
     probabilities: bool = False,
+    oversampling: float | None = None,
 ):
     """A fitted classifier. Labels are re-coded to 0..m-1 for XGBoost and mapped back on predict.
 
     ``probabilities`` asks for calibrated probabilities where the classifier has none of its own
     (the SVM, see :class:`CalibratedSVM`); used for the final model only.
+
+    ``y`` as a 0/1 matrix (texts × categories: a text can have several) gives one classifier per
+    category (``per_category.py``); ``oversampling`` is then the ratio each category's smaller side
+    grows to, drawn for that category alone (single-label studies oversample rows beforehand).
     """
+    if np.ndim(y) == 2:
+        return _fit_per_category(classifier, params, seed, n_threads, X, y, check, probabilities, oversampling)
     present = np.unique(y)
     if classifier == "svm" and probabilities:
         model = CalibratedSVM(params, seed).fit(X, y)
@@ -120,7 +128,26 @@ def fit_classifier(
     return model
 
 
+def _fit_per_category(classifier: str, params: Params, seed: int, n_threads: int, X, Y: np.ndarray,
+                      check: Check | None, probabilities: bool, oversampling: float | None) -> PerCategoryClassifier:
+    sampler = None
+    if oversampling is not None:
+        from guiapp.core.experiment.resampling import oversampled_rows
+
+        def sampler(labels: np.ndarray) -> np.ndarray:
+            return oversampled_rows(labels, oversampling, seed)
+
+    def fit_one(rows: np.ndarray, labels: np.ndarray):
+        return fit_classifier(classifier, params, seed, n_threads, X[rows], labels, check, probabilities)
+
+    return fit_per_category(Y, fit_one, sampler, check)
+
+
 def predict(model, X, n_trees: int | None = None) -> np.ndarray:
+    """The decisions: a category index per text, or for a model with one classifier per category a
+    0/1 matrix (texts × categories)."""
+    if isinstance(model, PerCategoryClassifier):
+        return model.predict(X, n_trees)
     if n_trees is not None:
         coded = model.predict(X, iteration_range=(0, n_trees))
     else:
@@ -138,6 +165,8 @@ def predict_proba(model, X, n_categories: int) -> np.ndarray | None:
         partial = model.predict_proba(X)
     except AttributeError:  # SVC without probability estimates
         return None
+    if isinstance(model, PerCategoryClassifier):  # each category's own chance, already in category order
+        return partial
     full = np.zeros((partial.shape[0], n_categories))
     full[:, model.textlab_classes_] = partial
     return full
@@ -153,17 +182,19 @@ def fit_and_score(
     X_valid,
     y_valid: np.ndarray,
     check: Check | None = None,
+    oversampling: float | None = None,
 ) -> list[tuple[float, float]]:
     """Fit the group's settings on the training part, score on the validation fold.
 
-    Returns ``(macro-F1, fit seconds)`` per setting, in the order given.
+    Returns ``(macro-F1, fit seconds)`` per setting, in the order given. ``oversampling``: see
+    :func:`fit_classifier` (studies where a text can have several categories).
     """
-    if classifier == "svm" and can_share_kernel(X_train):
+    if classifier == "svm" and np.ndim(y_train) == 1 and can_share_kernel(X_train):
         return score_svm_settings(points, seed, X_train, y_train, X_valid, y_valid, check)
     if classifier == "xgboost" and len(points) > 1:
         largest = max(points, key=lambda point: point["n_estimators"])
         start = time.perf_counter()
-        model = fit_classifier(classifier, largest, seed, n_threads, X_train, y_train, check)
+        model = fit_classifier(classifier, largest, seed, n_threads, X_train, y_train, check, oversampling=oversampling)
         seconds = time.perf_counter() - start
         results = []
         for point in points:
@@ -176,7 +207,7 @@ def fit_and_score(
         if check is not None:
             check()
         start = time.perf_counter()
-        model = fit_classifier(classifier, point, seed, n_threads, X_train, y_train, check)
+        model = fit_classifier(classifier, point, seed, n_threads, X_train, y_train, check, oversampling=oversampling)
         seconds = time.perf_counter() - start
         results.append((macro_f1(y_valid, predict(model, X_valid)), seconds))
     return results
@@ -191,9 +222,13 @@ def fitted_probabilities(args: tuple[Any, ...]) -> np.ndarray:
     """Picklable entry point: fit ``(classifier, params, seed, n_threads, X_train, y_train)`` with
     probabilities and return them for ``X_valid`` (columns in category order; a classifier without
     probabilities puts all weight on its decision)."""
-    classifier, params, seed, n_threads, X_train, y_train, X_valid, n_categories = args
-    model = fit_classifier(classifier, params, seed, n_threads, X_train, y_train, probabilities=True)
+    classifier, params, seed, n_threads, X_train, y_train, X_valid, n_categories, *rest = args
+    oversampling = rest[0] if rest else None
+    model = fit_classifier(classifier, params, seed, n_threads, X_train, y_train, probabilities=True,
+                           oversampling=oversampling)
     probabilities = predict_proba(model, X_valid, n_categories)
+    if probabilities is None and np.ndim(y_train) == 2:  # decisions count as certain
+        return predict(model, X_valid).astype(float)
     if probabilities is None:
         probabilities = np.zeros((X_valid.shape[0], n_categories))
         probabilities[np.arange(X_valid.shape[0]), predict(model, X_valid)] = 1.0

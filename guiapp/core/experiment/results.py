@@ -22,6 +22,17 @@ from guiapp.core.experiment.setting_choice import SettingChoice
 RESULTS_SCHEMA_VERSION = 1
 
 
+def answers(values) -> list:  # noqa: ANN001 — a numpy array
+    """The results' form of codings or predictions: a category index per text, or where a text can
+    have several categories (a 0/1 matrix) the list of its categories' indices."""
+    import numpy as np
+
+    values = np.asarray(values)
+    if values.ndim == 2:
+        return [[int(index) for index in np.flatnonzero(row)] for row in values]
+    return [int(value) for value in values]
+
+
 @dataclass
 class GridPointResult:
     """One setting of the grid and how it did in cross-validation."""

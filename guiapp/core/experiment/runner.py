@@ -43,9 +43,10 @@ from guiapp.core.experiment.held_out import CI_LEVEL, evaluate_on_test
 from guiapp.core.experiment.out_of_fold import OutOfFold, conventional_out_of_fold
 from guiapp.core.experiment.per_model import PreparedCache, model_events, now, prepared_texts
 from guiapp.core.experiment.resampling import cv_folds, oversampled_rows
-from guiapp.core.experiment.results import ExperimentResult, ModelResult
+from guiapp.core.experiment.results import ExperimentResult, ModelResult, answers
 from guiapp.core.experiment.run_plan import fine_tunes_on_gpu, mean_subword_tokens
 from guiapp.core.experiment.run_size import estimate_run
+from guiapp.core.experiment.threshold_choice import tuned_thresholds
 from guiapp.core.experiment.tuning import build_folds, default_jobs, grid_search
 from guiapp.core.experiment.work_pieces import FinalFit, run_piece
 from guiapp.core.models.conventional import describe_params, expand_grid, normalise_grid
@@ -109,11 +110,12 @@ def _run_experiment(spec: ExperimentSpec, on_event: EventCallback, spec_file: st
         test_rows=[data.rows[i] for i in test],
         test_ids=[data.ids[i] for i in test],
         test_texts=[data.texts[i] for i in test],
-        test_true=[int(data.y[i]) for i in test],
+        test_true=answers(data.y[test]),
         environment=environment(n_jobs, executor),
         notes=list(data.notes),
         test_rows_in=data.test_rows_in,
         started_at=started,
+        multi_label=data.multi_label,
     )
     prepared_cache: PreparedCache = {}
     n_models = len(spec.models)
@@ -202,14 +204,21 @@ def run_model(
         executor,
     )
     seconds["tuning"] = time.perf_counter() - start
-    if out_of_fold is not None:  # its time is the combined models', not this model's
+    tune = data.multi_label and spec.evaluation.tune_thresholds
+    thresholds = None
+    if out_of_fold is not None or tune:
         start = time.perf_counter()
         k = spec.evaluation.folds  # the first k splits cover every training text once
         probabilities = conventional_out_of_fold(model.classifier, grid[chosen].params, fold_data[:k], folds[:k], len(train),
                                                  len(data.categories), spec.seed, n_jobs, sub_progress(on_event, 0.92, 0.93),
                                                  executor)
-        out_of_fold[model.display_name] = OutOfFold(probabilities, time.perf_counter() - start)
-        total_start += out_of_fold[model.display_name].seconds
+        if tune:  # each category's threshold from the training texts' held-out answers, never the test texts
+            thresholds = tuned_thresholds(data.y[train], probabilities, data.categories, model.display_name, on_event)
+        if out_of_fold is not None:  # its time is the combined models', not this model's
+            out_of_fold[model.display_name] = OutOfFold(probabilities, time.perf_counter() - start)
+            total_start += out_of_fold[model.display_name].seconds
+        else:
+            seconds["thresholds"] = time.perf_counter() - start
     del fold_data
     if executor is not None:
         executor.forget()  # the workers may drop the folds' features
@@ -219,7 +228,8 @@ def run_model(
     start = time.perf_counter()
     final = clone(representation).fit_prepared(prepared, train)
     X_train, y_train = final.transform_prepared(prepared, train), data.y[train]
-    if ratio is not None:
+    per_category_ratio = ratio if data.multi_label else None  # a text with several categories: per category
+    if ratio is not None and not data.multi_label:
         drawn = oversampled_rows(y_train, ratio, spec.seed)
         X_train, y_train = X_train[drawn], y_train[drawn]
     def check() -> None:
@@ -227,13 +237,15 @@ def run_model(
 
     fit_args = (model.classifier, chosen_params, spec.seed, os.cpu_count() or 1, X_train, y_train)
     if executor is not None and executor.remote:  # on the cluster, with one worker's threads
-        piece = FinalFit(model.classifier, chosen_params, spec.seed, executor.threads_per_worker())
+        piece = FinalFit(model.classifier, chosen_params, spec.seed, executor.threads_per_worker(), per_category_ratio)
         classifier = executor.call(check, run_piece, (piece, executor.share((X_train, y_train))))
         executor.forget()
     elif n_jobs > 1:  # in a worker process, so that Cancel can stop even a long final fit at once
-        classifier = process_pool.call(n_jobs, check, fit_classifier, *fit_args, None, True)
+        classifier = process_pool.call(n_jobs, check, fit_classifier, *fit_args, None, True, per_category_ratio)
     else:
-        classifier = fit_classifier(*fit_args, check, probabilities=True)
+        classifier = fit_classifier(*fit_args, check, probabilities=True, oversampling=per_category_ratio)
+    if thresholds is not None:
+        classifier.thresholds = thresholds
     seconds["final_fit"] = time.perf_counter() - start
 
     on_event(Progress(0.98, "predicting the test texts"))
@@ -256,12 +268,15 @@ def run_model(
         cv_scores=grid[chosen].fold_scores,
         grid=grid,
         test=evaluate_on_test(y_test, predicted, data, spec, CI_LEVEL),
-        predictions=[int(value) for value in predicted],
+        predictions=answers(predicted),
         probabilities=None if probabilities is None else np.round(probabilities, 6).tolist(),
         seconds={name: round(value, 4) for name, value in seconds.items()},
         n_features=int(X_test.shape[1]),
         artefact=artefact,
+        thresholds=[round(float(value), 4) for value in classifier.thresholds] if data.multi_label else [],
     )
+
+
 
 
 def _save_final(model: ModelSpec, representation, classifier, data: StudyData, chosen: dict,
@@ -342,4 +357,3 @@ def environment(n_jobs: int, executor: Executor | None = None) -> dict[str, obje
         **({"ran_on": executor.describe()} if executor is not None and executor.remote else {}),
         "packages": packages,
     }
-

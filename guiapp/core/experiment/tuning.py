@@ -37,6 +37,9 @@ class Fold:
     y_train: np.ndarray
     X_valid: object
     y_valid: np.ndarray
+    # studies where a text can have several categories: each category's classifier oversamples its own
+    # yes/no labels to this ratio (single-label folds are oversampled by rows when built)
+    oversampling: float | None = None
 
 
 def build_folds(
@@ -58,6 +61,9 @@ def build_folds(
         X_train = fold_representation.transform_prepared(prepared, fit_rows)
         X_valid = fold_representation.transform_prepared(prepared, valid_rows)
         y_train = y[fit_rows]
+        if y.ndim == 2:  # several categories per text: oversampled per category when fitted
+            built.append(Fold(X_train, y_train, X_valid, y[valid_rows], oversampling_ratio))
+            continue
         if oversampling_ratio is not None:
             drawn = oversampled_rows(y_train, oversampling_ratio, seed)
             X_train, y_train = X_train[drawn], y_train[drawn]
@@ -115,7 +121,7 @@ def grid_search(
 
             outcome = fit_and_score(
                 classifier, [points[i] for i in group], seed, os.cpu_count() or 1,
-                fold.X_train, fold.y_train, fold.X_valid, fold.y_valid, check,
+                fold.X_train, fold.y_train, fold.X_valid, fold.y_valid, check, fold.oversampling,
             )  # fmt: skip
             record(fold_index, group, outcome)
     else:
@@ -164,7 +170,8 @@ def _run_parallel(classifier, points, folds, tasks, seed, n_jobs, record, on_eve
         while queue and len(pending) < n_jobs:
             fold_index, group = queue.pop()
             fold = folds[fold_index]
-            args = (classifier, [points[i] for i in group], seed, 1, fold.X_train, fold.y_train, fold.X_valid, fold.y_valid)
+            args = (classifier, [points[i] for i in group], seed, 1, fold.X_train, fold.y_train, fold.X_valid, fold.y_valid,
+                    None, fold.oversampling)
             pending[executor.submit(task_result, args)] = (fold_index, group)
 
     try:

@@ -34,7 +34,8 @@ class SettingsOnFold:
     def run(self, fold: Any) -> list[tuple[float, float]]:
         """``(macro-F1, fit seconds)`` per setting, in order."""
         return fitting.fit_and_score(self.classifier, list(self.points), self.seed, self.threads,
-                                     fold.X_train, fold.y_train, fold.X_valid, fold.y_valid)
+                                     fold.X_train, fold.y_train, fold.X_valid, fold.y_valid, None,
+                                     getattr(fold, "oversampling", None))
 
 
 @dataclass(frozen=True)
@@ -47,7 +48,8 @@ class HeldOutProbabilities:
 
     def run(self, fold: Any) -> np.ndarray:
         return fitting.fitted_probabilities((self.classifier, self.params, self.seed, self.threads,
-                                             fold.X_train, fold.y_train, fold.X_valid, self.n_categories))
+                                             fold.X_train, fold.y_train, fold.X_valid, self.n_categories,
+                                             getattr(fold, "oversampling", None)))
 
 
 @dataclass(frozen=True)
@@ -56,10 +58,12 @@ class FinalFit:
     params: dict
     seed: int
     threads: int
+    oversampling: float | None = None  # per category, when a text can have several categories
 
     def run(self, training: tuple[Any, np.ndarray]) -> Any:
         X, y = training
-        return fitting.fit_classifier(self.classifier, self.params, self.seed, self.threads, X, y, None, True)
+        return fitting.fit_classifier(self.classifier, self.params, self.seed, self.threads, X, y, None, True,
+                                      self.oversampling)
 
 
 def run_piece(argument: tuple[Any, Any]) -> Any:

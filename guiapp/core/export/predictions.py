@@ -1,8 +1,9 @@
 """One model's predictions of new texts, and the table that puts them beside the user's own columns.
 
 The exported table is the user's original table, its columns untouched, followed by one block per
-model: ``<model>: predicted category``, ``<model>: probability <category>`` per category and,
-when given, ``<model>: top words``. Excel, CSV and Parquet all write this same table.
+model: ``<model>: predicted category`` (``<model>: predicted categories``, "economy; health", where a
+text can have several), ``<model>: probability <category>`` per category and, when given,
+``<model>: top words``. Excel, CSV and Parquet all write this same table.
 """
 
 from __future__ import annotations
@@ -13,9 +14,11 @@ from dataclasses import dataclass, field
 import numpy as np
 import pandas as pd
 
+from guiapp.core.predict.stream import category_list
 from guiapp.core.tables.rows import copy_row_origin
 
 PREDICTED = "predicted category"
+PREDICTED_SEVERAL = "predicted categories"  # where a text can have several: "economy; health"
 PROBABILITY = "probability"
 TOP_WORDS = "top words"
 
@@ -34,15 +37,17 @@ class ModelPredictions:
         self.categories = [str(category) for category in self.categories]
         self.predicted = np.asarray(self.predicted)
         self.probabilities = np.asarray(self.probabilities)
-        if self.predicted.ndim != 1:
-            raise ValueError(f"{self.name}: predicted must be one index per row")
+        several = self.predicted.ndim == 2
+        if self.predicted.ndim != 1 and not (several and self.predicted.shape[1] == len(self.categories)):
+            raise ValueError(f"{self.name}: predicted must be one index per row, or one 0/1 row per text")
         rows = len(self.predicted)
         if self.probabilities.shape != (rows, len(self.categories)):
             raise ValueError(
                 f"{self.name}: probabilities have shape {self.probabilities.shape}, "
                 f"expected ({rows}, {len(self.categories)})"
             )
-        if rows and (self.predicted.min() < -1 or self.predicted.max() >= len(self.categories)):
+        highest = 1 if several else len(self.categories) - 1
+        if rows and (self.predicted.min() < -1 or self.predicted.max() > highest):
             raise ValueError(f"{self.name}: a predicted index is not a category")
         if self.top_words is not None and len(self.top_words) != rows:
             raise ValueError(f"{self.name}: top_words has {len(self.top_words)} rows, expected {rows}")
@@ -50,6 +55,10 @@ class ModelPredictions:
     @property
     def rows(self) -> int:
         return len(self.predicted)
+
+    @property
+    def multi_label(self) -> bool:
+        return self.predicted.ndim == 2
 
 
 @dataclass
@@ -91,7 +100,7 @@ def model_columns(table: pd.DataFrame, models: Sequence[ModelPredictions]) -> li
     blocks = []
     for index, model in enumerate(models):
         label = _unique(model.name, model_names)
-        predicted = _unique(f"{label}: {PREDICTED}", taken)
+        predicted = _unique(f"{label}: {PREDICTED_SEVERAL if model.multi_label else PREDICTED}", taken)
         probabilities = [_unique(f"{label}: {PROBABILITY} {category}", taken) for category in model.categories]
         top = _unique(f"{label}: {TOP_WORDS}", taken) if model.top_words is not None else None
         block = ModelColumns(model, predicted, probabilities, top, position, index)
@@ -103,9 +112,13 @@ def model_columns(table: pd.DataFrame, models: Sequence[ModelPredictions]) -> li
 def model_frame(block: ModelColumns, start: int, stop: int) -> pd.DataFrame:
     """One model's columns for rows ``start:stop`` (probabilities stay float32)."""
     model = block.model
-    names = np.asarray([*model.categories, None], dtype=object)  # the last: no prediction
     predicted = model.predicted[start:stop]
-    data: dict[str, object] = {block.predicted: names[np.where(predicted >= 0, predicted, len(model.categories))]}
+    if model.multi_label:  # "economy; health", none for an empty text
+        cells = [category_list(row, model.categories) if row[0] >= 0 else None for row in predicted]
+        data: dict[str, object] = {block.predicted: np.asarray(cells, dtype=object)}
+    else:
+        names = np.asarray([*model.categories, None], dtype=object)  # the last: no prediction
+        data = {block.predicted: names[np.where(predicted >= 0, predicted, len(model.categories))]}
     probabilities = model.probabilities[start:stop]
     for position, column in enumerate(block.probabilities):
         data[column] = probabilities[:, position]

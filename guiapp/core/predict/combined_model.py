@@ -21,7 +21,7 @@ from guiapp.core.errors import UserError
 from guiapp.core.untrusted.json_reading import UnreadableJson, read_json_file
 from guiapp.core.untrusted.paths import path_problem
 from guiapp.core.experiment.artefacts import COMBINED_FILE, COMBINED_FORMAT, model_folder_name
-from guiapp.core.experiment.combining import Combiner, combiner_from_dict
+from guiapp.core.experiment.combining import Combiner, combiner_from_dict, decide
 from guiapp.core.predict.trained_model import TrainedModel
 
 MAX_FILE_BYTES = 16 * 1024 * 1024
@@ -35,12 +35,13 @@ class CombinedModel(TrainedModel):
 
     def __init__(self, name: str, parts: list[TrainedModel], combiner: Combiner, categories: list[str]) -> None:
         self.name, self.parts, self.combiner, self.categories = name, parts, combiner, categories
+        self.multi_label = any(part.multi_label for part in parts)  # its parts give each category's own chance
         self._remembered: OrderedDict[str, list[np.ndarray]] = OrderedDict()
         self._lock = threading.Lock()
 
     def answer(self, texts: list[str]) -> tuple[np.ndarray, np.ndarray]:
         combined = self.combiner.combine(self.part_answers(texts))
-        return combined.argmax(axis=1), combined
+        return decide(combined, self.multi_label, self.combiner.thresholds), combined
 
     def part_answers(self, texts: list[str]) -> list[np.ndarray]:
         """Each part's probabilities for ``texts`` (one array per part). The answers for the last

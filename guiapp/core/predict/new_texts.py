@@ -100,7 +100,8 @@ def predict_new_texts(
     for index, model in enumerate(models):
         share = sub_progress(on_event, index / len(models), (index + 1) / len(models))
         results.append(predict_in_chunks(model.answer, texts, model.categories, chunk_size=chunk_size,
-                                         on_event=share, what=f"{model.name}: predicting"))
+                                         on_event=share, what=f"{model.name}: predicting",
+                                         multi_label=model.multi_label))
         on_event(Log(f"{model.name}: {len(texts) - results[-1].n_empty:,} texts predicted in "
                      f"{results[-1].seconds:.1f} s" + (f"; {results[-1].n_empty:,} empty {'text' if results[-1].n_empty == 1 else 'texts'} left out."
                                                        if results[-1].n_empty else ".")))
@@ -109,17 +110,22 @@ def predict_new_texts(
 
 def category_counts(found: NewTextPredictions) -> pd.DataFrame:
     """How many texts each model put in each category: one row per category, per model the count
-    and its share of the predicted texts (empty texts are not counted)."""
+    and its share of the predicted texts (empty texts are not counted; where a text can have several
+    categories, it counts in each, so the shares can add up to more than one)."""
     import pandas as pd
     columns: dict[str, object] = {}
     categories: list[str] = []
     for predictions in found.predictions:
         categories += [c for c in predictions.categories if c not in categories]
     for name, predictions in zip(found.models, found.predictions, strict=True):
-        kept = predictions.predicted[predictions.predicted >= 0]
-        counts = np.bincount(kept, minlength=len(predictions.categories))
+        answered = predictions.predicted[predictions.answered]
+        if predictions.multi_label:  # a text counts in each of its categories; shares of the texts
+            counts = answered.sum(axis=0, dtype=np.int64)
+            total = max(int(answered.shape[0]), 1)
+        else:
+            counts = np.bincount(answered, minlength=len(predictions.categories))
+            total = max(int(answered.size), 1)
         by_name = dict(zip(predictions.categories, counts.tolist(), strict=True))
-        total = max(int(kept.size), 1)
         columns[f"{name}: texts"] = [by_name.get(c, 0) for c in categories]
         columns[f"{name}: share"] = [by_name.get(c, 0) / total for c in categories]
     return pd.DataFrame(columns, index=pd.Index(categories, name="category"))

@@ -21,10 +21,12 @@ class TrainedModel(ABC):
     name: str
     family: str  # "transformer" | "conventional"
     categories: list[str]
+    multi_label: bool = False  # a text can have several categories: answers are 0/1 rows
 
     @abstractmethod
     def answer(self, texts: list[str]) -> tuple[np.ndarray, np.ndarray]:
-        """(category index per text, probabilities (len(texts), len(categories)))."""
+        """(category index per text — or, where a text can have several categories, a 0/1 matrix
+        (len(texts), len(categories)) —, probabilities (len(texts), len(categories)))."""
 
     @property
     def tokenizer(self) -> Any:
@@ -41,12 +43,13 @@ class TransformerModel(TrainedModel):
 
     def __init__(self, name: str, fine_tuned: Any, categories: list[str]) -> None:
         self.name, self.fine_tuned, self.categories = name, fine_tuned, categories
+        self.multi_label = bool(fine_tuned.multi_label)  # sigmoid per category, saved thresholds
 
     def answer(self, texts: list[str]) -> tuple[np.ndarray, np.ndarray]:
-        from guiapp.core.models.transformers.fine_tuning import predict_proba
+        from guiapp.core.models.transformers.fine_tuning import decide, predict_proba
 
-        probabilities = predict_proba(self.fine_tuned, texts)
-        return probabilities.argmax(axis=1), probabilities
+        probabilities = predict_proba(self.fine_tuned, texts)  # multi-label: sigmoid per category
+        return decide(self.fine_tuned, probabilities), probabilities  # multi-label: 0/1 matrix at its thresholds
 
     @property
     def tokenizer(self) -> Any:
@@ -62,6 +65,7 @@ class ConventionalModel(TrainedModel):
 
     def __init__(self, name: str, representation: Any, classifier: Any, categories: list[str]) -> None:
         self.name, self.representation, self.classifier, self.categories = name, representation, classifier, categories
+        self.multi_label = hasattr(classifier, "thresholds")  # one classifier per category (per_category.py)
 
     def answer(self, texts: list[str]) -> tuple[np.ndarray, np.ndarray]:
         from guiapp.core.experiment.fitting import predict, predict_proba
@@ -69,6 +73,8 @@ class ConventionalModel(TrainedModel):
         X = self.representation.transform(texts)
         decisions = predict(self.classifier, X)
         probabilities = predict_proba(self.classifier, X, len(self.categories))
+        if probabilities is None and self.multi_label:  # decisions count as certain
+            return decisions, decisions.astype(float)
         if probabilities is None:  # a classifier without probabilities: all weight on its decision
             probabilities = np.zeros((len(texts), len(self.categories)))
             probabilities[np.arange(len(texts)), decisions] = 1.0
