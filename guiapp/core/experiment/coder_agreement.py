@@ -5,6 +5,12 @@ category (:mod:`guiapp.core.experiment.coder_columns` finds those columns).
 spreadsheet rows: row ``r`` sits at position ``r`` minus the table's first row of data; in the separate test file when the study
 used one). :func:`models_versus_coders` runs :func:`comparisons.human_agreement` for each finished
 model, best first, with the study's number of resamples and seed.
+
+In a study where a text can have several categories, counts of coders per category do not say how
+many coders looked at a text (several can tick several categories), so a majority and the coders'
+agreement cannot be read from them: :func:`models_versus_coders` refuses in words
+(:data:`MULTI_LABEL_REFUSAL`). The models' agreement with the coding, per category, is
+:func:`guiapp.core.experiment.comparisons.agreement_with_coding`.
 """
 
 from __future__ import annotations
@@ -13,6 +19,7 @@ from dataclasses import dataclass
 
 import pandas as pd
 
+from guiapp.core.errors import DataError
 from guiapp.core.events import Progress
 from guiapp.core.experiment.comparisons import (
     DEFAULT_SAMPLES,
@@ -23,6 +30,18 @@ from guiapp.core.experiment.comparisons import (
 )
 from guiapp.core.experiment.results import ExperimentResult
 from guiapp.core.experiment.subgroup_scores import _positions, _source_table
+
+
+MULTI_LABEL_REFUSAL = (
+    "In this study a text can have several categories, so counting the coders who chose each category does not say "
+    "how many coders read each text: the models cannot be held against single coders that way.",
+    "Read each model's agreement with your coding per category (Krippendorff's alpha per category) instead.",
+)
+
+
+def why_not_against_coders(result: ExperimentResult) -> str | None:
+    """Why the models of ``result`` cannot be held against counts of coders, in words (None when they can)."""
+    return MULTI_LABEL_REFUSAL[0] if result.multi_label else None
 
 
 @dataclass(frozen=True)
@@ -50,7 +69,10 @@ def models_versus_coders(
     seed: int | None = None, level: float = LEVEL, on_event=None,  # noqa: ANN001 — a core callback
 ) -> list[ModelVersusCoders]:
     """:func:`human_agreement` of every finished model (best first) on the test rows ``rows``;
-    ``columns`` hold the coders' counts in the study's category order."""
+    ``columns`` hold the coders' counts in the study's category order. DataError for a study where a
+    text can have several categories (module docstring)."""
+    if result.multi_label:
+        raise DataError(*MULTI_LABEL_REFUSAL)
     protocol = result.protocol
     samples = int(samples or protocol.samples(DEFAULT_SAMPLES))
     seed = int(protocol.seed or 0 if seed is None else seed)

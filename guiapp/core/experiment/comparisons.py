@@ -4,7 +4,10 @@ From a study's :class:`ExperimentResult`, with the tests of :mod:`guiapp.core.st
 
 - **On the test texts** (:func:`test_set_comparisons`): McNemar's test for every pair of finished
   models, Holm-corrected over all m·(m-1)/2 pairs. Every model predicts the same test texts, so
-  every pair can be compared this way.
+  every pair can be compared this way. In a study where a text can have several categories a text
+  is seldom plainly right or wrong, so the pairs are compared instead by a paired bootstrap of the
+  difference in test macro-F1 (:func:`guiapp.core.stats.paired_tests.paired_bootstrap_macro_f1`;
+  the study's resamples and seed), Holm-corrected the same way.
 - **Across the cross-validation folds** (:func:`fold_comparisons`): Nadeau & Bengio's corrected
   resampled t-test on the chosen setting's per-fold macro-F1. The test needs the *same* folds for
   both models. The conventional models of one study share them (one stratified k-fold split of the
@@ -15,7 +18,9 @@ From a study's :class:`ExperimentResult`, with the tests of :mod:`guiapp.core.st
   pairs that were tested. Per fold, ``n_test`` is the training texts / k and ``n_train`` the rest.
 - **Agreement with the human coding** (:func:`agreement_with_coding`): Cohen's kappa and
   Krippendorff's alpha (nominal; the model and the coding as two coders) on the test texts, with
-  percentile bootstrap intervals over the test texts, seeded by the study's seed.
+  percentile bootstrap intervals over the test texts, seeded by the study's seed. When a text can
+  have several categories: per category (each a yes/no coding) and their mean over the categories
+  (:mod:`guiapp.core.stats.agreement_categories`).
 - :func:`headline`: the one to three sentences a researcher needs first.
 - :func:`human_agreement`: for sheets with per-coder counts per category (as in Davidson et al.
   2017), the model against the majority of the coders beside how well one coder agrees with the
@@ -32,17 +37,29 @@ from dataclasses import asdict, dataclass, field
 import numpy as np
 
 from guiapp.core.experiment.results import ExperimentResult, ModelResult
+from guiapp.core.experiment.thresholds import indicator
 from guiapp.core.stats.agreement import alpha_from_counts, cohen_kappa, krippendorff_alpha
+from guiapp.core.stats.agreement_categories import category_agreement
 from guiapp.core.stats.agreement_intervals import bootstrap_alpha, bootstrap_alpha_from_counts, bootstrap_kappa
 from guiapp.core.stats.coder_counts import model_versus_coders
 from guiapp.core.stats.fold_interval import fold_sizes
-from guiapp.core.stats.pairwise import PairComparison, compare_across_folds, compare_on_test_set
+from guiapp.core.stats.pairwise import (
+    PairComparison,
+    compare_across_folds,
+    compare_on_test_set,
+    compare_on_test_set_by_bootstrap,
+    is_bootstrap,
+)
 from guiapp.core.stats.wording import describe_comparison, format_p
 
 ALPHA = 0.05  # a difference is "clear" when the Holm-corrected p-value is below this
 LEVEL = 0.95
 DEFAULT_SAMPLES = 1000
 ABOUT_THE_SAME = 0.02  # model and human shares closer than this are called "about as often"
+MULTI_LABEL_TEST_NOTE = (
+    "A text can have several categories in this study, so a model is seldom simply right or wrong about a text: "
+    "the pairs are compared on the test texts by a paired bootstrap of the difference in macro-F1 ({samples:,} "
+    "resamples of the test texts, both models scored on the same ones), not by McNemar's test.")
 
 
 @dataclass(frozen=True)
@@ -58,8 +75,32 @@ class SkippedPair:
 
 
 @dataclass(frozen=True)
+class CategoryAgreement:
+    """One model against the human coding of the test texts for one category (a text in it or not),
+    in a study where a text can have several categories."""
+
+    category: str
+    n_coded: int  # test texts coded with the category
+    n_predicted: int  # test texts the model put in it
+    share_agreeing: float  # share of test texts where model and coding agree on this category
+    kappa: float
+    kappa_interval: tuple[float, float]
+    alpha: float  # Krippendorff's alpha, nominal (two values); NaN when neither used the category
+    alpha_interval: tuple[float, float]
+
+    def to_dict(self) -> dict:
+        data = asdict(self)
+        data["kappa_interval"] = list(self.kappa_interval)
+        data["alpha_interval"] = list(self.alpha_interval)
+        return data
+
+
+@dataclass(frozen=True)
 class ModelAgreement:
-    """One model against the human coding of the test texts."""
+    """One model against the human coding of the test texts. When a text can have several
+    categories, ``per_category`` holds each category's agreement, ``kappa`` and ``alpha`` are their
+    means over the categories where they are defined (intervals from the same resamples), and
+    ``share_agreeing`` is the share of test texts whose categories the model got exactly."""
 
     model: str
     n_texts: int
@@ -71,11 +112,20 @@ class ModelAgreement:
     level: float
     samples: int
     seed: int
+    per_category: tuple[CategoryAgreement, ...] = ()
+
+    @property
+    def multi_label(self) -> bool:
+        return bool(self.per_category)
 
     def to_dict(self) -> dict:
         data = asdict(self)
         data["kappa_interval"] = list(self.kappa_interval)
         data["alpha_interval"] = list(self.alpha_interval)
+        if self.per_category:
+            data["per_category"] = [item.to_dict() for item in self.per_category]
+        else:  # single-label agreement keeps its format
+            del data["per_category"]
         return data
 
 
@@ -119,11 +169,36 @@ def _right(result: ExperimentResult, model: ModelResult) -> np.ndarray:
     return np.asarray(model.predictions) == np.asarray(result.test_true)
 
 
-def test_set_comparisons(result: ExperimentResult) -> list[PairComparison]:
-    """McNemar's test for every pair of finished models (Holm over all pairs); [] with fewer than two."""
+def coded_matrix(result: ExperimentResult) -> np.ndarray:
+    """The coding of the test texts as a texts × categories 0/1 table (several categories per text)."""
+    return indicator(result.test_true, len(result.categories))
+
+
+def predicted_matrix(result: ExperimentResult, model: ModelResult) -> np.ndarray:
+    """A model's categories for the test texts as a texts × categories 0/1 table (several per text)."""
+    return indicator(model.predictions, len(result.categories))
+
+
+def _resampling(result: ExperimentResult, samples: int | None, seed: int | None) -> tuple[int, int]:
+    """The number of bootstrap resamples and the seed: the study's unless given."""
+    protocol = result.protocol
+    return int(samples or protocol.samples(DEFAULT_SAMPLES)), int(protocol.seed or 0 if seed is None else seed)
+
+
+def test_set_comparisons(
+    result: ExperimentResult, samples: int | None = None, seed: int | None = None, level: float = LEVEL
+) -> list[PairComparison]:
+    """McNemar's test for every pair of finished models (Holm over all pairs); [] with fewer than two.
+    When a text can have several categories: the paired bootstrap of the difference in macro-F1 over
+    the test texts (the study's resamples and seed unless ``samples``/``seed`` are given)."""
     models = compared_models(result)
     if len(models) < 2:
         return []
+    if result.multi_label:
+        samples, seed = _resampling(result, samples, seed)
+        return compare_on_test_set_by_bootstrap(
+            coded_matrix(result), {model.name: predicted_matrix(result, model) for model in models},
+            samples, seed, level)
     return compare_on_test_set({model.name: _right(result, model) for model in models})
 
 
@@ -182,10 +257,11 @@ def agreement_with_coding(
     result: ExperimentResult, samples: int | None = None, seed: int | None = None, level: float = LEVEL
 ) -> list[ModelAgreement]:
     """Cohen's kappa and Krippendorff's alpha of every finished model with the human coding of the
-    test texts, with bootstrap intervals (the study's number of resamples and seed by default)."""
-    protocol = result.protocol
-    samples = int(samples or protocol.samples(DEFAULT_SAMPLES))
-    seed = int(protocol.seed or 0 if seed is None else seed)
+    test texts, with bootstrap intervals (the study's number of resamples and seed by default).
+    When a text can have several categories: per category and their mean (:class:`ModelAgreement`)."""
+    samples, seed = _resampling(result, samples, seed)
+    if result.multi_label:
+        return [_agreement_per_category(result, model, samples, seed, level) for model in compared_models(result)]
     truth = [int(v) for v in result.test_true]
     rows = []
     for model in compared_models(result):
@@ -204,6 +280,30 @@ def agreement_with_coding(
             seed=seed,
         ))
     return rows
+
+
+def _agreement_per_category(
+    result: ExperimentResult, model: ModelResult, samples: int, seed: int, level: float
+) -> ModelAgreement:
+    """Alpha and kappa of each category (a text in it or not) and their means, with intervals."""
+    truth, predicted = coded_matrix(result), predicted_matrix(result, model)
+    n = len(truth)
+    if n == 0:
+        nan_pair = (float("nan"), float("nan"))
+        return ModelAgreement(model.name, 0, float("nan"), float("nan"), nan_pair, float("nan"), nan_pair, level,
+                              samples, seed)
+    found = category_agreement(truth, predicted, samples, seed, level)
+    per_category = tuple(
+        CategoryAgreement(name, int(truth[:, k].sum()), int(predicted[:, k].sum()), found.share_agreeing[k],
+                          found.kappa[k], found.kappa_intervals[k], found.alpha[k], found.alpha_intervals[k])
+        for k, name in enumerate(result.categories)
+    )
+    return ModelAgreement(
+        model=model.name, n_texts=n, share_agreeing=float(np.all(truth == predicted, axis=1).mean()),
+        kappa=found.mean_kappa, kappa_interval=found.mean_kappa_interval,
+        alpha=found.mean_alpha, alpha_interval=found.mean_alpha_interval,
+        level=level, samples=samples, seed=seed, per_category=per_category,
+    )
 
 
 def _pair(comparisons: list[PairComparison], a: str, b: str) -> PairComparison | None:
@@ -237,9 +337,16 @@ def headline(
     top = _pair(test_set, best.name, second.name)
     if top is None:
         return lines
-    clear = top.p_holm < alpha and top.n_only_a_right != top.n_only_b_right
+    clear = top.p_holm < alpha and _winner(top) is not None
     if clear:
         lines.append(describe_comparison(top, alpha))
+    elif is_bootstrap(top):
+        lines.append(
+            f"The test texts cannot separate the two: the macro-F1 of {top.model_a} minus that of {top.model_b} is "
+            f"{top.mean_difference:+.3f} ({top.level:.0%} interval {top.ci_low:+.3f} to {top.ci_high:+.3f}), a "
+            f"difference that could easily arise by chance ({format_p(top.p_holm, alpha)}, paired bootstrap over "
+            f"the test texts{_holm(top)}). This does not show that they are equally good."
+        )
     else:
         lines.append(
             f"The test texts cannot separate the two: {top.n_only_a_right:,} of them were right only with "
@@ -263,11 +370,21 @@ def headline(
         else:
             share = (others if len(beaten) == len(rest) and len(rest) == 1 else
                      f"all {others}" if len(beaten) == len(rest) else f"{len(beaten)} of the {others}")
-            lines.append(f"{best.name} agrees with your coding clearly more often than {share}.")
+            better = ("scores clearly higher than" if result.multi_label
+                      else "agrees with your coding clearly more often than")
+            lines.append(f"{best.name} {better} {share}.")
     return lines
 
 
+def _holm(c: PairComparison) -> str:
+    return "" if c.n_comparisons == 1 else f", Holm-corrected for {c.n_comparisons:,} comparisons"
+
+
 def _winner(c: PairComparison) -> str | None:
+    if c.n_only_a_right is None:  # the paired bootstrap: the sign of the difference in macro-F1
+        if not c.mean_difference:
+            return None
+        return c.model_a if c.mean_difference > 0 else c.model_b
     if c.n_only_a_right == c.n_only_b_right:
         return None
     return c.model_a if (c.n_only_a_right or 0) > (c.n_only_b_right or 0) else c.model_b
@@ -289,9 +406,11 @@ def compare_models(
     result: ExperimentResult, alpha: float = ALPHA, samples: int | None = None, level: float = LEVEL
 ) -> ModelComparisons:
     """All comparisons and agreement figures for a study, with their sentences."""
-    test_set = test_set_comparisons(result)
+    test_set = test_set_comparisons(result, samples, level=level)
     folds, skipped = fold_comparisons(result, level)
     notes = []
+    if result.multi_label and test_set:
+        notes.append(MULTI_LABEL_TEST_NOTE.format(samples=_resampling(result, samples, None)[0]))
     if skipped:
         notes.append(f"{len(skipped)} pair{'s' if len(skipped) != 1 else ''} could not be compared across the "
                      "cross-validation folds.")

@@ -64,6 +64,8 @@ class LocalFineTuning:
             tuned = fine_tune(self.path, list(self.texts[piece.fit_rows]), self.labels[piece.fit_rows], piece.n_labels,
                               piece.settings, labelled_progress(self.on_event, run.start, run.end, run.label))
             seconds = time.perf_counter() - start
+            if piece.thresholds:  # a multi-label model keeps (and is saved with) the study's thresholds
+                tuned.thresholds = [float(value) for value in piece.thresholds]
             start = time.perf_counter()
             probabilities = predict_proba(tuned, list(self.texts[piece.predict_rows]),
                                           sub_progress(self.on_event, 0.97, 0.99))

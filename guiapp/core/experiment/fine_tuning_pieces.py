@@ -34,6 +34,7 @@ class FineTuningRun:
     settings: Any  # FineTuneSettings
     categories: tuple[str, ...] = ()  # a final run: saved with these category names
     keep_model: bool = False  # a final run: return the saved model's files
+    thresholds: tuple[float, ...] = ()  # a final multi-label run: each category's decision threshold, saved too
 
     def run(self, shared: tuple[np.ndarray, np.ndarray]) -> FineTuningOutcome:
         from guiapp.core.models.transformers.fine_tuning import fine_tune, predict_proba, save_fine_tuned
@@ -49,7 +50,7 @@ class FineTuningRun:
         if self.keep_model:
             describe_final(outcome, tuned, texts[self.predict_rows])
             with tempfile.TemporaryDirectory(prefix="textlab-model-") as folder:
-                save_fine_tuned(tuned, Path(folder) / "model", list(self.categories))
+                save_fine_tuned(tuned, Path(folder) / "model", list(self.categories), list(self.thresholds) or None)
                 outcome.files = read_files(Path(folder) / "model")
         return outcome
 

@@ -20,11 +20,13 @@ from guiapp.core.experiment.fitting import fit_classifier, predict
 
 
 def fit_and_predict(args: tuple[Any, ...]) -> tuple[np.ndarray, float]:
-    """Picklable: fit ``(classifier, params, seed, n_threads, X_train, y_train, X_test[, check])``
-    and return the predicted categories of ``X_test`` and the seconds it took."""
-    classifier, params, seed, n_threads, X_train, y_train, X_test, *check = args
+    """Picklable: fit ``(classifier, params, seed, n_threads, X_train, y_train, X_test, oversampling[, check])``
+    and return the predicted categories of ``X_test`` and the seconds it took (``oversampling``: the
+    per-category ratio where a text can have several categories, else None)."""
+    classifier, params, seed, n_threads, X_train, y_train, X_test, oversampling, *check = args
     start = time.perf_counter()
-    model = fit_classifier(classifier, params, seed, n_threads, X_train, y_train, check[0] if check else None)
+    model = fit_classifier(classifier, params, seed, n_threads, X_train, y_train, check[0] if check else None,
+                           oversampling=oversampling)
     return np.asarray(predict(model, X_test)), time.perf_counter() - start
 
 

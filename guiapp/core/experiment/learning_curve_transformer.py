@@ -6,6 +6,10 @@ The setting (learning rate × epochs) is chosen on the tuning subset the way a s
 (``transformer_runner.tuning_splits``: the study's folds, or — the default without a GPU — one
 stratified validation split of that subset), then one model is fine-tuned per size and repeat and
 predicts the test texts. Oversampling only touches the texts a model learns from.
+
+Where a text can have several categories, each point's model puts a text in every category whose
+probability reaches 0.5 (``transformer_decisions.py``; thresholds are not tuned per point), and no
+texts are oversampled.
 """
 
 from __future__ import annotations
@@ -23,6 +27,7 @@ from guiapp.core.experiment.nested_subsets import CurvePlan
 from guiapp.core.experiment.resampling import cv_folds, oversampled_rows
 from guiapp.core.experiment.fine_tuning_local import LocalFineTuning
 from guiapp.core.experiment.fine_tuning_pieces import FineTuningRun, PlannedRun
+from guiapp.core.experiment.transformer_decisions import OVERSAMPLING_NOTE, Decisions
 from guiapp.core.study.sections import ModelSpec
 from guiapp.core.study.spec import ExperimentSpec
 from guiapp.core.study.split import TrainTestSplit
@@ -52,6 +57,12 @@ def transformer_curve(
     on_event(Log(f"{model.display_name}: {describe_source(options['model'])} on {fine_tuning.where}."))
     ratio = spec.evaluation.oversampling_ratio if spec.evaluation.oversampling == "random" else None
     n_labels = len(data.categories)
+    decide = Decisions.for_study(data.y)  # multi-label: 0.5 per category at every point
+    if decide.multi_label:
+        on_event(Log(f"{model.display_name}: a text is put in every category whose probability reaches 0.5."))
+        if ratio is not None:
+            on_event(Log(f"{model.display_name}: {OVERSAMPLING_NOTE}"))
+            ratio = None
 
     def learning_rows(rows: np.ndarray, seed: int) -> np.ndarray:
         return rows[oversampled_rows(data.y[rows], ratio, seed)] if ratio is not None else rows
@@ -60,7 +71,7 @@ def transformer_curve(
         piece = FineTuningRun(options["model"], rows, predict_rows, n_labels,
                               FineTuneSettings.from_options(options, point, spec.seed))  # as a study fine-tunes
         (outcome,) = fine_tuning.tune([PlannedRun(piece, label, *span)])
-        return outcome.probabilities.argmax(axis=1)
+        return decide(outcome.probabilities)
 
     on_gpu = device.kind == "cuda"
     how_wanted = spec.evaluation.transformer_tuning

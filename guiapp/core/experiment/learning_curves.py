@@ -208,11 +208,13 @@ def conventional_curve(
             rows = plan.subset(size, repeat)
             fitted = clone(representation).fit_prepared(prepared, rows)
             X_train, y_train = fitted.transform_prepared(prepared, rows), data.y[rows]
-            if ratio is not None:  # inside this training subset only
+            if ratio is not None and not data.multi_label:  # inside this training subset only
                 drawn = oversampled_rows(y_train, ratio, plan.seeds[repeat])
                 X_train, y_train = X_train[drawn], y_train[drawn]
             params = choices[tuning_sizes[size]].params
-            args = (model.classifier, params, spec.seed, threads, X_train, y_train, fitted.transform_prepared(prepared, test))
+            per_category = ratio if data.multi_label else None  # several categories per text: drawn per category
+            args = (model.classifier, params, spec.seed, threads, X_train, y_train, fitted.transform_prepared(prepared, test),
+                    per_category)
             yield args if n_jobs > 1 else (*args, tick)
 
     start = time.perf_counter()

@@ -1,5 +1,10 @@
 """How well predictions agree with the human coding: macro-F1, per-category scores, confusion
-matrix, and a bootstrap confidence interval for the test macro-F1."""
+matrix, and a bootstrap confidence interval for the test macro-F1.
+
+Each function also takes the indicator matrices (texts × categories) of a study where a text can
+have several categories (``y_true.ndim == 2``) and then gives the multi-label measure
+(:mod:`guiapp.core.stats.multilabel_scores`; the full evaluation is ``multilabel_metrics.py``).
+"""
 
 from __future__ import annotations
 
@@ -7,12 +12,21 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from guiapp.core.stats import multilabel_scores
+
+
+def _multi_label(y_true) -> bool:
+    return np.ndim(y_true) == 2
+
 
 def macro_f1(y_true: np.ndarray, y_pred: np.ndarray) -> float:
     """Macro-averaged F1 over the categories that occur in the coding or the predictions.
 
-    The same as scikit-learn's ``f1_macro`` scorer, which GridSearchCV uses.
+    The same as scikit-learn's ``f1_macro`` scorer, which GridSearchCV uses. For indicator
+    matrices (several categories per text): the mean F1 over the categories coded or predicted.
     """
+    if _multi_label(y_true):
+        return multilabel_scores.macro_f1(y_true, y_pred)
     from sklearn.metrics import f1_score
 
     return float(f1_score(y_true, y_pred, average="macro", zero_division=0))
@@ -54,6 +68,11 @@ class CategoryScores:
 
 
 def category_scores(y_true: np.ndarray, y_pred: np.ndarray, categories: list[str]) -> list[CategoryScores]:
+    if _multi_label(y_true):
+        table = multilabel_scores.category_table(y_true, y_pred)
+        return [CategoryScores(name, float(p), float(r), float(f), int(s), int(n)) for name, p, r, f, s, n in zip(
+            categories, table["precision"], table["recall"], table["f1"], table["support"], table["predicted"],
+            strict=True)]
     from sklearn.metrics import precision_recall_fscore_support
 
     labels = np.arange(len(categories))
@@ -66,13 +85,20 @@ def category_scores(y_true: np.ndarray, y_pred: np.ndarray, categories: list[str
 
 
 def accuracy(y_true: np.ndarray, y_pred: np.ndarray) -> float:
+    """The share of texts coded as in the coding (several categories per text: all of them exactly)."""
+    if _multi_label(y_true):
+        truth, predicted = multilabel_scores.check_pair(y_true, y_pred)
+        return float(np.all(truth == predicted, axis=1).mean()) if len(truth) else 0.0
     from sklearn.metrics import accuracy_score
 
     return float(accuracy_score(y_true, y_pred))
 
 
 def confusion(y_true: np.ndarray, y_pred: np.ndarray, n_classes: int) -> list[list[int]]:
-    """Rows: the human coding; columns: the model's prediction."""
+    """Rows: the human coding; columns: the model's prediction ([] for several categories per text:
+    each category has its own 2×2 table, ``multilabel_metrics.category_confusions``)."""
+    if _multi_label(y_true):
+        return []
     from sklearn.metrics import confusion_matrix
 
     return confusion_matrix(y_true, y_pred, labels=np.arange(n_classes)).astype(int).tolist()
@@ -84,10 +110,14 @@ def bootstrap_macro_f1(
     """Percentile bootstrap interval for the test macro-F1 (resampling test texts with replacement).
 
     Vectorised: each resample's confusion counts come from one ``bincount``, so 1,000 resamples
-    of 10,000 test texts take well under a second. ``None`` when ``samples`` is 0.
+    of 10,000 test texts take well under a second. ``None`` when ``samples`` is 0. For indicator
+    matrices (several categories per text) whole texts are resampled, keeping their categories.
     """
     if samples <= 0 or len(y_true) == 0:
         return None
+    if _multi_label(y_true):
+        scores = multilabel_scores.bootstrap_f1(y_true, [y_pred], samples, seed)[0][:, 0]
+        return multilabel_scores.percentile_interval(scores, level)
     rng = np.random.default_rng(seed)
     n = len(y_true)
     pair = np.asarray(y_true) * n_classes + np.asarray(y_pred)

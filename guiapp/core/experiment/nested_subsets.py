@@ -95,8 +95,12 @@ def repeat_seeds(study_seed: int, repeats: int) -> list[int]:
 
 
 def stratified_order(y: np.ndarray, seed: int) -> np.ndarray:
-    """Positions into ``y`` in a random order whose every beginning is stratified (module docstring)."""
+    """Positions into ``y`` in a random order whose every beginning is stratified (module docstring).
+    Where a text can have several categories (``y`` a 0/1 matrix), each text counts in the stratum of
+    its rarest category (texts with none in one of their own), so rare categories reach small subsets."""
     rng = np.random.default_rng(seed)
+    if np.ndim(y) == 2:
+        y = _rarest_category(np.asarray(y))
     places = np.empty(len(y))
     for label in np.unique(y):
         members = np.flatnonzero(y == label)
@@ -104,6 +108,13 @@ def stratified_order(y: np.ndarray, seed: int) -> np.ndarray:
         places[shuffled] = (np.arange(len(members)) + 0.5) / len(members)
     tie_breaks = rng.random(len(y))
     return np.lexsort((tie_breaks, places))
+
+
+def _rarest_category(Y: np.ndarray) -> np.ndarray:
+    """Each text's rarest category (by how many texts have it); -1 for a text with none."""
+    counts = Y.sum(axis=0)
+    rank = np.where(Y == 1, counts[None, :], np.iinfo(np.int64).max)
+    return np.where(Y.any(axis=1), rank.argmin(axis=1), -1)
 
 
 def default_tuning_size(sizes: list[int]) -> int:

@@ -15,7 +15,9 @@ from guiapp.core.experiment.combining import WeightedVote
 
 
 def save_seed_average(models: list[Any], folder: Path, name: str, categories: list[str],
-                      save: Callable[[Any, Path, list[str]], None]) -> None:
+                      save: Callable[[Any, Path, list[str]], None], thresholds: Any = None) -> None:
+    """Save each seed's model and the ``combined.json`` that averages them; a multi-label model's
+    decision ``thresholds`` (one per category) are recorded there too."""
     folder.mkdir(parents=True, exist_ok=True)
     parts = []
     for number, model in enumerate(models, start=1):
@@ -27,6 +29,8 @@ def save_seed_average(models: list[Any], folder: Path, name: str, categories: li
         "name": name,
         "categories": list(categories),
         "parts": parts,
-        "combiner": WeightedVote([1.0 / len(models)] * len(models)).to_dict(),
+        # the vote decides as its parts were tuned to: each category's chance against its threshold
+        "combiner": WeightedVote([1.0 / len(models)] * len(models),
+                                 thresholds=[] if thresholds is None else [float(value) for value in thresholds]).to_dict(),
     }
     write_text_atomic(folder / COMBINED_FILE, json.dumps(described, indent=2, ensure_ascii=False) + "\n")

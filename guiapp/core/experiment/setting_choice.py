@@ -107,7 +107,13 @@ def _noise(scores: np.ndarray, best: int, predictions, truths, seed: int) -> tup
         return None, None
     rng = np.random.default_rng(seed)
     draws = rng.integers(0, len(truth), size=(BOOTSTRAP_SAMPLES, len(truth)))
-    resampled = np.array([macro_f1(truth[rows], predicted[rows]) for rows in draws])
+    if truth.ndim == 2:  # several categories per text: the study's own macro-F1 of label sets
+        from guiapp.core.experiment import metrics
+
+        score = metrics.macro_f1
+    else:
+        score = macro_f1
+    resampled = np.array([score(truth[rows], predicted[rows]) for rows in draws])
     low, high = np.quantile(resampled, [0.025, 0.975])
     return float(resampled.std(ddof=1)), (float(low), float(high))
 

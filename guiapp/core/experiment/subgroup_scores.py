@@ -20,6 +20,12 @@ near 1/(number of categories answered) whatever the model does (0.27 for everyon
 group the macro-F1 is left out (NaN) and the share coded as in the coding (accuracy, with its
 interval) is the score to read; :meth:`SubgroupScores.score_note` says so in words.
 
+**When a text can have several categories.** The macro-F1 of a group is the multi-label one (mean F1
+over the categories coded or predicted in the group's texts, :mod:`multilabel_metrics`), and a test
+text counts as coded differently from you unless the model gave it exactly the categories you coded
+(so "share right" is the subset accuracy). A group counts as holding a single category when its
+texts' codings together use at most one category.
+
 :func:`candidate_columns` lists the columns worth grouping by; :func:`subgroup_table` gives one
 row per model and group for a spreadsheet.
 """
@@ -110,6 +116,7 @@ class SubgroupScores:
     level: float
     models: list[ModelSubgroups] = field(default_factory=list)
     headline: list[str] = field(default_factory=list)  # plain sentences, the most important first
+    multi_label: bool = False  # a text can have several categories: "right" means exactly the coded ones
 
     def model(self, name: str) -> ModelSubgroups:
         return next(m for m in self.models if m.model == name)
@@ -146,6 +153,8 @@ class SubgroupScores:
 
     def describe(self) -> str:
         """How the groups were made and judged, in plain words (a caption)."""
+        exact = (" When a text can have several categories, a text counts as coded like you only if the model gave "
+                 "it exactly the categories you coded." if self.multi_label else "")
         how = (f"The test texts are cut into {len(self.models[0].groups) if self.models else 0} ranges of "
                f"“{self.column}” with about equal numbers of texts." if self.ranges
                else f"Each value of “{self.column}” is a group.")
@@ -156,11 +165,13 @@ class SubgroupScores:
                 f"and the share it codes differently from you, with {self.level:.0%} intervals from "
                 f"{self.samples:,} resamples. A group is marked when its share wrong is clearly above that of all "
                 f"other texts (allowing for the number of groups compared); groups of fewer than {self.min_texts:,} "
-                f"texts are not judged.")
+                f"texts are not judged.{exact}")
 
     def to_dict(self) -> dict:
         data = {key: value for key, value in asdict(self).items() if key != "models"}
         data["models"] = [m.to_dict() for m in self.models]
+        if not self.multi_label:  # single-label results keep their format
+            del data["multi_label"]
         return data
 
 
@@ -183,7 +194,8 @@ def candidate_columns(table: pd.DataFrame, mapping) -> list[str]:
     (:func:`subgroup_scores` cuts numbers with more than 12 values into ranges). Whole numbers that differ in every row (an ID) and
     other columns with more than 50 values (free text) are left out."""
     chosen = _mapping(mapping)
-    taken = {*chosen.text_columns, chosen.category_column, chosen.id_column, chosen.split_column}
+    taken = {*chosen.text_columns, *chosen.category_columns, chosen.category_column, chosen.id_column,
+             chosen.split_column}
     found = []
     for column in table.columns:
         if column in taken:
@@ -325,17 +337,26 @@ def subgroup_scores(result: ExperimentResult, table: pd.DataFrame, column: str, 
                             "Choose one of: " + ", ".join(m.name for m in result.ranked()))
     samples = result.protocol.samples(1000)
     seed = result.protocol.seed or 0
-    scores = SubgroupScores(column, ranges, len(result.test_true), min_texts, samples, seed, level)
+    scores = SubgroupScores(column, ranges, len(result.test_true), min_texts, samples, seed, level,
+                            multi_label=result.multi_label)
     order = {label: number for number, label in enumerate(labels)}
     rows_of = {label: [] for label in labels}
     for row, key in zip(result.test_rows, keys, strict=True):
         rows_of[NO_VALUE if key is None else key].append(int(row))
     coded_of = {label: set() for label in labels}
     for true, key in zip(result.test_true, keys, strict=True):
-        coded_of[NO_VALUE if key is None else key].add(int(true))
+        coded = coded_of[NO_VALUE if key is None else key]
+        if result.multi_label:
+            coded.update(int(v) for v in true)
+        else:
+            coded.add(int(true))
     for model in models:
-        report = subgroup_report(result.test_true, model.predictions, keys, len(result.categories),
-                                 min_texts=min_texts, samples=samples, seed=seed, level=level, label=f"“{column}”")
+        if result.multi_label:
+            truth, predicted, metric, n_classes = _category_sets(result, model.predictions)
+        else:
+            truth, predicted, metric, n_classes = result.test_true, model.predictions, None, len(result.categories)
+        report = subgroup_report(truth, predicted, keys, n_classes, metric=metric, min_texts=min_texts,
+                                 samples=samples, seed=seed, level=level, label=f"“{column}”")
         groups = [_group_score(g, values[order[g.group]], rows_of[g.group], len(coded_of[g.group]))
                   for g in sorted(report, key=lambda g: order[g.group])]
         scores.models.append(ModelSubgroups(model.name, groups, _model_headline(model.name, column, groups)))
@@ -343,6 +364,25 @@ def subgroup_scores(result: ExperimentResult, table: pd.DataFrame, column: str, 
     if scores.score_note():
         scores.headline.append(scores.score_note())
     return scores
+
+
+def _category_sets(result: ExperimentResult, predictions: list):  # noqa: ANN202 — ids, ids, a metric, a count
+    """For a study where a text can have several categories: each distinct set of categories (coded
+    or predicted) as one number, so that a text is right exactly when its numbers match, and the
+    multi-label macro-F1 computed from those numbers."""
+    from guiapp.core.experiment.multilabel_metrics import macro_f1
+    from guiapp.core.experiment.thresholds import indicator
+
+    k = len(result.categories)
+    truth, predicted = indicator(result.test_true, k), indicator(predictions, k)
+    sets, ids = np.unique(np.concatenate([truth, predicted]), axis=0, return_inverse=True)
+    ids = np.asarray(ids).reshape(-1)
+    n = len(truth)
+
+    def metric(t: np.ndarray, p: np.ndarray) -> float:
+        return macro_f1(sets[t], sets[p])
+
+    return ids[:n], ids[n:], metric, len(sets)
 
 
 def _group_score(found, value: object, rows: list[int], coded_categories: int) -> GroupScore:

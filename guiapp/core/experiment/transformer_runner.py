@@ -6,6 +6,12 @@ would take hours — one stratified validation split of the training texts (said
 in the result). Oversampling, as for the other models, only touches the texts a model learns
 from. The final model is saved (safetensors, tokenizer, label map) when a folder is given.
 
+Where a text can have several categories (the study's labels are a 0/1 matrix), the Transformer
+has one sigmoid probability per category (``transformer_decisions.py``): its validation split is
+drawn by iterative stratification, a text is put in every category whose probability reaches that
+category's threshold (0.5, or tuned on the held-out training texts when the study asks), and no
+texts are oversampled.
+
 The study's training runs (each setting on each tuning split, then the chosen setting once per
 seed) are planned here, the same wherever they run, and handed to a strategy that runs them:
 ``LocalFineTuning`` in this process, or ``RemoteFineTuning`` on a cluster's workers.
@@ -32,6 +38,11 @@ from guiapp.core.experiment.resampling import oversampled_rows
 from guiapp.core.experiment.results import GridPointResult, ModelResult
 from guiapp.core.experiment.seed_average import save_seed_average
 from guiapp.core.experiment.setting_choice import choose_setting, describe_choice
+from guiapp.core.experiment.transformer_decisions import (
+    OVERSAMPLING_NOTE,
+    Decisions,
+    multi_label_validation_split,
+)
 from guiapp.core.experiment.transformer_out_of_fold import out_of_fold_fits
 from guiapp.core.study.sections import ModelSpec
 from guiapp.core.study.spec import ExperimentSpec
@@ -48,13 +59,12 @@ def tuning_splits(
     if how == "cross-validation":
         return folds, f"{len(folds)}-fold cross-validation"
     positions = np.arange(len(data.split.train))
-    fit, valid = train_test_split(
-        positions,
-        test_size=spec.evaluation.validation_share,
-        stratify=data.y[data.split.train],
-        random_state=spec.seed,
-    )
     share = spec.evaluation.validation_share
+    if data.y.ndim == 2:  # several categories per text: iterative stratification
+        fit, valid = multi_label_validation_split(data.y[data.split.train], share, spec.seed)
+    else:
+        fit, valid = train_test_split(positions, test_size=share, stratify=data.y[data.split.train],
+                                      random_state=spec.seed)
     return [(np.sort(fit), np.sort(valid))], f"one validation split ({share:.0%} of the training texts)"
 
 
@@ -94,6 +104,10 @@ def run_transformer_model(
     ratio = spec.evaluation.oversampling_ratio if spec.evaluation.oversampling == "random" else None
     train, test = data.split.train, data.split.test
     n_labels = len(data.categories)
+    decide = Decisions.for_study(data.y)
+    if decide.multi_label and ratio is not None:
+        on_event(Log(f"{model.display_name}: {OVERSAMPLING_NOTE}"))
+        ratio = None
 
     def learning_rows(rows: np.ndarray) -> np.ndarray:
         return rows[oversampled_rows(data.y[rows], ratio, spec.seed)] if ratio is not None else rows
@@ -119,16 +133,17 @@ def run_transformer_model(
                                    *spans[len(runs)]))
     scores = np.zeros((len(points), len(splits)))
     seconds = np.zeros(len(points))
-    held_out = np.full((len(points), len(train), n_labels), np.nan) if out_of_fold is not None else None
-    valid_predictions = [np.zeros((len(points), len(valid)), dtype=int) for _, valid in splits]
+    keep_held_out = out_of_fold is not None or decide.tunes(spec)
+    held_out = np.full((len(points), len(train), n_labels), np.nan) if keep_held_out else None
+    valid_predictions = [np.zeros((len(points), *data.y[train[valid]].shape), dtype=int) for _, valid in splits]
     notes: list[str] = []
     tuning_start = time.perf_counter()
     for number, outcome in enumerate(strategy.tune(runs)):
         split_index, index = divmod(number, len(points))
         valid_part = splits[split_index][1]
         seconds[index] += outcome.seconds
-        scores[index, split_index] = metrics.macro_f1(data.y[train[valid_part]], outcome.probabilities.argmax(axis=1))
-        valid_predictions[split_index][index] = outcome.probabilities.argmax(axis=1)
+        valid_predictions[split_index][index] = decide(outcome.probabilities)
+        scores[index, split_index] = metrics.macro_f1(data.y[train[valid_part]], valid_predictions[split_index][index])
         if held_out is not None:
             held_out[index, valid_part] = outcome.probabilities
         notes.extend(note for note in outcome.notes if note not in notes)
@@ -142,23 +157,27 @@ def run_transformer_model(
     chosen = choice.chosen
     chosen_params = dict(points[chosen])
     notes.extend(describe_choice(choice, points, "the validation texts" if len(splits) == 1 else "the folds"))
-    if held_out is not None and out_of_fold is not None:
-        out_of_fold[model.display_name] = OutOfFold(held_out[chosen])
-        del held_out
+    held_out_chosen = held_out[chosen] if held_out is not None else None
+    del held_out
+    if held_out_chosen is not None and out_of_fold is not None:
+        out_of_fold[model.display_name] = OutOfFold(held_out_chosen)
     if oof_folds and out_of_fold is not None:
         out_of_fold[model.display_name] = _every_text_out_of_fold(
             strategy, oof_folds, train, learning_rows, options, chosen_params, n_labels, spec.seed,
             spans[len(runs):len(runs) + len(oof_folds)])
+        held_out_chosen = out_of_fold[model.display_name].probabilities
         notes.append(f"For the combined models, the chosen setting was also fine-tuned in each of the "
                      f"{len(oof_folds)} folds, so every training text has probabilities from a model that never "
                      "saw it.")
+    if decide.multi_label:
+        notes.append(decide.choose_thresholds(spec, data.y[train], held_out_chosen))
 
     extra_seconds = out_of_fold[model.display_name].seconds if oof_folds and out_of_fold is not None else 0.0
     final_rows = learning_rows(train)
     final_runs = [  # several seeds: their probabilities are averaged
         PlannedRun(FineTuningRun(options["model"], final_rows, test, n_labels,
                                  FineTuneSettings.from_options(options, chosen_params, spec.seed + number),
-                                 tuple(data.categories), keep_model=True),
+                                 tuple(data.categories), keep_model=True, thresholds=tuple(decide.thresholds)),
                    f"final model ({_describe(chosen_params)}" + (f", seed {number + 1} of {n_seeds})" if n_seeds > 1 else ")"),
                    *spans[len(runs) + len(oof_folds) + number])
         for number in range(n_seeds)
@@ -166,8 +185,8 @@ def run_transformer_model(
     finals = strategy.fit_finals(final_runs)
     final = finals[0]
     probabilities = np.mean([outcome.probabilities for outcome in finals], axis=0)
-    predicted = probabilities.argmax(axis=1)
-    seed_scores = [metrics.macro_f1(data.y[test], outcome.probabilities.argmax(axis=1)) for outcome in finals]
+    predicted = decide(probabilities)
+    seed_scores = [metrics.macro_f1(data.y[test], decide(outcome.probabilities)) for outcome in finals]
     if n_seeds > 1:
         notes.append(f"The chosen setting was fine-tuned with {n_seeds} seeds and their probabilities averaged; "
                      f"alone, each seed's model scored {min(seed_scores):.3f}–{max(seed_scores):.3f} test macro-F1.")
@@ -182,7 +201,8 @@ def run_transformer_model(
         if n_seeds == 1:
             strategy.save(final, folder, data.categories)
         else:
-            save_seed_average(finals, folder, model.display_name, data.categories, strategy.save)
+            save_seed_average(finals, folder, model.display_name, data.categories, strategy.save,
+                              thresholds=decide.thresholds if decide.multi_label else None)
         artefact = str(folder)
     y_test = data.y[test]
     device = strategy.device
@@ -208,8 +228,9 @@ def run_transformer_model(
         cv_scores=grid[chosen].fold_scores,
         grid=grid,
         test=evaluate_on_test(y_test, predicted, data, spec, CI_LEVEL),
-        predictions=[int(value) for value in predicted],
+        predictions=decide.as_predictions(predicted),
         probabilities=np.round(probabilities, 6).tolist(),
+        thresholds=[float(value) for value in decide.thresholds] if decide.multi_label else [],
         seconds={
             "features": 0.0,
             "tuning": round(tuning_seconds, 4),

@@ -20,7 +20,7 @@ from guiapp.core.stats.agreement import alpha_from_sums, sorted_categories, unit
 _CELLS_PER_CHUNK = 2_000_000
 
 
-def _unit_weights(rng: np.random.Generator, n_units: int, samples: int):
+def unit_weights(rng: np.random.Generator, n_units: int, samples: int):
     """Yield (start, stop, weights): how often each unit was drawn, for chunks of resamples."""
     chunk = max(1, _CELLS_PER_CHUNK // max(n_units, 1))
     for start in range(0, samples, chunk):
@@ -31,7 +31,8 @@ def _unit_weights(rng: np.random.Generator, n_units: int, samples: int):
         yield start, stop, weights.reshape(stop - start, n_units).astype(float)
 
 
-def _interval(values: np.ndarray, level: float) -> tuple[float, float]:
+def interval_of(values: np.ndarray, level: float) -> tuple[float, float]:
+    """The ``level`` percentile interval of the defined (finite) values; (nan, nan) if none is."""
     values = values[np.isfinite(values)]
     if len(values) == 0:
         return float("nan"), float("nan")
@@ -39,7 +40,8 @@ def _interval(values: np.ndarray, level: float) -> tuple[float, float]:
     return float(low), float(high)
 
 
-def _check(samples: int, level: float, n_units: int) -> None:
+def check_bootstrap(samples: int, level: float, n_units: int) -> None:
+    """ValueError unless there is a resample, a level between 0 and 1 and two units or more."""
     if samples < 1:
         raise ValueError("The bootstrap needs at least one resample.")
     if not 0 < level < 1:
@@ -53,12 +55,12 @@ def bootstrap_alpha_from_counts(
 ) -> tuple[float, float]:
     """Interval for nominal alpha from per-unit counts (units × categories), resampling units."""
     values, diagonal = unit_terms(counts)
-    _check(samples, level, len(values))
+    check_bootstrap(samples, level, len(values))
     rng = np.random.default_rng(seed)
     alphas = np.empty(samples)
-    for start, stop, weights in _unit_weights(rng, len(values), samples):
+    for start, stop, weights in unit_weights(rng, len(values), samples):
         alphas[start:stop] = alpha_from_sums(weights @ values, weights @ diagonal)
-    return _interval(alphas, level)
+    return interval_of(alphas, level)
 
 
 def bootstrap_alpha(reliability_data, samples: int = 1000, seed: int = 0, level: float = 0.95) -> tuple[float, float]:
@@ -74,7 +76,7 @@ def bootstrap_kappa(
     a, b = list(coder_1), list(coder_2)
     if len(a) != len(b):
         raise ValueError(f"The two codings cover different numbers of units ({len(a)} and {len(b)}).")
-    _check(samples, level, len(a))
+    check_bootstrap(samples, level, len(a))
     categories = sorted_categories(a + b)
     index = {c: i for i, c in enumerate(categories)}
     k = len(categories)
@@ -83,11 +85,11 @@ def bootstrap_kappa(
     one_hot[np.arange(len(cell)), cell] = 1.0
     rng = np.random.default_rng(seed)
     kappas = np.empty(samples)
-    for start, stop, weights in _unit_weights(rng, len(cell), samples):
+    for start, stop, weights in unit_weights(rng, len(cell), samples):
         tables = (weights @ one_hot).reshape(-1, k, k)
         n = tables.sum(axis=(1, 2))
         observed = np.trace(tables, axis1=1, axis2=2) / n
         expected = np.einsum("si,si->s", tables.sum(axis=2), tables.sum(axis=1)) / n**2
         with np.errstate(divide="ignore", invalid="ignore"):
             kappas[start:stop] = np.where(expected < 1, (observed - expected) / (1 - expected), np.nan)
-    return _interval(kappas, level)
+    return interval_of(kappas, level)

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import math
 
-from guiapp.core.stats.pairwise import PairComparison
+from guiapp.core.stats.pairwise import PairComparison, is_bootstrap
 
 SMALLEST_SHOWN = 0.001
 
@@ -51,10 +51,13 @@ def _comparisons(n: int) -> str:
 
 
 def describe_comparison(c: PairComparison, alpha: float = 0.05, score_name: str = "macro-F1") -> str:
-    """One or two sentences for a test-set (McNemar) or fold (corrected t-test) comparison."""
+    """One or two sentences for a test-set (McNemar; paired bootstrap when a text can have several
+    categories) or fold (corrected t-test) comparison."""
     test = "McNemar's test" if c.n_only_a_right is not None else "corrected resampled t-test"
     clear = c.p_holm < alpha
     p = format_p(c.p_holm, alpha)
+    if is_bootstrap(c):
+        return _bootstrap_sentence(c, clear, p)
     if c.n_only_a_right is not None:
         return _test_set_sentence(c, clear, p, test)
     return _fold_sentence(c, clear, p, test, score_name)
@@ -76,6 +79,24 @@ def _test_set_sentence(c: PairComparison, clear: bool, p: str, test: str) -> str
         f"right only with {c.model_a} and {only_b:,} only with {c.model_b}, and a difference this large could "
         f"easily arise by chance ({p}, {test}{_comparisons(c.n_comparisons)}). This does not show that they are "
         f"equally good; more test texts might reveal a difference."
+    )
+
+
+def _bootstrap_sentence(c: PairComparison, clear: bool, p: str) -> str:
+    difference = c.mean_difference or 0.0
+    interval = f"{c.level:.0%} interval {c.ci_low:+.3f} to {c.ci_high:+.3f}"
+    test = f"paired bootstrap over the test texts{_comparisons(c.n_comparisons)}"
+    if clear and difference != 0:
+        better, worse = (c.model_a, c.model_b) if difference > 0 else (c.model_b, c.model_a)
+        return (
+            f"{better} scores higher than {worse} on the {c.n_texts:,} test texts (macro-F1 {abs(difference):.3f} "
+            f"higher; {c.model_a} minus {c.model_b}: {interval}); if both were equally good, a difference this "
+            f"large would arise by chance with probability {p} ({test})."
+        )
+    return (
+        f"No clear difference between {c.model_a} and {c.model_b} on the {c.n_texts:,} test texts (macro-F1 of "
+        f"{c.model_a} minus {c.model_b}: {difference:+.3f}, {interval}; {p}, {test}). This does not show that "
+        f"they are equally good; more test texts might reveal a difference."
     )
 
 

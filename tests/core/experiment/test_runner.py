@@ -138,14 +138,16 @@ def test_oversampling_never_touches_validation_folds_or_the_test_set(monkeypatch
     monkeypatch.setattr(runner_module, "clone", lambda estimator: estimator)
     real_fit_and_score = fitting.fit_and_score
 
-    def spy_fit_and_score(classifier, points, seed, n_threads, X_train, y_train, X_valid, y_valid, check=None):
+    def spy_fit_and_score(classifier, points, seed, n_threads, X_train, y_train, X_valid, y_valid, check=None,
+                          oversampling=None):
+        assert oversampling is None  # one category per text: the rows were oversampled when the folds were built
         fits.append(X_train[:, 0].astype(int))
         scored.append(X_valid[:, 0].astype(int))
         return real_fit_and_score(classifier, points, seed, n_threads, X_train, y_train, X_valid, y_valid, check)
 
     real_fit_classifier = runner_module.fit_classifier
 
-    def spy_final_fit(classifier, params, seed, n_threads, X, y, check=None, probabilities=False):
+    def spy_final_fit(classifier, params, seed, n_threads, X, y, check=None, probabilities=False, oversampling=None):
         fits.append(X[:, 0].astype(int))
         return real_fit_classifier(classifier, params, seed, n_threads, X, y, check, probabilities)
 

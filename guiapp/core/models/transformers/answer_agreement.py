@@ -1,9 +1,12 @@
 """Whether faster answers are the same answers: a tally of fast against exact, with its limits.
 
-Two kinds of answers are compared, text by text:
+Three kinds of answers are compared, text by text:
 
 - a classifier's probabilities: the same category (the largest probability) for at least
   99.5 % of texts, and no probability more than 0.02 away from the exact one;
+- a multi-label classifier's probabilities (one independent probability per category, a text can
+  have several categories): the same set of categories (each probability at least 0.5 or not) for at
+  least 99.5 % of texts, and no probability more than 0.02 away from the exact one;
 - sentence embeddings: every text's vector points the same way (cosine similarity at least
   0.999 with the exact vector).
 
@@ -19,22 +22,24 @@ from dataclasses import dataclass
 import numpy as np
 
 PROBABILITIES = "probabilities"
+MULTI_LABEL_PROBABILITIES = "multi-label probabilities"
 EMBEDDINGS = "embeddings"
-KINDS = (PROBABILITIES, EMBEDDINGS)
+KINDS = (PROBABILITIES, MULTI_LABEL_PROBABILITIES, EMBEDDINGS)
 
 SAME_CATEGORY = 0.995  # share of texts whose category must not change
 PROBABILITY_DIFFERENCE = 0.02  # largest allowed difference of any probability
 EMBEDDING_COSINE = 0.999  # smallest allowed cosine similarity of a text's two vectors
 ENOUGH_TEXTS = 256  # compared texts before the share of changed categories is judged
+DECISION = 0.5  # a multi-label classifier's decision: a category at or above this probability
 
 
 @dataclass
 class Tally:
-    """Fast answers compared with exact ones, for one model (``kind``: probabilities or embeddings)."""
+    """Fast answers compared with exact ones, for one model (``kind``: one of :data:`KINDS`)."""
 
     kind: str
     compared: int = 0
-    changed: int = 0  # texts whose category changed (probabilities)
+    changed: int = 0  # texts whose category (multi-label: set of categories) changed
     largest_difference: float = 0.0  # largest difference of a probability
     lowest_cosine: float = 1.0  # smallest cosine similarity (embeddings)
 
@@ -50,8 +55,12 @@ class Tally:
         if len(exact) == 0:
             return
         self.compared += len(exact)
-        if self.kind == PROBABILITIES:
-            self.changed += int((exact.argmax(axis=1) != fast.argmax(axis=1)).sum())
+        if self.kind != EMBEDDINGS:
+            if self.kind == MULTI_LABEL_PROBABILITIES:
+                changed = ((exact >= DECISION) != (fast >= DECISION)).any(axis=1)
+            else:
+                changed = exact.argmax(axis=1) != fast.argmax(axis=1)
+            self.changed += int(changed.sum())
             difference = np.abs(exact - fast).max(initial=0.0)
             self.largest_difference = max(self.largest_difference,
                                           float(difference) if np.isfinite(fast).all() else float("inf"))
@@ -78,7 +87,8 @@ class Tally:
             return (f"a probability differed by {self.largest_difference:.3f} from the exact one "
                     f"(more than {PROBABILITY_DIFFERENCE})")
         if self.compared >= ENOUGH_TEXTS and self.same_category < SAME_CATEGORY:
-            return (f"{self.changed} of {self.compared:,} texts got another category "
+            another = "another set of categories" if self.kind == MULTI_LABEL_PROBABILITIES else "another category"
+            return (f"{self.changed} of {self.compared:,} texts got {another} "
                     f"({1 - self.same_category:.1%}, more than {1 - SAME_CATEGORY:.1%})")
         return None
 
@@ -86,11 +96,12 @@ class Tally:
         """The comparison in words, for the log."""
         if self.kind == EMBEDDINGS:
             return f"{self.compared:,} texts, lowest cosine similarity {self.lowest_cosine:.5f}"
-        return (f"{self.compared:,} texts, same category for {self.same_category:.2%}, largest "
+        same = "same categories" if self.kind == MULTI_LABEL_PROBABILITIES else "same category"
+        return (f"{self.compared:,} texts, {same} for {self.same_category:.2%}, largest "
                 f"probability difference {self.largest_difference:.4f}")
 
 
 __all__ = [
-    "EMBEDDINGS", "EMBEDDING_COSINE", "ENOUGH_TEXTS", "KINDS", "PROBABILITIES", "PROBABILITY_DIFFERENCE",
-    "SAME_CATEGORY", "Tally",
+    "DECISION", "EMBEDDINGS", "EMBEDDING_COSINE", "ENOUGH_TEXTS", "KINDS", "MULTI_LABEL_PROBABILITIES",
+    "PROBABILITIES", "PROBABILITY_DIFFERENCE", "SAME_CATEGORY", "Tally",
 ]

@@ -10,10 +10,10 @@ way only after its answers were compared with exact ones:
 - A model's first call compares both ways on ``CHECK_TEXTS`` texts: its own texts, topped up with
   real texts shipped with TextLab when it has fewer (the bundled example's bill titles), so that
   every answer of the model follows one verdict from the first call on. If the fast answers keep
-  within the limits of ``answer_agreement.py`` (same category for ≥ 99.5 % of texts, probabilities
-  within 0.02, embeddings' cosine ≥ 0.999) and come at least ``MIN_SPEEDUP`` times faster, the
-  model answers the fast way from then on (the compared texts too); otherwise exactly, with a line
-  in the log that says why. The verdict is kept per model, torch version and computer
+  within the limits of ``answer_agreement.py`` (same category — for a multi-label model, the same
+  categories at a probability of 0.5 — for ≥ 99.5 % of texts, probabilities within 0.02, embeddings'
+  cosine ≥ 0.999) and come at least ``MIN_SPEEDUP`` times faster, the model answers the fast way
+  from then on (the compared texts too); otherwise exactly, with a line in the log that says why. The verdict is kept per model, torch version and computer
   (``answer_verdicts.py``): it is made once, and the same texts get the same answers in every
   later session (only "not faster", which a busy moment can cause, is measured again next session).
 - Every later call still compares one text in ``SPOT_SHARE`` both ways. When the fast answers leave

@@ -5,8 +5,14 @@ The public face of the Transformer family (the runner calls these):
 - :class:`FineTuneSettings` — the reference paper's defaults (AdamW, lr falling linearly to 0,
   no warm-up, dropout 0.1, batch 16; 512 tokens, first 128 + last 382 kept of longer texts).
 - :func:`pick_device` — CUDA > Apple MPS > CPU.
-- :func:`fine_tune` → :class:`FineTuned`; :func:`predict_proba`.
+- :func:`fine_tune` → :class:`FineTuned`; :func:`predict_proba`; :func:`decide`.
 - :func:`save_fine_tuned` / :func:`load_fine_tuned` — safetensors only, atomic, never run code.
+
+One category per text (labels are category indices): a softmax over the categories, trained with
+cross-entropy. Several categories per text (labels are a 0/1 matrix, text × category): the model's
+configuration says ``multi_label_classification``, each category has its own sigmoid probability,
+trained with binary cross-entropy, and a text is put in every category whose probability reaches
+that category's threshold (0.5 unless the study tuned them; saved with the model).
 
 Texts are tokenized once (``training/truncation.py``); batches group texts of similar length and
 are padded only to their longest text (``training/batches.py``); the loop, mixed precision and
@@ -31,7 +37,7 @@ import torch
 from guiapp.core.errors import UserError
 from guiapp.core.events import EventCallback, Log, Progress, ignore_events
 from guiapp.core.models.transformers import fast_inference
-from guiapp.core.models.transformers.answer_agreement import PROBABILITIES
+from guiapp.core.models.transformers.answer_agreement import DECISION, MULTI_LABEL_PROBABILITIES, PROBABILITIES
 from guiapp.core.models.transformers.sources import files
 from guiapp.core.models.transformers.training.batches import collate, pad_id, sorted_batches
 from guiapp.core.models.transformers.training.cpu_threads import CpuThreads
@@ -65,10 +71,21 @@ class FineTuned:
     notes: list[str] = field(default_factory=list)
     seconds: float = 0.0
     samples_per_second: float = 0.0
+    # multi-label: each category's decision threshold (empty: 0.5 each); unused for one category per text
+    thresholds: list[float] = field(default_factory=list)
 
     @property
     def n_labels(self) -> int:
         return int(self.model.config.num_labels)
+
+    @property
+    def multi_label(self) -> bool:
+        """Whether a text can have several categories (one sigmoid probability per category)."""
+        return files.is_multi_label(self.model.config)
+
+    def decision_thresholds(self) -> np.ndarray:
+        """Each category's threshold (multi-label): the saved ones, else 0.5 each."""
+        return np.asarray(self.thresholds if self.thresholds else [DECISION] * self.n_labels, dtype=np.float64)
 
 
 def pick_device(preference: str = "auto") -> DeviceInfo:
@@ -105,14 +122,12 @@ def fine_tune(
     settings: FineTuneSettings,
     on_event: EventCallback = ignore_events,
 ) -> FineTuned:
-    """Fine-tune the pretrained model at ``model_path`` on ``texts`` coded as ``labels``
-    (integers 0 … n_labels - 1)."""
+    """Fine-tune the pretrained model at ``model_path`` on ``texts`` coded as ``labels``: integers
+    0 … n_labels - 1 (one category per text), or a 0/1 matrix of shape (texts, n_labels) when a text
+    can have several categories (a multi-label model: sigmoid per category, binary cross-entropy)."""
     settings.check()
-    labels = np.asarray(labels, dtype=np.int64)
-    if len(texts) != len(labels) or len(labels) == 0:
-        raise ValueError(f"{len(texts)} texts but {len(labels)} labels")
-    if n_labels < 2 or labels.min() < 0 or labels.max() >= n_labels:
-        raise ValueError(f"labels must lie in 0 … {n_labels - 1}")
+    labels = _checked_labels(texts, labels, n_labels)
+    multi_label = labels.ndim == 2
     info = pick_device(settings.device)
     device = torch.device(info.kind)
     switches = SpeedSwitches.from_environment()
@@ -120,13 +135,15 @@ def fine_tune(
     threads = CpuThreads(enabled=device.type == "cpu" and switches.threads)
     on_event(Progress(0.0, "Loading the Transformer model", 0, None))
     generator = seed_everything(settings.seed)  # before loading: the new head's weights are drawn
-    model, tokenizer, new_weights = files.load_pretrained(model_path, n_labels, settings.dropout)
+    model, tokenizer, new_weights = files.load_pretrained(model_path, n_labels, settings.dropout, multi_label)
     try:
         encoded = encode_texts(tokenizer, list(texts), _length_limit(settings.max_length, model.config),
                                settings.truncation)
         n_params = sum(p.numel() for p in model.parameters())
         steps = -(-len(labels) // settings.batch_size) * settings.epochs
         head = f" with a new output layer for {n_labels} categories" if new_weights else ""
+        if multi_label:
+            head += " (a text can have several: a yes-or-no probability per category)"
         on_event(Log(
             f"Fine-tuning {model_name(model_path)} ({n_params / 1e6:.1f} million weights){head} "
             f"on {info.name}: {len(labels)} texts, {settings.epochs} epochs, {steps} steps of "
@@ -161,7 +178,8 @@ def fine_tune(
 def predict_proba(
     model: FineTuned, texts: Sequence[str], on_event: EventCallback = ignore_events, batch_size: int = 64
 ) -> np.ndarray:
-    """Probabilities of each category, shape (n texts, n categories); rows sum to 1.
+    """Probabilities of each category, shape (n texts, n categories); rows sum to 1 — for a
+    multi-label model each is its category's own probability (sigmoid), and rows need not sum to 1.
 
     On the processor they may come faster in 16-bit numbers, checked against exact ones on the
     texts being answered (``fast_inference.py``); the model's ``mixed_precision`` setting or
@@ -170,7 +188,9 @@ def predict_proba(
     net, device = model.model, torch.device(model.device.kind)
     texts = list(texts)
     n = len(texts)
-    fast = fast_inference.fast_path_for(net, PROBABILITIES, device.type, settings.mixed_precision)
+    multi_label = model.multi_label
+    kind = MULTI_LABEL_PROBABILITIES if multi_label else PROBABILITIES
+    fast = fast_inference.fast_path_for(net, kind, device.type, settings.mixed_precision)
     extra = fast_inference.extra_texts(fast, n)  # a new model's check, topped up to enough texts
     encoded = encode_texts(model.tokenizer, texts + extra, _length_limit(settings.max_length, net.config),
                            settings.truncation)
@@ -194,11 +214,39 @@ def predict_proba(
             with torch.autocast(device.type, dtype=run_dtype, enabled=use_fast):
                 return _predict_batches(net, encoded.input_ids, encoded.lengths, indices, model.n_labels,
                                         max(1, size), device, run_dtype, padding, threads,
-                                        report if counted else _no_report)
+                                        report if counted else _no_report, multi_label)
 
         out = fast_inference.answer(run, n + len(extra), fast, on_event, np.asarray(encoded.lengths), own=n)
-    out /= out.sum(axis=1, keepdims=True).clip(min=1e-300)
+    if not multi_label:
+        out /= out.sum(axis=1, keepdims=True).clip(min=1e-300)
     return out
+
+
+def decide(model: FineTuned, probabilities: np.ndarray) -> np.ndarray:
+    """The model's decisions from its probabilities: the category index per text, or — for a
+    multi-label model — a 0/1 matrix (text × category) of the categories at or above their thresholds."""
+    probabilities = np.asarray(probabilities, dtype=np.float64)
+    if not model.multi_label:
+        return probabilities.argmax(axis=1)
+    return (probabilities >= model.decision_thresholds()).astype(np.uint8)
+
+
+def _checked_labels(texts: Sequence[str], labels: np.ndarray, n_labels: int) -> np.ndarray:
+    """``labels`` as int64 category indices, or as a uint8 0/1 matrix (texts × n_labels); ValueError
+    when they do not fit the texts or the number of categories."""
+    labels = np.asarray(labels)
+    if len(texts) != len(labels) or len(labels) == 0:
+        raise ValueError(f"{len(texts)} texts but {len(labels)} labels")
+    if labels.ndim == 2:
+        if n_labels < 1 or labels.shape[1] != n_labels:
+            raise ValueError(f"a label matrix of {labels.shape[1]} columns for {n_labels} categories")
+        if not np.isin(labels, (0, 1)).all():
+            raise ValueError("a label matrix must hold only 0 and 1")
+        return labels.astype(np.uint8)
+    labels = labels.astype(np.int64)
+    if labels.ndim != 1 or n_labels < 2 or labels.min() < 0 or labels.max() >= n_labels:
+        raise ValueError(f"labels must lie in 0 … {n_labels - 1}")
+    return labels
 
 
 def _no_report(indices: np.ndarray) -> None:
@@ -207,9 +255,10 @@ def _no_report(indices: np.ndarray) -> None:
 
 def _predict_batches(net: Any, input_ids: Sequence[Sequence[int]], lengths: np.ndarray, indices: np.ndarray,
                      n_labels: int, batch_size: int, device: torch.device, dtype: torch.dtype | None, pad_id: int,
-                     threads: CpuThreads, report: Callable[[np.ndarray], None]) -> np.ndarray:
+                     threads: CpuThreads, report: Callable[[np.ndarray], None], multi_label: bool = False) -> np.ndarray:
     """The probabilities of the texts at ``indices`` (rows in that order), in batches of similar
-    length, longest first (halved on a lack of memory)."""
+    length, longest first (halved on a lack of memory): a softmax over the categories, or with
+    ``multi_label`` each category's own sigmoid."""
     out = np.zeros((len(indices), n_labels), dtype=np.float64)
     queue = sorted_batches(np.asarray(lengths)[indices], batch_size)[::-1]  # a stack: longest first
     while queue:
@@ -219,7 +268,9 @@ def _predict_batches(net: Any, input_ids: Sequence[Sequence[int]], lengths: np.n
                     _attention_without_cudnn(device, dtype):
                 batch = collate(input_ids, indices[positions], pad_id, pin_memory=device.type == "cuda").to(device)
                 logits = net(input_ids=batch.input_ids, attention_mask=batch.attention_mask).logits
-                out[positions] = torch.softmax(logits.float(), dim=-1).cpu().numpy()
+                logits = logits.float()
+                answers = torch.sigmoid(logits) if multi_label else torch.softmax(logits, dim=-1)
+                out[positions] = answers.cpu().numpy()
         except Exception as exc:
             if not is_out_of_memory(exc) or len(positions) == 1:
                 raise
@@ -246,11 +297,18 @@ def _attention_without_cudnn(device: torch.device, dtype: torch.dtype | None):  
     return sdpa_kernel([SDPBackend.FLASH_ATTENTION, SDPBackend.EFFICIENT_ATTENTION, SDPBackend.MATH])
 
 
-def save_fine_tuned(model: FineTuned, folder: Path, categories: list[str]) -> None:
-    """Save weights (safetensors), config, tokenizer and the category list, atomically."""
+def save_fine_tuned(model: FineTuned, folder: Path, categories: list[str],
+                    thresholds: Sequence[float] | None = None) -> None:
+    """Save weights (safetensors), config, tokenizer and the category list, atomically. A
+    multi-label model also records that it is one and each category's decision ``thresholds``
+    (given here, else the model's own, else 0.5 each)."""
     categories = [str(c) for c in categories]
     if len(categories) != model.n_labels:
         raise ValueError(f"{len(categories)} category names for a model of {model.n_labels} categories")
+    if thresholds is not None and not model.multi_label:
+        raise ValueError("decision thresholds belong to a model whose texts can have several categories")
+    if model.multi_label:
+        thresholds = _checked_thresholds(model.thresholds if thresholds is None else thresholds, model.n_labels)
     config = model.model.config
     config.id2label = dict(enumerate(categories))
     config.label2id = {name: index for index, name in enumerate(categories)}
@@ -264,7 +322,17 @@ def save_fine_tuned(model: FineTuned, folder: Path, categories: list[str]) -> No
         "seconds": model.seconds,
         "samples_per_second": model.samples_per_second,
     }
+    if model.multi_label:  # single-label folders stay as they were
+        meta.update(multi_label=True, thresholds=thresholds)
     files.write_folder(model.model, model.tokenizer, Path(folder), meta)
+
+
+def _checked_thresholds(thresholds: Sequence[float], n_labels: int) -> list[float]:
+    """One threshold in [0, 1] per category (none given: 0.5 each); ValueError otherwise."""
+    values = [float(t) for t in thresholds] if len(thresholds) else [DECISION] * n_labels
+    if len(values) != n_labels or not all(0.0 <= t <= 1.0 for t in values):
+        raise ValueError(f"{len(values)} decision thresholds for {n_labels} categories (each between 0 and 1 needed)")
+    return values
 
 
 def load_fine_tuned(folder: Path) -> tuple[FineTuned, list[str]]:
@@ -278,6 +346,7 @@ def load_fine_tuned(folder: Path) -> tuple[FineTuned, list[str]]:
             raise ValueError("its training record is not a list")
         record = ([float(x) for x in losses], int(meta.get("n_truncated", 0)), [str(x) for x in notes],
                   float(meta.get("seconds", 0.0)), float(meta.get("samples_per_second", 0.0)))
+        thresholds = _saved_thresholds(meta, net.config)
     except (TypeError, ValueError, UserError) as error:
         reason = (error.message.split(": ", 1)[-1] if isinstance(error, UserError) else str(error)).rstrip(".")
         raise UserError(f"The saved model in {folder} records settings TextLab cannot use ({reason}).",
@@ -286,8 +355,25 @@ def load_fine_tuned(folder: Path) -> tuple[FineTuned, list[str]]:
     info = pick_device("auto")
     net.to(torch.device(info.kind))
     net.eval()
-    fine_tuned = FineTuned(net, tokenizer, info, settings, *record)
+    fine_tuned = FineTuned(net, tokenizer, info, settings, *record, thresholds=thresholds)
     return fine_tuned, [str(c) for c in meta["categories"]]
+
+
+def _saved_thresholds(meta: dict[str, Any], config: Any) -> list[float]:
+    """A saved multi-label model's thresholds (0.5 each where none were recorded); [] for a model of
+    one category per text. ValueError when the label file and the model's configuration disagree."""
+    recorded = meta.get("multi_label")
+    if recorded is None:  # one category per text, as every model saved before multi-label ones
+        if files.is_multi_label(config):  # a configuration inherited from the pretrained model
+            config.problem_type = None
+        return []
+    if recorded is not True or not files.is_multi_label(config):
+        raise ValueError("its label file and its configuration disagree on whether a text can have several "
+                         "categories")
+    saved = meta.get("thresholds", [])
+    if not isinstance(saved, list):
+        raise ValueError("its decision thresholds are not a list")
+    return _checked_thresholds(saved, int(config.num_labels))
 
 
 def model_name(model_path: str | Path) -> str:
@@ -314,6 +400,6 @@ def _length_limit(max_length: int, config: Any) -> int:
 
 
 __all__ = [
-    "DeviceInfo", "FineTuneSettings", "FineTuned", "fine_tune", "load_fine_tuned", "pick_device",
+    "DeviceInfo", "FineTuneSettings", "FineTuned", "decide", "fine_tune", "load_fine_tuned", "pick_device",
     "predict_proba", "save_fine_tuned", "seed_everything",
 ]

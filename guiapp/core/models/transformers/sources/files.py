@@ -114,9 +114,20 @@ def load_tokenizer(path: str | Path, local: bool) -> Any:
         raise _damaged(path, exc, "tokenizer") from exc
 
 
-def load_pretrained(model_path: str | Path, n_labels: int, dropout: float) -> tuple[Any, Any, list[str]]:
+MULTI_LABEL = "multi_label_classification"  # the configuration's problem_type when a text can have several categories
+
+
+def is_multi_label(config: Any) -> bool:
+    """Whether a model's configuration says that a text can have several categories (one
+    independent probability per category) rather than exactly one."""
+    return getattr(config, "problem_type", None) == MULTI_LABEL
+
+
+def load_pretrained(model_path: str | Path, n_labels: int, dropout: float,
+                    multi_label: bool = False) -> tuple[Any, Any, list[str]]:
     """A pretrained model with a new head for ``n_labels`` categories, its fast tokenizer, and
-    the names of the newly initialised weights (the classification head)."""
+    the names of the newly initialised weights (the classification head). With ``multi_label``
+    the configuration says so (``problem_type``), and a saved model reopens the same way."""
     from transformers import AutoConfig, AutoModelForSequenceClassification
 
     local = _is_local(model_path)
@@ -135,6 +146,10 @@ def load_pretrained(model_path: str | Path, n_labels: int, dropout: float) -> tu
             "Connect to the internet once to download it, or choose a model folder on this computer.",
             details=f"{type(exc).__name__}: {exc}",
         ) from exc
+    if multi_label:
+        config.problem_type = MULTI_LABEL
+    elif is_multi_label(config):  # a multi-label model fine-tuned again for one category per text
+        config.problem_type = None
     for name in ("hidden_dropout_prob", "attention_probs_dropout_prob", "dropout", "attention_dropout",
                  "seq_classif_dropout", "hidden_dropout", "attention_probs_dropout"):
         if isinstance(getattr(config, name, None), float):
@@ -228,4 +243,4 @@ def read_folder(folder: Path) -> tuple[Any, Any, dict[str, Any]]:
     return model, tokenizer, meta
 
 
-__all__ = ["LABELS_FILE", "check_folder", "load_pretrained", "load_tokenizer", "quiet_loading", "read_folder", "write_folder"]
+__all__ = ["LABELS_FILE", "MULTI_LABEL", "check_folder", "is_multi_label", "load_pretrained", "load_tokenizer", "quiet_loading", "read_folder", "write_folder"]

@@ -27,7 +27,7 @@ class Batch:
 
     input_ids: torch.Tensor  # (b, longest) int64
     attention_mask: torch.Tensor  # (b, longest) int64, 1 for real tokens
-    labels: torch.Tensor | None = None  # (b,) int64
+    labels: torch.Tensor | None = None  # (b,) int64 category indices, or (b, K) float32 0/1 (multi-label)
 
     def to(self, device: torch.device) -> Batch:
         if device.type == "cpu":
@@ -83,7 +83,8 @@ def collate(
     limit: int | None = None,
 ) -> Batch:
     """Pad the texts at ``indices`` to the longest of them (not to the model's maximum), or up to
-    a ``multiple`` of tokens (GPUs prefer multiples of 8) but never beyond ``limit``."""
+    a ``multiple`` of tokens (GPUs prefer multiples of 8) but never beyond ``limit``. ``labels``
+    are category indices, or a 0/1 matrix (text × category) when a text can have several."""
     rows = [input_ids[int(i)] for i in indices]
     longest = padded_length(max(len(row) for row in rows), multiple, limit)
     ids = np.full((len(rows), longest), pad_id, dtype=np.int64)
@@ -94,7 +95,7 @@ def collate(
     batch = Batch(
         torch.from_numpy(ids),
         torch.from_numpy(mask),
-        None if labels is None else torch.as_tensor(labels[indices], dtype=torch.long),
+        None if labels is None else _label_tensor(np.asarray(labels)[indices]),
     )
     if pin_memory:
         batch = Batch(
@@ -103,6 +104,12 @@ def collate(
             None if batch.labels is None else batch.labels.pin_memory(),
         )
     return batch
+
+
+def _label_tensor(labels: np.ndarray) -> torch.Tensor:
+    """Category indices as int64; a 0/1 matrix (several categories per text) as float32, the
+    targets of a binary cross-entropy per category."""
+    return torch.as_tensor(labels, dtype=torch.float32 if labels.ndim == 2 else torch.long)
 
 
 def padded_length(longest: int, multiple: int = 1, limit: int | None = None) -> int:

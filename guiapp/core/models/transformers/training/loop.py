@@ -1,11 +1,12 @@
 """The fine-tuning loop: AdamW, linear learning-rate decay, dynamic padding, GPU memory backoff.
 
 Follows the reference paper (AdamW, learning rate falling linearly to 0 over all steps, no
-warm-up, batch 16). Each optimizer step takes one batch of texts of similar length, padded only
-to its longest text. On a GPU the forward pass runs in bfloat16 (or float16 with a gradient
-scaler) autocast. When the GPU runs out of memory, the step is repeated in micro-batches of half
-the size whose gradients are summed, so the optimizer sees the same batch of 16 and the same
-learning-rate schedule; this goes on down to one text at a time.
+warm-up, batch 16). The loss is cross-entropy over the categories or, when a text can have several
+categories, binary cross-entropy per category (``batch_loss``). Each optimizer step takes one batch
+of texts of similar length, padded only to its longest text. On a GPU the forward pass runs in
+bfloat16 (or float16 with a gradient scaler) autocast. When the GPU runs out of memory, the step is
+repeated in micro-batches of half the size whose gradients are summed, so the optimizer sees the
+same batch of 16 and the same learning-rate schedule; this goes on down to one text at a time.
 
 Speed (each switchable, ``speed_switches.py``): the last layer computes only the token the
 classifier reads (``first_token.py``); only the word embeddings of words in the texts are trained
@@ -111,6 +112,21 @@ def linear_schedule(optimizer: torch.optim.Optimizer, total: int, warmup: int) -
     return torch.optim.lr_scheduler.LambdaLR(optimizer, factor)
 
 
+def batch_loss(logits: torch.Tensor, labels: torch.Tensor, n: int) -> torch.Tensor:
+    """The loss of a (micro-)batch, summed over its texts and divided by the ``n`` texts of the
+    whole step, so that micro-batches add up to the step's mean, computed in 32-bit numbers.
+
+    One category per text (``labels`` of category indices): cross-entropy over the categories
+    (softmax). Several categories per text (``labels`` a 0/1 matrix, text × category): binary
+    cross-entropy of each category's own logit (sigmoid), averaged over the categories as well,
+    like Hugging Face's ``multi_label_classification`` loss."""
+    logits = logits.float()
+    if labels.ndim == 2:
+        total = F.binary_cross_entropy_with_logits(logits, labels.to(logits.dtype), reduction="sum")
+        return total / (n * logits.shape[1])
+    return F.cross_entropy(logits, labels, reduction="sum") / n
+
+
 class _Step:
     """One optimizer step's forward and backward passes, in micro-batches when memory is short."""
 
@@ -130,7 +146,7 @@ class _Step:
             part = part.to(self.device)
             with torch.autocast(self.device.type, dtype=self.dtype, enabled=self.dtype is not None):
                 logits = self.model(input_ids=part.input_ids, attention_mask=part.attention_mask).logits
-            loss = F.cross_entropy(logits.float(), part.labels, reduction="sum") / n
+            loss = batch_loss(logits, part.labels, n)
             (self.scaler.scale(loss) if self.scaler is not None else loss).backward()
             total = loss.detach() if total is None else total + loss.detach()
         assert total is not None
@@ -289,4 +305,4 @@ def _step_with_backoff(stepper: _Step, batch: Batch, optimizer: torch.optim.Opti
         stepper.back_off(on_event, notes)
 
 
-__all__ = ["Outcome", "autocast_dtype", "free_memory", "is_out_of_memory", "linear_schedule", "train"]
+__all__ = ["Outcome", "autocast_dtype", "batch_loss", "free_memory", "is_out_of_memory", "linear_schedule", "train"]
