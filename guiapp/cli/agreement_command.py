@@ -3,7 +3,8 @@ agrees with the human coding, and, when the table counts the coders per category
 al. 2017 do: hate_speech, offensive_language, neither), whether a model codes like another coder.
 
 Prints per model (best first) the share of test texts it agrees on, Cohen's kappa and
-Krippendorff's alpha with their intervals (``core/experiment/comparisons.py``); then, with coder
+Krippendorff's alpha with their intervals (``core/experiment/comparisons.py``) — where a text can have
+several categories, their means over the categories and each category's own below; then, with coder
 columns (named, or found in the study's table: ``core/experiment/coder_columns.py``), the model
 against the coders' majority beside how often one coder agrees with the others. The table is found
 as for ``textlab subgroups`` (``--table``, ``--test-table`` when it moved). Exit status: 0 shown,
@@ -51,7 +52,7 @@ def _names(pairs: list[str]) -> dict[str, str]:
 def _agreement(args: argparse.Namespace) -> str:
     from guiapp.cli.subgroups_command import study_tables
     from guiapp.core.errors import UserError
-    from guiapp.core.experiment.coder_agreement import models_versus_coders, test_text_rows
+    from guiapp.core.experiment.coder_agreement import models_versus_coders, test_text_rows, why_not_against_coders
     from guiapp.core.experiment.coder_columns import coder_count_columns, find_coder_columns
     from guiapp.core.experiment.comparisons import agreement_with_coding
     from guiapp.core.experiment.tested_texts import table_of_test_texts
@@ -70,6 +71,10 @@ def _agreement(args: argparse.Namespace) -> str:
                      f"{_value(a.alpha, a.alpha_interval):>22}")
     if rows:
         lines.append(f"  ({rows[0].level:.0%} intervals from {rows[0].samples:,} resamples of the test texts)")
+    if result.multi_label:  # a text can have several categories: agreement per category, no coder counts
+        lines += _per_category(rows, width)
+        lines += ["", why_not_against_coders(result) or ""]
+        return "\n".join(lines).rstrip() + "\n"
     source = table_of_test_texts(result, table, test)
     if names is not None:
         missing = [c for c in result.categories if c not in names]
@@ -104,6 +109,18 @@ def _agreement(args: argparse.Namespace) -> str:
                      + (f"; {a.n_without_majority:,} test texts have no majority" if a.n_without_majority else ""))
         lines += ["", *(f"{m.model}: {m.agreement.sentence}" for m in found)]
     return "\n".join(lines)
+
+
+def _per_category(rows, width: int) -> list[str]:  # noqa: ANN001 — ModelAgreement rows
+    """Each model's agreement per category where a text can have several ("agrees": the share of
+    texts with exactly the coded categories above; here per category: in it or not)."""
+    lines = ["", "Per category (a text in it or not)"]
+    for a in rows:
+        lines.append(f"  {a.model[:width]}")
+        for c in a.per_category:
+            lines.append(f"    {c.category[:width]:{width - 2}}  {c.share_agreeing:6.1%}  {_value(c.kappa, c.kappa_interval):>22}  "
+                         f"{_value(c.alpha, c.alpha_interval):>22}")
+    return lines
 
 
 def _value(value: float, interval) -> str:  # noqa: ANN001 — (low, high)

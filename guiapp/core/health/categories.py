@@ -137,6 +137,12 @@ def category_issues(data: CategoryData, n_rows: int, n_folds: int, split_chosen:
     return issues
 
 
+def label_form_issues(data: CategoryData, values: bool = True) -> list[HealthIssue]:
+    """How the categories are written: spelling variants and hidden spaces, and — with ``values``
+    (categories read from cells, not from column names) — numbers or dates as categories."""
+    return (_value_kind_issues(data) if values else []) + _spelling_issues(data) + _space_issues(data)
+
+
 def unmatched_fix_issues(fixes: CategoryFixes, column: pd.Series) -> list[HealthIssue]:
     """A warning when the study's category fixes name categories the column does not have."""
     if not (fixes.merge or fixes.leave_out):

@@ -80,7 +80,8 @@ def rows_issue(severity: Severity, code: str, rows: np.ndarray, what: str, expla
 
 @dataclass
 class CategoryData:
-    """The coded categories in array form."""
+    """The coded categories in array form. Several categories per text: ``matrix`` holds them
+    (rows × labels, 0/1) and ``codes`` only tells coded rows (0) from uncoded ones (-1)."""
 
     column: str
     codes: np.ndarray  # per row: index into labels, -1 = uncoded
@@ -89,9 +90,12 @@ class CategoryData:
     train_counts: np.ndarray  # coded rows per label that can be used for training
     source_is_datetime: bool
     left_out: np.ndarray | None = None  # rows whose category the study leaves out
+    matrix: np.ndarray | None = None  # several categories per text: (rows, labels) 0/1
 
     @property
     def n_coded(self) -> int:
+        if self.matrix is not None:
+            return int((self.codes >= 0).sum())
         return int(self.counts.sum())
 
 
@@ -129,6 +133,8 @@ def category_counts(data: CategoryData, n_folds: int) -> tuple[CategoryCount, ..
 
 
 def rows_of(data: CategoryData, label_indices: Iterable[int]) -> np.ndarray:
+    if data.matrix is not None:  # several categories per text: the rows that have any of them
+        return np.flatnonzero(data.matrix[:, list(label_indices)].any(axis=1))
     chosen = np.zeros(len(data.labels) + 1, dtype=bool)
     chosen[list(label_indices)] = True
     return np.flatnonzero(chosen[data.codes])  # code -1 indexes the last (False) slot
@@ -173,9 +179,7 @@ def split_issues(column: str, labels: pd.Series, unknown: np.ndarray, source: pd
             "texts aside at random.",
         ))
     else:
-        in_train = np.zeros(len(data.labels), dtype=bool)
-        in_train[data.codes[train]] = True
-        only_test = sorted(set(np.unique(data.codes[test]).tolist()) - set(np.flatnonzero(in_train).tolist()))
+        only_test = _only_test(data, train, test)
         if only_test:
             issues.append(make_issue(
                 "warning", "test_only_categories",
@@ -187,6 +191,16 @@ def split_issues(column: str, labels: pd.Series, unknown: np.ndarray, source: pd
                 rows_of(data, only_test),
             ))
     return issues
+
+
+def _only_test(data: CategoryData, train: np.ndarray, test: np.ndarray) -> list[int]:
+    """Labels that some test texts have and no training text."""
+    if data.matrix is not None:  # several categories per text
+        in_train, in_test = data.matrix[train].any(axis=0), data.matrix[test].any(axis=0)
+        return np.flatnonzero(in_test & ~in_train).tolist()
+    in_train = np.zeros(len(data.labels), dtype=bool)
+    in_train[data.codes[train]] = True
+    return sorted(set(np.unique(data.codes[test]).tolist()) - set(np.flatnonzero(in_train).tolist()))
 
 
 def repeated_values(values: pd.Series, chunk: int = 100_000) -> np.ndarray:

@@ -5,9 +5,12 @@ report (``report.py``) and its checks."""
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass, field
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
 from guiapp.core.study.category_fixes import CategoryFixes
+
+if TYPE_CHECKING:
+    from guiapp.core.health.label_sets import LabelHealth
 
 Severity = Literal["error", "warning", "info"]
 
@@ -101,6 +104,8 @@ class HealthReport:
     n_left_out: int = 0  # coded rows of categories the study leaves out (category_fixes)
     category_fixes: CategoryFixes = field(default_factory=CategoryFixes)  # the fixes this report applied
     first_row: int = 2  # the spreadsheet row of the table's first row of data (rows in issues are positions)
+    # several categories per text: per category counts, combinations and co-occurrence (None otherwise)
+    label_health: LabelHealth | None = None
 
     def spreadsheet_row(self, position: int) -> int:
         """The row a user sees in their spreadsheet for the table's row at ``position``."""

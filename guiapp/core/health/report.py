@@ -33,6 +33,14 @@ Issue codes (severity):
   info      uncoded_rows, left_out_rows, rare_categories, numeric_categories, short_texts, long_texts,
             missing_ids, token_lengths_unavailable
 
+Several categories per text (``mapping.multi_label``): the category findings come from
+``label_set_issues`` — per category, in the same codes where they mean the same (no_coded_texts,
+one_category, small_categories, rare_categories, uncoded_rows, unmatched_fixes …) and a few of
+their own (category_values for indicator cells that are not 1/0, which never stops the report,
+empty_categories, common_categories, left_out_categories, no_category_texts, averaged_values);
+``categories`` counts the coded texts that have each category, and ``label_health`` holds the
+per category counts, the most frequent combinations and the co-occurrence matrix.
+
 Limits: ``categories`` lists at most 10,000 categories (largest first); ``duplicate_groups``
 keeps at most 1,000 groups (conflicting first, then the largest) of at most 1,000 rows each;
 token lengths are measured on a seeded random sample of 20,000 texts when there are more
@@ -42,6 +50,7 @@ token lengths are measured on a seeded random sample of 20,000 texts when there 
 
 from __future__ import annotations
 
+import dataclasses
 import time
 from collections.abc import Callable
 from typing import TYPE_CHECKING
@@ -53,6 +62,7 @@ from guiapp.core.events import EventCallback, Log, Progress, ignore_events, sub_
 from guiapp.core.health.findings import HealthIssue, HealthReport, LengthStats
 from guiapp.core.health.token_lengths import DEFAULT_MAX_TOKENS, count_tokens
 from guiapp.core.study.category_fixes import CategoryFixes
+from guiapp.core.study.label_sets import LabelValueError
 from guiapp.core.study.mapping import ColumnMapping, apply_mapping, split_labels
 from guiapp.core.tables.rows import row_origin
 
@@ -93,7 +103,12 @@ def compute_health(
     started = time.perf_counter()
     on_event(Progress(0.0, "Reading your choice of columns"))
     fixes = fixes or CategoryFixes()
-    mapped = apply_mapping(frame, mapping, fixes)
+    label_error: LabelValueError | None = None
+    try:
+        mapped = apply_mapping(frame, mapping, fixes)
+    except LabelValueError as error:  # category cells that are not 1/0: a finding, the rest is still checked
+        label_error = error
+        mapped = apply_mapping(frame, dataclasses.replace(mapping, category_columns=[]), fixes)
     coded = mapped.frame
     left_out = mapped.left_out.to_numpy(dtype=bool) if mapped.left_out is not None else np.zeros(len(coded), bool)
     n_rows = len(coded)
@@ -115,11 +130,20 @@ def compute_health(
     # as the run: rows marked test are the test texts, all others (also an empty split cell) train
     train_mask = split != "test" if mapping.split_column else np.ones(n_rows, dtype=bool)
     data = None
-    if mapping.category_column is None:
+    label_health = None
+    if mapping.multi_label and (mapping.category_columns or mapping.category_column is not None):
+        from guiapp.core.health.label_set_issues import label_set_findings
+        found_sets = label_set_findings(mapped.label_sets, label_error, mapping, frame, train_mask, ~measures.empty,
+                                        fixes, n_folds, test_share, seed)
+        data, label_health = found_sets.data, found_sets.health
+        category_codes, labels = found_sets.set_codes, found_sets.set_labels
+        issues += found_sets.issues
+    elif mapping.category_column is None or mapping.multi_label:
         issues.append(health_checks.make_issue(
             "error", "no_category_column", "No column with categories is chosen",
             "To compare models, TextLab needs your coding: the category of each coded text.",
-            "Choose the column that holds your categories.",
+            "Tick the columns that mark each category, or choose the column that lists each text's categories."
+            if mapping.multi_label else "Choose the column that holds your categories.",
         ))
         category_codes, labels = np.full(n_rows, -1, dtype=np.int64), []
     else:
@@ -183,6 +207,7 @@ def compute_health(
         n_left_out=int(left_out.sum()),
         category_fixes=fixes,
         first_row=row_origin(frame).first_row,
+        label_health=label_health,
     )
     seconds = time.perf_counter() - started
     on_event(Log(f"Checked {health_checks.plural(n_rows, 'row')} in {seconds:.1f} s."))

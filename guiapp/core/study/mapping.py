@@ -22,6 +22,15 @@ CONTRACT:
   ``[data] category_fixes``) are applied to ``category`` here, the one place both the health
   report and the run read categories from; rows of a left-out category get None and are marked
   in ``CodedTexts.left_out``.
+- A study where a text can have several categories (``mapping.multi_label``) reads them with
+  :func:`guiapp.core.study.label_sets.read_label_sets`: from one indicator column per category
+  (``category_columns``) or from one column that lists them (``category_column`` with
+  ``label_separator``). ``category`` then holds per row a tuple of category names in category
+  order, ``()`` for a coded text with none of them, None for an uncoded row; the fixes apply to
+  each category (a left-out category is dropped from the tuples, the row stays, so ``left_out``
+  is all False) and ``CodedTexts.label_sets`` keeps the indicator matrix. ``check_mapping`` then
+  also wants a category column (or at least two indicator columns) and indicator cells that are
+  0/1-like.
 - ``category_label(value) -> str | None``: the label a cell stands for: None for missing or
   whitespace-only; numbers without a fractional part as integers (``1.0`` and the text
   ``"1.0"`` → ``"1"``); dates as ISO dates ("2021-03-04"); other strings kept exactly (spelling
@@ -44,6 +53,7 @@ from typing import TYPE_CHECKING
 
 from guiapp.core.errors import DataError
 from guiapp.core.study.category_fixes import CategoryFixes, fix_categories
+from guiapp.core.study.label_sets import LabelSets, read_label_sets
 from guiapp.core.study.mapping_suggest import suggest_roles
 from guiapp.core.study.schema import MappingSchema
 from guiapp.core.study.schema_section import SchemaSection
@@ -92,6 +102,7 @@ class CodedTexts:
     frame: pd.DataFrame
     mapping: ColumnMapping
     left_out: pd.Series | None = None  # rows whose category the study leaves out (category_fixes)
+    label_sets: LabelSets | None = None  # several categories per text: the indicator matrix behind ``category``
 
 
 # --------------------------------------------------------------------------- checking
@@ -110,6 +121,8 @@ def _roles(mapping: ColumnMapping) -> list[tuple[str, str]]:
     roles = [(column, "text") for column in mapping.text_columns]
     if mapping.category_column is not None:
         roles.append((mapping.category_column, "category"))
+    if mapping.multi_label:
+        roles += [(column, "category") for column in mapping.category_columns]
     if mapping.id_column is not None:
         roles.append((mapping.id_column, "id"))
     if mapping.split_column is not None:
@@ -147,12 +160,48 @@ def _check_structure(frame: pd.DataFrame, mapping: ColumnMapping) -> None:
                 "Each column can have only one role; choose a different column for one of them.",
             )
         seen[column] = role
+    if mapping.multi_label and mapping.category_columns and mapping.category_column is not None:
+        raise DataError(
+            f"Both one column per category and the column '{mapping.category_column}' that lists categories "
+            "are chosen.",
+            "Choose one of the two: tick the columns that mark each category, or choose the one column that lists "
+            "each text's categories.",
+        )
+
+
+def _check_label_sets(frame: pd.DataFrame, mapping: ColumnMapping) -> None:
+    """The categories of a study where a text can have several: chosen, and readable."""
+    if not mapping.category_columns and mapping.category_column is None:
+        raise DataError(
+            "No category columns are chosen for a study where a text can have several categories.",
+            "Tick the columns that mark each category (1 or yes where a text has it), or choose the one column "
+            "that lists each text's categories.",
+        )
+    if mapping.category_columns and len(mapping.category_columns) < 2:
+        raise DataError(
+            f"Only one category column is ticked ('{mapping.category_columns[0]}'); a study where a text can "
+            "have several categories needs at least two.",
+            "Tick the column of each category. For a single yes/no category, make it a study with one category "
+            "per text and use that column as its category column.",
+        )
+    if len(frame) == 0:
+        return
+    sets = read_label_sets(frame, mapping)  # raises for cells that are not 0/1-like
+    if not sets.coded.any():
+        where = ("the ticked category columns" if mapping.category_columns
+                 else f"the column '{mapping.category_column}'")
+        raise DataError(
+            f"There are no coded values in {where}: every cell is empty.",
+            "Choose the columns that hold your categories, or code some texts first.",
+        )
 
 
 def check_mapping(frame: pd.DataFrame, mapping: ColumnMapping) -> None:
     """Raise :class:`DataError` if the mapping cannot be used with this table."""
     _check_structure(frame, mapping)
-    if mapping.category_column is not None and len(frame) > 0:
+    if mapping.multi_label:
+        _check_label_sets(frame, mapping)
+    elif mapping.category_column is not None and len(frame) > 0:
         labels = category_labels(frame[mapping.category_column])
         if labels.isna().all():
             raise DataError(
@@ -193,7 +242,11 @@ def apply_mapping(frame: pd.DataFrame, mapping: ColumnMapping, fixes: CategoryFi
     assert text is not None
     data: dict[str, object] = {"text": text.astype("str")}
     left_out = pd.Series(False, index=index)
-    if mapping.category_column is not None:
+    label_sets = None
+    if mapping.multi_label and (mapping.category_columns or mapping.category_column is not None):
+        label_sets = read_label_sets(frame, mapping, fixes)
+        data["category"] = pd.Series(label_sets.tuples(), index=index, dtype=object)
+    elif mapping.category_column is not None:
         labels = category_labels(frame[mapping.category_column]).set_axis(index)
         data["category"], left_out = fix_categories(labels, fixes)
     else:
@@ -209,7 +262,7 @@ def apply_mapping(frame: pd.DataFrame, mapping: ColumnMapping, fixes: CategoryFi
         data["split"] = pd.Series([None] * len(frame), index=index, dtype=object)
     for column in mapping.metadata_columns:
         data[column if column not in data else f"{column} (extra)"] = frame[column].set_axis(index)
-    return CodedTexts(frame=pd.DataFrame(data, index=index), mapping=mapping, left_out=left_out)
+    return CodedTexts(frame=pd.DataFrame(data, index=index), mapping=mapping, left_out=left_out, label_sets=label_sets)
 
 # --------------------------------------------------------------------------- suggesting
 

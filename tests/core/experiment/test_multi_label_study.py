@@ -129,3 +129,11 @@ def test_textlab_run_reads_a_multi_label_study_file(tmp_path, capsys):
     assert "macro-F1" in capsys.readouterr().out
     predictions = pd.read_csv(out / "predictions.csv")
     assert len(predictions) == len(result.test_true) * len(result.models)  # a row per test text and model
+
+    assert main(["agreement", str(out), "--samples", "50"]) == 0  # agreement per category
+    printed = capsys.readouterr().out
+    assert "Per category (a text in it or not)" in printed
+    for category in CATEGORIES:
+        assert category in printed
+    assert "several categories" in printed  # why there is no comparison with single coders
+
