@@ -4,6 +4,10 @@ decisions on its test documents, without the window.
 Documents are named by their spreadsheet row, as the Documents step and the Excel export show
 them. DIR receives ``explanations.html`` (the documents with their words coloured, opens in any
 browser), ``top words.csv``, ``faithfulness.csv`` and, with ``--all``, ``words per category.csv``.
+Where a text can have several categories, an explanation is about one category's own chance:
+``--category NAME`` names it; without it a document is explained toward the first category the
+model gives it (else its most probable one), and ``--all`` explains each document toward every
+category the model gives it.
 Exit status: 0 written, 2 could not explain (the message says why), 130 interrupted.
 """
 
@@ -24,7 +28,9 @@ def add_explain_command(commands) -> None:
     which.add_argument("--all", action="store_true", help="every test document, and the words per category")
     explain.add_argument("--out", required=True, help="the folder to write to (made if needed)")
     explain.add_argument("--model", help="a model's name as in the results (default: the best)")
-    explain.add_argument("--category", help="explain this category instead of each model's own answer")
+    explain.add_argument("--category", metavar="NAME",
+                         help="explain this category instead of each model's own answer (where a text can have "
+                              "several categories: which words raised or lowered this category's chance)")
     explain.add_argument("--steps", type=int, default=50, help="integrated-gradients steps for Transformers (default 50)")
     explain.add_argument("--overwrite", action="store_true", help="replace files that exist in the folder")
 
@@ -83,7 +89,7 @@ def _explain(args: argparse.Namespace, progress: ProgressPrinter) -> list[Path]:
     if args.all and target is None:
         found = explain_all(model, result.test_texts, result.categories, steps=args.steps,
                             on_event=sub_progress(progress, 0.0, 0.95))
-        documents = name_test_documents(found.documents, result)
+        documents = name_test_documents(found.documents, result, found.positions)
         words = found.words
         if found.words is not None:
             from guiapp.core.export.corpus_words_export import write_corpus_words_csv

@@ -3,6 +3,8 @@ texts nobody has coded yet, and write the predictions (Excel, CSV or Parquet, by
 
 The text column is the study's own when the new table has it; ``--text`` names another. Without
 ``--model`` the study's best model is used; ``--model`` may be repeated to put models side by side.
+Where a text can have several categories, each model writes "<model>: predicted categories" ("economy;
+health") and one probability column per category, each category's own chance.
 Exit status: 0 written, 2 could not predict (the message says why), 130 interrupted.
 """
 
@@ -26,7 +28,9 @@ def add_predict_command(commands) -> None:
     predict.add_argument("--text", action="append", help="the text column of the new table (repeat to join several)")
     predict.add_argument("--top-words", action="store_true",
                          help="add a column with the five words that pushed each prediction most (quick for "
-                              "bag-of-words models; Transformers take about a second or more per text)")
+                              "bag-of-words models; Transformers take about a second or more per text); where a "
+                              "text can have several categories, toward the first category it was given, named in "
+                              "the cell")
     predict.add_argument("--steps", type=int, default=50,
                          help="integrated-gradients steps for Transformers' top words (default 50)")
     predict.add_argument("--overwrite", action="store_true", help="replace the output file if it exists")

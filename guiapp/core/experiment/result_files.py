@@ -23,22 +23,31 @@ PREDICTIONS_NAME = "predictions.csv"
 
 
 def predictions_frame(result: ExperimentResult) -> pd.DataFrame:
-    """The long table of test predictions described in the module docstring."""
+    """The long table of test predictions described in the module docstring. Where a text can have
+    several categories: ``true_categories`` and ``predicted_categories`` joined by "; ", and ``correct``
+    1 when the model got exactly the coded categories."""
     frames = []
     categories = result.categories
+    several = result.multi_label
+
+    def named(code) -> str:  # noqa: ANN001 — a category index, or a list of them
+        return "; ".join(categories[index] for index in sorted(code)) if several else categories[code]
+
+    truth = "true_categories" if several else "true_category"
     base = pd.DataFrame(
         {
             "row": result.test_rows,
             "id": result.test_ids,
             "text": result.test_texts if result.test_texts else [""] * len(result.test_rows),
-            "true_category": [categories[code] for code in result.test_true],
+            truth: [named(code) for code in result.test_true],
         }
     )
     for model in result.finished_models():
         frame = base.copy()
         frame["model"] = model.name
-        frame["predicted_category"] = [categories[code] for code in model.predictions]
-        frame["correct"] = [int(a == b) for a, b in zip(model.predictions, result.test_true, strict=True)]
+        frame["predicted_categories" if several else "predicted_category"] = [named(code) for code in model.predictions]
+        frame["correct"] = [int(sorted(a) == sorted(b) if several else a == b)
+                            for a, b in zip(model.predictions, result.test_true, strict=True)]
         for position, category in enumerate(categories):
             column = f"probability: {category}"
             frame[column] = (

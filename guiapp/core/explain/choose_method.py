@@ -11,6 +11,10 @@ arithmetic rather than an estimate:
   combination weighs it (:mod:`.combined_contributions`);
 - everything else (sentence embeddings, XGBoost or an RBF SVM on word vectors, …) → leaving
   words out, which only needs the model's answers.
+
+Where a text can have several categories, every method explains one category's own chance (its
+own classifier, its own sigmoid output): the category asked for, by default the first one the model
+gave the text, else its most probable one (:mod:`.category_choice`).
 """
 
 from __future__ import annotations
@@ -30,6 +34,8 @@ from guiapp.core.explain.attribution import (
     TREE_SHAP,
     Attribution,
 )
+from guiapp.core.explain.category_choice import default_target, targets_from_probabilities
+from guiapp.core.explain.category_parts import learnt
 from guiapp.core.explain.linear_contributions import explain_linear, is_linear
 from guiapp.core.explain.occlusion import explain_by_occlusion
 from guiapp.core.explain.tree_contributions import explain_tree, is_tree_on_words
@@ -39,8 +45,8 @@ AUTO = "auto"
 
 
 def _knows_target(model: TrainedModel, target: int) -> bool:
-    classes = getattr(getattr(model, "classifier", None), "textlab_classes_", None)
-    return classes is None or target in np.asarray(classes).tolist()
+    classifier = getattr(model, "classifier", None)
+    return classifier is None or learnt(classifier, target)
 
 
 def available_methods(model: TrainedModel) -> list[str]:
@@ -91,7 +97,8 @@ def explain_document(
         return explain_transformer(model, text, None, steps=steps, on_event=on_event)
     if target is None:
         decisions, probabilities = model.answer([text])
-        target, probability = int(decisions[0]), float(probabilities[0, int(decisions[0])])
+        target = default_target(decisions[0], probabilities[0])
+        probability = float(probabilities[0, target])
     chosen = method_for(model, method, target)
     if chosen == INTEGRATED_GRADIENTS:
         from guiapp.core.explain.transformer_attributions import explain_transformer
@@ -121,7 +128,8 @@ def explain_documents(
     """:func:`explain_document` for every text ("explain all test documents").
 
     Without ``targets`` each text is explained toward the category the model predicts for it
-    (one batched ``answer()`` call first); ``probabilities`` (the model's answers for ``texts``,
+    (where a text can have several: the first it predicts, else the most probable) (one batched
+    ``answer()`` call first); ``probabilities`` (the model's answers for ``texts``,
     when the caller has them) saves that call. Leaving words out and combined models work on all
     documents at once, their shortened texts sharing batched model calls; the other methods go
     document by document. Progress is reported per document (or per batch of them); raising
@@ -134,7 +142,7 @@ def explain_documents(
         probabilities = model.answer(texts)[1] if total else np.zeros((0, len(model.categories)))
     if targets is None:
         assert probabilities is not None
-        targets = [int(row.argmax()) for row in probabilities]
+        targets = targets_from_probabilities(model, probabilities).tolist()
     if len(targets) != total:
         raise ValueError("one target per text is needed")
     chosen = [method_for(model, method, int(target)) for target in targets]

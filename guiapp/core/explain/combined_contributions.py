@@ -16,6 +16,12 @@ probability of the explained category ``t`` changes with each of the part's prob
 
 The scores are on the scale of the combined probability of ``t``. Parts the combination does not
 use (weight 0) are not explained.
+
+Where a text can have several categories, the combined probability of ``t`` is that category's own
+chance: the vote averages the parts' chances of ``t`` (as above), and stacking is one yes/no
+regression per category, ``P_t = σ(A_t · [p_1, …, p_K] + b_t)``, whose slope is
+``P_t (1 − P_t) A_t``. Without a category asked for, each text is explained toward the first
+category the combination gives it, else its most probable one.
 """
 
 from __future__ import annotations
@@ -34,6 +40,7 @@ from guiapp.core.explain.attribution import (
     OCCLUSION,
     Attribution,
 )
+from guiapp.core.explain.category_choice import targets_from_probabilities
 from guiapp.core.explain.part_contributions import FIRST_ORDER_METHODS, part_method, part_scores
 from guiapp.core.explain.sentence_contributions import has_sentence_contributions
 from guiapp.core.explain.words import split_words
@@ -49,6 +56,12 @@ def stacking_slopes(stacking: Stacking, part_probabilities: Sequence[np.ndarray]
     features = np.hstack([np.asarray(part, dtype=np.float64) for part in part_probabilities])
     coefficients = np.asarray(stacking.coefficients, dtype=np.float64)
     scores = features @ coefficients.T + np.asarray(stacking.intercepts, dtype=np.float64)
+    if getattr(stacking, "multi_label", False):  # one yes/no regression per category: P_t = σ(score_t)
+        chances = 1.0 / (1.0 + np.exp(-scores))
+        slopes = np.zeros((features.shape[0], features.shape[1]))
+        for document, target in enumerate(np.asarray(targets, dtype=int)):
+            slopes[document] = chances[document, target] * (1.0 - chances[document, target]) * coefficients[target]
+        return slopes.reshape(features.shape[0], len(part_probabilities), -1)
     if len(stacking.classes) == 2 and coefficients.shape[0] == 1:  # binary: one row, toward the second class
         coefficients = np.vstack([np.zeros_like(coefficients), coefficients])
         scores = np.hstack([np.zeros_like(scores), scores])
@@ -107,7 +120,7 @@ def explain_combined(
     on_event(Progress(0.0, f"Reading the parts' answers for {len(texts):,} documents", 0, len(texts)))
     probabilities = model.part_answers(texts)
     combined = model.combiner.combine(probabilities)
-    targets = combined.argmax(axis=1) if targets is None else np.asarray(targets, dtype=int)
+    targets = targets_from_probabilities(model, combined) if targets is None else np.asarray(targets, dtype=int)
     if len(targets) != len(texts):
         raise ValueError("one target per text is needed")
     directions = part_directions(model, probabilities, targets)

@@ -26,7 +26,8 @@ from guiapp.core.explain.corpus_table import (
     CorpusWords,
     weighted_score,
 )
-from guiapp.core.explain.linear_contributions import class_position, is_linear, target_weights
+from guiapp.core.explain.category_parts import category_classifier, learnt
+from guiapp.core.explain.linear_contributions import is_linear, target_weights
 from guiapp.core.explain.words import PUNCT, SYMBOL
 from guiapp.core.features.bow import BagOfWords
 from guiapp.core.features.stemming import get_stemmer
@@ -82,6 +83,7 @@ def corpus_words(
     stem_language: str | None = None,
     min_documents: int = DEFAULT_MIN_DOCUMENTS,
     punctuation: bool = False,
+    n_documents: int | None = None,
 ) -> CorpusWords:
     """Per category, the ``top`` best-ranked words (mean attribution toward it × log₂(1 + documents))
     among those found in at least ``min_documents`` documents (the minimum shown first) — kept for
@@ -89,7 +91,9 @@ def corpus_words(
 
     ``coefficients`` (category → term → weight, from :func:`linear_coefficients`) fills each
     row's ``coefficient`` where the word's key is one of the model's terms. ``punctuation``: list
-    punctuation and symbols too (:func:`reads_punctuation` of the model).
+    punctuation and symbols too (:func:`reads_punctuation` of the model). ``n_documents``: how many
+    documents were explained (default: one per attribution; a document with several categories may
+    be explained toward each).
     """
     # category → key → per-document scores, occurrences, written forms
     scores: dict[str, dict[str, list[float]]] = defaultdict(lambda: defaultdict(list))
@@ -114,7 +118,8 @@ def corpus_words(
         for key, mean, documents in _kept(found, top):  # for every minimum, so the researcher may lower it
             shown = forms[category][key].most_common(1)[0][0]
             rows.append(CorpusWord(category, shown, mean, occurrences[category][key], documents, weights.get(key)))
-    return CorpusWords(model=model_name, method=method, n_documents=len(attributions),
+    return CorpusWords(model=model_name, method=method,
+                       n_documents=len(attributions) if n_documents is None else int(n_documents),
                        categories=list(categories), rows=rows, min_documents=max(int(min_documents), 1), top=top,
                        punctuation=punctuation)
 
@@ -143,12 +148,11 @@ def linear_coefficients(model: ConventionalModel, top: int | None = None) -> dic
         return {}
     terms = model.representation.feature_names()
     out: dict[str, dict[str, float]] = {}
-    seen = np.asarray(model.classifier.textlab_classes_).tolist()
     for target, category in enumerate(model.categories):
-        if target not in seen:  # a category the model never saw has no weights
+        if not learnt(model.classifier, target):  # a category the model never saw (or always) has no weights
             continue
-        position = class_position(model.classifier, target)
-        weights = target_weights(model.classifier, position)[0]
+        estimator, position = category_classifier(model.classifier, target)  # its own classifier, if one per category
+        weights = target_weights(estimator, position)[0]
         order = np.argsort(-weights, kind="stable")[:top]
         out[category] = {terms[j]: float(weights[j]) for j in order}
     return out

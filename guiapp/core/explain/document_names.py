@@ -34,6 +34,14 @@ def name_explained(documents: Sequence[Sequence], texts: Sequence[str], names: S
     return [(*document[:3], name) for document, name in zip(documents, kept, strict=True)]
 
 
-def name_test_documents(documents: Sequence[Sequence], result: ExperimentResult) -> list[tuple]:
-    """The explanations of every (non-empty) test document of ``result``, named by row and ID."""
-    return name_explained(documents, result.test_texts, names_of_test_documents(result))
+def name_test_documents(documents: Sequence[Sequence], result: ExperimentResult,
+                        positions: Sequence[int] | None = None) -> list[tuple]:
+    """The explanations of every (non-empty) test document of ``result``, named by row and ID.
+    ``positions``: each explanation's test document (its position among ``result.test_texts``),
+    where a document may be explained several times or not at all (a text with several categories)."""
+    names = names_of_test_documents(result)
+    if positions is None:
+        return name_explained(documents, result.test_texts, names)
+    if len(positions) != len(documents):
+        raise ValueError(f"{len(positions):,} positions for {len(documents):,} explanations")
+    return [(*document[:3], names[int(position)]) for document, position in zip(documents, positions, strict=True)]

@@ -6,6 +6,11 @@ get wrong?", "what did it put in Health that I coded Economy?". :class:`Document
 :func:`matching_rows` and :func:`sort_rows` are a handful of numpy/pandas operations, not a Python
 loop: a study with 100,000 test documents still filters in milliseconds while the user types.
 Texts are compared lower-case and without accents ("economie" finds "Économie").
+
+Where a text can have several categories, the coding and each model's answer are 0/1 rows (one
+column per category): a model's answer is right when its set of categories is exactly the coded
+set, and the filters also ask for one category's mistakes ("missed economy": coded but not
+predicted; "wrongly economy": predicted but not coded).
 """
 
 from __future__ import annotations
@@ -19,6 +24,7 @@ from typing import TYPE_CHECKING, Any, Literal
 import numpy as np
 
 from guiapp.core.experiment.results import ExperimentResult
+from guiapp.core.predict.stream import LIST_SEPARATOR, NO_CATEGORY  # a text coded, or predicted, with no category
 
 if TYPE_CHECKING:  # pandas loads on first use, not when the window opens
     import pandas as pd
@@ -48,18 +54,37 @@ def format_value(value: Any) -> str:
     return str(value)
 
 
+
+
+def category_names(row: np.ndarray, categories: list[str]) -> list[str]:
+    """The names of the categories a 0/1 row holds, in category order."""
+    return [categories[index] for index in np.flatnonzero(row)]
+
+
+def label_text(names: list[str]) -> str:
+    """A set of categories in one cell: "economy; health", or :data:`NO_CATEGORY`."""
+    return LIST_SEPARATOR.join(names) if names else NO_CATEGORY
+
+
 @dataclass(frozen=True, eq=False)
 class ModelAnswers:
     """One finished model's answer for every test document (arrays in document order)."""
 
     name: str
-    predicted: np.ndarray  # category index
-    confidence: np.ndarray  # probability the model gave its answer; NaN where it gave none
-    correct: np.ndarray  # bool: the answer is the category the user coded
+    # category index; where a text can have several categories a bool matrix (documents × categories)
+    predicted: np.ndarray
+    # probability the model gave its answer; NaN where it gave none. Several categories per text: the
+    # probability it gave its least sure yes-or-no (p for a category it gave, 1 − p for one it did not)
+    confidence: np.ndarray
+    correct: np.ndarray  # bool: the answer is the category (the set of categories) the user coded
 
     @property
     def has_confidence(self) -> bool:
         return bool(np.isfinite(self.confidence).any())
+
+    @property
+    def multi_label(self) -> bool:
+        return self.predicted.ndim == 2
 
 
 @dataclass(frozen=True)
@@ -67,9 +92,11 @@ class Answer:
     """One model's answer for one document, for the reading pane."""
 
     model: str
-    category: str
+    category: str  # several categories per text: "economy; health", or NO_CATEGORY
     confidence: float | None
     correct: bool
+    missed: tuple[str, ...] = ()  # coded but not given (several categories per text)
+    wrongly: tuple[str, ...] = ()  # given but not coded
 
 
 @dataclass(frozen=True)
@@ -80,9 +107,10 @@ class Document:
     row: int  # spreadsheet row
     id: Any
     text: str
-    human: str  # the category the user coded
+    human: str  # the category the user coded; several per text: "economy; health", or NO_CATEGORY
     answers: list[Answer]
     metadata: dict[str, Any]
+    coded: tuple[str, ...] = ()  # several categories per text: the coded ones (empty for none)
 
 
 @dataclass(eq=False)
@@ -93,7 +121,7 @@ class DocumentsTable:
     rows: np.ndarray  # spreadsheet row numbers
     ids: np.ndarray  # object
     texts: np.ndarray  # object (str)
-    human: np.ndarray  # category index the user coded
+    human: np.ndarray  # category index the user coded; several per text: bool (documents × categories)
     models: list[ModelAnswers]
     metadata: pd.DataFrame | None = None
     _cache: dict[str, Any] = field(default_factory=dict, repr=False)
@@ -103,7 +131,11 @@ class DocumentsTable:
         """Finished models only (best first, as on the Results step); a model whose answers do not
         cover every test document is left out. ``metadata`` has one row per test document, in order."""
         n = len(result.test_true)
-        human = np.asarray(result.test_true, dtype=np.int64).reshape(n)
+        k = len(result.categories)
+        if result.multi_label:
+            human = _indicator(result.test_true, n, k)
+        else:
+            human = np.asarray(result.test_true, dtype=np.int64).reshape(n)
         texts = np.empty(n, dtype=object)
         if len(result.test_texts) == n:  # a result saved without its texts has none
             texts[:] = ["" if text is None else str(text) for text in result.test_texts]
@@ -122,6 +154,11 @@ class DocumentsTable:
 
     def __len__(self) -> int:
         return len(self.human)
+
+    @property
+    def multi_label(self) -> bool:
+        """Whether a text can have several categories (the coding is a 0/1 row per text)."""
+        return self.human.ndim == 2
 
     # ----- looking things up --------------------------------------------------------------------
     def model_names(self) -> list[str]:
@@ -154,16 +191,70 @@ class DocumentsTable:
     def metadata_text(self, column: str, index: int) -> str:
         return format_value(self.metadata[column].iat[index]) if self.metadata is not None else ""
 
+    def human_label(self, index: int) -> str:
+        """The coding of one document as shown: its category, or "economy; health" / NO_CATEGORY."""
+        if self.multi_label:
+            return label_text(category_names(self.human[index], self.categories))
+        return self.categories[int(self.human[index])]
+
+    def human_labels(self) -> list[str]:
+        """:meth:`human_label` of every document."""
+        if "labels:human" not in self._cache:
+            self._cache["labels:human"] = [self.human_label(i) for i in range(len(self))]
+        return self._cache["labels:human"]
+
+    def answer_label(self, model: ModelAnswers, index: int) -> str:
+        """A model's answer for one document as shown (as :meth:`human_label`)."""
+        if model.multi_label:
+            return label_text(category_names(model.predicted[index], self.categories))
+        return self.categories[int(model.predicted[index])]
+
+    def answer_labels(self, model: ModelAnswers) -> list[str]:
+        """:meth:`answer_label` of every document."""
+        key = "labels:" + PREDICTED + model.name
+        if key not in self._cache:
+            self._cache[key] = [self.answer_label(model, i) for i in range(len(self))]
+        return self._cache[key]
+
+    def mistakes(self, model: ModelAnswers, index: int) -> tuple[tuple[str, ...], tuple[str, ...]]:
+        """(categories coded but not given, categories given but not coded) for one document."""
+        if model.multi_label:
+            coded, given = self.human[index], model.predicted[index]
+            return (tuple(category_names(coded & ~given, self.categories)),
+                    tuple(category_names(given & ~coded, self.categories)))
+        coded_index, given_index = int(self.human[index]), int(model.predicted[index])
+        if coded_index == given_index:
+            return (), ()
+        return (self.categories[coded_index],), (self.categories[given_index],)
+
+    def coded_mask(self, category: str | int) -> np.ndarray:
+        """The documents coded with ``category`` (several per text: among others; NO_CATEGORY:
+        coded with none)."""
+        if self.multi_label:
+            if category == NO_CATEGORY:
+                return ~self.human.any(axis=1)
+            return self.human[:, self.category_index(category)].copy()
+        return self.human == self.category_index(category)
+
+    def given_mask(self, model: ModelAnswers, category: str | int) -> np.ndarray:
+        """The documents ``model`` put in ``category`` (as :meth:`coded_mask`)."""
+        if model.multi_label:
+            if category == NO_CATEGORY:
+                return ~model.predicted.any(axis=1)
+            return model.predicted[:, self.category_index(category)].copy()
+        return model.predicted == self.category_index(category)
+
     def document(self, index: int) -> Document:
-        answers = [
-            Answer(model.name, self.categories[int(model.predicted[index])],
-                   None if math.isnan(model.confidence[index]) else float(model.confidence[index]),
-                   bool(model.correct[index]))
-            for model in self.models
-        ]
+        answers = []
+        for model in self.models:
+            missed, wrongly = self.mistakes(model, index) if model.multi_label else ((), ())
+            answers.append(Answer(model.name, self.answer_label(model, index),
+                                  None if math.isnan(model.confidence[index]) else float(model.confidence[index]),
+                                  bool(model.correct[index]), missed, wrongly))
         metadata = {column: self.metadata[column].iat[index] for column in self.metadata_columns()}
+        coded = tuple(category_names(self.human[index], self.categories)) if self.multi_label else ()
         return Document(int(index), int(self.rows[index]), self.ids[index], str(self.texts[index]),
-                        self.categories[int(self.human[index])], answers, metadata)
+                        self.human_label(index), answers, metadata, coded)
 
     # ----- cached columns for searching and sorting ---------------------------------------------
     def folded_texts(self) -> list[str]:
@@ -207,11 +298,15 @@ class DocumentsTable:
             return inverse.astype(float), folded == ""
         category_ranks = _ranks(np.array([fold(c) for c in self.categories], dtype=object))[0]
         if key == HUMAN:
+            if self.multi_label:
+                return _label_ranks(self.human_labels()), np.zeros(n, bool)
             return category_ranks[self.human], np.zeros(n, bool)
         for prefix in (PREDICTED, CONFIDENCE, CORRECT):
             if key.startswith(prefix):
                 model = self.model(key[len(prefix):])
                 if prefix == PREDICTED:
+                    if model.multi_label:
+                        return _label_ranks(self.answer_labels(model)), np.zeros(n, bool)
                     return category_ranks[model.predicted], np.zeros(n, bool)
                 if prefix == CORRECT:
                     return model.correct.astype(float), np.zeros(n, bool)
@@ -222,10 +317,27 @@ class DocumentsTable:
         raise ValueError(f"Cannot sort by {key!r}.")
 
 
+def _indicator(lists: list[Any], n: int, k: int) -> np.ndarray:
+    """Lists of category indices per text (``[[0, 3], [], [2]]``) as a bool matrix (n × k)."""
+    matrix = np.zeros((n, k), dtype=bool)
+    for row, indices in enumerate(lists):
+        found = [int(index) for index in (indices or []) if 0 <= int(index) < k]
+        matrix[row, found] = True
+    return matrix
+
+
+def _label_ranks(labels: list[str]) -> np.ndarray:
+    """Sort ranks of cells that list categories: alphabetical, ignoring case and accents."""
+    _, inverse = np.unique(np.asarray([fold(label) for label in labels], dtype=object), return_inverse=True)
+    return inverse.astype(float)
+
+
 def _answers(model, human: np.ndarray) -> ModelAnswers | None:
     n = len(human)
     if len(model.predictions) != n:
         return None
+    if human.ndim == 2:
+        return _several_answers(model, human)
     predicted = np.asarray(model.predictions, dtype=np.int64)
     confidence = np.full(n, np.nan)
     if model.probabilities is not None and len(model.probabilities) == n and n:
@@ -233,6 +345,22 @@ def _answers(model, human: np.ndarray) -> ModelAnswers | None:
         if probabilities.ndim == 2 and probabilities.shape[1] > predicted.max(initial=0):
             confidence = probabilities[np.arange(n), predicted]
     return ModelAnswers(model.name, predicted, confidence, predicted == human)
+
+
+def _several_answers(model, human: np.ndarray) -> ModelAnswers:
+    """A model's answers where a text can have several categories: its set per document, right
+    when it is exactly the coded set; the confidence is the probability it gave its least sure
+    yes-or-no (p for a category it gave, 1 − p for one it left out)."""
+    n, k = human.shape
+    predicted = _indicator(model.predictions, n, k)
+    confidence = np.full(n, np.nan)
+    if model.probabilities is not None and len(model.probabilities) == n and n:
+        probabilities = np.asarray(model.probabilities, dtype=float)
+        if probabilities.shape == (n, k):
+            sure = np.where(predicted, probabilities, 1.0 - probabilities)
+            with np.errstate(invalid="ignore"):
+                confidence = sure.min(axis=1) if k else confidence
+    return ModelAnswers(model.name, predicted, confidence, (predicted == human).all(axis=1))
 
 
 def _ranks(values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -261,12 +389,19 @@ class DocumentFilter:
     range use (``None``: the best model). Categories are names. ``confidence`` is (low, high) as
     probabilities from 0 to 1, both included; documents without a confidence never match a range.
     ``text`` is found anywhere in a document, ignoring case and accents.
+
+    Where a text can have several categories, ``human`` keeps the documents coded with that category
+    (among others) and ``predicted`` those the model gave it; :data:`NO_CATEGORY` for none. ``missed``
+    keeps the documents coded with that category that the model did not give it, ``wrongly`` those
+    the model gave it although they were not coded with it.
     """
 
     model: str | None = None
     errors_only: bool = False
     human: str | None = None
     predicted: str | None = None
+    missed: str | None = None
+    wrongly: str | None = None
     confidence: tuple[float, float] | None = None
     text: str = ""
     metadata_column: str | None = None
@@ -287,13 +422,18 @@ def matching_rows(table: DocumentsTable, flt: DocumentFilter) -> np.ndarray:
     """Indices (ascending) of the test documents that pass every part of ``flt``."""
     mask = np.ones(len(table), dtype=bool)
     if flt.human is not None:
-        mask &= table.human == table.category_index(flt.human)
-    if flt.errors_only or flt.predicted is not None or flt.confidence is not None:
+        mask &= table.coded_mask(flt.human)
+    if (flt.errors_only or flt.predicted is not None or flt.confidence is not None or flt.missed is not None
+            or flt.wrongly is not None):
         answers = table.model(flt.model)
         if flt.errors_only:
             mask &= ~answers.correct
         if flt.predicted is not None:
-            mask &= answers.predicted == table.category_index(flt.predicted)
+            mask &= table.given_mask(answers, flt.predicted)
+        if flt.missed is not None:
+            mask &= table.coded_mask(flt.missed) & ~table.given_mask(answers, flt.missed)
+        if flt.wrongly is not None:
+            mask &= table.given_mask(answers, flt.wrongly) & ~table.coded_mask(flt.wrongly)
         if flt.confidence is not None:
             low, high = flt.confidence
             with np.errstate(invalid="ignore"):

@@ -2,6 +2,12 @@
 coloured words, how faithful they are, and the Transformer's attention) and all test documents
 (every document explained, then the words each category relies on). Both read and fill the cache,
 so nothing is computed twice for the same model, document, category, method and settings.
+
+Where a text can have several categories, an explanation is about one category's own chance: one
+document is explained toward the category asked for, by default the first the model gives it, else
+its most probable one; all documents are explained toward each category the model gives them (a
+document the model gives none is not explained), so the words of each category come from the
+documents the model put in it, as with one category per text.
 """
 
 from __future__ import annotations
@@ -15,6 +21,7 @@ from guiapp.core.events import EventCallback, Progress, ignore_events, sub_progr
 from guiapp.core.explain.attention_maps import AttentionMaps
 from guiapp.core.explain.attribution import COMBINED_PARTS, INTEGRATED_GRADIENTS, Attribution, Faithfulness
 from guiapp.core.explain.cache import ExplanationCache
+from guiapp.core.explain.category_choice import default_target, given_categories
 from guiapp.core.explain.choose_method import AUTO, explain_document, explain_in_chunks, method_for
 from guiapp.core.explain.corpus_table import CorpusWords
 from guiapp.core.explain.corpus_words import corpus_words, linear_coefficients, reads_punctuation
@@ -35,10 +42,15 @@ class DocumentExplanation:
 
 @dataclass
 class CorpusExplanation:
-    """Every explained document (text, attribution, faithfulness) and the words per category."""
+    """Every explained document (text, attribution, faithfulness) and the words per category.
+
+    ``positions``: for each explanation, the position of its text among the texts given (a text
+    can be explained several times, toward each of its categories, or not at all)."""
 
     documents: list[tuple[str, Attribution, Faithfulness]] = field(default_factory=list)
     words: CorpusWords | None = None
+    positions: list[int] = field(default_factory=list)
+    unexplained: int = 0  # non-empty texts the model gave no category (several categories per text)
 
 
 def cache_settings(model: TrainedModel, method: str, steps: int) -> dict[str, int]:
@@ -61,11 +73,14 @@ def explain_one(
     attention: bool = False,
     on_event: EventCallback = ignore_events,
 ) -> DocumentExplanation:
-    """Explain ``text`` toward ``target`` (default: the model's answer), with faithfulness and,
-    for Transformers when asked, the attention maps."""
+    """Explain ``text`` toward ``target`` (default: the model's answer; where a text can have several
+    categories, the first it gives, else the most probable), with faithfulness and, for Transformers
+    when asked, the attention maps."""
     on_event(Progress(None, "Reading the model's answer"))
     decisions, probabilities = model.answer([text])
-    target = int(decisions[0]) if target is None else int(target)
+    target = default_target(decisions[0], probabilities[0]) if target is None else int(target)
+    if not 0 <= target < len(model.categories):
+        raise ValueError(f"category index {target} outside 0 … {len(model.categories) - 1}")
     chosen = method_for(model, method, target)
     settings = cache_settings(model, chosen, steps)
     found = cache.attribution(model.name, text, target, chosen, settings) if cache else None
@@ -103,16 +118,24 @@ def explain_all(
     cache: ExplanationCache | None = None,
     on_event: EventCallback = ignore_events,
 ) -> CorpusExplanation:
-    """Explain every text toward the model's own answer, check each explanation, and sum up the
-    words per category. Documents already in the cache are not explained again."""
-    texts = [text for text in texts if text and text.strip()]
+    """Explain every text toward the model's own answer (several categories per text: toward each
+    category it gives), check each explanation, and sum up the words per category. Documents
+    already in the cache are not explained again."""
+    given = [position for position, text in enumerate(texts) if text and text.strip()]
+    filled = [texts[position] for position in given]
+    on_event(Progress(0.0, f"Reading the model's answers for {len(filled):,} documents", 0, len(filled)))
+    decisions, answered = model.answer(filled) if filled else ([], np.zeros((0, len(model.categories))))
+    pairs = [(number, category) for number in range(len(filled)) for category in given_categories(decisions[number])]
+    unexplained = len(filled) - len({number for number, _ in pairs})
+    texts = [filled[number] for number, _ in pairs]  # one entry per explanation from here on
+    targets = np.array([category for _, category in pairs], dtype=np.int64)
+    probabilities = np.asarray(answered, dtype=np.float64).reshape(len(filled), len(model.categories))
+    probabilities = probabilities[[number for number, _ in pairs]]
     total = len(texts)
-    on_event(Progress(0.0, f"Reading the model's answers for {total:,} documents", 0, total))
-    decisions, probabilities = model.answer(texts) if total else ([], np.zeros((0, len(model.categories))))
     explained: list[Attribution | None] = [None] * total
     todo: list[int] = []
     for number, text in enumerate(texts):
-        target = int(decisions[number])
+        target = int(targets[number])
         chosen = method_for(model, method, target)
         settings = cache_settings(model, chosen, steps)
         found = cache.attribution(model.name, text, target, chosen, settings) if cache else None
@@ -120,7 +143,7 @@ def explain_all(
             todo.append(number)
         explained[number] = found
     # documents are explained in chunks, each kept in the cache as soon as it is done (Cancel keeps them)
-    chunks = explain_in_chunks(model, texts, decisions, probabilities, todo, chunk=DOCUMENTS_PER_CHUNK,
+    chunks = explain_in_chunks(model, texts, targets, probabilities, todo, chunk=DOCUMENTS_PER_CHUNK,
                                describe=lambda done: f"Explaining documents: {done:,} of {len(todo):,}",
                                method=method, steps=steps, on_event=sub_progress(on_event, 0.0, 0.9))
     for chunk, found_chunk in chunks:
@@ -141,7 +164,8 @@ def explain_all(
     methods = sorted({attribution.method for attribution in done})
     words = corpus_words(done, list(categories), model.name, methods[0] if len(methods) == 1 else "mixed",
                          top=top, coefficients=coefficients, stem_language=stem_language,
-                         punctuation=reads_punctuation(model))
+                         punctuation=reads_punctuation(model), n_documents=len({number for number, _ in pairs}))
     on_event(Progress(1.0, f"Explained {total:,} documents", total, total))
-    return CorpusExplanation(list(zip(texts, done, records, strict=True)), words)
+    return CorpusExplanation(list(zip(texts, done, records, strict=True)), words,
+                             [given[number] for number, _ in pairs], unexplained)
 

@@ -33,6 +33,7 @@ import pandas as pd
 from guiapp.core.events import EventCallback, Progress, ignore_events
 from guiapp.core.explain.attribution import COMBINED_PARTS, INTEGRATED_GRADIENTS, OCCLUSION
 from guiapp.core.explain.cache import ExplanationCache
+from guiapp.core.explain.category_choice import default_targets
 from guiapp.core.explain.choose_method import AUTO, explain_documents, method_for
 from guiapp.core.explain.explain_jobs import DOCUMENTS_PER_CHUNK, cache_settings
 from guiapp.core.explain.faithfulness import DOCUMENTS_PER_CALL
@@ -194,7 +195,8 @@ def estimate_explaining(
     if faithfulness:
         seconds += answer_rate.seconds(np.ceil(len(todo) / DOCUMENTS_PER_CALL), FAITHFULNESS_ANSWERS * all_answers)
     timed = shortest + sample
-    targets = {i: int(target) for i, target in zip(timed, model.answer([todo[i] for i in timed])[0], strict=True)}
+    decisions, chances = model.answer([todo[i] for i in timed])
+    targets = {i: int(target) for i, target in zip(timed, default_targets(decisions, chances), strict=True)}
     chosen = method_for(model, method, targets[sample[0]])
     calls = float(np.ceil(len(todo) / chunk))
     if chosen == COMBINED_PARTS:
@@ -220,7 +222,7 @@ def _combined_seconds(model: TrainedModel, todo: list[str], lengths: np.ndarray,
     rows = shortest + sample
     texts = [todo[i] for i in rows]
     probabilities = model.part_answers(texts)  # type: ignore[attr-defined]
-    directions = part_directions(model, probabilities, np.asarray(model.answer(texts)[0]))  # type: ignore[arg-type]
+    directions = part_directions(model, probabilities, default_targets(*model.answer(texts)))  # type: ignore[arg-type]
     position = {row: index for index, row in enumerate(rows)}
     seconds = 0.0
     for k, part in enumerate(model.parts):  # type: ignore[attr-defined]

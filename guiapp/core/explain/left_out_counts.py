@@ -79,8 +79,11 @@ def probabilities_without_each_word(model: ConventionalModel, texts: Sequence[st
     probabilities = predict_proba(model.classifier, features, len(model.categories))
     if probabilities is None:  # a classifier without probabilities: all weight on its decision
         decisions = predict(model.classifier, features)
-        probabilities = np.zeros((len(whole), len(model.categories)))
-        probabilities[np.arange(len(whole)), decisions] = 1.0
+        if decisions.ndim == 2:  # one yes/no per category: the decisions count as certain, as in answer()
+            probabilities = decisions.astype(np.float64)
+        else:
+            probabilities = np.zeros((len(whole), len(model.categories)))
+            probabilities[np.arange(len(whole)), decisions] = 1.0
     out, start = [], 0
     for words in spans:
         out.append(np.asarray(probabilities[start:start + len(words)], dtype=np.float64))

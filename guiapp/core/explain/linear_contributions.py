@@ -36,6 +36,7 @@ from sklearn.svm import SVC
 from guiapp.core.errors import UserError
 from guiapp.core.experiment.fitting import CalibratedSVM
 from guiapp.core.explain.attribution import LINEAR_EXACT, Attribution
+from guiapp.core.explain.category_parts import category_classifier, is_one_per_category, representative
 from guiapp.core.explain.term_spans import bow_term_occurrences, spread_terms, vector_span_rows, word_vector_table
 from guiapp.core.explain.words import WordSpan, split_words
 from guiapp.core.features.bow import BagOfWords
@@ -48,18 +49,10 @@ def base_classifier(classifier: Any) -> Any:
     return classifier.svm_ if isinstance(classifier, CalibratedSVM) else classifier
 
 
-def class_position(classifier: Any, target: int) -> int:
-    """Where category ``target`` stands among the classifier's classes (it may have seen fewer)."""
-    classes = np.asarray(classifier.textlab_classes_).tolist()
-    if target not in classes:
-        raise UserError("The model never saw a coded text of this category, so it cannot explain it.",
-                        "Choose another category.")
-    return classes.index(target)
-
-
 def is_linear(model: ConventionalModel) -> bool:
-    """Whether :func:`explain_linear` gives exact contributions for this model."""
-    classifier = base_classifier(model.classifier)
+    """Whether :func:`explain_linear` gives exact contributions for this model (one classifier per
+    category: whether its categories' classifiers are linear)."""
+    classifier = base_classifier(representative(model.classifier))
     representation = model.representation
     if isinstance(classifier, MultinomialNB):
         return isinstance(representation, BagOfWords)
@@ -113,10 +106,15 @@ def _target_weights(estimator: Any, position: int, arrays: dict[str, np.ndarray]
     return weights, bias, "sum of pairwise decisions"
 
 
-def linear_sentence(target_name: str, what: str) -> str:
+def linear_sentence(target_name: str, what: str, own_chance: bool = False) -> str:
+    """What the colours mean; ``own_chance``: the category has its own yes/no score (a text can
+    have several categories)."""
     if what == "sum of pairwise decisions":
         return (f"Colours show each word's exact share in the SVM's score for “{target_name}” (summed over its "
                 "contests with each other category): red pushes toward it, blue away.")
+    if own_chance:
+        return (f"Colours show each word's exact share in the model's own score for “{target_name}”, which sets "
+                "the chance of this category alone: red raises it, blue lowers it.")
     return (f"Colours show each word's exact share in the model's score for “{target_name}”: red pushes toward it, "
             "blue away.")
 
@@ -126,8 +124,8 @@ def explain_linear(model: ConventionalModel, text: str, target: int, probability
     if not is_linear(model):
         raise UserError("Exact word contributions need a linear model on a bag of words or on word vectors.",
                         "Use “Leaving words out” for this model.")
-    position = class_position(model.classifier, target)
-    weights, bias, what = target_weights(model.classifier, position)
+    estimator, position = category_classifier(model.classifier, target)
+    weights, bias, what = target_weights(estimator, position)
     spans = split_words(text)
     representation = model.representation
     details: dict[str, Any] = {"margin_kind": what}
@@ -141,8 +139,8 @@ def explain_linear(model: ConventionalModel, text: str, target: int, probability
     else:
         scores = vector_scores(representation, spans, weights)
     details["margin"] = float(scores.sum() + bias + details.get("unplaced_score", 0.0))
-    return exact_attribution(model, text, target, LINEAR_EXACT, linear_sentence(model.categories[target], what),
-                             spans, scores, bias, details, probability)
+    sentence = linear_sentence(model.categories[target], what, is_one_per_category(model.classifier))
+    return exact_attribution(model, text, target, LINEAR_EXACT, sentence, spans, scores, bias, details, probability)
 
 
 def exact_attribution(model: ConventionalModel, text: str, target: int, method: str, sentence: str,
@@ -173,8 +171,8 @@ def vector_scores(representation: AveragedWordVectors, spans: list, weights: np.
 
 def model_margin(model: ConventionalModel, text: str, target: int) -> float:
     """The margin :func:`explain_linear` decomposes, from the classifier's own scores (for checks)."""
-    position = class_position(model.classifier, target)
-    estimator = base_classifier(model.classifier)
+    deciding, position = category_classifier(model.classifier, target)
+    estimator = base_classifier(deciding)
     X = model.representation.transform([text])
     if isinstance(estimator, MultinomialNB):
         joint = estimator.predict_joint_log_proba(X)[0]

@@ -17,6 +17,11 @@ part is explained with the best method it allows:
 - every other part (SVMs, whose probabilities come from a calibration across pairwise contests,
   models on word vectors other than linear ones, …): the drop of its probabilities when the word
   is left out, for all documents in a few batched calls (:mod:`.batched_occlusion`).
+
+Where a text can have several categories, a conventional part is one yes/no classifier per
+category: category ``c``'s probability is ``σ(score_c)`` of its own classifier, so the slope of the
+weighed probabilities in ``score_c`` is ``direction_c · p_c (1 − p_c)`` and each category's score has
+its own row of weights (its classifier's, toward "yes").
 """
 
 from __future__ import annotations
@@ -31,7 +36,8 @@ import scipy.sparse as sp
 from guiapp.core.events import EventCallback, ignore_events
 from guiapp.core.explain.attribution import INTEGRATED_GRADIENTS, LINEAR_EXACT, OCCLUSION, TREE_SHAP
 from guiapp.core.explain.batched_occlusion import leave_words_out
-from guiapp.core.explain.linear_contributions import base_classifier, is_linear, vector_scores
+from guiapp.core.explain.category_parts import is_one_per_category, representative, yes_no_parts
+from guiapp.core.explain.linear_contributions import base_classifier, is_linear, target_weights, vector_scores
 from guiapp.core.explain.probability_gradients import transformer_gradients
 from guiapp.core.explain.sentence_contributions import has_sentence_contributions, sentence_contributions
 from guiapp.core.explain.term_spans import bow_term_occurrences, spread_terms
@@ -61,7 +67,7 @@ def part_method(part: TrainedModel) -> str:
     if has_sentence_contributions(part):
         return LINEAR_EXACT
     if isinstance(part, ConventionalModel):
-        if is_linear(part) and not isinstance(base_classifier(part.classifier), SVC):
+        if is_linear(part) and not isinstance(base_classifier(representative(part.classifier)), SVC):
             return LINEAR_EXACT
         if is_tree_on_words(part):
             return TREE_SHAP
@@ -110,6 +116,12 @@ def score_slopes(part: ConventionalModel, direction: np.ndarray, probabilities: 
     """
     from sklearn.naive_bayes import MultinomialNB
 
+    if is_one_per_category(part.classifier):  # p_c = σ(score_c), each category on its own
+        slopes = np.zeros(len(direction))
+        for category, _, _ in yes_no_parts(part.classifier):
+            p = float(probabilities[category])
+            slopes[category] = float(direction[category]) * p * (1.0 - p)
+        return slopes
     classes = np.asarray(part.classifier.textlab_classes_, dtype=int)
     p, g = probabilities[classes], direction[classes]
     softmax = p * (g - float(g @ p))  # ∂(g·p)/∂score_i for softmax scores
@@ -119,9 +131,16 @@ def score_slopes(part: ConventionalModel, direction: np.ndarray, probabilities: 
 
 
 def _score_weights(part: ConventionalModel) -> np.ndarray:
-    """One row of feature weights per classifier score (what the scores are linear in)."""
+    """One row of feature weights per classifier score (what the scores are linear in); one
+    classifier per category: per category its classifier's weights toward "yes" (zeros where it
+    learnt none)."""
     from sklearn.naive_bayes import MultinomialNB
 
+    if is_one_per_category(part.classifier):
+        rows: dict[int, np.ndarray] = {category: target_weights(estimator, position)[0]
+                                       for category, estimator, position in yes_no_parts(part.classifier)}
+        width = len(next(iter(rows.values()))) if rows else 0
+        return np.vstack([rows.get(category, np.zeros(width)) for category in range(part.classifier.n_categories)])
     classifier = base_classifier(part.classifier)
     if isinstance(classifier, MultinomialNB):
         return np.asarray(classifier.feature_log_prob_, dtype=np.float64)
@@ -155,9 +174,15 @@ def _tree_scores(part: ConventionalModel, texts: Sequence[str], slopes: list[np.
 
     representation = part.representation
     features = sp.csr_matrix(representation.transform(list(texts)), dtype=np.float32)
-    booster = part.classifier.get_booster()
-    contributions = np.asarray(booster.predict(xgboost.DMatrix(features, missing=np.nan), pred_contribs=True),
-                               dtype=np.float64)
+    matrix = xgboost.DMatrix(features, missing=np.nan)
+    if is_one_per_category(part.classifier):  # per category its own trees, their score toward "yes"
+        contributions = np.zeros((features.shape[0], part.classifier.n_categories, features.shape[1] + 1))
+        for category, estimator, position in yes_no_parts(part.classifier):
+            found = np.asarray(estimator.get_booster().predict(matrix, pred_contribs=True), dtype=np.float64)
+            contributions[:, category, :] = found if position == 1 else -found
+    else:
+        booster = part.classifier.get_booster()
+        contributions = np.asarray(booster.predict(matrix, pred_contribs=True), dtype=np.float64)
     if contributions.ndim == 2:  # two categories: one score, toward the second
         contributions = contributions[:, None, :]
     terms = representation.feature_names()

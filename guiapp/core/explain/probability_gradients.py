@@ -8,7 +8,9 @@ explained per document is therefore ``s(text) = Σ_c direction_c · softmax(logi
 integrated gradients (Sundararajan et al., 2017) share ``s(text) − s(blank text)`` among the
 words, exactly as for a Transformer alone (:mod:`.transformer_attributions`: Captum's layer
 integrated gradients on the embedding table, from a text of padding pieces with the special
-tokens kept, ``steps`` steps), one document at a time. The convergence delta is kept.
+tokens kept, ``steps`` steps), one document at a time. The convergence delta is kept. Where a
+text can have several categories, the part's probabilities are each category's own sigmoid
+(``Σ_c direction_c · sigmoid(logits)_c``), not a softmax.
 """
 
 from __future__ import annotations
@@ -43,8 +45,9 @@ def transformer_gradients(
     steps: int,
     on_event: EventCallback = ignore_events,
 ) -> list[GradientScores]:
-    """Integrated gradients of ``Σ_c directions[d, c] · softmax(logits)_c`` for every text of a
-    fine-tuned Transformer (read as at prediction: long texts cut the same way)."""
+    """Integrated gradients of ``Σ_c directions[d, c] · softmax(logits)_c`` (several categories per
+    text: ``sigmoid``) for every text of a fine-tuned Transformer (read as at prediction: long texts
+    cut the same way)."""
     import torch
     from captum.attr import LayerIntegratedGradients
 
@@ -54,6 +57,7 @@ def transformer_gradients(
 
     net = model.fine_tuned.model
     device = next(net.parameters()).device
+    several = bool(getattr(model, "multi_label", False))  # each category's own sigmoid
     out = []
     total = len(texts)
     was_training = net.training
@@ -70,7 +74,8 @@ def transformer_gradients(
 
             def value(input_ids: Any, attention_mask: Any, direction: Any = direction) -> Any:
                 logits = net(input_ids=input_ids, attention_mask=attention_mask).logits.float()
-                return (torch.softmax(logits, dim=-1) * direction).sum(dim=-1)
+                chances = torch.sigmoid(logits) if several else torch.softmax(logits, dim=-1)
+                return (chances * direction).sum(dim=-1)
 
             batch = _default_batch(len(alignment.input_ids), steps, device)
             with torch.inference_mode(False), torch.enable_grad():

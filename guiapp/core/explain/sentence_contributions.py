@@ -43,13 +43,28 @@ class PieceShares:
 
 
 def has_sentence_contributions(model: TrainedModel) -> bool:
-    """Whether :func:`sentence_contributions` applies: a logistic regression on sentence embeddings."""
+    """Whether :func:`sentence_contributions` applies: a logistic regression on sentence embeddings
+    (one per category, where a text can have several)."""
     from sklearn.linear_model import LogisticRegression
 
+    from guiapp.core.explain.category_parts import representative
     from guiapp.core.features.sentence_embeddings import SentenceEmbeddings
 
     return (isinstance(model, ConventionalModel) and isinstance(model.representation, SentenceEmbeddings)
-            and isinstance(model.classifier, LogisticRegression))
+            and isinstance(representative(model.classifier), LogisticRegression))
+
+
+def _score_rows(classifier) -> np.ndarray:  # noqa: ANN001 - a fitted logistic regression, or one per category
+    """The regression's coefficients, one row per score; one regression per category: per category
+    its coefficients toward "yes" (zeros for a category it learnt nothing for)."""
+    from guiapp.core.explain.category_parts import is_one_per_category, yes_no_parts
+
+    if not is_one_per_category(classifier):
+        return np.asarray(classifier.coef_, dtype=np.float64)
+    rows = {category: (1.0 if position == 1 else -1.0) * np.asarray(part.coef_[0], dtype=np.float64)
+            for category, part, position in yes_no_parts(classifier)}
+    width = len(next(iter(rows.values()))) if rows else 0
+    return np.vstack([rows.get(category, np.zeros(width)) for category in range(classifier.n_categories)])
 
 
 @dataclass
@@ -98,7 +113,7 @@ def sentence_contributions(model: ConventionalModel, texts: Sequence[str], *,
     device = next(net.parameters()).device
     budget = GPU_PIECES_PER_PASS if device.type == "cuda" else CPU_PIECES_PER_PASS
     encoded = [_encode(tokenizer, text, max_length) for text in texts]
-    coef = np.asarray(model.classifier.coef_, dtype=np.float64)
+    coef = _score_rows(model.classifier)
     pad_id = getattr(tokenizer, "pad_token_id", None) or 0
     out: list[PieceShares | None] = [None] * len(texts)
     groups = _groups([len(document.ids) for document in encoded], budget)

@@ -9,6 +9,11 @@ Transformers, which take seconds per text, so the Predict step estimates the tim
 long job (:mod:`.job_estimate`). Empty texts (no prediction) get an empty cell. Progress is
 reported per text (per batch of texts where they are explained together), and raising
 ``Cancelled`` from ``on_event`` stops between steps.
+
+Where a text can have several categories, each text is explained toward the first category the
+model gave it (in category order), or, when it gave none, toward its most probable category; the
+cell then starts with that category's name ("economy: tax (+0.412), …"), since the file is read
+without the explanation beside it.
 """
 
 from __future__ import annotations
@@ -21,6 +26,7 @@ import pandas as pd
 
 from guiapp.core.events import EventCallback, Progress, ignore_events, sub_progress
 from guiapp.core.explain.attribution import LINEAR_EXACT, TREE_SHAP
+from guiapp.core.explain.category_choice import default_targets
 from guiapp.core.explain.choose_method import AUTO, explain_in_chunks, method_for
 from guiapp.core.explain.transformer_attributions import DEFAULT_STEPS
 from guiapp.core.predict.new_texts import NewTextPredictions, open_models, predict_new_texts, table_texts
@@ -62,20 +68,29 @@ def top_words_for(
     steps: int = DEFAULT_STEPS,
     on_event: EventCallback = ignore_events,
 ) -> list[str]:
-    """For each text, the ``k`` words that pushed the model most toward its predicted category.
+    """For each text, the ``k`` words that pushed the model most toward its predicted category
+    (``predicted``: a category index per text, or a 0/1 row per text where a text can have several;
+    −1 for an empty text).
 
     The texts are explained in chunks of ``DOCUMENTS_PER_CHUNK``; within a chunk, leaving words
     out and combined models explain all texts together (batched model calls)."""
     total = len(texts)
     cells = [""] * total
-    todo = np.flatnonzero(np.asarray(predicted) >= 0)
+    predicted = np.asarray(predicted)
+    several = predicted.ndim == 2
+    answered = predicted[:, 0] >= 0 if several else predicted >= 0
+    todo = np.flatnonzero(answered)
+    targets = np.full(total, -1, dtype=np.int64)
+    if todo.size:
+        targets[todo] = default_targets(predicted[todo], np.asarray(probabilities)[todo])
     what = f"{model.name}: finding the words behind each answer"
     on_event(Progress(0.0, what, 0, len(todo)))
-    chunks = explain_in_chunks(model, texts, predicted, probabilities, todo.tolist(), chunk=DOCUMENTS_PER_CHUNK,
+    chunks = explain_in_chunks(model, texts, targets, probabilities, todo.tolist(), chunk=DOCUMENTS_PER_CHUNK,
                                describe=lambda done: what, method=method, steps=steps, on_event=on_event)
     for rows, found in chunks:
         for row, attribution in zip(rows, found, strict=True):
-            cells[row] = attribution.top_words_text(k)
+            words = attribution.top_words_text(k)
+            cells[row] = f"{attribution.target_name}: {words}" if several and words else words
     on_event(Progress(1.0, what, len(todo), len(todo)))
     return cells
 

@@ -14,6 +14,11 @@ bend that sum through the softmax. Piece attributions are summed over the embedd
 and then over the pieces of each word (:mod:`guiapp.core.explain.subword_words`); what the
 special tokens carry is kept in ``details`` so that nothing is lost (with this baseline it is 0:
 their embeddings are the same in both texts, so the walk never moves them).
+
+Where a text can have several categories, each category has its own sigmoid output: its logit is
+the log-odds of that category alone, its probability the sigmoid of it (not a softmax over the
+categories), and without a category asked for the first category the model gives the text (at its
+threshold) is explained, else the most probable one.
 """
 
 from __future__ import annotations
@@ -69,10 +74,12 @@ def explain_transformer(
     try:
         with torch.inference_mode():
             logits = net(input_ids=torch.cat([inputs, baseline]), attention_mask=mask.expand(2, -1)).logits.float()
-        chosen = int(logits[0].argmax()) if target is None else int(target)
+        several = bool(getattr(model, "multi_label", False))
+        chances = torch.sigmoid(logits[0]) if several else torch.softmax(logits[0], dim=-1)
+        chosen = _default_category(model, chances.cpu().numpy(), several) if target is None else int(target)
         if not 0 <= chosen < logits.shape[1]:
             raise ValueError(f"category index {chosen} outside 0 … {logits.shape[1] - 1}")
-        probability = float(torch.softmax(logits[0], dim=-1)[chosen])
+        probability = float(chances[chosen])
         on_event(Progress(0.0, f"Integrated gradients: 0 of {n_batches} passes", 0, n_batches))
         passes = [0]
 
@@ -97,23 +104,42 @@ def explain_transformer(
     category = model.categories[chosen]
     details: dict[str, Any] = {
         "steps": steps, "internal_batch_size": batch, "baseline": "padding tokens, special tokens kept",
-        "score": "logit", "special_tokens_score": special_score, "f_text": float(logits[0, chosen]),
+        "score": "log-odds of the category alone" if several else "logit",
+        "special_tokens_score": special_score, "f_text": float(logits[0, chosen]),
         "n_pieces": len(alignment.input_ids), "unseen_words": len(alignment.words_unseen()),
     }
     if unplaced:
         details["unplaced_score"] = unplaced
     return Attribution(
-        model=model.name, method=INTEGRATED_GRADIENTS, method_sentence=method_sentence(category),
+        model=model.name, method=INTEGRATED_GRADIENTS, method_sentence=method_sentence(category, several),
         target=chosen, target_name=category, words=alignment.words, scores=[float(s) for s in word_scores],
         probability=probability, scale="logit", base_value=float(logits[1, chosen]),
         delta=float(delta.abs().max()), unseen=list(alignment.unseen), details=details,
     )
 
 
-def method_sentence(category: str) -> str:
-    """What the colours mean, in one plain sentence."""
+def method_sentence(category: str, own_chance: bool = False) -> str:
+    """What the colours mean, in one plain sentence; ``own_chance``: the category has its own
+    sigmoid output (a text can have several categories)."""
+    if own_chance:
+        return (f"Colours show integrated gradients: how much each word moved the model's own score for "
+                f"“{category}”, which sets the chance of this category alone, up (red) or down (blue), compared "
+                "with a text of blanks.")
     return (f"Colours show integrated gradients: how much each word moved the model's score for “{category}” "
             "up (red) or down (blue), compared with a text of blanks.")
+
+
+def _default_category(model: TransformerModel, chances: Any, several: bool) -> int:
+    """The category explained when none is asked for: the predicted one; where a text can have
+    several, the first at or above its threshold, else the most probable."""
+    import numpy as np
+
+    from guiapp.core.explain.category_choice import decision_thresholds, default_target
+
+    chances = np.asarray(chances, dtype=np.float64)
+    if not several:
+        return int(chances.argmax())
+    return default_target((chances >= decision_thresholds(model)).astype(np.uint8), chances)
 
 
 def _blank_baseline(alignment: PieceAlignment, pad_id: int, device: torch.device) -> torch.Tensor:

@@ -20,7 +20,8 @@ import scipy.sparse as sp
 
 from guiapp.core.errors import UserError
 from guiapp.core.explain.attribution import TREE_SHAP, Attribution
-from guiapp.core.explain.linear_contributions import class_position, exact_attribution
+from guiapp.core.explain.category_parts import category_classifier, is_one_per_category, representative
+from guiapp.core.explain.linear_contributions import exact_attribution
 from guiapp.core.explain.term_spans import bow_term_occurrences, spread_terms
 from guiapp.core.explain.words import split_words
 from guiapp.core.features.bow import BagOfWords
@@ -30,15 +31,18 @@ TOP_ABSENT = 5
 
 
 def is_tree_on_words(model: ConventionalModel) -> bool:
-    """Whether :func:`explain_tree` applies: XGBoost on a bag of words."""
-    return hasattr(model.classifier, "get_booster") and isinstance(model.representation, BagOfWords)
+    """Whether :func:`explain_tree` applies: XGBoost on a bag of words (one per category, where a
+    text can have several)."""
+    return hasattr(representative(model.classifier), "get_booster") and isinstance(model.representation, BagOfWords)
 
 
-def target_contributions(model: ConventionalModel, features: sp.csr_matrix, position: int) -> np.ndarray:
-    """SHAP values toward class ``position`` for one document: one per feature, then the bias."""
+def target_contributions(model: ConventionalModel, features: sp.csr_matrix, position: int,
+                         classifier: Any = None) -> np.ndarray:
+    """SHAP values toward class ``position`` of ``classifier`` (default: the model's) for one
+    document: one per feature, then the bias."""
     import xgboost
 
-    booster = model.classifier.get_booster()
+    booster = (model.classifier if classifier is None else classifier).get_booster()
     contributions = booster.predict(xgboost.DMatrix(features, missing=np.nan), pred_contribs=True)
     if contributions.ndim == 3:  # several categories: (documents, classes, features + 1)
         return np.asarray(contributions[0, position], dtype=np.float64)
@@ -46,7 +50,12 @@ def target_contributions(model: ConventionalModel, features: sp.csr_matrix, posi
     return row if position == 1 else -row
 
 
-def tree_sentence(target_name: str) -> str:
+def tree_sentence(target_name: str, own_chance: bool = False) -> str:
+    """What the colours mean; ``own_chance``: the category has its own trees (a text can have several)."""
+    if own_chance:
+        return (f"Colours show each word's exact share in the score of the trees for “{target_name}”, which sets "
+                "the chance of this category alone: red raises it, blue lowers it (words the text lacks count too; "
+                "they are listed apart).")
     return (f"Colours show each word's exact share in the trees' score for “{target_name}”: red pushes toward "
             "it, blue away (words the text lacks count too; they are listed apart).")
 
@@ -56,10 +65,10 @@ def explain_tree(model: ConventionalModel, text: str, target: int, probability: 
     if not is_tree_on_words(model):
         raise UserError("Exact tree contributions need an XGBoost model on a bag of words.",
                         "Use “Leaving words out” for this model.")
-    position = class_position(model.classifier, target)
+    estimator, position = category_classifier(model.classifier, target)
     representation = model.representation
     features = sp.csr_matrix(representation.transform([text]), dtype=np.float32)
-    contributions = target_contributions(model, features, position)
+    contributions = target_contributions(model, features, position, estimator)
     terms = representation.feature_names()
     present = np.zeros(len(terms), dtype=bool)
     present[features.indices] = True
@@ -73,22 +82,22 @@ def explain_tree(model: ConventionalModel, text: str, target: int, probability: 
         "absent_words_score": float(contributions[absent].sum()),
         "absent_words": [[terms[j], float(contributions[j])] for j in largest],
         "margin": float(contributions.sum()),
-        "margin_kind": "log-odds" if contributions.size and _n_scores(model) == 1 else "logit",
+        "margin_kind": "log-odds" if contributions.size and _n_scores(estimator) == 1 else "logit",
     }
     if unplaced:
         details["unplaced_score"] = unplaced
-    return exact_attribution(model, text, target, TREE_SHAP, tree_sentence(model.categories[target]), spans, scores,
-                             bias, details, probability)
+    sentence = tree_sentence(model.categories[target], is_one_per_category(model.classifier))
+    return exact_attribution(model, text, target, TREE_SHAP, sentence, spans, scores, bias, details, probability)
 
 
-def _n_scores(model: ConventionalModel) -> int:
-    return 1 if len(model.classifier.textlab_classes_) == 2 else len(model.classifier.textlab_classes_)
+def _n_scores(classifier: Any) -> int:
+    return 1 if len(classifier.textlab_classes_) == 2 else len(classifier.textlab_classes_)
 
 
 def tree_margin(model: ConventionalModel, text: str, target: int) -> float:
     """XGBoost's own raw score for ``target`` (what :func:`explain_tree` decomposes), for checks."""
-    position = class_position(model.classifier, target)
-    margins = np.atleast_1d(model.classifier.predict(model.representation.transform([text]), output_margin=True)[0])
+    estimator, position = category_classifier(model.classifier, target)
+    margins = np.atleast_1d(estimator.predict(model.representation.transform([text]), output_margin=True)[0])
     if margins.size == 1:
         return float(margins[0] if position == 1 else -margins[0])
     return float(margins[position])

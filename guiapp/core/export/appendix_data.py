@@ -4,6 +4,11 @@ plain, JSON-able dictionary.
 Only facts that are in the result (or that the caller passes in) are written; a fact that is not
 known is left out rather than guessed, so the prose and the tables built from this dictionary
 never show an invented number. Scores are copied unrounded; rounding is for the prose and HTML.
+
+A study where a text can have several categories adds ``data.multi_label`` (with the texts without
+a category), ``evaluation.multi_label`` (how the categories were decided and stratified, the
+measures with their meaning), per model micro-F1, Hamming loss, its thresholds and each category's
+F1 interval; ``test.accuracy`` is then the subset accuracy.
 """
 
 from __future__ import annotations
@@ -20,6 +25,13 @@ from typing import Any
 from guiapp import APP_NAME, __version__
 from guiapp.core.experiment.result_parts import Combination, StudyProtocol
 from guiapp.core.experiment.results import ExperimentResult, ModelResult
+from guiapp.core.export.multi_label_facts import (
+    OVERALL_MEASURES,
+    measure_label,
+    measure_meaning,
+    threshold_rule,
+    thresholds_tuned,
+)
 from guiapp.core.models.conventional import CLASSIFIERS, describe_params
 from guiapp.core.study.category_fixes import CategoryFixes
 from guiapp.core.study.sections import REPRESENTATION_LABELS
@@ -30,6 +42,7 @@ SPLIT_NAMES = {"random": RANDOM_SPLIT, RANDOM_SPLIT: RANDOM_SPLIT, "split column
 # the option that names a pre-trained model or vector file, per representation
 PRETRAINED_OPTION = {"word_vectors": "vectors", "sentence_embeddings": "model", "transformer": "model"}
 SETTING_LABELS = {"learning_rate": "Learning rate", "epochs": "Epochs"}
+ITERATIVE_STRATIFICATION = "iterative stratification (Sechidis et al., 2011)"
 
 
 def build_appendix(
@@ -76,9 +89,10 @@ def _data(result: ExperimentResult, data_sha256: str | None) -> dict[str, Any]:
     source = result.study_source
     mapping = source.mapping
     counts = [0] * len(result.categories)
-    for index in result.test_true:
-        if 0 <= index < len(counts):
-            counts[index] += 1
+    for answer in result.test_true:
+        for index in (answer if result.multi_label else [answer]):
+            if 0 <= index < len(counts):
+                counts[index] += 1
     data = {
         "file": file_name(source.source),
         "sheet": source.sheet,
@@ -93,6 +107,7 @@ def _data(result: ExperimentResult, data_sha256: str | None) -> dict[str, Any]:
         "category_fixes": _category_fixes(source.category_fixes),
         "coded_texts": result.test_split.coded_texts,
         "n_categories": len(result.categories),
+        "multi_label": _label_sets(result) if result.multi_label else None,
         # how many test texts each category has: the only per-category counts a result holds
         "categories": [
             {"name": name, "test_texts": counts[index]} if result.test_true else {"name": name}
@@ -100,6 +115,21 @@ def _data(result: ExperimentResult, data_sha256: str | None) -> dict[str, Any]:
         ],
     }
     return _drop_empty(data)
+
+
+def _label_sets(result: ExperimentResult) -> dict[str, Any]:
+    """How the categories of a study where a text can have several were coded, and how many per test text."""
+    mapping = result.study_source.mapping
+    sizes = [len(answer) for answer in result.test_true]
+    facts: dict[str, Any] = {
+        "layout": "one 0/1 column per category" if mapping.category_columns else "categories listed in one column",
+        "category_columns": list(mapping.category_columns) or None,
+        "label_separator": mapping.label_separator if mapping.category_column else None,
+    }
+    if sizes:
+        facts["test_texts_without_category"] = sum(1 for size in sizes if size == 0)
+        facts["mean_categories_per_test_text"] = statistics.fmean(sizes)
+    return _drop_empty(facts)
 
 
 def _category_fixes(fixes: CategoryFixes) -> dict[str, Any] | None:
@@ -121,6 +151,8 @@ def _split(result: ExperimentResult) -> dict[str, Any]:
     if how == RANDOM_SPLIT:
         split["test_share"] = result.protocol.test_share
         split["stratified"] = True  # the random hold-out keeps each category's share
+        if result.multi_label:  # several categories per text: iterative stratification (Sechidis et al., 2011)
+            split["stratification"] = ITERATIVE_STRATIFICATION
     if how == "split column":
         split["split_column"] = result.study_source.mapping.split_column
     if how == "test file":
@@ -143,7 +175,23 @@ def _evaluation(result: ExperimentResult, protocol: StudyProtocol) -> dict[str, 
     if any(model.representation == "transformer" for model in result.models):
         facts["transformer_tuning"] = protocol.transformer_tuning
         facts["validation_share"] = protocol.validation_share
+    if result.multi_label:
+        facts["multi_label"] = _multi_label_protocol(result)
     return _drop_empty(facts)
+
+
+def _multi_label_protocol(result: ExperimentResult) -> dict[str, Any]:
+    """How a study where a text can have several categories decided and scored them."""
+    families = sorted({("transformer" if model.representation == "transformer" else
+                        "combined" if model.representation == "combined" else "conventional")
+                       for model in result.models})
+    return {
+        "model_families": families,
+        "stratification": ITERATIVE_STRATIFICATION,
+        "thresholds": "tuned" if thresholds_tuned(result) else "0.5",
+        "threshold_rule": threshold_rule(result),
+        "measures": {measure_label(name): measure_meaning(name) for name in OVERALL_MEASURES},
+    }
 
 
 def _model(model: ModelResult, protocol: StudyProtocol, rank: int | None) -> dict[str, Any]:
@@ -182,14 +230,19 @@ def _model(model: ModelResult, protocol: StudyProtocol, rank: int | None) -> dic
             "macro_f1": test.macro_f1,
             "macro_f1_ci": list(test.macro_f1_ci) if test.macro_f1_ci else None,
             "ci_level": test.ci_level if test.macro_f1_ci else None,
-            "accuracy": test.accuracy,
+            "accuracy": test.accuracy,  # several categories per text: the subset accuracy
+            "micro_f1": test.micro_f1,
+            "hamming_loss": test.hamming_loss,
         })
         facts["per_category"] = [  # a category neither coded nor predicted in the test texts has no scores
             {"category": s.category, "support": s.support,
              **({"precision": s.precision, "recall": s.recall, "f1": s.f1} if s.counted else
-                {"precision": None, "recall": None, "f1": None})}
+                {"precision": None, "recall": None, "f1": None}),
+             **({"f1_ci": list(s.f1_ci)} if s.f1_ci is not None and s.counted else {}),
+             **({"predicted": s.predicted} if test.multi_label and s.predicted >= 0 else {})}
             for s in test.per_category
         ]
+        facts["thresholds"] = [float(value) for value in model.thresholds] or None
     return _drop_empty(facts)
 
 
@@ -246,7 +299,15 @@ def _comparisons(result: ExperimentResult) -> dict[str, Any] | None:
     pair = next((c for c in found.test_set if {c.model_a, c.model_b} == {best, second}), None)
     agreement = next((a for a in found.agreement if a.model == best), None)
     facts: dict[str, Any] = {}
-    if pair is not None:
+    if pair is not None and pair.n_only_a_right is None:  # the paired bootstrap of the difference in macro-F1
+        sign = 1 if pair.model_a == best else -1
+        low, high = sorted((sign * (pair.ci_low or 0.0), sign * (pair.ci_high or 0.0)))
+        facts["best_vs_second"] = {
+            "best": best, "second": second, "method": pair.method, "p": pair.p_value, "p_holm": pair.p_holm,
+            "n_pairs": pair.n_comparisons, "difference": sign * (pair.mean_difference or 0.0),
+            "difference_ci": [low, high], "level": pair.level,
+        }
+    elif pair is not None:
         best_first = pair.model_a == best
         facts["best_vs_second"] = {
             "best": best, "second": second, "method": pair.method, "p": pair.p_value, "p_holm": pair.p_holm,
@@ -257,6 +318,8 @@ def _comparisons(result: ExperimentResult) -> dict[str, Any] | None:
     if agreement is not None:
         facts["best_agreement"] = {"kappa": agreement.kappa, "kappa_ci": list(agreement.kappa_interval),
                                    "alpha": agreement.alpha, "alpha_ci": list(agreement.alpha_interval)}
+        if agreement.per_category:  # several categories per text: each category a yes/no coding, then the mean
+            facts["best_agreement"]["mean_over_categories"] = True
     return _drop_empty(facts) or None
 
 

@@ -2,7 +2,9 @@
 
 Inline CSS only, no scripts, no external resources, and simple HTML4 (headings, paragraphs,
 tables) that Qt's ``QTextDocument`` renders and prints. Every string that comes from the user or
-the result is escaped.
+the result is escaped. A study where a text can have several categories adds how they were coded
+and decided, micro-F1, subset accuracy and Hamming loss to the comparison, each category's F1
+interval and threshold, and a table of what each measure means.
 """
 
 from __future__ import annotations
@@ -61,8 +63,10 @@ def render_appendix_html(appendix: dict[str, Any]) -> str:
         _data_section(appendix),
         _protocol_section(appendix),
         _comparison_section(appendix),
+        _measures_section(appendix),
         _settings_section(appendix),
         _category_section(appendix),
+        _threshold_section(appendix),
         _software_section(appendix),
         _notes_section(appendix),
         "<h2>References</h2>",
@@ -104,6 +108,7 @@ def _text(value: Any) -> str:
 
 def _data_section(appendix: dict[str, Any]) -> str:
     data, split = appendix.get("data", {}), appendix.get("split", {})
+    several = data.get("multi_label")
     facts = _rows([
         ("File of coded texts", data.get("file")),
         ("Sheet", data.get("sheet")),
@@ -111,6 +116,13 @@ def _data_section(appendix: dict[str, Any]) -> str:
         ("Rows in the table", data.get("rows")),
         ("Text column(s)", data.get("text_columns")),
         ("Category column", data.get("category_column")),
+        ("Several categories per text", "yes (multi-label coding)" if several is not None else None),
+        ("Coding layout", (several or {}).get("layout")),
+        ("Category columns (0/1)", (several or {}).get("category_columns")),
+        ("Categories separated by", (several or {}).get("label_separator")),
+        ("Categories per test text (mean)", f"{several['mean_categories_per_test_text']:.2f}"
+         if several and "mean_categories_per_test_text" in several else None),
+        ("Test texts without a category", (several or {}).get("test_texts_without_category")),
         ("Category fixes (file unchanged)", (data.get("category_fixes") or {}).get("summary")),
         ("Coded texts used", data.get("coded_texts")),
         ("Categories", data.get("n_categories")),
@@ -125,14 +137,17 @@ def _data_section(appendix: dict[str, Any]) -> str:
     categories = data.get("categories", [])
     table = ""
     if categories and any("test_texts" in c for c in categories):
-        total = sum(c.get("test_texts", 0) for c in categories) or 1
+        # several categories per text: the share of test texts coded with the category (they add up to more than 100%)
+        total = (split.get("n_test") if several is not None else None) or sum(c.get("test_texts", 0) for c in categories) or 1
         rows = "".join(
             f"<tr><td>{escape(c['name'])}</td><td class=\"num\">{c.get('test_texts', 0):,}</td>"
             f"<td class=\"num\">{percent(c.get('test_texts', 0) / total)}</td></tr>"
             for c in categories
         )
-        table = (f'<h3>Categories in the test texts</h3>{TABLE}<tr><th>Category</th><th class="num">Test texts</th>'
-                 f'<th class="num">Share</th></tr>{rows}</table>')
+        counted = ('<th class="num">Test texts coded with it</th><th class="num">Share of the test texts</th>'
+                   if several is not None else '<th class="num">Test texts</th><th class="num">Share</th>')
+        table = f'<h3>Categories in the test texts</h3>{TABLE}<tr><th>Category</th>{counted}</tr>{rows}</table>'
+
     return f"<h2>Data</h2>{facts}{table}"
 
 
@@ -141,9 +156,20 @@ def _protocol_section(appendix: dict[str, Any]) -> str:
     oversampling = evaluation.get("oversampling")
     if oversampling == "random" and evaluation.get("oversampling_ratio"):
         oversampling = f"random, smaller categories grown to {percent(evaluation['oversampling_ratio'])} of the largest"
+    several = evaluation.get("multi_label") or {}
+    stratified = "iterative stratification (Sechidis et al., 2011)" if several else "stratified"
+    families = several.get("model_families", [])
+    per_category = "; ".join(
+        [*(["conventional models: one binary classifier per category (one-vs-rest)"] if "conventional" in families else []),
+         *(["Transformers: one sigmoid output per category, binary cross-entropy"] if "transformer" in families else [])])
     facts = _rows([
-        ("Cross-validation folds", f"{evaluation['folds']} (stratified, on the training texts)" if evaluation.get("folds") else None),
+        ("Cross-validation folds", (f"{evaluation['folds']}, drawn by {stratified} from the training texts" if several
+                                    else f"{evaluation['folds']} ({stratified}, on the training texts)")
+         if evaluation.get("folds") else None),
         ("Setting chosen by", f"highest mean {evaluation['selection_metric']}" if evaluation.get("selection_metric") else None),
+        ("Several categories per text", per_category or ("yes" if several else None)),
+        ("Test texts drawn by", several.get("stratification") if appendix.get("split", {}).get("stratification") else None),
+        ("Decision thresholds", several.get("threshold_rule")),
         ("Transformer tuning", evaluation.get("transformer_tuning")),
         ("Oversampling", oversampling),
         ("Confidence level", percent(evaluation["ci_level"]) if evaluation.get("ci_level") else None),
@@ -159,8 +185,11 @@ def _comparison_section(appendix: dict[str, Any]) -> str:
         return ""
     level = appendix.get("evaluation", {}).get("ci_level")
     ci_head = f"{percent(level)} CI" if level else "CI"
+    several = bool(appendix.get("evaluation", {}).get("multi_label"))
+    scores_head = (f'<th class="num" {NOWRAP}>Micro-F1</th><th class="num">Subset accuracy</th>'
+                   f'<th class="num">Hamming loss</th>') if several else f'<th class="num" {NOWRAP}>Accuracy</th>'
     head = (f'<tr><th width="6%" {NOWRAP}>Rank</th><th width="30%">Model</th><th class="num" {NOWRAP}>Macro-F1</th>'
-            f'<th class="num" {NOWRAP}>{ci_head}</th><th class="num" {NOWRAP}>Accuracy</th>'
+            f'<th class="num" {NOWRAP}>{ci_head}</th>{scores_head}'
             f'<th class="num">Tuning macro-F1<br>mean ± sd</th><th class="num" {NOWRAP}>Time (s)</th></tr>')
     rows = []
     for model in models:
@@ -168,19 +197,22 @@ def _comparison_section(appendix: dict[str, Any]) -> str:
         time = f"{seconds:,.1f}" if seconds is not None else ""
         if "test" not in model:
             reason = model.get("message") or model.get("status", "")
-            rows.append(f'<tr><td></td><td>{escape(model["name"])}</td><td class="failed" colspan="4">'
+            rows.append(f'<tr><td></td><td>{escape(model["name"])}</td><td class="failed" colspan="{6 if several else 4}">'
                         f'{escape(model.get("status", ""))}: {escape(reason)}</td><td class="num">{time}</td></tr>')
             continue
         test = model["test"]
         css = ' class="best"' if model.get("rank") == 1 and len(models) > 1 else ""
+        scores = "".join(f'<td class="num">{score(test.get(name), 3)}</td>'
+                         for name in (("micro_f1", "accuracy", "hamming_loss") if several else ("accuracy",)))
         rows.append(
             f'<tr{css}><td>{model.get("rank", "")}</td><td>{escape(model["name"])}</td>'
             f'<td class="num">{score(test["macro_f1"], 3)}</td>'
             f'<td class="num">{interval(test.get("macro_f1_ci"), 3)}</td>'
-            f'<td class="num">{score(test.get("accuracy"), 3)}</td>'
+            f'{scores}'
             f'<td class="num">{_cv(model)}</td><td class="num">{time}</td></tr>'
         )
-    note = ('<p class="hint">Macro-F1 and accuracy on the held-out test texts; the interval is a percentile '
+    measured = "Macro-F1, micro-F1, subset accuracy and Hamming loss" if several else "Macro-F1 and accuracy"
+    note = (f'<p class="hint">{measured} on the held-out test texts; the interval is a percentile '
             'bootstrap over the test texts. Tuning: the chosen setting\'s macro-F1 across the cross-validation folds (or the one validation split) '
             'of the training texts. Time: the whole model, from preparing the texts to predicting the test texts.</p>')
     return f"<h2>Model comparison</h2>{TABLE}{head}{''.join(rows)}</table>{note}"
@@ -235,15 +267,54 @@ def _category_section(appendix: dict[str, Any]) -> str:
         return ""
     categories = [c["category"] for c in models[0]["per_category"]]
     support = {c["category"]: c.get("support") for c in models[0]["per_category"]}
-    head = "<tr><th>Category</th><th class=\"num\">Test texts</th>" + "".join(
+    coded = "Coded test texts" if appendix.get("evaluation", {}).get("multi_label") else "Test texts"
+    head = f"<tr><th>Category</th><th class=\"num\">{coded}</th>" + "".join(
         f'<th class="num">{escape(m["name"])}</th>' for m in models) + "</tr>"
-    scores = [{c["category"]: c["f1"] for c in m["per_category"]} for m in models]
+    scores = [{c["category"]: c for c in m["per_category"]} for m in models]
     rows = "".join(
         f"<tr><td>{escape(category)}</td><td class=\"num\">{_text(support.get(category, ''))}</td>"
-        + "".join(f'<td class="num">{score(s.get(category), 3)}</td>' for s in scores) + "</tr>"
+        + "".join(f'<td class="num">{_f1_cell(s.get(category, {}))}</td>' for s in scores) + "</tr>"
         for category in categories
     )
-    return f"<h2>F1 per category (test texts)</h2>{TABLE}{head}{rows}</table>"
+    intervals = any("f1_ci" in c for m in models for c in m["per_category"])
+    note = ('<p class="hint">In brackets: the F1\'s percentile bootstrap interval over the test texts.</p>'
+            if intervals else "")
+    return f"<h2>F1 per category (test texts)</h2>{TABLE}{head}{rows}</table>{note}"
+
+
+def _f1_cell(scores: dict[str, Any]) -> str:
+    """A category's F1, with its interval where one was computed (several categories per text)."""
+    f1 = score(scores.get("f1"), 3)
+    return f"{f1} ({interval(scores['f1_ci'], 2)})" if scores.get("f1_ci") and scores.get("f1") is not None else f1
+
+
+def _measures_section(appendix: dict[str, Any]) -> str:
+    """Several categories per text: what each reported measure means, one line each."""
+    measures = (appendix.get("evaluation", {}).get("multi_label") or {}).get("measures") or {}
+    if not measures:
+        return ""
+    rows = "".join(f'<tr><th width="32%">{escape(name)}</th><td>{escape(meaning)}</td></tr>'
+                   for name, meaning in measures.items())
+    return f"<h3>What the measures mean</h3>{TABLE}{rows}</table>"
+
+
+def _threshold_section(appendix: dict[str, Any]) -> str:
+    """Several categories per text with tuned thresholds: each model's threshold per category."""
+    protocol = appendix.get("evaluation", {}).get("multi_label") or {}
+    models = [m for m in appendix.get("models", []) if m.get("thresholds") and m.get("per_category")]
+    if protocol.get("thresholds") != "tuned" or not models:
+        return ""
+    categories = [c["category"] for c in models[0]["per_category"]]
+    head = "<tr><th>Category</th>" + "".join(f'<th class="num">{escape(m["name"])}</th>' for m in models) + "</tr>"
+    rows = "".join(
+        f"<tr><td>{escape(category)}</td>"
+        + "".join(f'<td class="num">{m["thresholds"][i]:.2f}</td>' if i < len(m["thresholds"]) else "<td></td>"
+                  for m in models) + "</tr>"
+        for i, category in enumerate(categories)
+    )
+    return (f"<h2>Decision thresholds per category</h2>{TABLE}{head}{rows}</table>"
+            '<p class="hint">Tuned per category on the out-of-fold probabilities of the training texts; '
+            "the test texts played no part.</p>")
 
 
 def _software_section(appendix: dict[str, Any]) -> str:

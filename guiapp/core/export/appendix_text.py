@@ -31,10 +31,20 @@ _CARUANA_PARTS = {
     "journal": "Proceedings of the 21st International Conference on Machine Learning (ICML 2004)",
     "note": "Banff, Canada.",
 }
+_SECHIDIS_PARTS = {
+    "authors": "Sechidis, K., Tsoumakas, G., & Vlahavas, I.",
+    "year": "2011",
+    "title": "On the stratification of multi-label data",
+    "journal": ("Machine Learning and Knowledge Discovery in Databases (ECML PKDD 2011), Lecture Notes in Computer "
+                "Science, vol. 6913"),
+    "note": "Springer, pp. 145–158.",
+}
 # Works the prose may cite, by the in-text citation it uses; the references list holds those cited.
 CITED_WORKS = [
     {"key": "Caruana et al., 2004",
      "text": "{authors} ({year}). {title}. {journal}. {note}".format(**_CARUANA_PARTS), "parts": _CARUANA_PARTS},
+    {"key": "Sechidis et al., 2011",
+     "text": "{authors} ({year}). {title}. {journal}. {note}".format(**_SECHIDIS_PARTS), "parts": _SECHIDIS_PARTS},
 ]
 
 
@@ -120,9 +130,12 @@ def _design(appendix: dict[str, Any]) -> tuple[str, str]:
         opening = f"We compared {count(len(models), 'model')} for reproducing our coding of the texts: {_series(phrases)}"
     sentences.append(f"{opening}, following the protocol of {REFERENCE['key']}.")
     sentences.append(_data_sentence(data, split))
+    sentences.append(_multi_label_sentence(data, evaluation))
     sentences.append(_split_sentence(data, split))
     first, sentences = sentences, []
     sentences.append(_tuning_sentence(models, evaluation))
+    sentences.append(_threshold_sentence(evaluation))
+    sentences.append(_measures_sentence(evaluation))
     sentences.append(_oversampling_sentence(evaluation))
     sentences.append(_transformer_sentence(models))
     sentences.append(_combined_sentence(combined))
@@ -167,10 +180,60 @@ def _data_sentence(data: dict[str, Any], split: dict[str, Any]) -> str:
     return what + "."
 
 
+def _multi_label_sentence(data: dict[str, Any], evaluation: dict[str, Any]) -> str:
+    """That a text could have several categories, and how each kind of model learnt them."""
+    facts, protocol = data.get("multi_label"), evaluation.get("multi_label")
+    if facts is None and protocol is None:
+        return ""
+    facts, protocol = facts or {}, protocol or {}
+    counts = []
+    if "mean_categories_per_test_text" in facts:
+        counts.append(f"{facts['mean_categories_per_test_text']:.2f} categories per test text on average")
+    if facts.get("test_texts_without_category"):
+        counts.append(f"{count(facts['test_texts_without_category'], 'test text')} without any")
+    text = ("The coding was multi-label: a text could have several categories, or none"
+            + (f" ({'; '.join(counts)})." if counts else "."))
+    families = protocol.get("model_families", [])
+    how = []
+    if "conventional" in families:
+        how.append("the conventional models learnt one binary classifier per category (one-vs-rest)")
+    if "transformer" in families:
+        how.append("the Transformers had one sigmoid output per category, trained with binary cross-entropy")
+    if how:
+        text += f" {_upper_first(_series(how))}."
+    return text
+
+
+def _threshold_sentence(evaluation: dict[str, Any]) -> str:
+    protocol = evaluation.get("multi_label")
+    if not protocol:
+        return ""
+    if protocol.get("thresholds") == "tuned":
+        return ("A text was assigned a category when the model's probability for that category reached the category's "
+                "threshold, chosen per category to maximise its F1 on the out-of-fold probabilities of the training "
+                "texts (from the cross-validation), never on the test texts.")
+    return ("A text was assigned every category whose predicted probability reached 0.5, each category decided "
+            "independently.")
+
+
+def _measures_sentence(evaluation: dict[str, Any]) -> str:
+    if not (evaluation.get("multi_label") or {}).get("measures"):
+        return ""
+    return ("We report the macro-averaged F1 (the mean of the categories' F1 scores, each category counting "
+            "equally), the micro-averaged F1 (F1 over all text–category decisions pooled, so that frequent categories "
+            "weigh more), subset accuracy (the share of test texts whose set of categories was predicted exactly) and "
+            "Hamming loss (the share of text–category decisions that were wrong).")
+
+
 def _split_sentence(data: dict[str, Any], split: dict[str, Any]) -> str:
     how, n_train, n_test = split.get("how"), split.get("n_train"), split.get("n_test")
     if n_train is None or n_test is None:
         return ""
+    if how == "random hold-out" and split.get("stratification"):  # several categories per text
+        share = f"a random {percent(split['test_share'])} of the coded texts" if split.get("test_share") else (
+            "a random sample of the coded texts")
+        return (f"We set aside {share} ({n_test:,} texts) as the test set, drawn by {split['stratification']} so "
+                f"that each category keeps its share, and used the remaining {n_train:,} texts for training.")
     if how == "random hold-out":
         share = f"a stratified random {percent(split['test_share'])} of the coded texts" if split.get("test_share") else (
             "a stratified random sample of the coded texts")
@@ -192,7 +255,9 @@ def _tuning_sentence(models: list[dict[str, Any]], evaluation: dict[str, Any]) -
     folds = evaluation.get("folds")
     if not folds:
         return ""
-    text = (f"Hyperparameters were tuned by a grid search with stratified {folds}-fold cross-validation on the "
+    stratified = (f"{folds}-fold cross-validation (folds drawn by iterative stratification; Sechidis et al., 2011)"
+                  if evaluation.get("multi_label") else f"stratified {folds}-fold cross-validation")
+    text = (f"Hyperparameters were tuned by a grid search with {stratified} on the "
             "training set, selecting the setting with the highest mean macro-averaged F1; the chosen setting was "
             "refitted on the whole training set and evaluated once on the test set.")
     other = [m for m in models if m.get("tuning") and "cross-validation" not in m["tuning"]]
@@ -285,7 +350,7 @@ def _results(appendix: dict[str, Any]) -> str:
         on = f" on the {n_test:,} held-out test texts" if n_test else " on the held-out test texts"
         lead = f"The best model, {best['name']}," if len(finished) > 1 else f"{best['name']}"
         sentences.append(f"{lead} reached a macro-averaged F1 of {_with_ci(best['test'], appendix)}{on}"
-                         + (f" (accuracy {score(best['test']['accuracy'])})." if "accuracy" in best["test"] else "."))
+                         + _other_scores(best["test"]))
         sentences.append(_weakest_category(best))
         others = finished[1:]
         if others:
@@ -298,6 +363,19 @@ def _results(appendix: dict[str, Any]) -> str:
         names = _series([m["name"] for m in failed])
         sentences.append(f"{names} could not be trained (see the model comparison table for the reason).")
     return " ".join(sentence for sentence in sentences if sentence)
+
+
+def _other_scores(test: dict[str, Any]) -> str:
+    """" (accuracy 0.71)." — or, where a text can have several categories, micro-F1, subset accuracy
+    and Hamming loss."""
+    if "micro_f1" in test:
+        parts = [f"micro-F1 {score(test['micro_f1'])}"]
+        if "accuracy" in test:
+            parts.append(f"subset accuracy {score(test['accuracy'])}")
+        if "hamming_loss" in test:
+            parts.append(f"Hamming loss {score(test['hamming_loss'], 3)}")
+        return f" ({', '.join(parts)})."
+    return f" (accuracy {score(test['accuracy'])})." if "accuracy" in test else "."
 
 
 def _curve_sentence(curve: dict[str, Any]) -> str:
@@ -351,7 +429,17 @@ def _paired_sentence(comparisons: dict[str, Any]) -> str:
     """McNemar's test of the best model against the runner-up, and the best model's agreement."""
     sentences = []
     pair = comparisons.get("best_vs_second")
-    if pair:
+    if pair and "difference" in pair:  # several categories per text: the paired bootstrap
+        p = pair["p_holm"]
+        shown = "p < 0.001" if p < 0.001 else f"p = {p:.2g}"
+        verdict = "a difference unlikely to be due to chance" if p < 0.05 else "a difference compatible with chance"
+        level = percent(pair.get("level") or 0.95)
+        sentences.append(
+            f"On the same test texts, the macro-F1 of {pair['best']} exceeded that of {pair['second']} by "
+            f"{pair['difference']:.2f} ({level} CI {pair['difference_ci'][0]:.2f} to {pair['difference_ci'][1]:.2f}; "
+            f"{verdict}; paired bootstrap over the test texts, {shown}, Holm-corrected for "
+            f"{count(pair['n_pairs'], 'pairwise comparison')}).")
+    elif pair:
         p = pair["p_holm"]
         shown = "p < 0.001" if p < 0.001 else f"p = {p:.2g}"
         verdict = "a difference unlikely to be due to chance" if p < 0.05 else "a difference compatible with chance"
@@ -361,8 +449,9 @@ def _paired_sentence(comparisons: dict[str, Any]) -> str:
             f"was wrong ({verdict}; McNemar's test, {shown}, Holm-corrected for {count(pair['n_pairs'], 'pairwise comparison')}).")
     agreement = comparisons.get("best_agreement")
     if agreement:
+        mean = "Averaged over the categories (each a yes/no coding), its" if agreement.get("mean_over_categories") else "Its"
         sentences.append(
-            f"Its agreement with the human coding was Cohen's κ = {agreement['kappa']:.2f} "
+            f"{mean} agreement with the human coding was Cohen's κ = {agreement['kappa']:.2f} "
             f"(95% CI {interval(agreement['kappa_ci'])}) and Krippendorff's α = {agreement['alpha']:.2f} "
             f"(95% CI {interval(agreement['alpha_ci'])}).")
     return " ".join(sentences)

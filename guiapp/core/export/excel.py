@@ -5,7 +5,10 @@ with each model's prediction, probabilities and top words beside it), *Model com
 (scores with their interval, per-category scores, a bar chart of macro-F1), *Is the best really
 better*, *Confusion matrices*, *Test documents* (each test text with your coding and every model's
 answer), *Settings* (the study in words, the fixes of the categories included) and *Findings* (the
-categories' shares in a corpus with their intervals). Every number
+categories' shares in a corpus with their intervals). Where a text can have several categories the
+comparison adds micro-F1, exact match and Hamming loss, the scores per category their intervals and
+thresholds, *Per-category tables* (a 2×2 table per category) replaces the confusion matrices, and
+the test documents list categories joined by "; " with a probability per category. Every number
 has a format (scores 0.000, shares 0.0 %, counts whole), every header row is frozen. Large tables (``CONSTANT_MEMORY_ROWS`` rows or more) are
 written in XlsxWriter's ``constant_memory`` mode: every sheet is written top to bottom, so the
 same code serves both modes and gives the same cells.

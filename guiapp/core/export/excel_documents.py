@@ -6,6 +6,11 @@ the Results step) its answer, how confident it was, and ✓ or ✗ for whether t
 coding, coloured green or red. A last column counts the models that agree with the coding. The
 header is frozen and filterable, so "only the texts the best model got wrong" is one click.
 Written top to bottom (``constant_memory`` safe), in chunks that report progress.
+
+Where a text can have several categories, the coding and each model's answer are lists of
+categories joined by "; " ("Economy; Health"; "(none of the categories)" for none), each model
+has one probability column per category (each category's own chance; they need not add up to
+100 %), and ✓ means the model got all categories of the text right.
 """
 
 from __future__ import annotations
@@ -26,6 +31,7 @@ from guiapp.core.explain.documents import DocumentsTable, format_value
 from guiapp.core.export.excel_cells import EXACT_INTEGER, fast_writer, text_width
 from guiapp.core.export.excel_predictions import BLOCK_FILLS
 from guiapp.core.export.excel_style import INTEGER, PERCENT, Styles
+from guiapp.core.export.multi_label_facts import categories_text
 
 SHEET = "Test documents"
 ROW_HEADER = "Row in your spreadsheet"
@@ -33,6 +39,8 @@ TEXT_HEADER = "Text"
 NO_TEXT_HEADER = "Text (not kept with these results: see the row in your spreadsheet)"
 CODING_HEADER = "Your coding"
 AGREEING_HEADER = "Models that agree with your coding"
+CODED_SEVERAL_HEADER = "Coded categories"  # a text can have several categories
+ALL_RIGHT_HEADER = "Models that get all categories right"
 RIGHT, WRONG = "✓", "✗"
 TEXT_WIDTH = 70  # characters; longer texts wrap
 MAX_TEXT_LINES = 8  # a row grows with its text up to this many lines; the whole text stays in the cell
@@ -43,6 +51,13 @@ Column = tuple[list[Any], Callable[..., Any], Format]  # values (None: an empty 
 
 def answer_headers(name: str) -> tuple[str, str, str]:
     return f"{name}: answer", f"{name}: confidence", f"{name}: agrees with you"
+
+
+def several_headers(name: str, categories: list[str]) -> tuple[str, list[str], str]:
+    """A model's columns where a text can have several categories: its categories, a probability per
+    category, and whether all categories of the text are right."""
+    return (f"{name}: predicted categories", [f"{name}: probability {category}" for category in categories],
+            f"{name}: all categories right")
 
 
 def cell_text(text: str) -> str:
@@ -66,6 +81,8 @@ def write_test_documents_sheet(
     end: float = 1.0,
 ) -> Worksheet:
     """Add the sheet and fill it; progress runs from ``start`` to ``end``."""
+    if result.multi_label:
+        return _write_several_categories(workbook, styles, result, on_event, start, end)
     table = DocumentsTable.from_result(result)
     sheet = workbook.add_worksheet(SHEET)
     top = {"valign": "top"}
@@ -178,3 +195,110 @@ def _id_writer(sheet: Worksheet, number: Format, text: Format) -> Callable[..., 
         else:
             sheet.write_string(row, col, value, text)
     return write
+
+
+# -- a study where a text can have several categories ----------------------------------------------------
+def answered_models(result: ExperimentResult) -> list:  # noqa: ANN401 — ModelResult
+    """Finished models with an answer for every test text, best first (as on the Results step)."""
+    n = len(result.test_true)
+    return [model for model in result.ranked() if len(model.predictions) == n]
+
+
+def several_categories_columns(result: ExperimentResult) -> list[tuple[str, list[Any], str]]:
+    """Every column of the sheet of a multi-label study as (header, values, kind) — kinds: "row", "id",
+    "text", "category", "probability", "mark", "count"; None is an empty cell. The CSV export writes
+    the same columns."""
+    n = len(result.test_true)
+    categories = [str(category) for category in result.categories]
+    rows = list(result.test_rows) if len(result.test_rows) == n else list(range(2, n + 2))
+    where = result.test_rows_in
+    columns: list[tuple[str, list[Any], str]] = [(f"{ROW_HEADER} ({where})" if where else ROW_HEADER, rows, "row")]
+    if len(result.test_ids) == n and any(format_value(value) for value in result.test_ids):
+        columns.append((str(result.study_source.mapping.id_column or "ID"), [_id_cell(v) for v in result.test_ids],
+                        "id"))
+    has_texts = len(result.test_texts) == n and any(result.test_texts)
+    texts = [cell_text(str(text)) or None for text in result.test_texts] if has_texts else [None] * n
+    columns.append((TEXT_HEADER if has_texts else NO_TEXT_HEADER, texts, "text"))
+    coded = [set(map(int, answer)) for answer in result.test_true]
+    columns.append((CODED_SEVERAL_HEADER, [categories_text(answer, categories) for answer in coded], "category"))
+    right_counts = np.zeros(n, dtype=int)
+    models = answered_models(result)
+    for model in models:
+        predicted, probability_headers, right_header = several_headers(model.name, categories)
+        answers = [set(map(int, answer)) for answer in model.predictions]
+        columns.append((predicted, [categories_text(answer, categories) for answer in answers], "category"))
+        chances = np.asarray(model.probabilities, dtype=float) if model.probabilities is not None else None
+        if chances is not None and chances.shape == (n, len(categories)):
+            chances = np.round(chances, 6)
+            for position, header in enumerate(probability_headers):
+                columns.append((header, [None if math.isnan(v) else v for v in chances[:, position].tolist()],
+                                "probability"))
+        right = [mine == theirs for mine, theirs in zip(answers, coded, strict=True)]
+        right_counts += np.asarray(right, dtype=int)
+        columns.append((right_header, [RIGHT if ok else WRONG for ok in right], "mark"))
+    if len(models) >= 2:
+        columns.append((ALL_RIGHT_HEADER, right_counts.tolist(), "count"))
+    return columns
+
+
+def _write_several_categories(workbook: Workbook, styles: Styles, result: ExperimentResult,
+                              on_event: EventCallback, start: float, end: float) -> Worksheet:
+    sheet = workbook.add_worksheet(SHEET)
+    top = {"valign": "top"}
+    formats = {"row": workbook.add_format({**top, "num_format": INTEGER}), "text": workbook.add_format(
+        {**top, "text_wrap": True}), "probability": workbook.add_format({**top, "num_format": PERCENT}),
+        "mark": workbook.add_format({**top, "align": "center"}), "category": workbook.add_format(
+        {**top, "text_wrap": True})}
+    formats["count"] = formats["row"]
+    columns = several_categories_columns(result)
+    label_width = min(max([16.0, *(text_width(c) for c in result.categories)]) * 1.6, 40)
+    widths = {"row": 12, "id": 14, "text": TEXT_WIDTH, "category": label_width, "probability": 12, "mark": 11,
+              "count": 12}
+    block = -1  # the model whose columns these are (their headers share its fill colour)
+    for col, (header, _, kind) in enumerate(columns):
+        if kind == "category" and header != CODED_SEVERAL_HEADER:
+            block += 1
+        in_block = block >= 0 and kind in ("category", "probability", "mark")
+        fill = styles.block_header(BLOCK_FILLS[block % len(BLOCK_FILLS)]) if in_block else styles.header
+        sheet.set_column(col, col, widths[kind] if kind != "text" or any(columns[col][1]) else 30)
+        sheet.write_string(0, col, header, fill)
+    lines = max(text_width(header) / widths[kind] for header, _, kind in columns)
+    sheet.set_row(0, 15 * min(max(math.ceil(lines), 1), 5))
+    has_ids = any(kind == "id" for _, _, kind in columns)
+    sheet.freeze_panes(1, 2 if has_ids else 1)
+    rows = len(result.test_true)
+    sheet.autofilter(0, 0, max(rows, 1), len(columns) - 1)
+    for col, (_, _, kind) in enumerate(columns):
+        if kind == "mark" and rows:
+            cell = xl_rowcol_to_cell(1, col, row_abs=False, col_abs=False)
+            sheet.conditional_format(1, col, rows, col, {"type": "formula", "criteria": f'={cell}="{RIGHT}"',
+                                                         "format": styles.agrees})
+            sheet.conditional_format(1, col, rows, col, {"type": "formula", "criteria": f'={cell}="{WRONG}"',
+                                                         "format": styles.differs})
+        elif kind == "probability" and rows:
+            sheet.conditional_format(1, col, rows, col, styles.probability_scale)
+    if not rows:
+        sheet.write_string(1, 0, "There are no test texts in these results.", styles.muted)
+    write_number, write_string = fast_writer(sheet, "number"), fast_writer(sheet, "string")
+    id_writer = _id_writer(sheet, formats["row"], workbook.add_format(top))
+    texts = next(values for _, values, kind in columns if kind == "text")
+    span = end - start
+    for first in range(0, rows, CHUNK_ROWS):
+        stop = min(first + CHUNK_ROWS, rows)
+        for index in range(first, stop):
+            row = index + 1
+            if texts[index]:
+                sheet.set_row(row, 15 * min(text_lines(texts[index]), MAX_TEXT_LINES))
+            for col, (_, values, kind) in enumerate(columns):
+                value = values[index]
+                if value is None:
+                    continue
+                if kind == "id":
+                    id_writer(row, col, value, None)
+                elif kind in ("row", "probability", "count"):
+                    write_number(row, col, value, formats[kind])
+                else:
+                    write_string(row, col, value, formats.get(kind, formats["text"]))
+        on_event(Progress(start + span * stop / rows, f"Writing the test documents: {stop:,} of {rows:,}",
+                          done=stop, total=rows))
+    return sheet

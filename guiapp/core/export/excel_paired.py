@@ -20,6 +20,14 @@ FOLD_HEADERS = ("Model A", "Model B", "Mean difference in macro-F1 (A − B)", "
                 "p (Holm)", "In words")
 AGREEMENT_HEADERS = ("Model", "Agrees on (share of test texts)", "Cohen's kappa", "from", "to",
                      "Krippendorff's alpha", "from", "to")
+# a study where a text can have several categories
+BOOTSTRAP_TITLE = ("Every pair of models on the same test texts (paired bootstrap of the difference in macro-F1, "
+                   "Holm-corrected)")
+BOOTSTRAP_HEADERS = ("Model A", "Model B", "Difference in macro-F1 (A − B)", "95 % interval from", "to", "p",
+                     "p (Holm)", "In words")
+MULTI_LABEL_AGREEMENT_HEADERS = ("Model", "All categories of a text right (share of test texts)",
+                                 "Cohen's kappa (mean over the categories)", "from", "to",
+                                 "Krippendorff's alpha (mean over the categories)", "from", "to")
 
 
 def write_paired_sheet(workbook: Workbook, styles: Styles, result: ExperimentResult, comparisons=None) -> Worksheet:
@@ -39,13 +47,21 @@ def write_paired_sheet(workbook: Workbook, styles: Styles, result: ExperimentRes
         sheet.write_string(row, 0, sentence)
         row += 1
     row += 1
-    sheet.write_string(row, 0, "Every pair of models on the same test texts (McNemar's test, Holm-corrected)",
-                       styles.title)
+    multi = result.multi_label  # several categories per text: the paired bootstrap of the difference in macro-F1
+    sheet.write_string(row, 0, BOOTSTRAP_TITLE if multi else
+                       "Every pair of models on the same test texts (McNemar's test, Holm-corrected)", styles.title)
     row += 1
-    row = _headers(sheet, styles, row, PAIR_HEADERS)
+    row = _headers(sheet, styles, row, BOOTSTRAP_HEADERS if multi else PAIR_HEADERS)
     for pair, sentence in zip(found.test_set, found.test_set_sentences, strict=True):
-        _cells(sheet, styles, row, [pair.model_a, pair.model_b, pair.n_only_a_right, pair.n_only_b_right,
-                                    pair.p_value, pair.p_holm, sentence], pair_formats)
+        if multi:
+            _cells(sheet, styles, row, [pair.model_a, pair.model_b, pair.mean_difference, pair.ci_low, pair.ci_high,
+                                        pair.p_value, pair.p_holm, sentence], fold_formats)
+        else:
+            _cells(sheet, styles, row, [pair.model_a, pair.model_b, pair.n_only_a_right, pair.n_only_b_right,
+                                        pair.p_value, pair.p_holm, sentence], pair_formats)
+        row += 1
+    for note in found.notes if multi else []:
+        sheet.write_string(row, 0, note, styles.muted)
         row += 1
     if found.folds:
         row += 1
@@ -61,7 +77,7 @@ def write_paired_sheet(workbook: Workbook, styles: Styles, result: ExperimentRes
         row += 1
     row += 1
     sheet.write_string(row, 0, "Agreement of each model with your coding of the test texts", styles.title)
-    row = _headers(sheet, styles, row + 1, AGREEMENT_HEADERS)
+    row = _headers(sheet, styles, row + 1, MULTI_LABEL_AGREEMENT_HEADERS if multi else AGREEMENT_HEADERS)
     for agreement in found.agreement:
         _cells(sheet, styles, row, [agreement.model, agreement.share_agreeing, agreement.kappa,
                                     *agreement.kappa_interval, agreement.alpha, *agreement.alpha_interval],

@@ -19,6 +19,7 @@ from guiapp.core.experiment.results import ExperimentResult, ModelResult
 from guiapp.core.export.excel_cells import text_width
 from guiapp.core.export.excel_comparison import classifier_label, representation_label
 from guiapp.core.export.excel_style import Styles
+from guiapp.core.export.multi_label_facts import threshold_rule, thresholds_tuned
 from guiapp.core.study.category_fixes import CategoryFixes, visible
 
 SHEET = "Settings"
@@ -87,6 +88,25 @@ def category_fix_lines(fixes: CategoryFixes) -> list[Line]:
     return lines
 
 
+def coding_lines(result: ExperimentResult) -> list[Line]:
+    """Where the coding is, and for a study where a text can have several categories, how they were decided."""
+    mapping = result.study_source.mapping
+    if not result.multi_label:
+        return [Line("Column with your coding", readable(mapping.category_column))]
+    if mapping.category_column:
+        where = Line("Column with your coding", f"{mapping.category_column} (categories separated by "
+                                                f"“{mapping.label_separator}”)")
+    else:
+        where = Line("Columns with your coding (one 0/1 column per category)", readable(mapping.category_columns))
+    return [
+        where,
+        Line("Several categories per text", "yes: a text can have several categories, or none"),
+        Line("How a text's categories are decided", threshold_rule(result)),
+        Line("Thresholds tuned", "yes, on the training texts' out-of-fold probabilities" if thresholds_tuned(result)
+             else "no (0.5 for every category)"),
+    ]
+
+
 def study_lines(result: ExperimentResult) -> list[Line]:
     data, split, protocol = result.study_source, result.test_split, result.protocol
     mapping = data.mapping
@@ -100,7 +120,7 @@ def study_lines(result: ExperimentResult) -> list[Line]:
         lines.append(Line("Data file fingerprint (SHA-256)", data.sha256))
     lines += [
         Line("Text column(s)", readable(mapping.text_columns)),
-        Line("Column with your coding", readable(mapping.category_column)),
+        *coding_lines(result),
         Line("ID column", readable(mapping.id_column)),
         Line("Categories", readable(result.categories)),
         *category_fix_lines(data.category_fixes),
@@ -127,7 +147,7 @@ def study_lines(result: ExperimentResult) -> list[Line]:
     return lines
 
 
-def model_lines(position: int, model: ModelResult) -> list[Line]:
+def model_lines(position: int, model: ModelResult, categories: list[str] | None = None) -> list[Line]:
     lines = [
         Line(f"Model {position}: {model.name}", section=True),
         Line("Representation of the texts", representation_label(model.representation)),
@@ -151,6 +171,9 @@ def model_lines(position: int, model: ModelResult) -> list[Line]:
         lines.append(Line("Chosen setting", readable(model.chosen_params)))
     if model.cv_scores:
         lines.append(Line("Macro-F1 per fold (chosen setting)", readable([round(s, 4) for s in model.cv_scores])))
+    if model.thresholds and categories and len(model.thresholds) == len(categories):
+        lines.append(Line("Threshold per category", ", ".join(
+            f"{category} {threshold:.2f}" for category, threshold in zip(categories, model.thresholds, strict=True))))
     device = model.device
     if device is not None and device.name:
         lines.append(Line("Trained on", device.name))
@@ -163,7 +186,7 @@ def settings_rows(result: ExperimentResult) -> list[Line]:
     lines = study_lines(result)
     for position, model in enumerate(result.models, start=1):
         lines.append(Line(""))
-        lines += model_lines(position, model)
+        lines += model_lines(position, model, result.categories)
     return lines
 
 

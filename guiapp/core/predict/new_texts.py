@@ -62,11 +62,19 @@ def text_columns_for(frame: pd.DataFrame, study_columns: Sequence[str]) -> list[
 
 
 def uncoded_rows(frame: pd.DataFrame, mapping: ColumnMapping) -> pd.DataFrame:
-    """The rows of the study's own table that have a text but no category yet, with their columns."""
-    if mapping.category_column is None or mapping.category_column not in frame.columns:
+    """The rows of the study's own table that have a text but no category yet, with their columns
+    (one 0/1 column per category: every one of them empty)."""
+    indicators = [c for c in mapping.category_columns if c in frame.columns] if mapping.multi_label else []
+    if not indicators and (mapping.category_column is None or mapping.category_column not in frame.columns):
         return frame.iloc[0:0]
-    texts_only = replace(mapping, category_column=None, id_column=None, split_column=None, metadata_columns=[])
+    texts_only = replace(mapping, category_column=None, id_column=None, split_column=None, metadata_columns=[],
+                         multi_label=False, category_columns=[])
     has_text = apply_mapping(frame, texts_only).frame["text"].map(bool).to_numpy()
+    if indicators:
+        from guiapp.core.study.label_sets import indicator_value
+
+        no_category = frame[indicators].map(lambda value: indicator_value(value) is None).all(axis=1).to_numpy()
+        return frame.loc[has_text & no_category]
     no_category = category_labels(frame[mapping.category_column]).isna().to_numpy()
     return frame.loc[has_text & no_category]
 

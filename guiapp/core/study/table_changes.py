@@ -111,6 +111,9 @@ def keep_mapping(mapping: ColumnMapping, columns: Iterable[object]) -> tuple[Col
         split_column=single(mapping.split_column, "split"),
         metadata_columns=several(mapping.metadata_columns, "metadata"),
         text_separator=mapping.text_separator,
+        multi_label=mapping.multi_label,
+        category_columns=several(mapping.category_columns, "category"),
+        label_separator=mapping.label_separator,
     )
     return kept, lost
 

@@ -43,6 +43,12 @@ GOAL_KEY = "coding/goal"
 CODE_TAB, CODEBOOK_TAB, REVIEW_TAB, SECOND_CODER_TAB = range(4)
 
 
+NOTHING_TO_CODE = ("No texts to code yet", "Open your texts on the Data step and choose the column that holds them.")
+SEVERAL_CATEGORIES = ("Code these texts in your spreadsheet",
+                      "The Coding step gives each text one category. Your study lets a text have several categories "
+                      "(the Data step's “A text can have several categories”), so code more texts in your spreadsheet, "
+                      "one column per category, and open it again.")
+
 class CodingPage(QWidget):
     statusMessage = Signal(str)
     errorRaised = Signal(object, str)
@@ -63,8 +69,7 @@ class CodingPage(QWidget):
         self._pool_key: tuple | None = None
         self._file_categories: dict = {}  # row → the category the file gives it
 
-        self.empty = EmptyState("No texts to code yet",
-                                "Open your texts on the Data step and choose the column that holds them.", "coding")
+        self.empty = EmptyState(*NOTHING_TO_CODE, "coding")
         self.content = self._build_content()
         layout = fill(self, self.content)
         layout.addWidget(self.empty)
@@ -150,7 +155,9 @@ class CodingPage(QWidget):
         a second file's — kept while they stay the same."""
         session = self.session
         frame, mapping = session.frame, session.mapping
-        usable = frame is not None and bool(mapping.text_columns)
+        several = bool(mapping.multi_label)
+        usable = frame is not None and bool(mapping.text_columns) and not several
+        self.empty.set_words(*(SEVERAL_CATEGORIES if several else NOTHING_TO_CODE))
         self.content.setVisible(usable)
         self.empty.setVisible(not usable)
         if not usable:

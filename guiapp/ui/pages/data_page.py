@@ -79,7 +79,8 @@ def read_again(
     say what changed since ``before`` (the version on screen). Off the GUI thread."""
     table = read_table(path, sheet=sheet, on_event=on_event)
     kept, lost = keep_mapping(mapping, table.frame.columns)
-    changes = compare_tables(before, table.frame, kept.category_column)
+    # a column that lists several categories per cell is not compared as single categories
+    changes = compare_tables(before, table.frame, None if kept.multi_label else kept.category_column)
     changes.lost_roles = lost
     return table, kept, changes
 
@@ -536,7 +537,7 @@ class DataPage(QWidget):
             return None
         spec = DataSpec(str(self.table.path), self.table.sheet, self.table.sha256, self._checked_mapping(),
                         rows=len(self.table.frame))
-        if self.report is not None and spec.mapping.category_column:
+        if self.report is not None and (spec.mapping.category_column or spec.mapping.category_columns):
             spec.categories = sorted(category.label for category in self.report.categories)
         if self.test_file is not None and not spec.mapping.split_column:
             spec.test_source, spec.test_sheet = self.test_file
@@ -570,8 +571,10 @@ class DataPage(QWidget):
     def _checked_mapping(self) -> ColumnMapping:
         """The column roles chosen here, with the column of the codings made in TextLab when the table has
         no category column of its own."""
-        return self.session.coded_mapping(self.mapping()) if self.session.frame is self.table_frame() \
-            else self.mapping()
+        mapping = self.mapping()
+        if mapping.multi_label:  # codings made in TextLab give one category per text: not part of this study
+            return mapping
+        return self.session.coded_mapping(mapping) if self.session.frame is self.table_frame() else mapping
 
     def _checked_table(self, mapping: ColumnMapping) -> tuple[pd.DataFrame, ColumnMapping]:
         """The table the check and the study use: the file's with the codings made in TextLab (a copy)."""
@@ -579,6 +582,11 @@ class DataPage(QWidget):
         coded = session.coded_texts_here() if session.frame is frame else 0
         self.codings_note.setVisible(bool(coded))
         if not coded:
+            return frame, mapping
+        if mapping.multi_label:
+            self.codings_note.setText(f"The {coded:,} text{'s' if coded != 1 else ''} coded on the Coding step "
+                                      f"{'are' if coded != 1 else 'is'} not part of this check: the Coding step gives one "
+                                      "category per text, and here a text can have several.")
             return frame, mapping
         self.codings_note.setText(f"The check below includes {coded:,} text{'s' if coded != 1 else ''} coded on "
                                   "the Coding step (your file is not changed).")
@@ -589,6 +597,8 @@ class DataPage(QWidget):
             return frame, mapping
 
     def _codings_changed(self) -> None:
+        if self.mapping().multi_label:  # the Coding step's codings are not part of such a study
+            return
         if self.table is not None and self.session.frame is self.table.frame:
             self._codings_timer.start()
 
@@ -638,6 +648,7 @@ class DataPage(QWidget):
 def _roles(mapping: ColumnMapping) -> dict[str, str]:
     roles = {column: "text" for column in mapping.text_columns}
     roles.update({column: "metadata" for column in mapping.metadata_columns})
+    roles.update({column: "category" for column in mapping.category_columns})
     for column, role in ((mapping.category_column, "category"), (mapping.id_column, "ID"), (mapping.split_column, "split")):
         if column:
             roles[column] = role

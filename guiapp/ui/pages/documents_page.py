@@ -29,7 +29,7 @@ from PySide6.QtWidgets import (
 )
 
 from guiapp.core.experiment.results import ExperimentResult
-from guiapp.core.explain.documents import Document, DocumentFilter, DocumentsTable, format_value
+from guiapp.core.explain.documents import NO_CATEGORY, Document, DocumentFilter, DocumentsTable, format_value
 from guiapp.ui import theme
 from guiapp.ui.widgets.document_filters import DocumentFilterBar
 from guiapp.ui.widgets.documents_table import (
@@ -40,6 +40,8 @@ from guiapp.ui.widgets.documents_table import (
     RIGHT_MARK,
     WRONG_MARK,
     DocumentsTableView,
+    answer_tooltip,
+    confidence_tip,
     format_confidence,
 )
 from guiapp.ui.session.study_session import StudySession
@@ -56,6 +58,12 @@ EMPTY_TITLE = "No documents yet"
 EMPTY_TEXT = "Run a study first: the Documents step lists the test documents with every model's answer."
 INTRO_TEXT = ("The test texts with your coding and each model's answer. Narrow them down with the filters, "
               "click a column title to sort, and select a text to read it in full on the right.")
+SEVERAL_INTRO_TEXT = ("The test texts with the categories you coded and those each model gave them (a text can have "
+                      "several). An answer agrees when it gives exactly your categories. Narrow them down with the "
+                      "filters — “Mistake” finds the texts a model missed in one category or put in it wrongly — "
+                      "and select a text to read it in full on the right.")
+AGREES_TIP = "✓ yes: the model chose the category you coded."
+SEVERAL_AGREES_TIP = "✓ yes: the model gave exactly the categories you coded (none missed, none added)."
 NO_SELECTION_TEXT = "Select a text in the table to read it here, with every model's answer."
 NO_TEXTS_NOTE = "These results were saved without their texts, so only the answers can be shown."
 ANSWER_HEADERS = ["Model", "Answer", "Confidence", "Agrees?"]  # short titles: a narrow pane keeps the names
@@ -133,7 +141,7 @@ class DocumentsPage(QWidget):
     # -- building ---------------------------------------------------------------------------------
     def _build_content(self) -> QWidget:
         panel = QWidget()
-        intro = QLabel(INTRO_TEXT, objectName="documentsIntro")
+        intro = self.intro_label = QLabel(INTRO_TEXT, objectName="documentsIntro")
         intro.setWordWrap(True)
         intro.setStyleSheet(theme.SOFT_STYLE)
         self.note_label = QLabel(NO_TEXTS_NOTE, objectName="documentsNote")
@@ -187,7 +195,7 @@ class DocumentsPage(QWidget):
         self.answers_table = QTableWidget(0, len(ANSWER_HEADERS), objectName="documentAnswers")
         self.answers_table.setHorizontalHeaderLabels(ANSWER_HEADERS)
         self.answers_table.horizontalHeaderItem(2).setToolTip(CONFIDENCE_TIP)
-        self.answers_table.horizontalHeaderItem(3).setToolTip("✓ yes: the model chose the category you coded.")
+        self.answers_table.horizontalHeaderItem(3).setToolTip(AGREES_TIP)
         self.answers_table.verticalHeader().setVisible(False)
         self.answers_table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
         self.answers_table.setSelectionMode(QAbstractItemView.SelectionMode.NoSelection)
@@ -217,6 +225,10 @@ class DocumentsPage(QWidget):
         test document in the same order (offered as the "Column" filter and shown in the table)."""
         self.result = result
         self.table = DocumentsTable.from_result(result, metadata)
+        several = self.table.multi_label
+        self.intro_label.setText(SEVERAL_INTRO_TEXT if several else INTRO_TEXT)
+        self.answers_table.horizontalHeaderItem(2).setToolTip(confidence_tip(self.table))
+        self.answers_table.horizontalHeaderItem(3).setToolTip(SEVERAL_AGREES_TIP if several else AGREES_TIP)
         self._selected = None
         self.filters.set_table(self.table)
         self.documents.set_table(self.table, self.filters.current_filter())
@@ -326,6 +338,8 @@ class DocumentsPage(QWidget):
         where = f"Row {document.row}"
         if document.id is not None:
             where += f" · ID {html.escape(str(document.id))}"
+        if document.human == NO_CATEGORY and not document.coded:
+            return f"<b>{where}</b> — you coded it with none of the categories"
         return f"<b>{where}</b> — you coded it <b>{html.escape(document.human)}</b>"
 
     @staticmethod
@@ -341,6 +355,7 @@ class DocumentsPage(QWidget):
             agrees = f"{RIGHT_MARK} yes" if answer.correct else f"{WRONG_MARK} no"
             cells = [answer.model, answer.category, format_confidence(answer.confidence), agrees]
             background = QBrush(QColor(AGREE_BACKGROUND if answer.correct else DISAGREE_BACKGROUND))
+            several = bool(self.table is not None and self.table.multi_label)
             for column, text in enumerate(cells):
                 item = QTableWidgetItem(text)
                 item.setToolTip(text if column < 2 else "")  # a long name or category, shortened in its cell
@@ -348,7 +363,10 @@ class DocumentsPage(QWidget):
                     item.setBackground(background)
                 if column == 2:
                     item.setTextAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
-                    item.setToolTip(CONFIDENCE_TIP if answer.confidence is not None else NO_CONFIDENCE_TIP)
+                    item.setToolTip(confidence_tip(self.table) if answer.confidence is not None else NO_CONFIDENCE_TIP)
+                if column in (1, 3) and several and not answer.correct:  # which categories it missed or added
+                    item.setToolTip(answer_tooltip(answer.model, answer.category, document.human, answer.missed,
+                                                   answer.wrongly, True))
                 if answer.model == focus:
                     font = QFont()
                     font.setBold(True)

@@ -74,6 +74,13 @@ def _save(path, findings, regression, on_event):  # noqa: ANN001, ANN202, ARG001
     return write_findings(path, findings, regression)
 
 
+NO_FINDINGS = ("No findings yet", "Code texts of your table (on the Data or Coding step), or predict new texts with a "
+               "trained model on the Predict step: the shares of the categories in them show here.")
+SEVERAL_CATEGORIES = ("Findings need one category per text",
+                      "The shares with intervals on this step assume each text has one category, so they add up to "
+                      "100 %. Your study lets a text have several categories: the Predict step counts how many new texts "
+                      "the model puts in each category, and its export gives each text's chance of every category.")
+
 class FindingsPage(QWidget):
     statusMessage = Signal(str)
     errorRaised = Signal(object, str)
@@ -86,9 +93,7 @@ class FindingsPage(QWidget):
         self.regression = None
         self._table_inputs = None  # the table's cross-fitted inputs, until the table or its codings change
         self._slot, self._regress_slot, self._save_slot = WorkerSlot(self), WorkerSlot(self), WorkerSlot(self)
-        self.empty = EmptyState("No findings yet", "Code texts of your table (on the Data or Coding step), or predict "
-                                "new texts with a trained model on the Predict step: the shares of the categories "
-                                "in them show here.", "findings")
+        self.empty = EmptyState(*NO_FINDINGS, "findings")
         self.content = self._build()
         layout = fill(self, self.content)
         layout.addWidget(self.empty)
@@ -188,7 +193,9 @@ class FindingsPage(QWidget):
         return found
 
     def refresh(self) -> None:
-        sources = self.sources()
+        several = self.session.mapping is not None and bool(self.session.mapping.multi_label)
+        sources = [] if several else self.sources()
+        self.empty.set_words(*(SEVERAL_CATEGORIES if several else NO_FINDINGS))
         self.content.setVisible(bool(sources))
         self.empty.setVisible(not sources)
         if not sources:

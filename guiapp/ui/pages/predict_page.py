@@ -4,6 +4,10 @@
 2. the models (the best one ticked), with how well each agreed with the coding;
 3. Predict, in the background with progress, time left and Cancel; then warnings, how many texts
    went to each category, the first rows, and "Save predictions…" (Excel, CSV or Parquet).
+
+Where a text can have several categories, each model's answer is its list of categories ("economy;
+health") with each category's own chance beside it, a text counts in each of its categories, and
+the top words explain the first category the model gave the text.
 """
 
 from __future__ import annotations
@@ -57,6 +61,70 @@ SAVE_FILTERS = {
     "Parquet (*.parquet)": ".parquet",
 }
 MODEL_ROLE = Qt.ItemDataRole.UserRole + 1
+TOP_WORDS_TIP = ("For each text, the five words that pushed the model most toward the category it chose, "
+                 "with their scores — the same explanation as on the Documents step.")
+SEVERAL_TOP_WORDS_TIP = ("For each text, the five words that raised the chance of the first category the model gave "
+                         "it (or, if it gave none, of the category it found most likely) the most, with their scores; "
+                         "the cell starts with that category's name — the same explanation as on the Documents step.")
+COUNTS_TEXT = "How many texts each model put in each category:"
+SEVERAL_COUNTS_TEXT = ("How many texts each model put in each category (a text can count in several categories, so "
+                       "the shares can add up to more than 100 %):")
+
+
+def with_no_category_row(counts: pd.DataFrame, found: NewTextPredictions) -> pd.DataFrame:
+    """The category counts with a last row for the texts a model gave none of the categories."""
+    import pandas as pd
+
+    from guiapp.core.predict.stream import NO_CATEGORY
+
+    row: dict[str, object] = {counts.columns[0]: NO_CATEGORY}
+    for name, predictions in zip(found.models, found.predictions, strict=True):
+        answered = predictions.predicted[predictions.answered]
+        none = int((answered == 0).all(axis=1).sum()) if predictions.multi_label else 0
+        row[f"{name}: texts"] = none
+        row[f"{name}: share"] = none / max(len(answered), 1)
+    return pd.concat([counts, pd.DataFrame([row], columns=counts.columns)], ignore_index=True)
+
+
+class PredictionsPreview(DataFrameModel):
+    """The first rows with the answers at the right; the answers' column titles say what they hold
+    (``several``: the models give a text several categories)."""
+
+    several = False
+
+    def headerData(self, section: int, orientation, role: int = Qt.ItemDataRole.DisplayRole):
+        if orientation == Qt.Orientation.Horizontal and 0 <= section < self.columnCount():
+            name = str(self.frame().columns[section])
+            tip = answer_column_tip(name, self.several)
+            if tip and role == Qt.ItemDataRole.ToolTipRole:
+                return tip
+            if tip and role == Qt.ItemDataRole.DisplayRole:  # the model's name above what the column holds
+                model, _, what = name.rpartition(": ")
+                return f"{model}:\n{what}"
+        return super().headerData(section, orientation, role)
+
+
+def answer_column_tip(name: str, several: bool) -> str:
+    """What one of the answer columns holds, in plain words ("" for the user's own columns)."""
+    from guiapp.core.export.predictions import PREDICTED, PREDICTED_SEVERAL, PROBABILITY, TOP_WORDS
+
+    model, _, what = name.rpartition(": ")
+    if not model:
+        return ""
+    if what == PREDICTED_SEVERAL:
+        return (f"The categories {model} gave the text, separated by “;” (a text can have several): each category "
+                "whose chance reaches its threshold; “(none of the categories)” when none does.")
+    if what == PREDICTED:
+        return f"The category {model} gave the text."
+    if what == TOP_WORDS:
+        return f"{model}: " + (SEVERAL_TOP_WORDS_TIP if several else TOP_WORDS_TIP)
+    if what.startswith(PROBABILITY + " "):
+        category = what[len(PROBABILITY) + 1:]
+        if several:
+            return (f"How likely {model} finds it that the text belongs in “{category}”, on its own: each category "
+                    "has its own chance, so they need not add up to 100 %.")
+        return f"How likely {model} finds it that the text belongs in “{category}”."
+    return ""
 
 
 class PredictPage(QWidget):
@@ -115,9 +183,7 @@ class PredictPage(QWidget):
         models_layout.addWidget(self.models_list)
         self.top_words_box = QCheckBox("Also list the words behind each answer (a “top words” column)",
                                        objectName="predictTopWords")
-        self.top_words_box.setToolTip(
-            "For each text, the five words that pushed the model most toward the category it chose, "
-            "with their scores — the same explanation as on the Documents step.")
+        self.top_words_box.setToolTip(TOP_WORDS_TIP)
         self.top_words_box.toggled.connect(lambda _on: self._inputs_changed())
         self.top_words_note = QLabel("", objectName="predictTopWordsNote")
         self.top_words_note.setWordWrap(True)
@@ -154,7 +220,7 @@ class PredictPage(QWidget):
         self.counts_view.setMaximumHeight(220)
         self.counts_view.verticalHeader().hide()  # a summary, not spreadsheet rows
         self.preview_view = QTableView(objectName="predictPreview")
-        self.preview_model = DataFrameModel()
+        self.preview_model = PredictionsPreview()
         self.preview_view.setModel(self.preview_model)
         self.preview_view.setMinimumHeight(220)
         self.save_button = QPushButton("Save predictions…", objectName="savePredictions")
@@ -169,7 +235,9 @@ class PredictPage(QWidget):
         answers = QVBoxLayout(self.answers_box)
         answers.addWidget(self.warnings)
         answers.addWidget(self.summary)
-        answers.addWidget(QLabel("How many texts each model put in each category:"))
+        self.counts_label = QLabel(COUNTS_TEXT, objectName="predictCountsLabel")
+        self.counts_label.setWordWrap(True)
+        answers.addWidget(self.counts_label)
         answers.addWidget(self.counts_view)
         self.preview_label = QLabel("")
         answers.addWidget(self.preview_label)
@@ -191,6 +259,8 @@ class PredictPage(QWidget):
         self.cancel_jobs()
         self.result = result
         self._folder_of = folder_of or (lambda model: Path(model.artefact) if model.artefact else None)
+        several = result is not None and result.multi_label
+        self.top_words_box.setToolTip(SEVERAL_TOP_WORDS_TIP if several else TOP_WORDS_TIP)
         self._clear_answers()
         self.models_list.blockSignals(True)
         self.models_list.clear()
@@ -325,7 +395,12 @@ class PredictPage(QWidget):
             f"<b>{len(frame) - empty:,} texts predicted</b> by {', '.join(found.models)}"
             + (f". {empty:,} empty {'text gets' if empty == 1 else 'texts get'} no prediction." if empty else ".")
         )
+        several = any(predictions.multi_label for predictions in found.predictions)
+        self.counts_label.setText(SEVERAL_COUNTS_TEXT if several else COUNTS_TEXT)
+        self.preview_model.several = several
         counts = category_counts(found).reset_index()
+        if several:
+            counts = with_no_category_row(counts, found)
         for column in counts.columns:
             if column.endswith(": share"):
                 counts[column] = (100 * counts[column]).round(1).astype(str) + " %"

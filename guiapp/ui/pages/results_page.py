@@ -7,6 +7,12 @@ chart and tables; its details also say how its setting was chosen (cross-validat
 validation split, as a learning rate × epochs grid), where it trained (GPU or processor), what
 was cut from long texts, and where the model was saved. The page only shows numbers the engine
 computed (``ExperimentResult``); it computes none itself.
+
+Where a text can have several categories, a line under the headline adds micro-F1, how often all
+categories of a text are right (subset accuracy) and the Hamming loss; a table under the chart
+compares the models on these; the scores per category add each F1's interval and the threshold;
+and a grid of small per-category 2×2 tables takes the place of the confusion matrix (with “Check my
+codings…”, which looks for texts placed in one other category, hidden).
 """
 
 from __future__ import annotations
@@ -46,6 +52,8 @@ from guiapp.ui.pages.combined_details import (
 )
 from guiapp.ui.session.study_session import StudySession
 from guiapp.ui.steps import DOCUMENTS_STEP
+from guiapp.ui.widgets.category_confusions import CategoryConfusionGrid
+from guiapp.ui.widgets.chart_numbers import format_row_share
 from guiapp.ui.widgets.comparison_view import ComparisonView
 from guiapp.ui.widgets.empty_state import EmptyState
 from guiapp.ui.widgets.fitting_splitter import FittingSplitter
@@ -53,10 +61,12 @@ from guiapp.ui.widgets.glossary import GlossaryLabel, explain
 from guiapp.ui.widgets.layouts import STRETCH, vbox
 from guiapp.ui.widgets.lazy_widget import LARGEST, Footprint, LazyWidget
 from guiapp.ui.widgets.learning_curve_panel import LearningCurvePanel
+from guiapp.ui.widgets.measures_line import MeasuresLine
 from guiapp.ui.widgets.results_export import ResultsExport
 from guiapp.ui.widgets.results_tables import (
     CategoryScoresTable,
     GridTable,
+    ModelMeasuresTable,
     TimesTable,
     TransformerGridTable,
     describe_setting,
@@ -89,9 +99,17 @@ RESULT_TERMS = ["macro-F1", "F1", "precision", "recall", "support", "confusion m
                 "interval", "cross-validation", "fold", "grid", "setting", "test text", "accuracy",
                 "standard deviation", "validation split", "learning rate", "epoch", "GPU", "Transformer",
                 "fine-tuning", "weight", "token", *COMBINED_TERMS]
+MULTI_LABEL_RESULT_TERMS = [*RESULT_TERMS, "threshold", "per-category table", "micro-F1", "exact match", "Hamming loss"]
 TAB_NAMES = ("Per category", "Confusion matrix", "Tuning", "Time", "Real difference?", "By group",
              "Learning curve")
 CELL_CLICK_HINT = "Click a cell to read those documents."
+# a study where a text can have several categories
+MULTI_LABEL_TERMS = ["threshold", "per-category table", "micro-F1", "subset accuracy", "exact match", "Hamming loss"]
+CATEGORY_TABLES_TAB = "Per-category tables"
+CATEGORY_TABLES_TIP = ("A text can have several categories, so there is no confusion matrix: each category has its own "
+                       "small yes/no table of the test texts instead.")
+HEADLINE_SEVERAL = ("A text can have several categories in this study: each category is decided on its own, and "
+                    "macro-F1 averages the categories' F1.")
 
 
 def study_line(result: ExperimentResult) -> str:
@@ -278,6 +296,8 @@ class ResultsPage(QWidget):
         self.headline_label.setTextFormat(Qt.TextFormat.RichText)
         self.headline_label.setStyleSheet("font-size: 16px;")
         self.headline_label.setToolTip(explain(["macro-F1", "confidence interval", "test text"]))
+        self.measures_line = MeasuresLine()
+        self.measures_line.hide()
         self.caution_label = QLabel(OVERLAP_TEXT, objectName="caution")
         self.caution_label.setWordWrap(True)
         self.caution_label.setStyleSheet(theme.notice_style("caution"))
@@ -302,7 +322,9 @@ class ResultsPage(QWidget):
         title_row.addWidget(overview_title, 1)
         title_row.addWidget(_save_button(self._f1_slot, "saveF1Chart"))
         overview = QWidget()
-        vbox(overview, title_row, self._f1_slot, self.failed_label, STRETCH, margins=(0, 0, 6, 0))
+        self.models_table = ModelMeasuresTable()  # a text can have several categories: every measure per model
+        self.models_table.hide()
+        vbox(overview, title_row, self._f1_slot, self.models_table, self.failed_label, STRETCH, margins=(0, 0, 6, 0))
         overview_scroll = ScrollArea(overview)
 
         # details of one model
@@ -367,8 +389,8 @@ class ResultsPage(QWidget):
         self.splitter.addWidget(overview_scroll)
         self.splitter.addWidget(details)
 
-        vbox(panel, self.study_label, self.data_note_label, self.headline_label, self.caution_label,
-             self.notes_label, (self.splitter, 1), self.export, margins=(16, 12, 16, 10), spacing=6)
+        vbox(panel, self.study_label, self.data_note_label, self.headline_label, self.measures_line,
+             self.caution_label, self.notes_label, (self.splitter, 1), self.export, margins=(16, 12, 16, 10), spacing=6)
         return panel
 
     def _build_category_tab(self) -> QWidget:
@@ -390,13 +412,20 @@ class ResultsPage(QWidget):
             "Some mistakes may be in the coding, not in the model: list the coded texts a quick model, trained "
             "without each of them, confidently places in another category, and keep or change each coding "
             "(on the Coding step; your file is not changed)."), clicked=self.session.check_codings)
+        self.check_codings_button = check
+        self.save_heatmap_button = _save_button(self._heatmap_slot, "saveHeatmap")
+        # a text can have several categories: a small yes/no table per category instead of the matrix
+        self.category_grid = CategoryConfusionGrid()
+        self.category_scroll = ScrollArea(self.category_grid, name="categoryConfusionsScroll", sideways=False)
+        self.category_scroll.hide()
         top = QHBoxLayout()
         top.addWidget(self.confusion_caption, 1)
         top.addWidget(check, 0, Qt.AlignmentFlag.AlignTop)
-        top.addWidget(_save_button(self._heatmap_slot, "saveHeatmap"), 0, Qt.AlignmentFlag.AlignTop)
+        top.addWidget(self.save_heatmap_button, 0, Qt.AlignmentFlag.AlignTop)
         column = QVBoxLayout(tab)
         column.addLayout(top)
         column.addWidget(scroll, 1)
+        column.addWidget(self.category_scroll, 1)
         return tab
 
     def _build_tuning_tab(self) -> QWidget:
@@ -529,7 +558,7 @@ class ResultsPage(QWidget):
         from guiapp.core.experiment.tested_texts import table_of_test_texts
 
         table, mapping, test_table = self.tables()
-        if table is None:
+        if table is None or result.multi_label:  # several categories per text: counts of coders say nothing per text
             return
         columns = coder_count_columns(table_of_test_texts(result, table, test_table), result.categories, mapping)
         if not columns:
@@ -563,6 +592,7 @@ class ResultsPage(QWidget):
         self._ranked = result.ranked()
         rich, _ = headline(result)
         self.headline_label.setText(rich)
+        self._show_kind(result)
         self.caution_label.setVisible(intervals_overlap(result))
         notes = list(result.notes)
         recommendation = result.recommendation()
@@ -598,6 +628,33 @@ class ResultsPage(QWidget):
             f"Showing the results of {len(self._ranked)} model{'s' if len(self._ranked) != 1 else ''}"
             + (f"; {len(failed)} did not finish." if failed else ".")
         )
+
+    def _show_kind(self, result: ExperimentResult) -> None:
+        """What differs where a text can have several categories: the measures line, the table of every
+        measure per model, the per-category tables instead of the confusion matrix."""
+        several = result.multi_label
+        best = result.best()
+        self.measures_line.setVisible(several and best is not None)
+        if several and best is not None:
+            self.measures_line.set_test(best.test, result.n_test_texts)
+        tip = explain(["macro-F1", "confidence interval", "test text"])
+        self.headline_label.setToolTip(f"{HEADLINE_SEVERAL}\n{tip}" if several else tip)
+        self.models_table.setVisible(several and bool(self._ranked))
+        if several:
+            self.models_table.set_models(self._ranked, result.n_test_texts)
+        index = TAB_NAMES.index("Confusion matrix")
+        self.tabs.setTabText(index, CATEGORY_TABLES_TAB if several else "Confusion matrix")
+        self.tabs.setTabToolTip(index, CATEGORY_TABLES_TIP if several else
+                                "Confusion matrix: " + explain(["confusion matrix"]).split(": ", 1)[1])
+        self.heatmap_scroll.setVisible(not several)
+        self.check_codings_button.setVisible(not several)  # it looks for texts placed in one other category
+        self.save_heatmap_button.setVisible(not several)
+        self.category_scroll.setVisible(several)
+        terms = MULTI_LABEL_RESULT_TERMS if several else RESULT_TERMS
+        for label in (self.category_caption, self.confusion_caption):
+            label.set_terms(terms)
+        self.summary_label.setToolTip(explain(["macro-F1", "micro-F1", "subset accuracy"] if several
+                                              else ["macro-F1", "accuracy"]))
 
     def clear(self) -> None:
         self.result = None
@@ -693,7 +750,11 @@ class ResultsPage(QWidget):
         parts = [f"macro-F1 {test.macro_f1:.2f}"]
         if test.macro_f1_ci:
             parts[0] += f" ({test.macro_f1_ci[0]:.2f}–{test.macro_f1_ci[1]:.2f})"
-        parts.append(f"accuracy {test.accuracy:.2f}")
+        if test.multi_label:
+            parts.append(f"micro-F1 {test.micro_f1 or 0:.2f}")
+            parts.append(f"all categories right for {format_row_share(test.accuracy)} of the texts")
+        else:
+            parts.append(f"accuracy {test.accuracy:.2f}")
         parts.append(f"rank {rank} of {len(self._ranked)}")
         transformer = is_transformer(model)
         if is_combined(model):
@@ -708,19 +769,22 @@ class ResultsPage(QWidget):
         self._show_notes(model)
 
         n_test = self.result.n_test_texts
-        self.category_caption.set_plain_text(
-            f"How {model.name} does on each category of the {n_test:,} test texts. Precision: how often it "
-            "is right when it picks the category; recall: how many of your texts in the category it finds. "
-            "Click a column title to sort."
-        )
-        self.category_table.set_scores(test.per_category)
+        if test.multi_label:
+            self._show_categories(model)
+        else:
+            self.category_caption.set_plain_text(
+                f"How {model.name} does on each category of the {n_test:,} test texts. Precision: how often it "
+                "is right when it picks the category; recall: how many of your texts in the category it finds. "
+                "Click a column title to sort."
+            )
+            self.category_table.set_scores(test.per_category)
 
-        self.confusion_caption.set_plain_text(
-            "Confusion matrix. Rows: your coding; columns: the model's choice. Each cell: number of test texts "
-            "and share of the row. Blue: agreement; orange: mistakes; the stronger, the larger the share. "
-            + CELL_CLICK_HINT
-        )
-        self.heatmap.set_matrix(self.result.categories, test.confusion)
+            self.confusion_caption.set_plain_text(
+                "Confusion matrix. Rows: your coding; columns: the model's choice. Each cell: number of test texts "
+                "and share of the row. Blue: agreement; orange: mistakes; the stronger, the larger the share. "
+                + CELL_CLICK_HINT
+            )
+            self.heatmap.set_matrix(self.result.categories, test.confusion)
 
         self._show_tuning(model)
         if transformer:
@@ -732,6 +796,33 @@ class ResultsPage(QWidget):
         self.device_label.set_plain_text(f"{model.name} was trained on {device}." if device else "")
         self.device_label.setVisible(bool(device))
         self.time_chart.set_times([(m.name, m.total_seconds or 0.0) for m in self._ranked], highlight=model.name)
+
+    def _show_categories(self, model: ModelResult) -> None:
+        """The scores per category and the per-category tables where a text can have several categories."""
+        from guiapp.core.export.multi_label_facts import thresholds_tuned
+
+        result, test = self.result, model.test
+        n_test = result.n_test_texts
+        tuned = thresholds_tuned(result)
+        rule = ("Each category is decided on its own: the model puts a text in a category when its probability for "
+                "it reaches the category's threshold (" + ("tuned on the training texts, never on the test texts)."
+                                                           if tuned else "0.5 for every category)."))
+        self.category_caption.set_plain_text(
+            f"How {model.name} does on each category of the {n_test:,} test texts. Precision: how often it is right "
+            "when it puts a text in the category; recall: how many of your texts in the category it finds. "
+            f"The interval is the range the F1 would likely take with other test texts. {rule} "
+            "Click a column title to sort."
+        )
+        thresholds = model.thresholds if len(model.thresholds) == len(result.categories) else None
+        self.category_table.set_scores(test.per_category, multi_label=True, thresholds=thresholds)
+        self.confusion_caption.set_plain_text(
+            f"One small table per category, for {model.name} on the {n_test:,} test texts. Rows: whether you coded "
+            "a text with the category (yes / no); columns: whether the model put it there (yes / no). Each cell: "
+            "number of test texts and share of the row. Blue: the model decided as you coded; orange: it missed "
+            "or added the category; the stronger, the larger the share. Hover over a cell for a sentence."
+        )
+        self.category_grid.set_tables(result.categories, test.category_confusions or [], test.per_category,
+                                      thresholds)
 
     def _show_notes(self, model: ModelResult) -> None:
         notes = model.notes

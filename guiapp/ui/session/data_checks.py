@@ -12,7 +12,7 @@ def not_ready_reason(data: DataSpec | None, report) -> str:  # noqa: ANN001 — 
     """Why the data cannot be used for a study yet ("" when it can)."""
     if data is None:
         return "Open your coded texts on the Data step first."
-    if not data.mapping.category_column:
+    if not (data.mapping.category_column or data.mapping.category_columns):
         return "Choose a category column on the Data step first."
     if report is None:
         return "Wait until the check of your data on the Data step has finished."

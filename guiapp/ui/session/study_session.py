@@ -258,8 +258,8 @@ class StudySession(QObject):
         from guiapp.core.coding.codings import category_column
 
         mapping = self.mapping if mapping is None else mapping
-        if mapping.category_column or self.frame is None or not self.coded_texts_here():
-            return mapping
+        if mapping.category_column or mapping.multi_label or self.frame is None or not self.coded_texts_here():
+            return mapping  # several categories per text are coded in the table only (the Coding step gives one)
         return replace(mapping, category_column=category_column(self.frame, mapping))
 
     def study_table_with_codings(self, mapping: ColumnMapping | None = None) -> pd.DataFrame | None:

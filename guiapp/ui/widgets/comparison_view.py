@@ -5,6 +5,11 @@ a table of every pair of models (McNemar's test on the test texts, Holm-correcte
 comparison where the folds allow it) and a table of each model's agreement with the human coding
 (Cohen's kappa, Krippendorff's alpha, with intervals). Each table has a caption in plain words;
 every column title and cell has a tooltip. No dialogs.
+
+Where a text can have several categories, a model is seldom simply right or wrong about a text: the
+pairs are compared by a paired bootstrap of the difference in macro-F1 (the difference and its
+interval take the place of the “only A right / only B right” counts), and the agreement is kappa and
+alpha per category (each a yes/no coding), averaged, beside the share of texts with all categories right.
 """
 
 from __future__ import annotations
@@ -23,7 +28,7 @@ from PySide6.QtWidgets import (
 
 from guiapp.core.experiment.comparisons import ModelComparisons, compare_models
 from guiapp.core.experiment.results import ExperimentResult
-from guiapp.core.stats.pairwise import PairComparison
+from guiapp.core.stats.pairwise import PairComparison, is_bootstrap
 from guiapp.core.stats.wording import format_p, with_interval
 from guiapp.ui import theme
 from guiapp.ui.widgets.glossary import TERMS, GlossaryLabel
@@ -169,6 +174,19 @@ PAIR_TIPS = [
     "The verdict of McNemar's test on the test texts, after the Holm correction.",
     explain_term("corrected resampled t-test") + " Shown only where both models were scored on the same folds.",
 ]
+BOOTSTRAP_HEADERS = ["Model A", "Model B", "Macro-F1: A − B", "95 % interval", "p", "p (Holm)", "On the test texts",
+                     "Across the folds"]
+BOOTSTRAP_TIPS = [
+    PAIR_TIPS[0],
+    PAIR_TIPS[1],
+    "How much higher model A's macro-F1 is than model B's on the test texts (negative: B is higher).",
+    ("The range the difference would likely take with other test texts, from the same resamples of the test texts "
+     "for both models (paired bootstrap). A range that includes 0 means the test texts cannot tell them apart."),
+    explain_term("p-value") + " (Paired bootstrap of the difference in macro-F1, before the Holm correction.)",
+    PAIR_TIPS[5],
+    "The verdict of the paired bootstrap on the test texts, after the Holm correction.",
+    PAIR_TIPS[7],
+]
 AGREEMENT_HEADERS = ["Model", "Agrees on", "Cohen's kappa", "Krippendorff's alpha", "In words"]
 AGREEMENT_TIPS = [
     "The compared models, best macro-F1 first.",
@@ -177,6 +195,26 @@ AGREEMENT_TIPS = [
     explain_term("Krippendorff's alpha"),
     "Krippendorff's rule of thumb for coding reliability, applied to the model's alpha.",
 ]
+
+
+MULTI_LABEL_AGREEMENT_HEADERS = ["Model", "All categories right", "Cohen's kappa (mean)",
+                                 "Krippendorff's alpha (mean)", "In words"]
+MULTI_LABEL_AGREEMENT_TIPS = [
+    AGREEMENT_TIPS[0],
+    "The share of test texts where the model chose exactly the categories you coded: none missing, none added.",
+    explain_term("Cohen's kappa") + " Here for each category (a text in it or not) and averaged over the "
+    "categories; hover over a cell for each category's value.",
+    explain_term("Krippendorff's alpha") + " Here for each category (a text in it or not) and averaged over the "
+    "categories; hover over a cell for each category's value.",
+    AGREEMENT_TIPS[4],
+]
+
+
+def _set_headers(table: QTableWidget, headers: list[str], tips: list[str]) -> None:
+    """The titles of ``table`` and their tooltips (a table serves single- and multi-label studies)."""
+    table.setHorizontalHeaderLabels(headers)
+    for column, tip in enumerate(tips):
+        table.horizontalHeaderItem(column).setToolTip(tip)
 
 
 CODER_HEADERS = ["Model", "Agrees with the coders' majority", "One coder agrees with the others",
@@ -343,6 +381,12 @@ class ComparisonView(QWidget):
         pairs = comparisons.test_set
         n_pairs = len(pairs)
         alpha = comparisons.alpha
+        bootstrap = any(is_bootstrap(c) for c in pairs)
+        _set_headers(self.pairs_table, *((BOOTSTRAP_HEADERS, BOOTSTRAP_TIPS) if bootstrap else (PAIR_HEADERS, PAIR_TIPS)))
+        if bootstrap:
+            self._show_bootstrap_pairs(comparisons, n_texts)
+            self._show_fold_note(comparisons)
+            return
         correction = (
             f"Because {n_pairs} pairs are compared, some would look different by chance alone, so each "
             f"p-value is raised by the Holm correction: p (Holm). " if n_pairs > 1 else ""
@@ -380,6 +424,54 @@ class ComparisonView(QWidget):
                 reason = skipped.get(key, "these two models were not scored on the same folds")
                 table.put(row, 7, "not comparable", "~", f"Not compared across the folds: {reason}.", color=theme.MUTED)
         table.fit()
+        self._show_fold_note(comparisons)
+
+    def _show_bootstrap_pairs(self, comparisons: ModelComparisons, n_texts: int) -> None:
+        """Several categories per text: each pair's difference in macro-F1 with its interval (paired bootstrap)."""
+        pairs, alpha = comparisons.test_set, comparisons.alpha
+        correction = (
+            f"Because {len(pairs)} pairs are compared, some would look different by chance alone, so each "
+            f"p-value is raised by the Holm correction: p (Holm). " if len(pairs) > 1 else ""
+        )
+        how = " ".join(note for note in comparisons.notes if "bootstrap" in note) or (
+            "A text can have several categories here, so a model is seldom simply right or wrong about a text: the "
+            "two are compared by their macro-F1, with a paired bootstrap over the test texts.")
+        self.pairs_caption.set_plain_text(
+            f"Each row puts two models side by side on the same {n_texts:,} test texts. {how} The resamples give the "
+            "range of the difference and the p-value: how likely so large a difference would be if both models "
+            f"were equally good. {correction}A difference is called clear when p (Holm) is below {alpha:g}; “no "
+            "clear difference” does not mean the two are equally good, only that these test texts cannot tell. "
+            "Hover over a row for the full sentence."
+        )
+        table = self.pairs_table
+        table.setSortingEnabled(False)
+        table.setRowCount(len(pairs))
+        folds = {frozenset((c.model_a, c.model_b)): (c, s)
+                 for c, s in zip(comparisons.folds, comparisons.fold_sentences, strict=True)}
+        skipped = {frozenset((s.model_a, s.model_b)): s.reason for s in comparisons.skipped_fold_pairs}
+        for row, (c, sentence) in enumerate(zip(pairs, comparisons.test_set_sentences, strict=True)):
+            difference = c.mean_difference or 0.0
+            table.put(row, 0, c.model_a, c.model_a, sentence)
+            table.put(row, 1, c.model_b, c.model_b, sentence)
+            table.put(row, 2, f"{difference:+.3f}".replace("-", "−"), difference, sentence, number=True)
+            shown = (f"{c.ci_low:+.3f} to {c.ci_high:+.3f}".replace("-", "−")
+                     if c.ci_low is not None and c.ci_high is not None else "—")
+            table.put(row, 3, shown, c.ci_low if c.ci_low is not None else 0.0, sentence, number=True)
+            table.put(row, 4, _p(c.p_value), c.p_value, sentence, number=True)
+            table.put(row, 5, _p(c.p_holm, alpha), c.p_holm, sentence, number=True)
+            words = short_verdict(c, alpha)
+            table.put(row, 6, words, words, sentence, color=theme.GOOD_STRONG if c.p_holm < alpha else "")
+            key = frozenset((c.model_a, c.model_b))
+            if key in folds:
+                fold, fold_sentence = folds[key]
+                text = _fold_cell(fold, alpha)
+                table.put(row, 7, text, text, fold_sentence, color=theme.GOOD_STRONG if fold.p_holm < alpha else "")
+            else:
+                reason = skipped.get(key, "these two models were not scored on the same folds")
+                table.put(row, 7, "not comparable", "~", f"Not compared across the folds: {reason}.", color=theme.MUTED)
+        table.fit()
+
+    def _show_fold_note(self, comparisons: ModelComparisons) -> None:
         note = (
             "“Across the folds” compares the two models' macro-F1 fold by fold in cross-validation (corrected "
             f"resampled t-test, Holm-corrected over the {len(comparisons.folds)} pairs compared this way). "
@@ -401,6 +493,12 @@ class ComparisonView(QWidget):
         rows = comparisons.agreement
         level = rows[0].level if rows else 0.95
         samples = rows[0].samples if rows else 0
+        several = any(a.multi_label for a in rows)
+        _set_headers(self.agreement_table, *((MULTI_LABEL_AGREEMENT_HEADERS, MULTI_LABEL_AGREEMENT_TIPS) if several
+                                             else (AGREEMENT_HEADERS, AGREEMENT_TIPS)))
+        if several:
+            _agreement_per_category_rows(self, rows, level, samples)
+            return
         self.agreement_caption.set_plain_text(
             "Both numbers say how often a model chooses the category you coded, beyond what chance alone would "
             "give: 1 means always, 0 means no better than guessing from how common each category is. Cohen's "
@@ -427,6 +525,32 @@ class ComparisonView(QWidget):
         table.fit()
 
 
+def _agreement_per_category_rows(view: ComparisonView, rows: list, level: float, samples: int) -> None:
+    """Fill the agreement table of a study where a text can have several categories."""
+    view.agreement_caption.set_plain_text(
+        "A text can have several categories here, so each category is taken as a yes/no coding of its own: for "
+        "each category, Cohen's kappa and Krippendorff's alpha say how often the model decides as you coded, "
+        "beyond what chance alone would give (1 means always, 0 no better than guessing), and the table shows "
+        "their mean over the categories. Hover over a number for each category's value. “All categories right” "
+        "is the share of test texts where the model chose exactly your categories. The range in brackets is the "
+        f"{level:.0%} confidence interval, from {samples:,} resamples of the test texts."
+    )
+    table = view.agreement_table
+    table.setSortingEnabled(False)
+    table.setRowCount(len(rows))
+    for row, a in enumerate(rows):
+        table.put(row, 0, a.model, a.model, a.model)
+        table.put(row, 1, f"{a.share_agreeing:.0%} of texts", a.share_agreeing,
+                  f"{a.model} chose exactly the categories you coded for {a.share_agreeing:.1%} of the test texts.",
+                  number=True)
+        table.put(row, 2, with_interval(a.kappa, a.kappa_interval), a.kappa, _per_category_tip(a, "kappa"), number=True)
+        table.put(row, 3, with_interval(a.alpha, a.alpha_interval), a.alpha, _per_category_tip(a, "alpha"), number=True)
+        words = alpha_in_words(a.alpha)
+        table.put(row, 4, words, a.alpha, explain_term("Krippendorff's alpha") + " Applied to the mean over the "
+                  "categories.", color=theme.GOOD_STRONG if a.alpha >= RELIABLE else "")
+    table.fit()
+
+
 def _p(p: float, alpha: float | None = None) -> str:
     return format_p(p, alpha).removeprefix("p = ").replace("p < ", "< ")
 
@@ -446,3 +570,13 @@ def short_verdict(c: PairComparison, alpha: float) -> str:
 
 def _fold_cell(c: PairComparison, alpha: float) -> str:
     return f"{short_verdict(c, alpha)}\n({format_p(c.p_holm, alpha)})"
+
+
+def _per_category_tip(agreement, measure: str) -> str:  # noqa: ANN001 — a ModelAgreement
+    """The mean over the categories and each category's value, one line each."""
+    values = [(c.category, getattr(c, measure)) for c in agreement.per_category]
+    name = "Cohen's kappa" if measure == "kappa" else "Krippendorff's alpha"
+    lines = [f"{name} of {agreement.model}, per category (a text in it or not):"]
+    lines += [f"{category}: {value:.2f}" if math.isfinite(value) else f"{category}: cannot be computed"
+              for category, value in values]
+    return "\n".join(lines)

@@ -3,6 +3,10 @@
 It only describes a :class:`DocumentFilter` and emits it (``filterChanged``); the table does the
 filtering. Clicks and ticks emit at once; typing in the search box waits 200 ms after the last key,
 so a search over 100,000 texts does not run for every letter.
+
+Where a text can have several categories, "Your coding" and "Model's answer" keep the texts that
+have the category (among others, or none of the categories), and "Mistake" keeps one category's
+mistakes: the texts the model missed in it, or put in it wrongly.
 """
 
 from __future__ import annotations
@@ -20,7 +24,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from guiapp.core.explain.documents import DocumentFilter, DocumentsTable, format_value
+from guiapp.core.explain.documents import NO_CATEGORY, DocumentFilter, DocumentsTable, format_value
 from guiapp.ui import theme
 from guiapp.ui.widgets.flow_layout import FlowRow, together
 from guiapp.ui.widgets.short_combo import fit_list, short_combo
@@ -35,8 +39,18 @@ MISTAKES_TIP = "Show only the texts where the model's answer differs from your c
 CONFIDENCE_TIP = ("Confidence: how sure the model was of its answer, from 0 to 100 %. Keep only the texts whose "
                   "confidence lies in this range, e.g. 0 to 60 % for the answers it was unsure of.")
 NO_CONFIDENCE_TIP = "This model does not say how sure it is of its answers, so there is no confidence to filter by."
+SEVERAL_CONFIDENCE_TIP = ("Confidence: how sure the model was of its least sure yes-or-no over the categories, from 0 "
+                          "to 100 %. Keep only the texts whose confidence lies in this range, e.g. 0 to 60 % for the "
+                          "answers it was unsure of.")
 SEARCH_TIP = "Show only the texts that contain these letters (capitals and accents do not matter)."
 COLUMN_TIP = "Filter by another column of your spreadsheet, such as the party or the year."
+SEVERAL_MISTAKES_TIP = ("Show only the texts where the model's categories differ from yours: it missed a category "
+                        "you coded, or added one you did not.")
+MISTAKE_TIP = ("One category's mistakes: “missed Economy” keeps the texts you coded Economy that the model did not "
+               "put in Economy; “wrongly Economy” keeps those it put in Economy although you did not code them so.")
+SEVERAL_HUMAN_TIP = "Show only the texts you gave this category (with or without others)."
+SEVERAL_PREDICTED_TIP = "Show only the texts the model put in this category (with or without others)."
+MISSED, WRONGLY = "missed", "wrongly"
 
 
 def count_text(shown: int, total: int) -> str:
@@ -71,6 +85,8 @@ class DocumentFilterBar(QWidget):
         self.human_combo.setToolTip("Show only the texts you coded in this category.")
         self.predicted_combo = short_combo("documentsPredicted", 14)
         self.predicted_combo.setToolTip("Show only the texts the model put in this category.")
+        self.mistake_combo = short_combo("documentsMistake", 16)  # several categories per text only
+        self.mistake_combo.setToolTip(MISTAKE_TIP)
         self.low_spin = self._percent_spin("documentsConfidenceLow", 0)
         self.high_spin = self._percent_spin("documentsConfidenceHigh", 100)
         self.confidence_label = _label("Confidence", CONFIDENCE_TIP)
@@ -95,6 +111,7 @@ class DocumentFilterBar(QWidget):
         self.count_label.setStyleSheet(f"{theme.SOFT_STYLE} {theme.BOLD_STYLE}")
 
         self.column_box = together(_label("Column", COLUMN_TIP), self.column_combo, self.mode_combo, self.value_edit)
+        self.mistake_box = together(_label("Mistake", MISTAKE_TIP), self.mistake_combo)
         # the filters wrap onto more lines in a narrow window instead of scrolling sideways
         flow = FlowRow(spacing=14, line_spacing=6)
         column = QVBoxLayout(self)
@@ -105,6 +122,7 @@ class DocumentFilterBar(QWidget):
             self.mistakes_box,
             together(_label("Your coding", "The category you gave the texts."), self.human_combo),
             together(_label("Model's answer", "The category the model chose."), self.predicted_combo),
+            self.mistake_box,
             together(self.confidence_label, self.low_spin, _label("to"), self.high_spin),
             self.search_edit,
             self.column_box,
@@ -114,7 +132,7 @@ class DocumentFilterBar(QWidget):
             flow.add_widget(widget)
 
         self.model_combo.currentIndexChanged.connect(self._model_changed)
-        for combo in (self.human_combo, self.predicted_combo, self.column_combo, self.mode_combo):
+        for combo in (self.human_combo, self.predicted_combo, self.mistake_combo, self.column_combo, self.mode_combo):
             combo.currentIndexChanged.connect(self._emit)
         self.column_combo.currentIndexChanged.connect(self._column_changed)
         self.mistakes_box.toggled.connect(self._emit)
@@ -145,17 +163,36 @@ class DocumentFilterBar(QWidget):
         self.model_combo.clear()
         for name in table.model_names() if table else []:
             self.model_combo.addItem(name, name)
+        several = bool(table and table.multi_label)
         for combo in (self.human_combo, self.predicted_combo):
             combo.clear()
             combo.addItem(ANY, None)
             for category in table.categories if table else []:
                 combo.addItem(category, category)
+            if several:
+                combo.addItem(NO_CATEGORY, NO_CATEGORY)
+        self.human_combo.setToolTip(SEVERAL_HUMAN_TIP if several else "Show only the texts you coded in this category.")
+        self.predicted_combo.setToolTip(SEVERAL_PREDICTED_TIP if several else
+                                        "Show only the texts the model put in this category.")
+        self.mistakes_box.setToolTip(SEVERAL_MISTAKES_TIP if several else MISTAKES_TIP)
+        self.mistake_combo.clear()
+        self.mistake_combo.addItem(ANY, None)
+        for category in table.categories if several else []:
+            self.mistake_combo.addItem(f"missed {category}", f"{MISSED}:{category}")
+            self.mistake_combo.setItemData(self.mistake_combo.count() - 1,
+                                           f"The texts you coded {category} that the model did not put in {category}.",
+                                           Qt.ItemDataRole.ToolTipRole)
+            self.mistake_combo.addItem(f"wrongly {category}", f"{WRONGLY}:{category}")
+            self.mistake_combo.setItemData(self.mistake_combo.count() - 1,
+                                           f"The texts the model put in {category} that you did not code {category}.",
+                                           Qt.ItemDataRole.ToolTipRole)
+        self.mistake_box.setVisible(several)
         self.column_combo.clear()
         self.column_combo.addItem(NO_COLUMN, None)
         for name in table.metadata_columns() if table else []:
             self.column_combo.addItem(name, name)
         self.column_box.setVisible(bool(table and table.metadata_columns()))
-        for combo in (self.model_combo, self.human_combo, self.predicted_combo, self.column_combo):
+        for combo in (self.model_combo, self.human_combo, self.predicted_combo, self.mistake_combo, self.column_combo):
             fit_list(combo)
         self._reset_values()
         self._quiet = False
@@ -166,17 +203,27 @@ class DocumentFilterBar(QWidget):
         low, high = self.low_spin.value(), self.high_spin.value()
         ranged = (low, high) != (0, 100) and self.high_spin.isEnabled()
         column = self.column_combo.currentData()
+        mistake = self.mistake_combo.currentData() if self._table is not None and self._table.multi_label else None
+        kind, _, category = mistake.partition(":") if mistake else (None, None, None)
         return DocumentFilter(
             model=self.model_combo.currentData(),
             errors_only=self.mistakes_box.isChecked(),
             human=self.human_combo.currentData(),
             predicted=self.predicted_combo.currentData(),
+            missed=category if kind == MISSED else None,
+            wrongly=category if kind == WRONGLY else None,
             confidence=(low / 100, high / 100) if ranged else None,
             text=self.search_edit.text(),
             metadata_column=column,
             metadata_value=self.value_edit.text() if column else "",
             metadata_mode=self.mode_combo.currentData(),
         )
+
+    def set_mistake(self, kind: str, category: str) -> None:
+        """Choose one category's mistakes (``"missed"`` or ``"wrongly"``); emits once."""
+        index = self.mistake_combo.findData(f"{kind}:{category}")
+        if index >= 0:
+            self.mistake_combo.setCurrentIndex(index)
 
     def chosen_model(self) -> str | None:
         return self.model_combo.currentData()
@@ -221,6 +268,7 @@ class DocumentFilterBar(QWidget):
         self.mistakes_box.setChecked(False)
         self.human_combo.setCurrentIndex(0)
         self.predicted_combo.setCurrentIndex(0)
+        self.mistake_combo.setCurrentIndex(0)
         self.low_spin.setValue(0)
         self.high_spin.setValue(100)
         self.search_edit.clear()
@@ -268,12 +316,14 @@ class DocumentFilterBar(QWidget):
     def _update_enabled(self) -> None:
         table, name = self._table, self.model_combo.currentData()
         has_models = bool(table and table.models)
-        for widget in (self.model_combo, self.mistakes_box, self.predicted_combo):
+        for widget in (self.model_combo, self.mistakes_box, self.predicted_combo, self.mistake_combo):
             widget.setEnabled(has_models)
         has_confidence = bool(has_models and name and table.model(name).has_confidence)  # type: ignore[union-attr]
+        several = bool(table and table.multi_label)
         for widget in (self.low_spin, self.high_spin, self.confidence_label):
             widget.setEnabled(has_confidence)
-            widget.setToolTip(CONFIDENCE_TIP if has_confidence else NO_CONFIDENCE_TIP)
+            widget.setToolTip((SEVERAL_CONFIDENCE_TIP if several else CONFIDENCE_TIP) if has_confidence
+                              else NO_CONFIDENCE_TIP)
         has_column = self.column_combo.currentData() is not None
         self.mode_combo.setEnabled(has_column)
         self.value_edit.setEnabled(has_column)

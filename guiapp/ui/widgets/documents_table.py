@@ -7,7 +7,8 @@ every one of 100,000 rows; this stays instant. Cells are built on demand from th
 
 The chosen model's columns come first and carry a soft background: blue when it agrees with your
 coding, orange when not (the colours of the confusion matrix). Every answer also starts with ✓ or ✗,
-so the table reads the same without colour.
+so the table reads the same without colour. Where a text can have several categories, the coding and
+the answers list them ("Economy; Health"), and an answer agrees when it is exactly the coded set.
 """
 
 from __future__ import annotations
@@ -43,6 +44,33 @@ DOCUMENT_ROLE = Qt.ItemDataRole.UserRole + 1  # the document's index among the t
 CONFIDENCE_TIP = ("Confidence: how sure the model was of its answer, from 0 to 100 % (the probability it gave "
                   "that category). High confidence does not mean the answer is right.")
 NO_CONFIDENCE_TIP = "This model does not say how sure it is of its answers."
+SEVERAL_CONFIDENCE_TIP = ("Confidence: how sure the model was of its least sure yes-or-no, from 0 to 100 % (the "
+                          "chance it gave a category it chose, or against a category it left out). High "
+                          "confidence does not mean the answer is right.")
+
+
+def confidence_tip(table: DocumentsTable | None) -> str:
+    """What the confidence means for this table's answers."""
+    return SEVERAL_CONFIDENCE_TIP if table is not None and table.multi_label else CONFIDENCE_TIP
+
+
+def names(categories: tuple[str, ...]) -> str:
+    """“Economy” and “Health”."""
+    quoted = [f"“{name}”" for name in categories]
+    return quoted[0] if len(quoted) == 1 else ", ".join(quoted[:-1]) + " and " + quoted[-1]
+
+
+def answer_tooltip(model: str, given: str, coded: str, missed: tuple[str, ...], wrongly: tuple[str, ...],
+                   several: bool) -> str:
+    """What a model's answer says next to your coding, in words."""
+    if not several:
+        return f"{model} answered “{given}”; you coded “{coded}”."
+    parts = [f"{model} gave it: {given}. You coded: {coded}."]
+    if missed:
+        parts.append(f"It missed {names(missed)}.")
+    if wrongly:
+        parts.append(f"It wrongly added {names(wrongly)}.")
+    return " ".join(parts)
 
 
 @dataclass(frozen=True)
@@ -206,13 +234,13 @@ class DocumentsTableModel(QAbstractTableModel):
         if column.kind == "text":
             return preview(str(table.texts[document]))
         if column.kind == "human":
-            return table.categories[int(table.human[document])]
+            return table.human_label(document)
         if column.kind == "metadata":
             return table.metadata_text(column.key[len(METADATA):], document)
         answers = table.model(column.model)
         if column.kind == "answer":
             mark = RIGHT_MARK if answers.correct[document] else WRONG_MARK
-            return f"{mark} {table.categories[int(answers.predicted[document])]}"
+            return f"{mark} {table.answer_label(answers, document)}"
         return format_confidence(float(answers.confidence[document]))
 
     def _tooltip(self, column: Column, document: int) -> str | None:
@@ -226,12 +254,14 @@ class DocumentsTableModel(QAbstractTableModel):
             answers = table.model(column.model)
             if answers.correct[document]:
                 return f"{column.model} agrees with your coding."
-            coded = table.categories[int(table.human[document])]
-            given = table.categories[int(answers.predicted[document])]
-            return f"{column.model} answered “{given}”; you coded “{coded}”."
+            missed, wrongly = table.mistakes(answers, document)
+            return answer_tooltip(str(column.model), table.answer_label(answers, document),
+                                  table.human_label(document), missed, wrongly, table.multi_label)
         if column.kind == "confidence":
             value = float(table.model(column.model).confidence[document])
-            return NO_CONFIDENCE_TIP if value != value else CONFIDENCE_TIP
+            return NO_CONFIDENCE_TIP if value != value else confidence_tip(table)
+        if column.kind == "human" and table.multi_label:
+            return f"You coded: {table.human_label(document)}"
         return None
 
     def _build_columns(self) -> list[Column]:
@@ -243,17 +273,23 @@ class DocumentsTableModel(QAbstractTableModel):
             columns.append(Column("id", ID, "ID", "The text's ID from your spreadsheet.", width=60))
         columns.append(Column("text", TEXT, "Text", "The start of the text; hover over it or select the row to "
                               "read all of it.", width=330))
-        columns.append(Column("human", HUMAN, "Your coding", "The category you gave this text.", width=130))
+        several = table.multi_label
+        columns.append(Column("human", HUMAN, "Your coding",
+                              "The categories you gave this text (a text can have several)." if several else
+                              "The category you gave this text.", width=170 if several else 130))
         focus = self.focus_model()
-        names = table.model_names()
-        for name in ([focus] if focus else []) + [n for n in names if n != focus]:
-            columns.append(Column("answer", PREDICTED + name, f"{name}\nanswer",
-                                  f"The category {name} chose. ✓: the same as your coding; ✗: a different one.",
-                                  model=name, width=140))
+        model_names = table.model_names()
+        for name in ([focus] if focus else []) + [n for n in model_names if n != focus]:
+            tip = (f"The categories {name} gave this text. ✓: exactly the categories you coded; ✗: it missed one or "
+                   "added one." if several else
+                   f"The category {name} chose. ✓: the same as your coding; ✗: a different one.")
+            columns.append(Column("answer", PREDICTED + name, f"{name}\nanswer", tip, model=name,
+                                  width=180 if several else 140))
             has = table.model(name).has_confidence
             # the model's name stands over its answer, just left of this column: no need to repeat it
             columns.append(Column("confidence", CONFIDENCE + name, "\nconfidence",
-                                  f"{name}: " + (CONFIDENCE_TIP if has else NO_CONFIDENCE_TIP), model=name, width=84))
+                                  f"{name}: " + (confidence_tip(table) if has else NO_CONFIDENCE_TIP), model=name,
+                                  width=84))
         for extra in table.metadata_columns():
             columns.append(Column("metadata", METADATA + extra, extra,
                                   f"“{extra}” from your spreadsheet (not read by the models).", width=110))

@@ -12,7 +12,7 @@ from guiapp.ui import theme
 class EmptyState(QWidget):
     def __init__(self, title: str, text: str, name: str, parent: QWidget | None = None) -> None:
         super().__init__(parent)
-        heading = QLabel(title, objectName=f"{name}EmptyTitle")
+        self.heading = heading = QLabel(title, objectName=f"{name}EmptyTitle")
         heading.setStyleSheet(f"{theme.heading_style(18)} {theme.text_style(theme.DARK_TEXT)}")
         heading.setAlignment(Qt.AlignmentFlag.AlignCenter)
         self.label = QLabel(text, objectName=f"{name}EmptyText")
@@ -24,3 +24,8 @@ class EmptyState(QWidget):
         column.addWidget(heading)
         column.addWidget(self.label)
         column.addStretch(2)
+
+    def set_words(self, title: str, text: str) -> None:
+        """Say something else (the step cannot be used for another reason)."""
+        self.heading.setText(title)
+        self.label.setText(text)

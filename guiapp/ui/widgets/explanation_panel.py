@@ -44,6 +44,17 @@ if TYPE_CHECKING:
     from guiapp.core.explain.explain_jobs import CorpusExplanation, DocumentExplanation
 
 MODEL_ANSWER = "the model's answer"
+FIRST_CATEGORY = "its first category"  # several categories per text: the first it gave, else the most likely
+ALL_TIP = ("Explain every test document for the chosen model, then list the words each category relies on. "
+           "Explanations already made are reused.")
+SEVERAL_ALL_TIP = ("Explain every test document for the chosen model toward each category it gave the text (texts "
+                   "it gave none are left out), then list the words each category relies on. Explanations already "
+                   "made are reused.")
+CATEGORY_TIP = "Colour the words by how much they pushed the model toward this category."
+SEVERAL_CATEGORY_TIP = (
+    "A text can have several categories, and the model gives each its own chance. The colours show which words "
+    "raised (red) or lowered (blue) the chance of the category chosen here. “its first category”: the first "
+    "category the model gave the text or, if it gave none, the one it found most likely.")
 
 
 def _opened(models: dict[str, TrainedModel], name: str, folder: Path) -> TrainedModel:
@@ -103,7 +114,7 @@ class ExplanationPanel(QWidget):
         self.model_combo = short_combo("explainModel", 16)
         self.model_combo.setToolTip("The model whose decision is explained.")
         self.category_combo = short_combo("explainCategory", 16)
-        self.category_combo.setToolTip("Colour the words by how much they pushed the model toward this category.")
+        self.category_combo.setToolTip(CATEGORY_TIP)
         self.steps_spin = QSpinBox(objectName="explainSteps")
         self.steps_spin.setRange(10, 300)
         self.steps_spin.setValue(50)
@@ -117,7 +128,10 @@ class ExplanationPanel(QWidget):
         self.steps_spin.editingFinished.connect(self.explain_current)
         controls = FlowRow(spacing=8)  # "Why did [model] choose [category]" wraps in a narrow pane
         controls.add_widget(together(QLabel("Why did"), self.model_combo))
-        controls.add_widget(together(QLabel("choose"), self.category_combo))
+        # several categories per text: "Why did [model] give [category] its chance"
+        self.choose_label, self.chance_label = QLabel("choose"), QLabel("its chance")
+        self.chance_label.hide()
+        controls.add_widget(together(self.choose_label, self.category_combo, self.chance_label))
         self.steps_box = together(self.steps_label, self.steps_spin)
         controls.add_widget(self.steps_box)
         self.progress = JobProgress()
@@ -129,9 +143,8 @@ class ExplanationPanel(QWidget):
         self.words = HighlightedText()
         self.attention = AttentionView()
         self.corpus_view = CorpusWordsView()
-        self.all_button = QPushButton("Explain all test documents", objectName="explainAll", toolTip=(
-            "Explain every test document for the chosen model, then list the words each category relies on. "
-            "Explanations already made are reused."), clicked=self.explain_all)
+        self.all_button = QPushButton("Explain all test documents", objectName="explainAll", toolTip=ALL_TIP,
+                                      clicked=self.explain_all)
         self.export_button = QPushButton(
             "Save explanations…", objectName="exportExplanations", enabled=False, clicked=self.choose_export_path,
             toolTip="Save the explained documents as a web page anyone can open, with a CSV table of the top words "
@@ -181,9 +194,15 @@ class ExplanationPanel(QWidget):
                 folder = folder_of(model)
                 if folder is not None and folder.is_dir():
                     self.model_combo.addItem(model.name, model.name)
-            self.category_combo.addItem(MODEL_ANSWER, None)
+            several = result.multi_label
+            self.category_combo.addItem(FIRST_CATEGORY if several else MODEL_ANSWER, None)
             for index, category in enumerate(result.categories):
                 self.category_combo.addItem(f"“{category}”", index)
+        several = result is not None and result.multi_label
+        self.choose_label.setText("give" if several else "choose")
+        self.chance_label.setVisible(several)
+        self.category_combo.setToolTip(SEVERAL_CATEGORY_TIP if several else CATEGORY_TIP)
+        self.all_button.setToolTip(SEVERAL_ALL_TIP if several else ALL_TIP)
         self.words.clear("Select a document to see which words pushed the model's answer.")
         self.attention.clear()
         self.corpus_view.clear()
@@ -278,14 +297,20 @@ class ExplanationPanel(QWidget):
             return
         if self.result is not None and len(self.result.test_rows) == len(self.result.test_texts):
             # named by spreadsheet row and ID in the saved pages, their tables and the workbook
-            found.documents = name_test_documents(found.documents, self.result)
+            found.documents = name_test_documents(found.documents, self.result, found.positions or None)
         self.corpus = found
         if self.session is not None:
             self.session.set_explained_documents(found.documents)
         if found.words is not None:
             self.corpus_view.show_words(found.words)
         self.export_button.setEnabled(bool(found.documents))
-        self.statusMessage.emit(f"Explained {len(found.documents):,} test documents.")
+        if self.result is not None and self.result.multi_label:
+            explained = len(set(found.positions))
+            left = (f"; {found.unexplained:,} the model gave no category were left out" if found.unexplained else "")
+            self.statusMessage.emit(f"Explained {explained:,} test documents, toward each category the model gave "
+                                    f"them ({len(found.documents):,} explanations){left}.")
+        else:
+            self.statusMessage.emit(f"Explained {len(found.documents):,} test documents.")
 
     # -- export ---------------------------------------------------------------------------------------------------
     def choose_export_path(self) -> None:

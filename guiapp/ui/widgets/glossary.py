@@ -15,7 +15,14 @@ from typing import ClassVar
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QLabel
 
+from guiapp.core.experiment.multilabel_metrics import MULTI_LABEL_MEASURES
 from guiapp.ui.theme import TERM_LINK
+
+
+def _measure(name: str) -> str:
+    """The engine's one-line meaning of a multi-label measure, as a sentence."""
+    meaning = MULTI_LABEL_MEASURES[name][1]
+    return meaning[:1].upper() + meaning[1:] + "."
 
 # term -> one plain sentence. Keys are matched case-insensitively, longest first; the plural
 # forms are matched too ("folds", "subword tokens", "Transformers").
@@ -162,6 +169,18 @@ TERMS: dict[str, str] = {
         "from 1,000 to 2,000."
     ),
     "share wrong": "The share of texts where the model chose a different category than you coded.",
+    # studies where a text can have several categories
+    "micro-F1": _measure("micro_f1"),
+    "subset accuracy": _measure("accuracy") + " Strict: one category too many or too few counts as wrong.",
+    "Hamming loss": _measure("hamming_loss") + " 0 is perfect; lower is better.",
+    "threshold": (
+        "How sure a model must be before it puts a text in a category: the text goes in when the model's "
+        "probability for that category reaches the threshold (0.5, unless it was tuned on the training texts)."
+    ),
+    "per-category table": (
+        "For one category, four counts of test texts: coded with it and put there by the model, coded but missed, "
+        "not coded but added by the model, and neither."
+    ),
     "random seed": (
         "A number that fixes every random choice (the test texts, the folds, oversampling), so "
         "the same study gives the same result when it is run again."
@@ -177,6 +196,7 @@ ALIASES: dict[str, str] = {
     "fine-tuned": "fine-tuning",
     "fine-tune": "fine-tuning",
     "graphics card": "GPU",
+    "exact match": "subset accuracy",
 }
 
 
@@ -237,6 +257,10 @@ class GlossaryLabel(QLabel):
     def plain_text(self) -> str:
         """The text as the user reads it (without markup)."""
         return self._plain
+
+    def set_terms(self, terms: list[str]) -> None:
+        """Which glossary entries to mark from the next :meth:`set_plain_text` on."""
+        self._terms = list(terms)
 
     def explained_terms(self) -> list[str]:
         return terms_in(self._plain, self._terms) if self._plain else []

@@ -8,6 +8,8 @@ from PySide6.QtGui import QColor, QFont, QPainter, QPainterPath, QPen, QPixmap
 from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QPushButton, QVBoxLayout
 
 from guiapp.core.health.findings import HealthIssue, LengthStats
+from guiapp.core.health.label_sets import LabelHealth
+from guiapp.core.study.category_fixes import visible
 from guiapp.ui import theme
 from guiapp.ui.widgets.chart_numbers import format_share
 from guiapp.ui.widgets.eliding_button import ElidingButton
@@ -224,3 +226,41 @@ class IssueCard(QFrame):
             row.add_widget(self.button)
         if issue.rows or self.fix_buttons:
             body.addWidget(row)
+
+
+# ----- several categories per text -------------------------------------------------------------------
+SEVERAL_FIGURE_TIPS = {
+    "coded": "Texts you coded, also those with none of the categories: these are used to train and test the models.",
+    "uncoded": "Rows where every category is left empty. They are not used for the comparison; the chosen model "
+               "can code them later.",
+    "categories": "The categories of your study: one per ticked column, or each name found in the column that "
+                  "lists them. A text can have several.",
+}
+
+
+def combination_words(labels: tuple[str, ...]) -> str:
+    """("economy", "health") -> "economy + health"; ("economy",) -> "economy only"; () -> "none of the categories"."""
+    if not labels:
+        return "none of the categories"
+    return " + ".join(visible(label) for label in labels) + (" only" if len(labels) == 1 else "")
+
+
+def several_categories_caption(health: LabelHealth) -> str:
+    """What the bars of a study with several categories per text show, and what to watch for."""
+    text = ("How many coded texts have each category, largest first. A text can have several categories, "
+            "so the shares add up to more than 100 %.")
+    k = health.n_folds
+    n_rare = len(health.too_rare)
+    if n_rare:
+        text += (f" {plural(n_rare, 'category', 'categories')} in orange {'has' if n_rare == 1 else 'have'} too few "
+                 f"training texts for {k}-fold cross-validation (each needs at least {k}).")
+    elif health.categories:
+        text += f" Every category has enough texts for {k}-fold cross-validation."
+    if health.n_no_category:
+        n = health.n_no_category
+        text += f" {plural(n, 'coded text')} {'has' if n == 1 else 'have'} none of the categories."
+    if health.n_thresholded:  # (study_data loads pandas: with a report, it is there by now)
+        from guiapp.core.study.study_data import thresholded_note
+
+        text += " " + thresholded_note(health.n_thresholded)
+    return text

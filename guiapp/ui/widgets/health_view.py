@@ -14,7 +14,9 @@ Widgets tests (and the page) can find by objectName: ``verdict_banner`` (propert
 ``issue_explanation``, ``issue_fix``, ``show_rows_button``, ``category_caption``,
 ``category_chart``, ``words_summary``, ``words_chart``, ``tokens_summary``, ``tokens_chart``,
 ``tokens_note``, ``duplicates_caption``, ``duplicates_table``, ``health_placeholder``,
-``fix_button`` (property ``code``), ``applied_fixes`` (frame), ``applied_fixes_text``, ``undo_fix_button``.
+``fix_button`` (property ``code``), ``applied_fixes`` (frame), ``applied_fixes_text``, ``undo_fix_button``;
+where a text can have several categories (``HealthReport.label_health``) also ``category_combinations``
+with ``combinations_caption``, ``combinations_table``, ``cooccurrence_caption`` and ``cooccurrence_heatmap``.
 
 One-click fixes of the categories: a finding's ``fix_button`` adds its
 :class:`~guiapp.core.study.category_fixes.CategoryFixes` to the view's (:meth:`category_fixes`) and
@@ -48,10 +50,12 @@ from guiapp.core.health.duplicates import repeated_words
 from guiapp.core.health.findings import FixAction, HealthReport
 from guiapp.core.study.category_fixes import CategoryFixes, visible
 from guiapp.ui import theme
+from guiapp.ui.widgets.category_combinations import CategoryCombinations
 from guiapp.ui.widgets.glossary import GlossaryLabel
 from guiapp.ui.widgets.health_parts import (
     FIGURE_CAPTIONS,
     FIGURE_KEYS,
+    SEVERAL_FIGURE_TIPS,
     FigureTile,
     IssueCard,
     length_summary,
@@ -59,6 +63,7 @@ from guiapp.ui.widgets.health_parts import (
     over_limit_summary,
     plural,
     sample_note,
+    several_categories_caption,
     severity_pixmap,
 )
 from guiapp.ui.widgets.lazy_widget import LazyWidget
@@ -116,6 +121,7 @@ class HealthReportView(QWidget):
         self._build_figures()
         self._build_issues()
         self._build_categories()
+        self._build_combinations()
         self._build_lengths()
         self._build_duplicates()
         layout.addStretch(1)
@@ -169,6 +175,7 @@ class HealthReportView(QWidget):
         self._placeholder.setVisible(report is None)
         for section in self._sections:
             section.setVisible(report is not None)
+        self._combinations_section.setVisible(report is not None and report.label_health is not None)
         if report is None:
             self._applied.hide()
             if self._category_slot.is_made():  # a chart not made yet is empty anyway
@@ -177,6 +184,7 @@ class HealthReportView(QWidget):
                 if slot.is_made():
                     slot.widget().set_histogram([], [])
             self._duplicates_table.setRowCount(0)
+            self._combinations.set_label_health(None)
             self._set_issues(())
             return
         self._show_verdict(report)
@@ -184,6 +192,8 @@ class HealthReportView(QWidget):
         self._show_figures(report)
         self._set_issues(report.issues)
         self._show_categories(report)
+        if report.label_health is not None:
+            self._combinations.set_label_health(report.label_health)
         self._show_lengths(report)
         self._show_duplicates(report)
 
@@ -208,6 +218,10 @@ class HealthReportView(QWidget):
 
     def tokens_chart(self) -> HistogramChart:
         return self._tokens_chart
+
+    def combinations(self) -> CategoryCombinations:
+        """The combinations of categories and their heatmap (shown when a text can have several)."""
+        return self._combinations
 
     @property
     def _category_chart(self) -> CategoryBarChart:
@@ -335,6 +349,13 @@ class HealthReportView(QWidget):
         self._category_slot = LazyWidget(lambda: _make_category_chart(frame), frame)
         layout.addWidget(self._category_slot)
 
+    def _build_combinations(self) -> None:
+        frame, layout = self._section("Categories that go together")
+        self._combinations = CategoryCombinations(frame)
+        self._combinations.setObjectName("category_combinations")
+        layout.addWidget(self._combinations)
+        self._combinations_section = frame
+
     def _build_lengths(self) -> None:
         frame, layout = self._section("Text lengths")
         intro = self._muted(
@@ -422,6 +443,9 @@ class HealthReportView(QWidget):
         for key, value in values.items():
             self._figures[key].number.setText(f"{value:,}")
         self._figures["categories"].caption.setText("category" if values["categories"] == 1 else "categories")
+        several = report.label_health is not None
+        for key in SEVERAL_FIGURE_TIPS:  # a text can have several categories: what the figures count then
+            self._figures[key].setToolTip(SEVERAL_FIGURE_TIPS[key] if several else FIGURE_CAPTIONS[key][1])
         self._figures["duplicates"].caption.setText(
             "row repeats the text of another row" if values["duplicates"] == 1 else FIGURE_CAPTIONS["duplicates"][0])
 
@@ -450,6 +474,16 @@ class HealthReportView(QWidget):
             self._issues_summary.setText(", ".join(parts) + ".")
 
     def _show_categories(self, report: HealthReport) -> None:
+        health = report.label_health
+        if health is not None:  # a text can have several categories: each bar counts the texts with it
+            cats = sorted(health.categories, key=lambda c: -c.count)
+            self._category_chart.set_categories(
+                [visible(c.label) for c in cats], [c.count for c in cats], [c.share for c in cats],
+                [c.too_rare for c in cats])
+            self._category_caption.set_plain_text(
+                several_categories_caption(health) if cats else
+                "No categories yet: tick the columns of your categories, or choose the column that lists them.")
+            return
         cats = report.categories
         self._category_chart.set_categories(
             [visible(c.label) for c in cats], [c.count for c in cats], [c.share for c in cats], [c.too_small for c in cats]

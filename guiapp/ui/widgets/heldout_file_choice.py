@@ -28,7 +28,9 @@ def read_test_file(path: str, sheet: str | None, mapping: ColumnMapping,
     """The number of coded texts in a separate test file, and its table; DataError when it lacks
     the study's columns."""
     table = read_table(Path(path), sheet, on_event=on_event)
-    wanted = ColumnMapping(text_columns=list(mapping.text_columns), category_column=mapping.category_column)
+    wanted = ColumnMapping(text_columns=list(mapping.text_columns), category_column=mapping.category_column,
+                           multi_label=mapping.multi_label, category_columns=list(mapping.category_columns),
+                           label_separator=mapping.label_separator)
     try:
         check_mapping(table.frame, wanted)
     except DataError as error:
@@ -36,6 +38,10 @@ def read_test_file(path: str, sheet: str | None, mapping: ColumnMapping,
             f"The test file {Path(path).name} does not have the study's columns: {error.message}",
             "Choose a file with the same text and category columns as your table.",
         ) from None
+    if mapping.multi_label:  # a text can have several categories: coded where any category cell is filled in
+        from guiapp.core.study.label_sets import read_label_sets
+
+        return read_label_sets(table.frame, wanted).n_coded, table.frame
     return int(category_labels(table.frame[mapping.category_column]).notna().sum()), table.frame
 
 

@@ -1,5 +1,6 @@
-"""The Results step's "take it home" buttons: the comparison as an Excel workbook, and the methods
-appendix for a paper (HTML, PDF printed by Qt, and the JSON of facts behind them).
+"""The Results step's "take it home" buttons: the comparison as an Excel workbook (or, choosing CSV
+as the file type, its tables as CSV files in a folder), and the methods appendix for a paper (HTML,
+PDF printed by Qt, and the JSON of facts behind them).
 
 The writing runs in a background job; the file dialog asks before replacing a file, so a file is
 only replaced when the user said so. The user's own data files are never written to.
@@ -23,6 +24,11 @@ from guiapp.workers import Worker, WorkerSlot
 
 EXCEL_TIP = ("Save the comparison as an Excel workbook: scores with their intervals, scores per category, "
              "confusion matrices, a chart, the study's settings, and the shares the Findings step estimated.")
+CSV_TIP = " Choose “CSV files” as the file type for the tables as CSV files in a folder (for R, Stata or SPSS)."
+EXCEL_FILTER = "Excel workbook (*.xlsx);;CSV files in a folder, one per table (*.csv)"
+EXCEL_TIP_SEVERAL = ("Save the comparison as an Excel workbook: scores with their intervals (micro-F1, exact match and "
+                     "Hamming loss too), scores and thresholds per category, a yes/no table per category, every test "
+                     "text with your categories and each model's, a chart, and the study's settings.")
 APPENDIX_TIP = ("Write a methods appendix for your paper: a paragraph you can adapt, tables of the data, "
                 "settings and scores, and the software used — as a web page (HTML), a PDF and the facts as JSON.")
 
@@ -42,7 +48,7 @@ class ResultsExport(QWidget):
         self.subgroups: Callable[[], object] = lambda: None  # the scores per group of texts shown, for their sheet
         self._slot = WorkerSlot(self)
         self.excel_button = QPushButton("Export to Excel…", objectName="exportExcel")
-        self.excel_button.setToolTip(EXCEL_TIP)
+        self.excel_button.setToolTip(EXCEL_TIP + CSV_TIP)
         self.excel_button.clicked.connect(self.choose_excel)
         self.appendix_button = QPushButton("Methods appendix…", objectName="methodsAppendix")
         self.appendix_button.setToolTip(APPENDIX_TIP)
@@ -58,14 +64,29 @@ class ResultsExport(QWidget):
 
     def set_result(self, result: ExperimentResult | None) -> None:
         self.result = result
+        several = result is not None and result.multi_label
+        self.excel_button.setToolTip((EXCEL_TIP_SEVERAL if several else EXCEL_TIP) + CSV_TIP)
         self.set_buttons_enabled(True)
         self.status_label.setText("")
 
     # -- Excel -------------------------------------------------------------------------------------
     def choose_excel(self) -> None:
-        path = self._ask_path("Export the results to Excel", "TextLab results", ".xlsx", "Excel workbook (*.xlsx)")
-        if path:
+        path = self._ask_path("Export the results to Excel", "TextLab results", ".xlsx", EXCEL_FILTER)
+        if path and path.suffix.lower() == ".csv":  # the tables as CSV files, in a folder of that name
+            self.export_csv(path.with_suffix(""))
+        elif path:
             self.export_excel(path)
+
+    def export_csv(self, folder: str | Path) -> Worker:
+        """Write the tables as CSV files into ``folder`` in the background; files already there are kept
+        (the export then fails with a message that says which)."""
+        from guiapp.core.export.flat_files import write_results_csv
+
+        assert self.result is not None
+        worker = Worker(write_results_csv, Path(folder), self.result, protected=self._data_files(),
+                        name="writing the CSV files")
+        return self._start(worker, "Exporting CSV files", lambda written: self._done(
+            f"Saved {len(written)} CSV files", Path(written[0])))
 
     def export_excel(self, path: str | Path) -> Worker:
         """Write the workbook in the background; the file is replaced (the dialog has asked)."""

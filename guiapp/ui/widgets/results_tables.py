@@ -2,6 +2,9 @@
 
 A fine-tuned Transformer's settings form a learning rate × epochs grid, shown as such
 (:class:`TransformerGridTable`); its stages are named for fine-tuning (:func:`transformer_stages`).
+Where a text can have several categories, the scores per category add each F1's interval, the
+texts the model put in the category and its threshold, and :class:`ModelMeasuresTable` compares
+the models on macro-F1, micro-F1, exact match and Hamming loss.
 
 Numbers are shown with two decimals and sort as numbers; every column title and cell has a
 tooltip that says in plain words what the number means.
@@ -28,7 +31,11 @@ from guiapp.core.experiment.metrics import CategoryScores
 from guiapp.core.experiment.results import GridPointResult
 from guiapp.core.models.conventional import describe_params
 from guiapp.ui.theme import CHOSEN_BACKGROUND, WEAK
-from guiapp.ui.widgets.chart_numbers import format_seconds
+from guiapp.ui.widgets.chart_numbers import (
+    format_row_share,
+    format_seconds,
+    format_share,
+)
 from guiapp.ui.widgets.glossary import TERMS
 
 SORT_ROLE = Qt.ItemDataRole.UserRole + 1
@@ -123,7 +130,9 @@ class _Table(QTableWidget):
 
 
 class CategoryScoresTable(_Table):
-    """Precision, recall, F1 and support of each category; click a column title to sort."""
+    """Precision, recall, F1 and support of each category; click a column title to sort. Where a
+    text can have several categories (``set_scores(…, multi_label=True)``) also the F1's interval,
+    how many test texts the model put in the category, and the threshold it used."""
 
     HEADERS = ("Category", "Precision", "Recall", "F1", "Test texts (support)")
     TIPS = (
@@ -133,28 +142,64 @@ class CategoryScoresTable(_Table):
         "F1: " + TERMS["F1"],
         "Support: " + TERMS["support"],
     )
+    MULTI_LABEL_HEADERS = ("Category", "Precision", "Recall", "F1", "F1 interval (95 %)", "Coded (test texts)",
+                           "Predicted (test texts)", "Threshold")
+    MULTI_LABEL_TIPS = (
+        "The categories you coded; each is a yes/no decision of its own.",
+        "Precision: " + TERMS["precision"],
+        "Recall: " + TERMS["recall"],
+        "F1: " + TERMS["F1"],
+        ("The range this category's F1 would likely take with other test texts (95 % bootstrap interval); "
+         "wide with few coded texts."),
+        "How many test texts you coded with this category.",
+        "How many test texts the model put in this category.",
+        "Threshold: " + TERMS["threshold"],
+    )
     WEAK_F1 = 0.5
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.setObjectName("categoryTable")
         self.setSortingEnabled(True)
+        self._multi_label = False
+
+    def _set_kind(self, multi_label: bool) -> None:
+        """The columns of a single-label study, or of one where a text can have several categories."""
+        if multi_label == self._multi_label:
+            return
+        self._multi_label = multi_label
+        headers, tips = (self.MULTI_LABEL_HEADERS, self.MULTI_LABEL_TIPS) if multi_label else (self.HEADERS, self.TIPS)
+        self.setColumnCount(len(headers))
+        self.setHorizontalHeaderLabels(list(headers))
+        for column, tip in enumerate(tips):
+            self.horizontalHeaderItem(column).setToolTip(tip)
 
     def _not_counted(self, row: int, score: CategoryScores) -> None:
         """A category neither coded nor predicted in the test texts: no scores, and not in the macro-F1."""
         words = (f"No test text was coded “{score.category}” and the model put none there, so it has no score "
                  "and does not count in the macro-F1.")
-        cells = {column: SortItem("—", -1.0, words) for column in (1, 2, 3)} | {4: SortItem("0", 0, words)}
+        if self._multi_label:
+            cells = {column: SortItem("—", -1.0, words) for column in (1, 2, 3, 4)} | {
+                5: SortItem("0", 0, words), 6: SortItem("0", 0, words)}
+        else:
+            cells = {column: SortItem("—", -1.0, words) for column in (1, 2, 3)} | {4: SortItem("0", 0, words)}
         for column, cell in cells.items():
             cell.setTextAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
             self.setItem(row, column, cell)
 
-    def set_scores(self, scores: Sequence[CategoryScores]) -> None:
+    def set_scores(self, scores: Sequence[CategoryScores], *, multi_label: bool = False,
+                   thresholds: Sequence[float] | None = None) -> None:
+        """Show ``scores``; ``multi_label``: the columns of a study where a text can have several
+        categories, with the model's ``thresholds`` (one per category, in the order of ``scores``)."""
+        self._set_kind(multi_label)
         self.setSortingEnabled(False)
         self.setRowCount(len(scores))
+        limits = list(thresholds) if thresholds is not None and len(thresholds) == len(scores) else [None] * len(scores)
         for row, score in enumerate(scores):
             name = score.category
             self.setItem(row, 0, SortItem(name, name.lower(), name))
+            if multi_label:
+                self._threshold(row, name, limits[row])
             if not score.counted:
                 self._not_counted(row, score)
                 continue
@@ -175,10 +220,98 @@ class CategoryScoresTable(_Table):
             support = SortItem(f"{score.support:,}", int(score.support),
                                f"You coded {score.support:,} of the test texts “{name}”.")
             support.setTextAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
-            self.setItem(row, 4, support)
+            if multi_label:
+                self._several(row, score, support)
+            else:
+                self.setItem(row, 4, support)
         self.setSortingEnabled(True)
         self.sortItems(3, Qt.SortOrder.DescendingOrder)
         self.fit_columns()
+
+    def _several(self, row: int, score: CategoryScores, support: SortItem) -> None:
+        """The F1 interval, coded and predicted texts of a category where a text can have several."""
+        name = score.category
+        if score.f1_ci is not None:
+            low, high = score.f1_ci
+            interval = SortItem(f"{low:.2f}–{high:.2f}", float(low),
+                                f"With other test texts, the F1 of “{name}” would likely lie between {low:.2f} and "
+                                f"{high:.2f} (95 % bootstrap interval over the test texts).")
+        else:
+            interval = SortItem("—", -1.0, "No interval was computed for this category.")
+        interval.setTextAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+        self.setItem(row, 4, interval)
+        self.setItem(row, 5, support)
+        predicted = max(int(score.predicted), 0)
+        cell = SortItem(f"{predicted:,}", predicted, f"The model put {predicted:,} of the test texts in “{name}”.")
+        cell.setTextAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+        self.setItem(row, 6, cell)
+
+    def _threshold(self, row: int, name: str, threshold: float | None) -> None:
+        if threshold is None:
+            cell = SortItem("—", -1.0, "The threshold was not recorded.")
+        else:
+            cell = SortItem(f"{threshold:.2f}", float(threshold),
+                            f"The model puts a text in “{name}” when its probability for “{name}” is at least "
+                            f"{threshold:.2f}.")
+        cell.setTextAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+        self.setItem(row, 7, cell)
+
+
+class ModelMeasuresTable(_Table):
+    """Every finished model on the measures of a study where a text can have several categories:
+    macro-F1 with its interval, micro-F1, exact match (all categories of a text right) and Hamming
+    loss; best first, as tall as its rows."""
+
+    HEADERS = ("Model", "Macro-F1", "95 % interval", "Micro-F1", "All categories right", "Hamming loss")
+    TIPS = (
+        "The compared models, the recommended one first.",
+        "Macro-F1: " + TERMS["macro-F1"],
+        "Confidence interval: " + TERMS["confidence interval"],
+        "Micro-F1: " + TERMS["micro-F1"],
+        "Exact match (subset accuracy): " + TERMS["subset accuracy"],
+        "Hamming loss: " + TERMS["Hamming loss"],
+    )
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("modelMeasuresTable")
+        self.setSelectionMode(QAbstractItemView.SelectionMode.NoSelection)
+        self.setVerticalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Fixed)
+
+    def set_models(self, models: Sequence[Any], n_test: int) -> None:  # noqa: ANN401 — ModelResult
+        """One row per finished model, in the order given (best first)."""
+        self.setRowCount(len(models))
+        right = Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter
+        texts = f"{n_test:,} test texts" if n_test else "the test texts"
+        for row, model in enumerate(models):
+            test = model.test
+            ci = test.macro_f1_ci
+            cells = [
+                SortItem(model.name, model.name.lower(), model.name),
+                SortItem(f"{test.macro_f1:.2f}", test.macro_f1, f"Macro-F1 of {model.name} on {texts}."),
+                SortItem(f"{ci[0]:.2f}–{ci[1]:.2f}" if ci else "—", ci[0] if ci else -1.0,
+                         f"With other test texts its macro-F1 would likely lie in this range ({test.ci_level:.0%})."
+                         if ci else "No interval was computed."),
+                SortItem(_score(test.micro_f1), test.micro_f1 if test.micro_f1 is not None else -1.0,
+                         f"Micro-F1 of {model.name}: {TERMS['micro-F1']}"),
+                SortItem(format_row_share(test.accuracy), test.accuracy,
+                         f"{model.name} got every category of {format_row_share(test.accuracy)} of {texts} right: "
+                         "no category missing, none added."),
+                SortItem(_score(test.hamming_loss, 3), test.hamming_loss if test.hamming_loss is not None else -1.0,
+                         f"{model.name} got {format_share(test.hamming_loss or 0.0)} of all yes/no decisions (each "
+                         "text × each category) wrong." if test.hamming_loss is not None else "Not recorded."),
+            ]
+            for column, cell in enumerate(cells):
+                if column:
+                    cell.setTextAlignment(right)
+                self.setItem(row, column, cell)
+        self.fit_columns()
+        self.setFixedHeight(self.horizontalHeader().height() + 26 * max(len(models), 1) + 4)
+
+
+def _score(value: float | None, digits: int = 2) -> str:
+    return "—" if value is None else f"{value:.{digits}f}"
 
 
 class GridTable(_Table):
