@@ -18,7 +18,7 @@ from guiapp.core.experiment.results import ExperimentResult, ModelResult
 from guiapp.core.experiment.results_manifest import write_manifest
 from guiapp.core.features.bow import BagOfWords
 from guiapp.core.predict.saved_results import RESULTS_FILE, open_models, read_results
-from guiapp.core.predict.stream import NO_CATEGORY
+from guiapp.core.study.label_sets import NO_CATEGORY
 from guiapp.core.study.mapping import ColumnMapping
 from guiapp.core.study.sections import ModelSpec
 from guiapp.core.study.spec import DataSpec, ExperimentSpec

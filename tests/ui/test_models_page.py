@@ -386,3 +386,15 @@ def test_combined_models_and_the_transformer_choice_are_set_in_the_advanced_dial
     again = page.open_advanced()  # the dialog shows what the study holds
     assert not again.test_tab.combine.isChecked() and again.transformer_tab.seeds_value() == 3
     again.reject()
+
+
+def test_tuned_thresholds_are_set_in_the_advanced_dialog(page, qtbot):
+    dialog = page.open_advanced()
+    assert not dialog.test_tab.tune_thresholds.isChecked()  # 0.5 for every category by default
+    dialog.test_tab.tune_thresholds.setChecked(True)
+    qtbot.mouseClick(dialog.ok_button, Qt.MouseButton.LeftButton)
+    assert page.build_spec().evaluation.tune_thresholds
+    assert "threshold tuned" in page.changes_label.text()
+    again = page.open_advanced()
+    assert again.test_tab.tune_thresholds.isChecked()
+    again.reject()

@@ -11,7 +11,7 @@ import pandas as pd
 import pytest
 from PySide6.QtCore import Qt
 
-from guiapp.core.predict.stream import NO_CATEGORY
+from guiapp.core.study.label_sets import NO_CATEGORY
 from guiapp.core.study.mapping import ColumnMapping
 from guiapp.ui.pages.predict_page import SEVERAL_COUNTS_TEXT, SEVERAL_TOP_WORDS_TIP, PredictPage
 from tests.core.explain.test_multi_label_explain import manifesto_texts

@@ -17,6 +17,7 @@ import pandas as pd
 
 from guiapp.core.atomic import write_bytes_atomic, write_text_atomic
 from guiapp.core.experiment.results import ExperimentResult
+from guiapp.core.study.label_sets import LIST_SEPARATOR, NO_CATEGORY
 
 RESULTS_NAME = "results.json"
 PREDICTIONS_NAME = "predictions.csv"
@@ -31,7 +32,9 @@ def predictions_frame(result: ExperimentResult) -> pd.DataFrame:
     several = result.multi_label
 
     def named(code) -> str:  # noqa: ANN001 — a category index, or a list of them
-        return "; ".join(categories[index] for index in sorted(code)) if several else categories[code]
+        if not several:
+            return categories[code]
+        return LIST_SEPARATOR.join(categories[index] for index in sorted(code)) or NO_CATEGORY
 
     truth = "true_categories" if several else "true_category"
     base = pd.DataFrame(

@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from guiapp.core.experiment.multilabel_metrics import MULTI_LABEL_MEASURES
 from guiapp.core.experiment.results import ExperimentResult, ModelResult
 from guiapp.core.experiment.thresholds import DEFAULT_THRESHOLD
-from guiapp.core.predict.stream import LIST_SEPARATOR, NO_CATEGORY
+from guiapp.core.study.label_sets import LIST_SEPARATOR, NO_CATEGORY
 
 # the measures reported for the whole test set, in the order the exports list them
 OVERALL_MEASURES = ("macro_f1", "micro_f1", "accuracy", "hamming_loss")

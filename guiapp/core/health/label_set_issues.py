@@ -165,10 +165,10 @@ def _issues(sets: LabelSets, data: CategoryData, train: np.ndarray, n_folds: int
             "Choose the columns that hold your categories, or code some texts first.",
         )]
     issues += rows_issue(
-        "info", "uncoded_rows", ~sets.coded, "no category",
+        "info", "uncoded_rows", ~sets.coded, "not been coded yet",
         f"These rows are empty in {'every category column' if sets.layout == 'indicator' else where}. They will "
         "not be used for training; later you can let the chosen model code them.",
-        "Nothing to do, unless you meant to code them.",
+        "Nothing to do, unless you meant to code them.", verbs=("has", "have"),
     )
     if sets.left_out_texts:
         n = sets.left_out_texts

@@ -16,6 +16,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from guiapp.core.events import EventCallback, Progress, ignore_events
+from guiapp.core.study.label_sets import category_list
 
 DEFAULT_CHUNK_SIZE = 2_048
 NO_PREDICTION = -1
@@ -61,15 +62,6 @@ class Predictions:
         return names[np.where(self.predicted >= 0, self.predicted, len(self.categories))].tolist()
 
 
-NO_CATEGORY = "(none of the categories)"
-LIST_SEPARATOR = "; "
-
-
-def category_list(row: np.ndarray, categories: Sequence[str]) -> str:
-    """A text's categories from its 0/1 row, joined by "; " in category order (:data:`NO_CATEGORY`
-    when it has none)."""
-    names = [categories[index] for index in np.flatnonzero(np.asarray(row) == 1)]
-    return LIST_SEPARATOR.join(names) if names else NO_CATEGORY
 
 
 def predict_in_chunks(

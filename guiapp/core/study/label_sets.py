@@ -46,6 +46,8 @@ NO_WORDS = frozenset({"0", "no", "false"})
 SEPARATORS = (";", "|", ",", "/", " + ", "+")
 DEFAULT_SEPARATOR = ";"
 THRESHOLD = 0.5
+NO_CATEGORY = "(none of the categories)"  # how a text with none of the categories is written
+LIST_SEPARATOR = "; "  # between a text's categories when they are written in one cell
 _DECIMAL_COMMA = re.compile(r"[+-]?\d*,\d+")
 _BAD = object()  # a cell that is not an indicator value
 
@@ -339,3 +341,10 @@ __all__ = [
     "label_tuples",
     "read_label_sets",
 ]
+
+
+def category_list(row: np.ndarray, categories: Sequence[str]) -> str:
+    """A text's categories from its 0/1 row, joined by "; " in category order (:data:`NO_CATEGORY`
+    when it has none)."""
+    names = [categories[index] for index in np.flatnonzero(np.asarray(row) == 1)]
+    return LIST_SEPARATOR.join(names) if names else NO_CATEGORY

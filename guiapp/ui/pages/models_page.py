@@ -611,6 +611,8 @@ class ModelsPage(QWidget):
             parts.append(f"{self.settings.evaluation.bootstrap_samples} resamples for the interval")
         if not self.settings.evaluation.combine:
             parts.append("no combined models")
+        if self.settings.evaluation.tune_thresholds:
+            parts.append("each category's threshold tuned on the training texts")
         if self.settings.evaluation.transformer_choice != default_evaluation.transformer_choice:
             parts.append("the Transformer's top-scoring setting (the paper's rule)")
         if self.settings.evaluation.transformer_seeds != default_evaluation.transformer_seeds:

@@ -75,7 +75,7 @@ def with_no_category_row(counts: pd.DataFrame, found: NewTextPredictions) -> pd.
     """The category counts with a last row for the texts a model gave none of the categories."""
     import pandas as pd
 
-    from guiapp.core.predict.stream import NO_CATEGORY
+    from guiapp.core.study.label_sets import NO_CATEGORY
 
     row: dict[str, object] = {counts.columns[0]: NO_CATEGORY}
     for name, predictions in zip(found.models, found.predictions, strict=True):

@@ -106,6 +106,8 @@ class TestTuningTab(QWidget):
         self.seed = QSpinBox(objectName="seed")
         self.seed.setRange(0, 2_147_483_647)
         self.combine = QCheckBox("Also build combined models of the ticked models", objectName="combine")
+        self.tune_thresholds = QCheckBox("Tune each category's threshold on the training texts",
+                                         objectName="tuneThresholds")
         self.oversampling.currentIndexChanged.connect(self._oversampling_changed)
 
         grid = QGridLayout(self)
@@ -141,6 +143,11 @@ class TestTuningTab(QWidget):
                 "A weighted vote and a stacking of the ticked models, learnt on the training texts and tested "
                 "like every model; usually at least as good as the best single one. Costs a refit of each "
                 "model inside the folds.")),
+            ("Decision thresholds:", self.tune_thresholds, (
+                "Only where a text can have several categories: a text gets a category when its probability "
+                "reaches the category's threshold, 0.5 unless tuned. Tuning picks, for each category, the threshold "
+                "with the best F1 on the training texts' held-out answers (never the test texts); it often helps "
+                "rare categories.")),
             ("Random seed:", self.seed, (
                 "The same number gives the same split, folds and oversampled texts every time. "
                 "Note it down to reproduce a study exactly.")),
@@ -176,6 +183,7 @@ class TestTuningTab(QWidget):
         self.ratio.setValue(round(evaluation.oversampling_ratio * 100))
         self.bootstrap.setValue(evaluation.bootstrap_samples)
         self.combine.setChecked(evaluation.combine)
+        self.tune_thresholds.setChecked(evaluation.tune_thresholds)
         self.seed.setValue(seed)
         self._oversampling_changed()
 
@@ -188,6 +196,7 @@ class TestTuningTab(QWidget):
             oversampling_ratio=self.ratio.value() / 100.0,
             bootstrap_samples=self.bootstrap.value(),
             combine=self.combine.isChecked(),
+            tune_thresholds=self.tune_thresholds.isChecked(),
         )
 
     def _oversampling_changed(self) -> None:

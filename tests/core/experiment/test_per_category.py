@@ -13,7 +13,8 @@ from guiapp.core.experiment.fitting import fit_classifier, fitted_probabilities,
 from guiapp.core.experiment.per_category import ConstantAnswer, PerCategoryClassifier
 from guiapp.core.export.predictions import ModelPredictions, predictions_table
 from guiapp.core.features.bow import BagOfWords
-from guiapp.core.predict.stream import NO_CATEGORY, predict_in_chunks
+from guiapp.core.predict.stream import predict_in_chunks
+from guiapp.core.study.label_sets import NO_CATEGORY
 from guiapp.core.predict.trained_model import ConventionalModel
 
 WORDS = {0: "tax budget deficit", 1: "hospital doctor nurse", 2: "school teacher pupil"}

@@ -16,7 +16,6 @@ from guiapp.core.health.report import compute_health
 from guiapp.core.study.category_fixes import CategoryFixes
 from guiapp.core.study.label_sets import read_label_sets
 from guiapp.core.study.mapping import ColumnMapping
-from guiapp.core.study.sections import EvaluationSpec
 from guiapp.core.study.spec import DataSpec, ExperimentSpec
 from guiapp.core.study.study_data import load_study_data
 from guiapp.core.tables.reader import read_table
