@@ -297,3 +297,14 @@ def test_a_category_neither_coded_nor_predicted_in_the_test_texts_has_no_score(q
     assert "does not count in the macro-F1" in table.item(table.rows().index(rows["fisheries"]), 3).toolTip()
     defence = table.rows().index(rows["defence"])
     assert rows["defence"][3] == "0.00" and "counts as 0 in the macro-F1" in table.item(defence, 3).toolTip()
+
+
+def test_the_recommended_model_is_the_green_bar_even_when_another_scored_higher(qtbot):
+    from guiapp.ui.widgets.results_charts import F1BarChart
+
+    chart = F1BarChart()
+    qtbot.addWidget(chart)
+    chart.set_scores([("stacking", 0.79, 0.73, 0.83), ("logistic regression", 0.77, 0.71, 0.81)],
+                     recommended="logistic regression")
+    assert [name for name, *_ in chart.bar_values()] == ["stacking", "logistic regression"]  # highest first
+    assert chart.bar_colours() == [BAR_COLOR, BEST_COLOR]

@@ -605,7 +605,7 @@ class ResultsPage(QWidget):
         self.f1_chart.set_scores([
             (model.name, model.test.macro_f1, *(model.test.macro_f1_ci or (None, None)))
             for model in self._ranked
-        ])
+        ], recommended=recommendation.model.name if recommendation is not None else None)
         failed = [model for model in result.models if not model.ok]
         self.failed_label.setText(self._failed_html(failed))
         self.failed_label.setVisible(bool(failed))

@@ -86,7 +86,8 @@ class _NamedBars(LyingBarsChart):
 
 
 class F1BarChart(_NamedBars):
-    """Test macro-F1 per model, best first and in green, with the 95 % interval as whiskers.
+    """Test macro-F1 per model, highest first, the recommended model in green, with the 95 % interval
+    as whiskers.
 
     Clicking a bar emits ``modelClicked(name)``.
     """
@@ -108,8 +109,11 @@ class F1BarChart(_NamedBars):
         self._ready = True
         self.set_scores([])
 
-    def set_scores(self, entries: Sequence[tuple[str, float, float | None, float | None]]) -> None:
-        """One bar per ``(name, macro-F1, low, high)``; they are shown best first."""
+    def set_scores(self, entries: Sequence[tuple[str, float, float | None, float | None]],
+                   recommended: str | None = None) -> None:
+        """One bar per ``(name, macro-F1, low, high)``, highest first; the ``recommended`` model's bar
+        in green (chosen on the training texts, it need not score highest on the test texts), or the
+        highest when none is named."""
         ordered = sorted(entries, key=lambda entry: entry[1], reverse=True)
         self._clear()
         self._whiskers = None
@@ -123,7 +127,8 @@ class F1BarChart(_NamedBars):
             self._show_empty()
             return
         n = len(ordered)
-        self._draw_bars(self._values, [BEST_COLOR if i == 0 else BAR_COLOR for i in range(n)])
+        green = self._names.index(recommended) if recommended in self._names else 0
+        self._draw_bars(self._values, [BEST_COLOR if i == green else BAR_COLOR for i in range(n)])
         with_ci = [i for i in range(n) if self._intervals[i] is not None]
         if with_ci:
             x = np.array([self._values[i] for i in with_ci])
