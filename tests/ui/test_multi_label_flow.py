@@ -6,7 +6,7 @@ from __future__ import annotations
 import shutil
 from pathlib import Path
 
-from guiapp.ui.steps import CODING_STEP, FINDINGS_STEP, MODELS_STEP, RESULTS_STEP
+from guiapp.ui.steps import CODING_STEP, FINDINGS_STEP, MODELS_STEP, PREDICT_STEP, RESULTS_STEP
 from tests.ui.helpers import wait_for_report
 
 FIXTURE = Path(__file__).resolve().parents[1] / "fixtures" / "multi_label_small.csv"
@@ -49,8 +49,21 @@ def test_a_multi_label_study_from_the_data_step_to_the_results(qtbot, window, tm
     assert [model.status for model in result.models] == ["done"] * 4
     assert all(len(model.thresholds) == 4 for model in result.models)
 
-    if window.steps.is_step_enabled(FINDINGS_STEP):
-        window.steps.setCurrentRow(FINDINGS_STEP)
     findings = window.findings_page
-    findings.refresh()
-    assert findings.empty.isVisibleTo(findings) and "one category per text" in findings.empty.heading.text()
+    assert not findings.sources()  # nothing predicted yet, and the table's own codings are not offered
+    assert "each category is measured on its own" in findings.empty.label.text()
+
+    window.steps.setCurrentRow(PREDICT_STEP)  # the table's rows not yet coded
+    predict = window.predict_page
+    predict.source.use_uncoded_rows()
+    qtbot.wait(50)
+    predict.predict()
+    qtbot.waitUntil(lambda: predict.found is not None and not predict.is_busy(), timeout=60_000)
+    assert predict.found.predictions[0].multi_label
+
+    qtbot.waitUntil(lambda: window.steps.is_step_enabled(FINDINGS_STEP))
+    window.steps.setCurrentRow(FINDINGS_STEP)
+    qtbot.waitUntil(lambda: findings.findings is not None, timeout=60_000)
+    found = findings.findings
+    assert [share.category for share in found.overall()] == result.categories
+    assert "each category's share is the share of texts that have it" in found.assumption

@@ -38,6 +38,9 @@ class StudyFindingsInputs:
     coded: CodedSample  # the test texts
     notes: tuple[str, ...] = ()
     design: SeparateSample = SeparateSample()
+    # a text can have several categories: the test texts' 0/1 rows (``probabilities`` are then each
+    # category's own chance, and every category is estimated on its own: ``several_categories.py``)
+    coded_categories: np.ndarray | None = None
     source: ClassVar[str] = "predicted"  # the corpus: texts the model predicted on the Predict step
 
     def groups(self, column: str) -> tuple[list, list]:
@@ -60,6 +63,11 @@ class StudyFindingsInputs:
             groups, coded_groups = self.groups(column)
             coded = replace(coded, groups=coded_groups)
         design = OtherCorpus() if elsewhere else self.design
+        if self.coded_categories is not None:
+            from guiapp.core.findings.several_categories import estimate_each
+
+            return estimate_each(self.probabilities, self.categories, coded, self.coded_categories, design,
+                                 groups=groups, group_name=column or None, on_event=on_event)
         return estimate_findings(self.probabilities, self.categories, coded, design, groups=groups,
                                  group_name=column or None, on_event=on_event)
 
@@ -67,6 +75,11 @@ class StudyFindingsInputs:
         """A regression of a category on the corpus's columns (``formula``: "economy ~ party + year")."""
         from guiapp.core.findings.regression import regress
 
+        if self.coded_categories is not None:
+            from guiapp.core.findings.several_categories import regress_one
+
+            return regress_one(formula, self.corpus, self.probabilities, self.categories, self.coded,
+                               self.coded_categories, self.design, kind)
         return regress(formula, self.corpus, self.probabilities, self.categories, self.coded, self.design, kind=kind)
 
     def columns(self) -> list[str]:
@@ -98,7 +111,14 @@ def findings_inputs(result, model: str, predictions, predicted_table: pd.DataFra
     probabilities = np.asarray(answers.probabilities, dtype=float)[:, columns]
     usable = ~np.isnan(probabilities).any(axis=1)  # empty texts have no answer
     test_probabilities = np.asarray(tested.probabilities, dtype=float)
-    labels = [categories[int(i)] for i in result.test_true]
+    several = None
+    if result.multi_label:  # each test text's categories as a 0/1 row; each category's own chance stays as it is
+        several = np.zeros((len(result.test_true), len(categories)), dtype=np.uint8)
+        for row, coded in enumerate(result.test_true):
+            several[row, list(coded)] = 1
+        labels = [categories[int(np.argmax(row))] for row in several]  # only to count them; the rows decide
+    else:
+        labels = [categories[int(i)] for i in result.test_true]
     metadata = _test_metadata(result, study_table, test_table, len(labels))
     corpus = predicted_table.loc[usable].reset_index(drop=True)
     if metadata is not None:
@@ -111,6 +131,10 @@ def findings_inputs(result, model: str, predictions, predicted_table: pd.DataFra
         notes.append(f"{guided:,} of your codings were chosen by the Coding step where its model was unsure, so the "
                      "coded texts are not a simple random sample: these intervals assume they are. Measure your "
                      "table instead to weigh them by the chance with which they were chosen.")
+    if several is not None:
+        return StudyFindingsInputs(model, categories, probabilities[usable], corpus,
+                                   CodedSample(labels, test_probabilities, None, metadata=metadata), tuple(notes),
+                                   coded_categories=several)
     return StudyFindingsInputs(
         model, categories, probabilities[usable] / probabilities[usable].sum(axis=1, keepdims=True),
         corpus,

@@ -76,10 +76,11 @@ def _save(path, findings, regression, on_event):  # noqa: ANN001, ANN202, ARG001
 
 NO_FINDINGS = ("No findings yet", "Code texts of your table (on the Data or Coding step), or predict new texts with a "
                "trained model on the Predict step: the shares of the categories in them show here.")
-SEVERAL_CATEGORIES = ("Findings need one category per text",
-                      "The shares with intervals on this step assume each text has one category, so they add up to "
-                      "100 %. Your study lets a text have several categories: the Predict step counts how many new texts "
-                      "the model puts in each category, and its export gives each text's chance of every category.")
+SEVERAL_CATEGORIES = ("No findings yet",
+                      "Predict new texts with a trained model on the Predict step: the share of texts that have each "
+                      "category shows here, with intervals that carry the model's mistakes on the test texts. A text "
+                      "can have several categories in your study, so each category is measured on its own; your "
+                      "table's own codings are measured by a model of one category per text, so they are not offered.")
 
 class FindingsPage(QWidget):
     statusMessage = Signal(str)
@@ -187,14 +188,14 @@ class FindingsPage(QWidget):
         if session.predictions is not None and session.result is not None and session.predicted_table is not None:
             found.append(PREDICTED)
         mapping = session.mapping
-        if session.frame is not None and mapping is not None and mapping.text_columns and (
+        if session.frame is not None and mapping is not None and mapping.text_columns and not mapping.multi_label and (
                 mapping.category_column is not None or len(session.codings)):
             found.append(TABLE)
         return found
 
     def refresh(self) -> None:
         several = self.session.mapping is not None and bool(self.session.mapping.multi_label)
-        sources = [] if several else self.sources()
+        sources = self.sources()
         self.empty.set_words(*(SEVERAL_CATEGORIES if several else NO_FINDINGS))
         self.content.setVisible(bool(sources))
         self.empty.setVisible(not sources)
