@@ -415,14 +415,7 @@ class ComparisonView(QWidget):
             table.put(row, 5, _p(c.p_holm, alpha), c.p_holm, sentence, number=True)
             words = short_verdict(c, alpha)
             table.put(row, 6, words, words, sentence, color=theme.GOOD_STRONG if clear else "")
-            key = frozenset((c.model_a, c.model_b))
-            if key in folds:
-                fold, fold_sentence = folds[key]
-                text = _fold_cell(fold, alpha)
-                table.put(row, 7, text, text, fold_sentence, color=theme.GOOD_STRONG if fold.p_holm < alpha else "")
-            else:
-                reason = skipped.get(key, "these two models were not scored on the same folds")
-                table.put(row, 7, "not comparable", "~", f"Not compared across the folds: {reason}.", color=theme.MUTED)
+            _put_fold_cell(table, row, c, folds, skipped, alpha)
         table.fit()
         self._show_fold_note(comparisons)
 
@@ -461,14 +454,7 @@ class ComparisonView(QWidget):
             table.put(row, 5, _p(c.p_holm, alpha), c.p_holm, sentence, number=True)
             words = short_verdict(c, alpha)
             table.put(row, 6, words, words, sentence, color=theme.GOOD_STRONG if c.p_holm < alpha else "")
-            key = frozenset((c.model_a, c.model_b))
-            if key in folds:
-                fold, fold_sentence = folds[key]
-                text = _fold_cell(fold, alpha)
-                table.put(row, 7, text, text, fold_sentence, color=theme.GOOD_STRONG if fold.p_holm < alpha else "")
-            else:
-                reason = skipped.get(key, "these two models were not scored on the same folds")
-                table.put(row, 7, "not comparable", "~", f"Not compared across the folds: {reason}.", color=theme.MUTED)
+            _put_fold_cell(table, row, c, folds, skipped, alpha)
         table.fit()
 
     def _show_fold_note(self, comparisons: ModelComparisons) -> None:
@@ -566,6 +552,18 @@ def short_verdict(c: PairComparison, alpha: float) -> str:
     if c.p_holm >= alpha or difference == 0:
         return "No clear difference"
     return f"{'A' if difference > 0 else 'B'} {better}"
+
+
+def _put_fold_cell(table, row: int, c, folds: dict, skipped: dict, alpha: float) -> None:  # noqa: ANN001
+    """The pair's comparison across the cross-validation folds, in the table's last column."""
+    key = frozenset((c.model_a, c.model_b))
+    if key in folds:
+        fold, fold_sentence = folds[key]
+        text = _fold_cell(fold, alpha)
+        table.put(row, 7, text, text, fold_sentence, color=theme.GOOD_STRONG if fold.p_holm < alpha else "")
+    else:
+        reason = skipped.get(key, "these two models were not scored on the same folds")
+        table.put(row, 7, "not comparable", "~", f"Not compared across the folds: {reason}.", color=theme.MUTED)
 
 
 def _fold_cell(c: PairComparison, alpha: float) -> str:
