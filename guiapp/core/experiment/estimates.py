@@ -17,7 +17,8 @@ embedding model, and a factor for how much faster or slower this computer fits e
 fine-tunes each Transformer. The Run step's "time left" takes over once a run starts.
 
 A fine-tuned Transformer is estimated from its registry entry's seconds per epoch over 1,000
-texts of about 64 subword tokens (on the CPU or on a GPU).
+texts of about 64 subword tokens (on the CPU or on a GPU); the models that need few or no coded
+texts (zero-shot, SetFit) by ``few_shot_estimates.py``, from the same figures (``speed_figures.py``).
 """
 
 from __future__ import annotations
@@ -25,6 +26,13 @@ from __future__ import annotations
 import os
 
 from guiapp.core.experiment.speed_cache import machine_identity, read_speed
+from guiapp.core.experiment.speed_figures import (
+    EMBED_TEXTS_PER_SECOND,
+    LOAD_SECONDS,
+    PREDICT_SHARE,
+    TORCH_LOAD_SECONDS,
+    per_text_finetune_seconds,
+)
 from guiapp.core.models.conventional import expand_grid
 from guiapp.core.study.sections import ModelSpec
 
@@ -47,13 +55,6 @@ _WORKERS_START_SECONDS = 3.0  # the worker processes start once per run and impo
 _FIRST_MODEL_SECONDS = 2.0  # once per run: what the first conventional model loads to test and save itself
 _READ_SECONDS = 0.5  # reading the coded texts, the split and the folds
 _COMBINE_SECONDS = 0.5  # learning the weighted vote and the stacking (its own small cross-validation)
-
-_EMBED_TEXTS_PER_SECOND = 120.0  # all-MiniLM-L6-v2 on 2 CPU cores, short texts
-_TORCH_LOAD_SECONDS = 6.0  # importing PyTorch and loading an embedding model, once
-
-_TOKENS_PER_TEXT = 64  # the text length the registry's speed figures were measured at
-_LOAD_SECONDS = 1.5  # loading the model's weights and tokenising, once per training run
-_PREDICT_SHARE = 1 / 3  # predicting a text costs about a third of learning from it
 
 
 def workers(n_jobs: int | None, pieces: int) -> int:
@@ -118,7 +119,7 @@ def conventional_seconds(
     if model.classifier == "xgboost":  # the final fit uses every core
         final /= os.cpu_count() or 1
     total += final * calibrated * factor
-    total += _PREDICT_SHARE * final * factor * max(n_test, 0) / max(n_train, 1)
+    total += PREDICT_SHARE * final * factor * max(n_test, 0) / max(n_train, 1)
     return total + MODEL_SECONDS
 
 
@@ -133,8 +134,8 @@ def embedding_seconds(model: ModelSpec, n_texts: int) -> float:
     if model.representation != "sentence_embeddings":
         return 0.0
     name = model.representation_options.get("model") or EMBEDDING_MODEL
-    per_text = read_speed(f"embed:{name}", machine_identity()) or 1.0 / _EMBED_TEXTS_PER_SECOND
-    return _TORCH_LOAD_SECONDS + max(n_texts, 0) * per_text
+    per_text = read_speed(f"embed:{name}", machine_identity()) or 1.0 / EMBED_TEXTS_PER_SECOND
+    return TORCH_LOAD_SECONDS + max(n_texts, 0) * per_text
 
 
 def run_seconds(conventional: list[ModelSpec], n_jobs: int | None) -> float:
@@ -177,19 +178,14 @@ def estimate_seconds(
             model, n_train, n_test, folds * repeats, on_gpu=on_gpu, tuning=tuning,
             validation_share=validation_share, mean_tokens=mean_tokens, seeds=seeds,
         )
+    if model.representation in ("zero_shot", "setfit"):  # models that need few or no coded texts
+        from guiapp.core.experiment import few_shot_estimates
+
+        return few_shot_estimates.model_seconds(model, n_train, n_test, n_categories, folds * repeats,
+                                                on_gpu=on_gpu, tuning=tuning, validation_share=validation_share,
+                                                mean_tokens=mean_tokens)
     return (conventional_seconds(model, n_train, n_test, n_categories, folds, repeats=repeats, n_jobs=n_jobs)
             + embedding_seconds(model, n_train + n_test))
-
-
-def per_text_finetune_seconds(model_name: str, on_gpu: bool, mean_tokens: float | None, max_length: int) -> float:
-    """The registry's seconds to learn from one text of ``mean_tokens`` subword tokens, one epoch."""
-    from guiapp.core.models.transformers.sources.registry import info_for
-
-    info = info_for(model_name)
-    per_text = (info.seconds_per_1000_samples_gpu if on_gpu else info.seconds_per_1000_samples_cpu) / 1000.0
-    if mean_tokens:
-        per_text *= max(0.5, min(float(mean_tokens), float(max_length)) / _TOKENS_PER_TEXT)
-    return per_text
 
 
 def transformer_tuning_splits(tuning: str, on_gpu: bool, folds: int) -> int:
@@ -234,17 +230,20 @@ def transformer_seconds(
     points = expand_transformer_grid(model.grid, options["model"])
     total = 0.0
     for point in points:
-        total += tuning_splits * (point["epochs"] * fit + _PREDICT_SHARE * held_out) * per_text
+        total += tuning_splits * (point["epochs"] * fit + PREDICT_SHARE * held_out) * per_text
     most_epochs = max(point["epochs"] for point in points)
-    total += seeds * (most_epochs * n_train + _PREDICT_SHARE * max(n_test, 0)) * per_text
-    return total + _LOAD_SECONDS * (tuning_splits * len(points) + seeds) + _TORCH_LOAD_SECONDS
+    total += seeds * (most_epochs * n_train + PREDICT_SHARE * max(n_test, 0)) * per_text
+    return total + LOAD_SECONDS * (tuning_splits * len(points) + seeds) + TORCH_LOAD_SECONDS
 
 
 def transformer_out_of_fold_seconds(model: ModelSpec, n_train: int, folds: int, *, on_gpu: bool = False,
                                     mean_tokens: float | None = None) -> float:
     """Expected seconds of fine-tuning the chosen setting (costed at the grid's most epochs) once in each of
     ``folds`` folds of the training texts, each predicting the fold's held-out texts."""
-    from guiapp.core.models.transformers.options import expand_transformer_grid, full_options
+    from guiapp.core.models.transformers.options import (
+        expand_transformer_grid,
+        full_options,
+    )
 
     options = full_options(model.representation_options)
     gpu = on_gpu and options["device"] != "cpu"
@@ -253,7 +252,7 @@ def transformer_out_of_fold_seconds(model: ModelSpec, n_train: int, folds: int, 
     folds, n_train = max(folds, 2), max(n_train, 1)
     epochs = max(point["epochs"] for point in expand_transformer_grid(model.grid, options["model"]))
     fit, held_out = n_train * (folds - 1) / folds, n_train / folds
-    return folds * ((epochs * fit + _PREDICT_SHARE * held_out) * per_text + _LOAD_SECONDS)
+    return folds * ((epochs * fit + PREDICT_SHARE * held_out) * per_text + LOAD_SECONDS)
 
 
 def estimate_transformer_seconds(

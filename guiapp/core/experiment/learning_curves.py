@@ -20,7 +20,9 @@ Work is shared as in ``run_experiment``: each representation is prepared once fo
 reused for every subset (the representation itself is fitted on each training subset only);
 oversampling, if the study asks for it, is applied inside each training subset only; the fits run
 in the engine's worker processes. Fine-tuned Transformers are trained by the engine's own
-fine-tuning code (``learning_curve_transformer.py``). Progress and log lines go to ``on_event``;
+fine-tuning code (``learning_curve_transformer.py``); zero-shot models, which learn nothing and so
+score the same at every size, answer the test texts once, and SetFit is trained per size
+(``learning_curve_few_shot.py``). Progress and log lines go to ``on_event``;
 Cancel stops between fits (and within a fit where the fit allows it).
 """
 
@@ -119,6 +121,10 @@ def run_learning_curve(
                 from guiapp.core.experiment.learning_curve_transformer import transformer_curve
 
                 curve = transformer_curve(model, data, plan, tuning_sizes, spec, report)
+            elif model.representation in ("zero_shot", "setfit"):  # models that need few or no coded texts
+                from guiapp.core.experiment.learning_curve_few_shot import few_shot_curve
+
+                curve = few_shot_curve(model, data, plan, tuning_sizes, spec, report)
             else:
                 curve = conventional_curve(model, data, plan, tuning_sizes, spec, prepared_cache, n_jobs, report)
         except Cancelled as stop:

@@ -14,6 +14,13 @@ The plan follows the runner step by step, so that the Run step's header, the log
   probabilities come with its tuning runs — for the validation texts only after one validation
   split, so there, where affordable (``transformer_out_of_fold.py``), the chosen setting is also
   fine-tuned once in each fold;
+* a zero-shot model learns nothing from the coded texts, so it has no fits: it reads every training
+  and test text once (one pass of its language model per text, or per text and category for NLI,
+  ``few_shot_estimates.zero_shot_passes``) and its probabilities are scored on the same folds;
+* SetFit tries each setting on every tuning split (the folds, or one validation split when the folds
+  would take long on a CPU: ``few_shot_estimates.setfit_tuning``), each run learning from its
+  pairs of coded texts (pairs per text × texts, for each epoch), then fits the chosen setting on all
+  training texts; its combined-model probabilities come with its tuning runs;
 * the texts are turned into sentence embeddings once per embedding model, whatever the number of
   models that use them; the combined models are learnt from the probabilities above (no fit of
   a compared model).
@@ -28,7 +35,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from guiapp.core.experiment import estimates
+from guiapp.core.experiment import estimates, few_shot_estimates
 from guiapp.core.experiment.transformer_out_of_fold import out_of_fold_fits
 from guiapp.core.study.sections import ModelSpec
 from guiapp.core.study.spec import ExperimentSpec
@@ -49,6 +56,10 @@ class ModelPlan:
     out_of_fold_fits: int  # refits of the chosen setting inside the folds, for the combined models
     final_fits: int  # on all training texts: 1, or one per seed for a Transformer
     seconds: float | None = None  # its own work (not the texts' embedding, shared by the models)
+    kind: str = "conventional"  # "conventional", "transformer", "zero_shot" or "setfit"
+    passes: int = 0  # zero-shot: passes of its language model over the texts (0: not known yet)
+    pairs_per_fit: int = 0  # SetFit: pairs of coded texts one tuning run learns from per epoch (dearest setting)
+    epochs: int = 0  # SetFit: the dearest setting's epochs
 
     @property
     def tuning_fits(self) -> int:
@@ -60,6 +71,9 @@ class ModelPlan:
 
     def describe_fits(self) -> str:
         """"12 settings × 5 folds = 60, 5 refits for the combined models, 1 on all training texts"."""
+        if self.kind == "zero_shot":
+            passes = f" ({self.passes:,} passes of its language model)" if self.passes else ""
+            return f"no fits: it reads every training and test text once{passes}"
         where = "1 validation split" if self.tuning == VALIDATION_SPLIT else _count(self.tuning_splits, "fold")
         parts = [f"{_count(self.settings, 'setting')} × {where} = {self.tuning_fits:,}"]
         if self.out_of_fold_fits:
@@ -96,7 +110,12 @@ class RunPlan:
 
     @property
     def conventional(self) -> list[ModelPlan]:
-        return [model for model in self.models if not model.transformer]
+        return [model for model in self.models if not model.transformer and model.kind == "conventional"]
+
+    @property
+    def few_shot(self) -> list[ModelPlan]:
+        """The zero-shot and SetFit models."""
+        return [model for model in self.models if model.kind in ("zero_shot", "setfit")]
 
     @property
     def transformers(self) -> list[ModelPlan]:
@@ -110,6 +129,9 @@ class RunPlan:
             sentences.append(self._conventional_sentence(conventional))
         for model in self.transformers:
             sentences.append(self._transformer_sentence(model, len(self.transformers) > 1))
+        for model in self.few_shot:
+            sentences.append(self._zero_shot_sentence(model) if model.kind == "zero_shot"
+                             else self._setfit_sentence(model))
         if self.combined:
             sentences.append("Two combined models (a weighted vote and a stacking) are then learnt from the "
                              "models' held-out probabilities.")
@@ -135,6 +157,27 @@ class RunPlan:
         if refits:
             first = f"the first {self.folds} folds" if self.repeats > 1 else "the folds"
             text += f" and once more in each of {first} for the combined models ({refits} fits)"
+        return text + "."
+
+    def _zero_shot_sentence(self, model: ModelPlan) -> str:
+        passes = f" ({model.passes:,} passes of its language model)" if model.passes else ""
+        return (f"{model.name} learns nothing from the coded texts: it reads every training and test text once"
+                f"{passes} and is scored on the same folds and test texts as the other models.")
+
+    def _setfit_sentence(self, model: ModelPlan) -> str:
+        times = "once" if model.fits == 1 else f"{model.fits} times"
+        if model.tuning == VALIDATION_SPLIT:
+            where = f"on one validation split ({self.validation_share * 100:g} % of the training texts)"
+        else:
+            where = f"on each of {model.tuning_splits} folds ({self.cross_validation_words()})"
+        text = (f"{model.name} is trained {times}: {_count(model.settings, 'setting')} {where}, then the chosen "
+                "setting on all training texts")
+        if model.pairs_per_fit:
+            text += (f"; each tuning run learns from about {model.pairs_per_fit:,} pairs of coded texts per epoch "
+                     f"({_count(model.epochs, 'epoch')})")
+        if self.gpu is None and self.auto_tuning and model.tuning == VALIDATION_SPLIT:
+            text += (f" (without a GPU; with one, its settings are tried on each of {self.folds * self.repeats} "
+                     "folds instead)")
         return text + "."
 
     def _transformer_sentence(self, model: ModelPlan, named: bool) -> str:
@@ -197,7 +240,9 @@ def plan_run(
                 seconds += _seconds(estimates.transformer_out_of_fold_seconds, model, n_train or 0, refits,
                                     on_gpu=on_gpu, mean_tokens=mean_tokens) or 0.0
             plans.append(ModelPlan(model.display_name, True, settings, tuning, tuning_splits, refits,
-                                   evaluation.transformer_seeds, seconds))
+                                   evaluation.transformer_seeds, seconds, kind="transformer"))
+        elif model.representation in ("zero_shot", "setfit"):
+            plans.append(_few_shot_plan(model, spec, n_train, n_test, n_categories, gpu, mean_tokens))
         else:
             settings = len(expand_grid(model.classifier, model.grid))
             refits = evaluation.folds if combined else 0
@@ -210,7 +255,8 @@ def plan_run(
     shared = 0.0
     if known:
         shared = estimates.run_seconds(
-            [model for model in spec.models if model.representation != "transformer"], n_jobs)
+            [model for model in spec.models if model.representation not in ("transformer", "zero_shot", "setfit")],
+            n_jobs)
         shared += sum(estimates.embedding_seconds(model, n_texts) for model in embedded)
         if combined:
             shared += estimates.combining_seconds(n_train or 0, len(spec.models), n_categories)
@@ -228,12 +274,43 @@ def plan_run(
     )
 
 
+def _few_shot_plan(model: ModelSpec, spec: ExperimentSpec, n_train: int | None, n_test: int, n_categories: int,
+                   gpu: bool | None, mean_tokens: float | None) -> ModelPlan:
+    """A zero-shot model's passes over the texts, or SetFit's training runs (``few_shot_estimates.py``)."""
+    from guiapp.core.models.few_shot_options import expand_setfit_grid
+
+    evaluation = spec.evaluation
+    known = n_train is not None
+    if model.representation == "zero_shot":
+        seconds = _seconds(few_shot_estimates.zero_shot_seconds, model, (n_train or 0) + n_test, n_categories,
+                           on_gpu=bool(gpu), mean_tokens=mean_tokens) if known else None
+        passes = few_shot_estimates.zero_shot_passes(model, (n_train or 0) + n_test, n_categories) if known else 0
+        return ModelPlan(model.display_name, False, 1, CROSS_VALIDATION, 0, 0, 0, seconds, kind="zero_shot",
+                         passes=passes)
+    splits = evaluation.folds * evaluation.cv_repeats
+    points = expand_setfit_grid(model.grid)
+    tuning = few_shot_estimates.setfit_tuning(evaluation.transformer_tuning, bool(gpu), model, n_train, splits,
+                                              mean_tokens=mean_tokens)
+    cross_validation = tuning == CROSS_VALIDATION
+    tuning_splits = splits if cross_validation else 1
+    seconds = _seconds(few_shot_estimates.setfit_seconds, model, n_train or 0, n_test, tuning_splits=tuning_splits,
+                       cross_validation=cross_validation, validation_share=evaluation.validation_share,
+                       on_gpu=bool(gpu), mean_tokens=mean_tokens) if known else None
+    dearest = max(points, key=lambda point: point["epochs"] * point["pairs_per_text"])
+    pairs = 0
+    if known:
+        share = (evaluation.folds - 1) / evaluation.folds if cross_validation else 1 - evaluation.validation_share
+        pairs = few_shot_estimates.setfit_pairs(round((n_train or 0) * share), dearest["pairs_per_text"])
+    return ModelPlan(model.display_name, False, len(points), tuning, tuning_splits, 0, 1, seconds, kind="setfit",
+                     pairs_per_fit=pairs, epochs=dearest["epochs"])
+
+
 def fine_tunes_on_gpu(spec: ExperimentSpec, *, may_import: bool = True) -> bool | None:
-    """Whether the study's Transformer will fine-tune on a GPU of this computer (False without a
-    Transformer); None when that is not known without importing PyTorch (``may_import`` False), or
+    """Whether the study's Transformer (or SetFit model) will fine-tune on a GPU of this computer (False
+    without one); None when that is not known without importing PyTorch (``may_import`` False), or
     when the study runs on a cluster, whose workers decide."""
-    wanted = [model for model in spec.models if model.representation == "transformer"
-              and model.representation_options.get("device") != "cpu"]
+    wanted = [model for model in spec.models if model.representation == "setfit" or (
+              model.representation == "transformer" and model.representation_options.get("device") != "cpu")]
     if not wanted:
         return False
     if not spec.cluster.local:

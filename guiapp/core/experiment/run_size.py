@@ -41,7 +41,9 @@ class RunSize:
     def describe(self) -> str:
         """"This study fits 163 models, about 2 minutes on this computer. The 3 models try …"."""
         time = f", {self.duration} on this computer" if self.duration else ""
-        return f"This study fits {self.fits:,} models{time}. {self.plan.describe()}"
+        fits = (f"{self.fits:,} model{'s' if self.fits != 1 else ''}" if self.fits
+                else "no models (zero-shot models learn nothing from the coded texts)")
+        return f"This study fits {fits}{time}. {self.plan.describe()}"
 
     def warning(self) -> str:
         time = f" and takes {self.duration} on this computer" if self.duration else ""

@@ -130,6 +130,11 @@ def _run_experiment(spec: ExperimentSpec, on_event: EventCallback, spec_file: st
 
                 model_result = run_transformer_model(model, data, folds, spec, report, run_folder(artefacts_dir, started),
                                                      out_of_fold, executor)
+            elif model.representation in ("zero_shot", "setfit"):  # models that need few or no coded texts
+                from guiapp.core.experiment.few_shot_runner import run_few_shot_model
+
+                model_result = run_few_shot_model(model, data, folds, spec, report, run_folder(artefacts_dir, started),
+                                                  out_of_fold, executor)
             else:
                 model_result = run_model(model, data, folds, spec, prepared_cache, n_jobs, report,
                                          run_folder(artefacts_dir, started), out_of_fold, executor)

@@ -9,6 +9,9 @@ arithmetic rather than an estimate:
 - fine-tuned Transformers → integrated gradients (or, when asked, leaving words out);
 - combined models → through their parts, each explained its own best way and weighed as the
   combination weighs it (:mod:`.combined_contributions`);
+- zero-shot models (similarity to the categories' descriptions, NLI) and SetFit → leaving words
+  out: they read the whole text through a language model and hold no weight per word, so the drop
+  of the chosen category's chance when a word is left out is what can be said;
 - everything else (sentence embeddings, XGBoost or an RBF SVM on word vectors, …) → leaving
   words out, which only needs the model's answers.
 
@@ -36,6 +39,7 @@ from guiapp.core.explain.attribution import (
 )
 from guiapp.core.explain.category_choice import default_target, targets_from_probabilities
 from guiapp.core.explain.category_parts import learnt
+from guiapp.core.explain.few_shot_families import is_few_shot
 from guiapp.core.explain.linear_contributions import explain_linear, is_linear
 from guiapp.core.explain.occlusion import explain_by_occlusion
 from guiapp.core.explain.tree_contributions import explain_tree, is_tree_on_words
@@ -45,6 +49,8 @@ AUTO = "auto"
 
 
 def _knows_target(model: TrainedModel, target: int) -> bool:
+    if is_few_shot(model):  # every category has its own chance (a description, or a head of its own)
+        return True
     classifier = getattr(model, "classifier", None)
     return classifier is None or learnt(classifier, target)
 
@@ -55,6 +61,8 @@ def available_methods(model: TrainedModel) -> list[str]:
         return [INTEGRATED_GRADIENTS, OCCLUSION]
     if model.family == "combined":
         return [COMBINED_PARTS, OCCLUSION]
+    if is_few_shot(model):
+        return [OCCLUSION]
     if isinstance(model, ConventionalModel) and is_linear(model):
         return [LINEAR_EXACT, OCCLUSION]
     if isinstance(model, ConventionalModel) and is_tree_on_words(model):

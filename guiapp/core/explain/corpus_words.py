@@ -27,6 +27,7 @@ from guiapp.core.explain.corpus_table import (
     weighted_score,
 )
 from guiapp.core.explain.category_parts import category_classifier, learnt
+from guiapp.core.explain.few_shot_families import is_few_shot
 from guiapp.core.explain.linear_contributions import is_linear, target_weights
 from guiapp.core.explain.words import PUNCT, SYMBOL
 from guiapp.core.features.bow import BagOfWords
@@ -45,11 +46,11 @@ def reads_punctuation(model: TrainedModel) -> bool:
 
     A bag of words reads them when its vocabulary holds a term without a letter or digit ("!",
     "?", "! !"); word vectors when punctuation is not removed before the vectors are looked up;
-    a Transformer and sentence embeddings read every character; a combined model when one of its
-    parts does; other models are taken not to.
+    a Transformer, sentence embeddings, zero-shot and SetFit models read every character; a
+    combined model when one of its parts does; other models are taken not to.
     """
     family = getattr(model, "family", "")
-    if family == "transformer":
+    if family == "transformer" or is_few_shot(model):  # a language model reads the text as written
         return True
     if family == "combined":
         return any(reads_punctuation(part) for part in getattr(model, "parts", []))

@@ -37,6 +37,7 @@ from guiapp.core.explain.category_choice import default_targets
 from guiapp.core.explain.choose_method import AUTO, explain_documents, method_for
 from guiapp.core.explain.explain_jobs import DOCUMENTS_PER_CHUNK, cache_settings
 from guiapp.core.explain.faithfulness import DOCUMENTS_PER_CALL
+from guiapp.core.explain.few_shot_families import is_few_shot
 from guiapp.core.explain.top_words import DOCUMENTS_PER_CHUNK as TEXTS_PER_CHUNK
 from guiapp.core.explain.top_words import is_quick
 from guiapp.core.explain.words import split_words
@@ -84,7 +85,7 @@ def _reads_pieces(model: TrainedModel) -> bool:
     """Whether the model's cost grows with the length of a text (a sentence model, a Transformer)."""
     from guiapp.core.features.sentence_embeddings import SentenceEmbeddings
 
-    if model.family == "transformer":
+    if model.family == "transformer" or is_few_shot(model):  # a language model reads every piece
         return True
     if model.family == "combined":
         return any(_reads_pieces(part) for part in getattr(model, "parts", []))

@@ -5,6 +5,10 @@ Only facts that are in the result (or that the caller passes in) are written; a 
 known is left out rather than guessed, so the prose and the tables built from this dictionary
 never show an invented number. Scores are copied unrounded; rounding is for the prose and HTML.
 
+A model that needs few or no coded texts adds ``few_shot``: for a zero-shot model the language
+model, the template, each category's description (or that it was described by its name) and that it
+learnt from no coded text; for SetFit the sentence model, its pairs, epochs, learning rate and head.
+
 A study where a text can have several categories adds ``data.multi_label`` (with the texts without
 a category), ``evaluation.multi_label`` (how the categories were decided and stratified, the
 measures with their meaning), per model micro-F1, Hamming loss, its thresholds and each category's
@@ -34,14 +38,16 @@ from guiapp.core.export.multi_label_facts import (
 )
 from guiapp.core.models.conventional import CLASSIFIERS, describe_params
 from guiapp.core.study.category_fixes import CategoryFixes
-from guiapp.core.study.sections import REPRESENTATION_LABELS
+from guiapp.core.study.sections import FEW_SHOT_CLASSIFIER_LABELS, REPRESENTATION_LABELS
 
 APPENDIX_VERSION = 1
 RANDOM_SPLIT = "random hold-out"
 SPLIT_NAMES = {"random": RANDOM_SPLIT, RANDOM_SPLIT: RANDOM_SPLIT, "split column": "split column", "test file": "test file"}
 # the option that names a pre-trained model or vector file, per representation
-PRETRAINED_OPTION = {"word_vectors": "vectors", "sentence_embeddings": "model", "transformer": "model"}
-SETTING_LABELS = {"learning_rate": "Learning rate", "epochs": "Epochs"}
+PRETRAINED_OPTION = {"word_vectors": "vectors", "sentence_embeddings": "model", "transformer": "model",
+                     "zero_shot": "model", "setfit": "model"}
+SETTING_LABELS = {"learning_rate": "Learning rate", "epochs": "Epochs", "pairs_per_text": "Pairs per text"}
+FEW_SHOT = ("zero_shot", "setfit")
 ITERATIVE_STRATIFICATION = "iterative stratification (Sechidis et al., 2011)"
 
 
@@ -70,7 +76,7 @@ def build_appendix(
         "data": _data(result, data_sha256),
         "split": _split(result),
         "evaluation": _evaluation(result, protocol),
-        "models": [_model(model, protocol, rank.get(id(model))) for model in result.models],
+        "models": [_model(model, protocol, rank.get(id(model)), result.categories) for model in result.models],
         "best_model": ranked[0].name if ranked else None,
         "comparisons": _comparisons(result) if len(ranked) >= 2 else None,
         "learning_curve": _learning_curve(learning_curve) if learning_curve is not None else None,
@@ -172,7 +178,7 @@ def _evaluation(result: ExperimentResult, protocol: StudyProtocol) -> dict[str, 
         "ci_level": levels.pop() if len(levels) == 1 else None,
         "seed": protocol.seed,
     }
-    if any(model.representation == "transformer" for model in result.models):
+    if any(model.representation in ("transformer", "setfit") for model in result.models):
         facts["transformer_tuning"] = protocol.transformer_tuning
         facts["validation_share"] = protocol.validation_share
     if result.multi_label:
@@ -182,9 +188,8 @@ def _evaluation(result: ExperimentResult, protocol: StudyProtocol) -> dict[str, 
 
 def _multi_label_protocol(result: ExperimentResult) -> dict[str, Any]:
     """How a study where a text can have several categories decided and scored them."""
-    families = sorted({("transformer" if model.representation == "transformer" else
-                        "combined" if model.representation == "combined" else "conventional")
-                       for model in result.models})
+    families = sorted({(model.representation if model.representation in ("transformer", "combined", *FEW_SHOT)
+                        else "conventional") for model in result.models})
     return {
         "model_families": families,
         "stratification": ITERATIVE_STRATIFICATION,
@@ -194,7 +199,7 @@ def _multi_label_protocol(result: ExperimentResult) -> dict[str, Any]:
     }
 
 
-def _model(model: ModelResult, protocol: StudyProtocol, rank: int | None) -> dict[str, Any]:
+def _model(model: ModelResult, protocol: StudyProtocol, rank: int | None, categories: list[str]) -> dict[str, Any]:
     options = model.representation_options
     device = model.device
     info = CLASSIFIERS.get(model.classifier)
@@ -206,7 +211,8 @@ def _model(model: ModelResult, protocol: StudyProtocol, rank: int | None) -> dic
         "representation": model.representation,
         "representation_label": REPRESENTATION_LABELS.get(model.representation, model.representation),
         "classifier": model.classifier,
-        "classifier_label": info.label if info else ("Fine-tuning" if model.classifier == "fine_tune" else model.classifier),
+        "classifier_label": info.label if info else ("Fine-tuning" if model.classifier == "fine_tune" else
+                                                     FEW_SHOT_CLASSIFIER_LABELS.get(model.classifier, model.classifier)),
         "options": options,
         "pretrained": _pretrained(model.representation, options),
         "grid": _grid_searched(model.classifier, model.settings_tried or _grid_from_points(model)),
@@ -218,8 +224,13 @@ def _model(model: ModelResult, protocol: StudyProtocol, rank: int | None) -> dic
         "n_features": model.n_features or None,
         "seconds": dict(model.seconds) or None,
     }
+    if model.representation in FEW_SHOT:
+        facts["few_shot"] = _few_shot(model, categories)
     if model.representation == "combined":
         facts.update(_combined(model))
+    elif model.representation == "zero_shot":  # nothing tuned; scored on the study's folds like every model
+        facts.update(grid=None, grid_labels=None, n_settings=None, tuning=None)
+        facts.update(_cv_summary(model))
     elif model.chosen_params:
         facts["chosen"] = dict(model.chosen_params)
         facts["chosen_text"] = _describe(model.classifier, model.chosen_params)
@@ -247,6 +258,39 @@ def _model(model: ModelResult, protocol: StudyProtocol, rank: int | None) -> dic
 
 
 COMBINED_LABELS = {"weighted_vote": "Weighted vote", "stacking": "Stacking"}
+
+
+def _few_shot(model: ModelResult, categories: list[str]) -> dict[str, Any]:
+    """What a zero-shot or SetFit model was made of: for zero-shot the template and each category's
+    description (a category without one was described by its name) and that no coded text was
+    learnt from; for SetFit the pairs, epochs, learning rate and head."""
+    options = model.representation_options
+    if model.representation == "setfit":
+        chosen = model.chosen_params or {}
+        return _drop_empty({
+            "learnt_from_coded_texts": True,
+            "sentence_model": model_name(str(options["model"])) if options.get("model") else None,
+            "pairs_per_text": chosen.get("pairs_per_text"),
+            "epochs": chosen.get("epochs"),
+            "learning_rate": chosen.get("learning_rate"),
+            "pairs": model.spec.get("pairs") if isinstance(model.spec.get("pairs"), int) else None,
+            "head": model.spec.get("head"),
+            "max_length": options.get("max_length"),
+        })
+    given = options.get("descriptions") if isinstance(options.get("descriptions"), dict) else {}
+    examples = options.get("examples") if isinstance(options.get("examples"), dict) else {}
+    return _drop_empty({
+        "learnt_from_coded_texts": False,
+        "kind": model.classifier,
+        "language_model": model_name(str(options["model"])) if options.get("model") else None,
+        "template": options.get("template"),
+        "temperature": options.get("temperature") if model.classifier == "similarity" else None,
+        "descriptions": [
+            {"category": name, "description": str(given[name]), "by_name": False} if given.get(name) else
+            {"category": name, "description": name, "by_name": True} for name in categories],
+        "examples": {str(name): len(texts) for name, texts in examples.items() if isinstance(texts, list) and texts}
+        or None,
+    })
 
 
 def _combined(model: ModelResult) -> dict[str, Any]:

@@ -39,12 +39,31 @@ _SECHIDIS_PARTS = {
                 "Science, vol. 6913"),
     "note": "Springer, pp. 145–158.",
 }
+_TUNSTALL_PARTS = {
+    "authors": "Tunstall, L., Reimers, N., Jo, U. E. S., Bates, L., Korat, D., Wasserblat, M., & Pereg, O.",
+    "year": "2022",
+    "title": "Efficient few-shot learning without prompts",
+    "journal": "arXiv preprint arXiv:2209.11055",
+    "note": "(SetFit).",
+}
+_YIN_PARTS = {
+    "authors": "Yin, W., Hay, J., & Roth, D.",
+    "year": "2019",
+    "title": "Benchmarking zero-shot text classification: Datasets, evaluation and entailment approach",
+    "journal": ("Proceedings of the 2019 Conference on Empirical Methods in Natural Language Processing and the 9th "
+                "International Joint Conference on Natural Language Processing (EMNLP-IJCNLP)"),
+    "note": "pp. 3914–3923.",
+}
 # Works the prose may cite, by the in-text citation it uses; the references list holds those cited.
 CITED_WORKS = [
     {"key": "Caruana et al., 2004",
      "text": "{authors} ({year}). {title}. {journal}. {note}".format(**_CARUANA_PARTS), "parts": _CARUANA_PARTS},
     {"key": "Sechidis et al., 2011",
      "text": "{authors} ({year}). {title}. {journal}. {note}".format(**_SECHIDIS_PARTS), "parts": _SECHIDIS_PARTS},
+    {"key": "Tunstall et al., 2022",
+     "text": "{authors} ({year}). {title}. {journal}. {note}".format(**_TUNSTALL_PARTS), "parts": _TUNSTALL_PARTS},
+    {"key": "Yin et al., 2019",
+     "text": "{authors} ({year}). {title}. {journal}. {note}".format(**_YIN_PARTS), "parts": _YIN_PARTS},
 ]
 
 
@@ -101,6 +120,8 @@ def model_phrase(model: dict[str, Any]) -> str:
             "a stacking of the models above")
     if representation == "transformer":
         return f"a fine-tuned Transformer ({pretrained})" if pretrained else "a fine-tuned Transformer"
+    if representation in ("zero_shot", "setfit"):
+        return few_shot_phrase(model)
     classifier = CLASSIFIER_PHRASES.get(classifier, f"a {classifier} classifier")
     features = {
         "bow": "a basic bag of words",
@@ -108,6 +129,17 @@ def model_phrase(model: dict[str, Any]) -> str:
         "sentence_embeddings": f"sentence embeddings ({pretrained})" if pretrained else "sentence embeddings",
     }.get(representation or "", str(model.get("representation_label", representation)))
     return f"{classifier} on {features}"
+
+
+def few_shot_phrase(model: dict[str, Any]) -> str:
+    """``a zero-shot classifier by similarity to the category descriptions (all-MiniLM-L6-v2)``,
+    ``a zero-shot NLI classifier (bart-large-mnli)``, ``SetFit (all-MiniLM-L6-v2)``."""
+    pretrained = f" ({model['pretrained']})" if model.get("pretrained") else ""
+    if model.get("representation") == "setfit":
+        return f"SetFit{pretrained}"
+    if model.get("classifier") == "nli":
+        return f"a zero-shot NLI classifier{pretrained}"
+    return f"a zero-shot classifier by similarity to the category descriptions{pretrained}"
 
 
 def appendix_paragraph(appendix: dict[str, Any]) -> str:
@@ -138,6 +170,7 @@ def _design(appendix: dict[str, Any]) -> tuple[str, str]:
     sentences.append(_measures_sentence(evaluation))
     sentences.append(_oversampling_sentence(evaluation))
     sentences.append(_transformer_sentence(models))
+    sentences.append(_few_shot_sentences(models, appendix.get("evaluation", {})))
     sentences.append(_combined_sentence(combined))
     if "seed" in evaluation:
         sentences.append(f"All random steps used the seed {evaluation['seed']}.")
@@ -199,6 +232,10 @@ def _multi_label_sentence(data: dict[str, Any], evaluation: dict[str, Any]) -> s
         how.append("the conventional models learnt one binary classifier per category (one-vs-rest)")
     if "transformer" in families:
         how.append("the Transformers had one sigmoid output per category, trained with binary cross-entropy")
+    if "zero_shot" in families:
+        how.append("the zero-shot models gave each category its own probability")
+    if "setfit" in families:
+        how.append("SetFit learnt one logistic regression per category on its fine-tuned embeddings")
     if how:
         text += f" {_upper_first(_series(how))}."
     return text
@@ -299,6 +336,77 @@ def _transformer_sentence(models: list[dict[str, Any]]) -> str:
     return " ".join(sentences)
 
 
+def _few_shot_sentences(models: list[dict[str, Any]], evaluation: dict[str, Any]) -> str:
+    """How each zero-shot and SetFit model was made, in a sentence or two each."""
+    several = bool(evaluation.get("multi_label"))
+    tuned = (evaluation.get("multi_label") or {}).get("thresholds") == "tuned"
+    sentences = []
+    for model in models:
+        facts = model.get("few_shot")
+        if not facts:
+            continue
+        if model.get("representation") == "setfit":
+            sentences.append(_setfit_sentence(model, facts, several))
+        else:
+            sentences.append(_zero_shot_sentence(model, facts, several, tuned))
+    return " ".join(sentences)
+
+
+def _zero_shot_sentence(model: dict[str, Any], facts: dict[str, Any], several: bool, tuned: bool) -> str:
+    name, language_model = model["name"], facts.get("language_model")
+    template = facts.get("template", "")
+    phrased = f"“{template.replace('{}', '[category]')}”" if template else "a sentence naming the category"
+    if facts.get("kind") == "nli":
+        how = (f"the natural-language-inference model {language_model} judged, for each text and each category, "
+               f"whether the text entails {phrased}, with the category's description (or its name) in its place "
+               "(Yin et al., 2019); "
+               + ("each category's probability was its entailment against its contradiction" if several else
+                  "the probabilities were a softmax over the categories' entailment scores"))
+    else:
+        temperature = facts.get("temperature")
+        scale = f" divided by a temperature of {temperature:g}" if temperature else ""
+        how = (f"the sentence model {language_model} embedded each text and, for each category, {phrased} with the "
+               "category's name, averaged with the embedding of its description where it had one; "
+               + (f"each category's probability was a logistic function of the cosine similarity minus its mean over "
+                  f"the training texts{scale}" if several else
+                  f"the probabilities were a softmax over the cosine similarities{scale}"))
+    described = [item for item in facts.get("descriptions", []) if not item.get("by_name")]
+    by_name = [item["category"] for item in facts.get("descriptions", []) if item.get("by_name")]
+    parts = [f"{item['category']} as “{item['description']}”" for item in described]
+    if by_name:
+        parts.append(f"{_series(by_name)} by {'its' if len(by_name) == 1 else 'their'} name")
+    descriptions = f" The categories were described as follows: {'; '.join(parts)}." if described else (
+        " Each category was described by its name.")
+    examples = facts.get("examples") or {}
+    if examples:
+        descriptions += (f" Example texts from the codebook ({sum(examples.values()):,} in all) were embedded with the "
+                         "descriptions.")
+    used = "and to choose each category's threshold" if tuned else ""
+    return (f"{name} was a zero-shot classifier: it was not trained on any coded text; {how}.{descriptions} "
+            f"The training texts were used only to score it on the same cross-validation folds as the other models"
+            f"{' ' + used if used else ''}, and the test texts only to evaluate it.")
+
+
+def _setfit_sentence(model: dict[str, Any], facts: dict[str, Any], several: bool) -> str:
+    sentence_model = f" {facts['sentence_model']}" if facts.get("sentence_model") else ""
+    details = []
+    if facts.get("pairs_per_text"):
+        details.append(f"{facts['pairs_per_text']} pairs of texts of the same category and as many of other "
+                       "categories per coded text")
+    if facts.get("pairs"):
+        details.append(f"{facts['pairs']:,} pairs in all on the training set")
+    if facts.get("epochs"):
+        details.append(count(int(facts["epochs"]), "epoch"))
+    if facts.get("learning_rate"):
+        details.append(f"a learning rate of {facts['learning_rate']:g}")
+    head = facts.get("head") or "logistic regression"
+    learnt = f"one {head} per category" if several else f"a {head}"
+    cite = "(Tunstall et al., 2022)" if "SetFit" in model["name"] else "(SetFit; Tunstall et al., 2022)"
+    return (f"{model['name']} {cite} fine-tuned the sentence model{sentence_model} "
+            f"contrastively on pairs of coded texts" + (f" ({', '.join(details)})" if details else "")
+            + f" and then learnt {learnt} on its embeddings of the training texts.")
+
+
 def _transformer_words(model: dict[str, Any]) -> str:
     return f"the Transformer {model['pretrained']}" if model.get("pretrained") else f"the Transformer {model['name']}"
 
@@ -333,7 +441,8 @@ def _uses(appendix: dict[str, Any], package: str) -> bool:
     if package == "imbalanced-learn":
         return appendix.get("evaluation", {}).get("oversampling") == "random"
     if package in {"torch", "transformers"}:
-        return any(m.get("representation") in {"transformer", "sentence_embeddings"} for m in models)
+        return any(m.get("representation") in {"transformer", "sentence_embeddings", "zero_shot", "setfit"}
+                   for m in models)
     return True
 
 

@@ -27,6 +27,7 @@ from guiapp.core.export.multi_label_facts import (
     threshold_rule,
 )
 from guiapp.core.models.conventional import CLASSIFIERS
+from guiapp.core.study.schema import FEW_SHOT_CLASSIFIER_LABELS
 from guiapp.core.study.sections import REPRESENTATION_LABELS
 
 SHEET = "Model comparison"
@@ -77,6 +78,8 @@ COMBINED_CLASSIFIERS = {"weighted_vote": "Weighted vote", "stacking": "Stacking"
 def classifier_label(classifier: str) -> str:
     if classifier in CLASSIFIERS:
         return CLASSIFIERS[classifier].label
+    if classifier in FEW_SHOT_CLASSIFIER_LABELS:  # zero-shot and SetFit
+        return FEW_SHOT_CLASSIFIER_LABELS[classifier]
     return "Fine-tuning" if classifier == "fine_tune" else COMBINED_CLASSIFIERS.get(classifier, classifier)
 
 

@@ -216,6 +216,12 @@ def describe_params(key: str, params: Params) -> str:
         from guiapp.core.models.transformers.options import describe_transformer_params
 
         return describe_transformer_params(params)
+    if key in ("similarity", "nli"):
+        return "nothing to tune (a zero-shot model learns nothing from the coded texts)"
+    if key == "setfit":
+        from guiapp.core.models.few_shot_options import describe_setfit_params
+
+        return describe_setfit_params(params)
     info = classifier_info(key)
     parts = []
     for name, value in params.items():

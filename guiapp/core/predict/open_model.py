@@ -1,7 +1,8 @@
 """Opening a trained model from its folder, whatever its family: a fine-tuned Transformer
-(safetensors, tokenizer, label map), a conventional model (``conventional_files``) or a combined
-model (``combined_model``). Opening never runs code from the folder, and reads its JSON files
-with the bounded, depth-limited reader."""
+(safetensors, tokenizer, label map), a conventional model (``conventional_files``), a zero-shot
+model (``zero_shot.json``), a SetFit model (``setfit.json``) or a combined model
+(``combined_model``). Opening never runs code from the folder, and reads its JSON files with the
+bounded, depth-limited reader."""
 
 from __future__ import annotations
 
@@ -10,7 +11,9 @@ from pathlib import Path
 
 from guiapp.core.errors import UserError
 from guiapp.core.experiment.artefacts import COMBINED_FILE
+from guiapp.core.models.setfit.folder import SETFIT_FILE
 from guiapp.core.models.transformers.sources.files import LABELS_FILE
+from guiapp.core.models.zero_shot.record_file import ZERO_SHOT_FILE
 from guiapp.core.predict.trained_model import ConventionalModel, TrainedModel, TransformerModel
 
 PartFinder = Callable[[str], "Path | None"]
@@ -35,6 +38,15 @@ def open_trained_model(folder: str | Path, name: str = "", find_part: PartFinder
 
         fine_tuned, categories = load_fine_tuned(folder)
         return TransformerModel(name, fine_tuned, categories)
+    if (folder / ZERO_SHOT_FILE).is_file():  # needs no coded texts: similarity or NLI
+        from guiapp.core.models.zero_shot import load_zero_shot
+        from guiapp.core.predict.zero_shot_model import ZeroShotTrainedModel
+
+        return ZeroShotTrainedModel(name, load_zero_shot(folder))
+    if (folder / SETFIT_FILE).is_file():  # a sentence model fine-tuned on pairs of coded texts, and its head
+        from guiapp.core.predict.setfit_model import open_setfit
+
+        return open_setfit(folder, name)
     return _open_conventional(folder, name)
 
 

@@ -44,6 +44,14 @@ REPRESENTATION_LABELS: dict[str, str] = {
     "word_vectors": "Word vectors",
     "sentence_embeddings": "Sentence embeddings",
     "transformer": "Fine-tuned Transformer",
+    "zero_shot": "Zero-shot",
+    "setfit": "SetFit",
+}
+# the classifiers of the families that need few or no coded texts (representation zero_shot or setfit)
+FEW_SHOT_CLASSIFIER_LABELS: dict[str, str] = {
+    "similarity": "Similarity to the descriptions",
+    "nli": "NLI",
+    "setfit": "SetFit",
 }
 TRANSFORMER_TUNING_CHOICES = ("auto", "cross-validation", "validation split")
 OVERSAMPLING_CHOICES = ("off", "random")
@@ -521,7 +529,7 @@ def study_json_schema() -> dict[str, Any]:
     definitions["MappingSchema"]["required"] = ["text_columns"]
     model = definitions["ModelSchema"]["properties"]
     model["representation"]["enum"] = list(REPRESENTATION_LABELS)
-    model["classifier"]["enum"] = [*CLASSIFIERS, "fine_tune"]
+    model["classifier"]["enum"] = [*CLASSIFIERS, "fine_tune", *FEW_SHOT_CLASSIFIER_LABELS]
     return schema
 
 

@@ -13,6 +13,7 @@ from typing import Any
 
 from guiapp.core.errors import UserError
 from guiapp.core.study.schema import (
+    FEW_SHOT_CLASSIFIER_LABELS,
     OVERSAMPLING_CHOICES,
     REPRESENTATION_LABELS,
     TRANSFORMER_TUNING_CHOICES,
@@ -25,6 +26,8 @@ from guiapp.core.study.schema_section import SchemaSection
 
 __all__ = [
     "DEFAULT_MODELS",
+    "FEW_SHOT_CLASSIFIER_LABELS",
+    "FEW_SHOT_MODELS",
     "OVERSAMPLING_CHOICES",
     "REPRESENTATION_LABELS",
     "TRANSFORMER_TUNING_CHOICES",
@@ -88,6 +91,10 @@ class ModelSpec(SchemaSection, schema=ModelSchema):
 
             model = str(self.representation_options.get("model") or "all-MiniLM-L6-v2")
             return f"Fine-tuned {Path(model).name or model}"
+        if (self.representation, self.classifier) in FEW_SHOT_MODELS:
+            from guiapp.core.models.few_shot_options import display_name
+
+            return display_name(self.classifier, self.representation_options)
         from guiapp.core.models.conventional import CLASSIFIERS
 
         classifier = CLASSIFIERS[self.classifier].label if self.classifier in CLASSIFIERS else self.classifier
@@ -100,6 +107,9 @@ class ModelSpec(SchemaSection, schema=ModelSchema):
         where = f"model '{self.display_name}'"
         if self.representation == "transformer" or self.classifier == "fine_tune":
             self._check_transformer(where)
+            return
+        if self.representation in ("zero_shot", "setfit") or self.classifier in FEW_SHOT_CLASSIFIER_LABELS:
+            self._check_few_shot(where)
             return
         if self.representation not in REPRESENTATION_LABELS:
             raise SpecError(
@@ -137,6 +147,23 @@ class ModelSpec(SchemaSection, schema=ModelSchema):
         try:
             check_options(self.representation_options)
             normalise_transformer_grid(self.grid, str(self.representation_options.get("model") or "all-MiniLM-L6-v2"))
+        except UserError as error:
+            raise SpecError(f"{error.message} ({where})", error.hint) from None
+
+    def _check_few_shot(self, where: str) -> None:
+        from guiapp.core.models.few_shot_options import check_setfit, check_zero_shot
+
+        if (self.representation, self.classifier) not in FEW_SHOT_MODELS:
+            raise SpecError(
+                f"'{self.representation}' with '{self.classifier}' is not a model TextLab knows ({where}).",
+                "Write representation = \"zero_shot\" with classifier = \"similarity\" or \"nli\", or "
+                "representation = \"setfit\" with classifier = \"setfit\".",
+            )
+        try:
+            if self.representation == "setfit":
+                check_setfit(self.representation_options, self.grid)
+            else:
+                check_zero_shot(self.classifier, self.representation_options, self.grid)
         except UserError as error:
             raise SpecError(f"{error.message} ({where})", error.hint) from None
 
@@ -178,14 +205,24 @@ DEFAULT_MODELS: tuple[tuple[str, str], ...] = (
 )
 
 
-def available_models() -> list[tuple[str, str]]:
-    """Every representation × classifier pair that can run (naive Bayes needs word counts)."""
+# The models that need few or no coded texts: zero-shot (nothing learnt from coded texts) and SetFit.
+FEW_SHOT_MODELS: tuple[tuple[str, str], ...] = (
+    ("zero_shot", "similarity"),
+    ("zero_shot", "nli"),
+    ("setfit", "setfit"),
+)
+
+
+def available_models(*, few_shot: bool = False) -> list[tuple[str, str]]:
+    """Every representation × classifier pair that can run (naive Bayes needs word counts), then the
+    fine-tuned Transformer; with ``few_shot``, also the models that need few or no coded texts
+    (:data:`FEW_SHOT_MODELS`)."""
     from guiapp.core.models.conventional import CLASSIFIERS
 
     return [
         (representation, classifier)
         for representation in REPRESENTATION_LABELS
-        if representation != "transformer"
+        if representation not in ("transformer", "zero_shot", "setfit")
         for classifier, info in CLASSIFIERS.items()
         if not (info.needs_nonnegative and representation != "bow")
-    ] + [("transformer", "fine_tune")]
+    ] + [("transformer", "fine_tune")] + (list(FEW_SHOT_MODELS) if few_shot else [])

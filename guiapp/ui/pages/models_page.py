@@ -2,14 +2,16 @@
 
 The page only builds an :class:`~guiapp.core.study.spec.ExperimentSpec` (the data part comes from the
 Data step); the Run step runs it. Top to bottom: the representation × classifier grid with the
-expected time of each model, the fine-tuned Transformer (``transformer_choice``), the total, how
-the models are tested (with "Advanced…"), and the Run button, which says why it is disabled when
-it is.
+expected time of each model, the fine-tuned Transformer (``transformer_choice``), the models that
+need few or no coded texts (``few_shot_choice``: zero-shot and SetFit, with the categories'
+descriptions), the total, how the models are tested (with "Advanced…"), and the Run button, which
+says why it is disabled when it is.
 """
 
 from __future__ import annotations
 
 import copy
+import dataclasses
 import math
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -53,6 +55,7 @@ from guiapp.ui.widgets.advanced_settings import (
 from guiapp.ui.widgets.advanced_transformer import (
     OPTION_NAMES as TRANSFORMER_OPTION_NAMES,
 )
+from guiapp.ui.widgets.few_shot_choice import FEW_SHOT_PAIRS, FewShotChoice
 from guiapp.ui.widgets.glossary import GlossaryLabel
 from guiapp.ui.widgets.model_choice import ModelChoiceGrid, Pair
 from guiapp.ui.widgets.scroll_area import ScrollArea
@@ -129,6 +132,8 @@ class ModelsPage(QWidget):
         self.transformer = TransformerChoice()
         self.transformer.changed.connect(self._refresh)
         self.transformer.deviceChanged.connect(self._refresh)
+        self.few_shot = FewShotChoice()
+        self.few_shot.changed.connect(self._refresh)
         self.estimate_label = QLabel("", objectName="estimateSummary")
         self.estimate_label.setWordWrap(True)
         self.estimate_label.setStyleSheet(theme.heading_style(14))
@@ -168,6 +173,8 @@ class ModelsPage(QWidget):
         column.addWidget(self.choice)
         column.addSpacing(8)
         column.addWidget(self.transformer)
+        column.addSpacing(8)
+        column.addWidget(self.few_shot)
         column.addSpacing(4)
         column.addWidget(self.estimate_label)
         column.addSpacing(4)
@@ -210,6 +217,8 @@ class ModelsPage(QWidget):
         session.dataChanged.connect(lambda: self.set_data(
             session.data_spec, session.report, session.frame, session.test_count))
         session.specWanted.connect(self._take_over)
+        session.codebookChanged.connect(self._codebook_changed)
+        self._codebook_changed()
         session.transformerGridWanted.connect(self._extend_transformer_grid)
         session.runStateChanged.connect(lambda state: state == "running" and self.cancel_jobs())
         self.runRequested.connect(session.run)
@@ -219,6 +228,12 @@ class ModelsPage(QWidget):
         """An opened study's models and settings (what could not be taken over goes back in words)."""
         self.load_spec(spec)
         self.session.spec_notes = self.load_notes
+
+    def _codebook_changed(self) -> None:
+        """The Coding step's definitions fill the categories' descriptions not written on this step."""
+        categories = self.session.codebook.categories
+        self.few_shot.set_codebook({category.name: category.definition for category in categories},
+                                   {category.name: list(category.examples) for category in categories})
 
     def _extend_transformer_grid(self, grid: dict) -> None:
         self.use_transformer_grid(grid)
@@ -238,6 +253,7 @@ class ModelsPage(QWidget):
         self._split = split_column_sizes(frame, data_spec.mapping) if data_spec is not None else None
         if data_spec is not None and data_spec.test_source and report is not None:
             self._split = (report.n_coded, test_count or 0)
+        self.few_shot.set_categories([category.label for category in report.categories] if report is not None else [])
         self._refresh()
 
     def not_ready_reason(self) -> str:
@@ -248,8 +264,10 @@ class ModelsPage(QWidget):
         return not self.not_ready_reason()
 
     def checked_models(self) -> list[Pair]:
-        """The ticked models: the grid's pairs, then the Transformer when it is ticked."""
-        return self.choice.checked() + ([TRANSFORMER_PAIR] if self.transformer.is_checked() else [])
+        """The ticked models: the grid's pairs, the Transformer when it is ticked, then the models that
+        need few or no coded texts."""
+        return (self.choice.checked() + ([TRANSFORMER_PAIR] if self.transformer.is_checked() else [])
+                + self.few_shot.checked())
 
     def cancel_jobs(self) -> None:
         """Stop the check for a GPU and the speed measurement (the window is closing, or a run starts)."""
@@ -271,7 +289,12 @@ class ModelsPage(QWidget):
             table = self.session.study_table_with_codings()  # the texts coded in TextLab count too
         except UserError:
             table = self.session.frame
-        if spec is None or table is None or not spec.models:
+        if spec is None or table is None:
+            return
+        # zero-shot and SetFit models keep their built-in figures (the probe fits and fine-tunes the others)
+        spec = dataclasses.replace(spec, models=[model for model in spec.models
+                                                 if (model.representation, model.classifier) not in FEW_SHOT_PAIRS])
+        if not spec.models:
             return
         missing = frozenset(missing_keys(spec.models))
         if not missing or missing == self._measured_for:
@@ -317,6 +340,8 @@ class ModelsPage(QWidget):
     def _model_spec(self, pair: Pair) -> ModelSpec:
         if pair == TRANSFORMER_PAIR:
             return self.transformer_spec()
+        if pair in FEW_SHOT_PAIRS:
+            return self.few_shot.model_spec(pair)
         representation, classifier = pair
         return ModelSpec(
             representation=representation,
@@ -364,7 +389,7 @@ class ModelsPage(QWidget):
                 differing.add(f"{len(transformers)} fine-tuned Transformers: only the first is shown")
         for model in spec.models:
             pair = (model.representation, model.classifier)
-            if pair == TRANSFORMER_PAIR:
+            if pair == TRANSFORMER_PAIR or pair in FEW_SHOT_PAIRS:
                 continue
             if pair not in available:
                 skipped += 1
@@ -393,8 +418,9 @@ class ModelsPage(QWidget):
         if transformers:
             self.transformer.set_model(model_name)
         self.transformer.set_checked(bool(transformers))
+        notes = self.few_shot.load([model for model in spec.models
+                                    if (model.representation, model.classifier) in FEW_SHOT_PAIRS])
         self.choice.set_checked(pairs)  # refreshes the page
-        notes = []
         if skipped:
             notes.append(f"{skipped} model(s) in the study cannot be shown on this step and were left out.")
         if differing:
@@ -446,7 +472,8 @@ class ModelsPage(QWidget):
         self.changes_label.setVisible(bool(changes))
         count = len(self.checked_models())
         self.run_button.setText(f"Run {count} model{'s' if count != 1 else ''}" if count else "Run models")
-        reason = self.not_ready_reason() or ("" if count else "Tick at least one model above.")
+        reason = (self.not_ready_reason() or ("" if count else "Tick at least one model above.")
+                  or self.few_shot.problem())
         self.run_button.setEnabled(not reason)
         self.run_button.setToolTip(reason or "Tune and test the ticked models on your coded texts.")
         self.reason_label.setText(reason)
@@ -489,6 +516,8 @@ class ModelsPage(QWidget):
             self.transformer.set_estimate("")
             for pair in self.choice.available():
                 self.choice.set_estimate(pair, "")
+            for pair in self.few_shot.available():
+                self.few_shot.set_estimate(pair, "")
             self.estimate_label.setText(
                 f"{len(checked)} model{'s' if len(checked) != 1 else ''} ticked. The expected time "
                 "appears once your data is checked on the Data step."
@@ -506,6 +535,10 @@ class ModelsPage(QWidget):
         seconds = self._transformer_estimate(fitted, n_test, n_categories)
         if seconds is not None and TRANSFORMER_PAIR in checked:
             total += seconds
+        for pair in self.few_shot.available():
+            seconds = self._few_shot_estimate(pair, fitted, n_test, n_categories)
+            if seconds is not None and pair in checked:
+                total += seconds
         total = self._whole_run_seconds(fitted, n_test, n_categories, total)
         if not checked:
             self.estimate_label.setText("No model is ticked yet.")
@@ -532,6 +565,25 @@ class ModelsPage(QWidget):
         except (UserError, ValueError, OSError):
             return models_alone
         return planned.seconds if planned.seconds is not None else models_alone
+
+    def _few_shot_estimate(self, pair: Pair, n_train: int, n_test: int, n_categories: int) -> float | None:
+        """Show a zero-shot or SetFit model's expected time; returns it (None when it cannot be estimated)."""
+        evaluation = self.settings.evaluation
+        tokens = self._report.tokens if self._report is not None else None
+        on_gpu = self.transformer.on_gpu()
+        try:
+            seconds = estimate_seconds(
+                self.few_shot.model_spec(pair), n_train, n_test, n_categories, evaluation.folds, on_gpu=on_gpu,
+                tuning=evaluation.transformer_tuning, validation_share=evaluation.validation_share,
+                mean_tokens=tokens.mean if tokens is not None else None,
+            )
+        except (UserError, ValueError, OSError):
+            self.few_shot.set_estimate(pair, "", "")
+            return None
+        where = "with the GPU" if on_gpu else "on the processor"
+        self.few_shot.set_estimate(pair, f"{describe_duration(seconds)} on this computer",
+                                   f"Expected time {where}. {ESTIMATE_TIP}")
+        return seconds
 
     def _transformer_estimate(self, n_train: int, n_test: int, n_categories: int) -> float | None:
         """Show the Transformer's expected time; returns it (None when it cannot be estimated)."""
@@ -578,12 +630,15 @@ class ModelsPage(QWidget):
         else:
             imbalance = "smaller categories are not oversampled"
         text = f"{first}; {tuning}; {imbalance}."
-        checked = len(self.choice.checked()) + (1 if self.transformer.is_checked() else 0)
+        checked = len(self.checked_models())
         if evaluation.combine and checked >= 2:
             text += (" Two combined models of the ticked models (a weighted vote and a stacking) are built too, "
                      "and tested like the others.")
         if self.transformer.is_checked():
             text += " " + self.transformer_tuning_text()
+        if any(pair[0] == "zero_shot" for pair in self.few_shot.checked()):
+            text += (" The zero-shot models learn nothing from the coded texts: they are scored on the same folds "
+                     "and test texts only, so they can be compared with the others.")
         return text
 
     def transformer_tuning_text(self) -> str:

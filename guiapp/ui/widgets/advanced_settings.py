@@ -33,6 +33,7 @@ from PySide6.QtWidgets import (
 )
 
 from guiapp.core.models.conventional import normalise_grid
+from guiapp.core.models.few_shot_options import is_few_shot
 from guiapp.core.models.transformers.options import DEFAULT_MODEL
 from guiapp.core.study.sections import REPRESENTATION_LABELS, EvaluationSpec
 from guiapp.core.study.spec import ExperimentSpec
@@ -219,7 +220,8 @@ class AdvancedSettingsDialog(QDialog):
         )
         self.resize(860, 700)
         self.test_tab = TestTuningTab(split_column)
-        self.preprocessing_tab = PreprocessingTab([kind for kind in REPRESENTATION_LABELS if kind != TRANSFORMER])
+        self.preprocessing_tab = PreprocessingTab([kind for kind in REPRESENTATION_LABELS  # zero-shot, SetFit: not here
+                                                   if kind != TRANSFORMER and not is_few_shot(kind)])
         self.grids_tab = GridsTab()
         self.transformer_tab = TransformerTab(transformer_model, on_gpu)
         self.tabs = QTabWidget(objectName="advancedTabs")

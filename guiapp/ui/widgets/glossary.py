@@ -185,6 +185,18 @@ TERMS: dict[str, str] = {
         "A number that fixes every random choice (the test texts, the folds, oversampling), so "
         "the same study gives the same result when it is run again."
     ),
+    "zero-shot": (
+        "A model that sorts texts into categories it has never seen coded examples of, only from their "
+        "names and descriptions; your coded texts are used only to test it."
+    ),
+    "NLI": (
+        "Natural language inference: a language model trained to judge whether one sentence follows from "
+        "another, used here to check whether “This text is about …” is true of a text."
+    ),
+    "SetFit": (
+        "A way to learn categories from few coded texts: a small language model is first fine-tuned on pairs "
+        "of coded texts (same category or not), then a simple classifier learns the categories from it."
+    ),
 }
 # other words for the same thing: word -> term in TERMS
 ALIASES: dict[str, str] = {

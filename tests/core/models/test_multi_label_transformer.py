@@ -205,3 +205,25 @@ def test_a_model_saved_before_multi_label_ones_opens_as_one_category_per_text(tr
     reopened, _ = load_fine_tuned(folder)
     assert not reopened.multi_label and reopened.thresholds == []
     np.testing.assert_allclose(predict_proba(reopened, ["zebra piano"]).sum(axis=1), 1.0, atol=1e-9)
+
+
+def test_each_category_s_texts_are_weighted_against_those_without_it():
+
+
+
+    from guiapp.core.models.transformers.training.loop import MAX_POSITIVE_WEIGHT, batch_loss, positive_weights
+
+    labels = np.array([[1, 0, 1, 0], [0, 0, 1, 0], [0, 0, 1, 0], [0, 0, 1, 1]] * 50, dtype=np.uint8)
+    labels[0, 3] = 1
+    weights = positive_weights(labels)
+    assert weights[0] == pytest.approx(3.0)  # 150 without, 50 with
+    assert weights[1] == 1.0 and weights[2] == 1.0  # nobody / everybody has it: nothing to weigh
+    assert weights[3] == pytest.approx(149 / 51)
+    rare = np.zeros((1000, 1), dtype=np.uint8)
+    rare[0] = 1
+    assert positive_weights(rare)[0] == MAX_POSITIVE_WEIGHT
+    logits = torch.randn(8, 4)
+    targets = torch.tensor(labels[:8], dtype=torch.float32)
+    weight = torch.tensor(weights, dtype=torch.float32)
+    expected = F.binary_cross_entropy_with_logits(logits, targets, pos_weight=weight, reduction="mean")
+    assert float(batch_loss(logits, torch.tensor(labels[:8]), 8, weight)) == pytest.approx(float(expected), rel=1e-6)

@@ -112,30 +112,51 @@ def linear_schedule(optimizer: torch.optim.Optimizer, total: int, warmup: int) -
     return torch.optim.lr_scheduler.LambdaLR(optimizer, factor)
 
 
-def batch_loss(logits: torch.Tensor, labels: torch.Tensor, n: int) -> torch.Tensor:
+def batch_loss(logits: torch.Tensor, labels: torch.Tensor, n: int,
+               positive_weight: torch.Tensor | None = None) -> torch.Tensor:
     """The loss of a (micro-)batch, summed over its texts and divided by the ``n`` texts of the
     whole step, so that micro-batches add up to the step's mean, computed in 32-bit numbers.
 
     One category per text (``labels`` of category indices): cross-entropy over the categories
     (softmax). Several categories per text (``labels`` a 0/1 matrix, text × category): binary
     cross-entropy of each category's own logit (sigmoid), averaged over the categories as well,
-    like Hugging Face's ``multi_label_classification`` loss."""
+    like Hugging Face's ``multi_label_classification`` loss; ``positive_weight`` (one per category)
+    weighs the texts that have a category (:func:`positive_weights`)."""
     logits = logits.float()
     if labels.ndim == 2:
-        total = F.binary_cross_entropy_with_logits(logits, labels.to(logits.dtype), reduction="sum")
+        weight = None if positive_weight is None else positive_weight.to(logits.device)
+        total = F.binary_cross_entropy_with_logits(logits, labels.to(logits.dtype), reduction="sum",
+                                                   pos_weight=weight)
         return total / (n * logits.shape[1])
     return F.cross_entropy(logits, labels, reduction="sum") / n
+
+
+MAX_POSITIVE_WEIGHT = 20.0  # a category of one text in 200 counts 20 times, not 199
+
+
+def positive_weights(labels: np.ndarray) -> np.ndarray:
+    """Where a text can have several categories: each category's texts weighted against the texts
+    without it (those without ÷ those with, at most :data:`MAX_POSITIVE_WEIGHT`; 1 for a category
+    no text or every text has). The shared network otherwise learns to say "no" to every rare
+    category — on ETHOS's 8 categories it gave no text any category — just as the logistic
+    regressions weigh their categories ("balanced")."""
+    positives = labels.sum(axis=0).astype(float)
+    negatives = len(labels) - positives
+    ratio = np.divide(negatives, positives, out=np.ones_like(positives), where=positives > 0)
+    return np.clip(np.where(negatives > 0, ratio, 1.0), 1.0, MAX_POSITIVE_WEIGHT)
 
 
 class _Step:
     """One optimizer step's forward and backward passes, in micro-batches when memory is short."""
 
     def __init__(self, model: torch.nn.Module, device: torch.device, dtype: torch.dtype | None,
-                 scaler: Any, batch_size: int, pad_multiple: int = 1) -> None:
+                 scaler: Any, batch_size: int, pad_multiple: int = 1,
+                 positive_weight: torch.Tensor | None = None) -> None:
         self.model, self.device, self.dtype, self.scaler = model, device, dtype, scaler
         self.batch_size = batch_size
         self.micro = batch_size
         self.pad_multiple = pad_multiple
+        self.positive_weight = positive_weight
 
     def run(self, batch: Batch) -> torch.Tensor:
         n = batch.input_ids.shape[0]
@@ -146,7 +167,7 @@ class _Step:
             part = part.to(self.device)
             with torch.autocast(self.device.type, dtype=self.dtype, enabled=self.dtype is not None):
                 logits = self.model(input_ids=part.input_ids, attention_mask=part.attention_mask).logits
-            loss = batch_loss(logits, part.labels, n)
+            loss = batch_loss(logits, part.labels, n, self.positive_weight)
             (self.scaler.scale(loss) if self.scaler is not None else loss).backward()
             total = loss.detach() if total is None else total + loss.detach()
         assert total is not None
@@ -202,8 +223,15 @@ def train(
     scaler = torch.amp.GradScaler("cuda") if dtype == torch.float16 else None
     multiple = switches.pad_multiple(device.type)
     limit = int(max(lengths)) if len(lengths) else None  # padding never goes past the longest text
-    stepper = _Step(model, device, dtype, scaler, batch_size, multiple)
+    weights = None
     outcome = Outcome()
+    if np.ndim(labels) == 2:
+        weights = positive_weights(np.asarray(labels))
+        if (weights > 1.0).any():
+            outcome.notes.append("Each category's texts were weighted against the texts without it (up to "
+                                 f"{weights.max():.1f} times), so that rare categories are learnt too.")
+    stepper = _Step(model, device, dtype, scaler, batch_size, multiple,
+                    None if weights is None else torch.tensor(weights, dtype=torch.float32))
     pin = device.type == "cuda"
     lag = switches.lag and device.type in ("cuda", "mps")  # CPU work is done when the call returns
     report = _Reporter(outcome, total, epochs, on_event)
@@ -305,4 +333,5 @@ def _step_with_backoff(stepper: _Step, batch: Batch, optimizer: torch.optim.Opti
         stepper.back_off(on_event, notes)
 
 
-__all__ = ["Outcome", "autocast_dtype", "batch_loss", "free_memory", "is_out_of_memory", "linear_schedule", "train"]
+__all__ = ["Outcome", "autocast_dtype", "batch_loss", "free_memory", "is_out_of_memory", "linear_schedule", "positive_weights",
+           "train"]
