@@ -208,9 +208,6 @@ def test_a_model_saved_before_multi_label_ones_opens_as_one_category_per_text(tr
 
 
 def test_each_category_s_texts_are_weighted_against_those_without_it():
-
-
-
     from guiapp.core.models.transformers.training.loop import MAX_POSITIVE_WEIGHT, batch_loss, positive_weights
 
     labels = np.array([[1, 0, 1, 0], [0, 0, 1, 0], [0, 0, 1, 0], [0, 0, 1, 1]] * 50, dtype=np.uint8)
