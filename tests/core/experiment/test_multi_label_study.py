@@ -137,3 +137,25 @@ def test_textlab_run_reads_a_multi_label_study_file(tmp_path, capsys):
         assert category in printed
     assert "several categories" in printed  # why there is no comparison with single coders
 
+
+
+def test_the_project_keeps_the_study_its_results_and_models(study, tmp_path):
+    from guiapp.core.project.format import Project, model_folders_of
+    from guiapp.core.project.opening import open_project
+    from guiapp.core.project.saving import save_project
+    from guiapp.core.study.spec import ExperimentSpec
+
+    result, folder = study
+    spec = ExperimentSpec.from_dict(result.spec)
+    table = pd.read_csv(folder / "coded.csv")
+    path = save_project(tmp_path / "speeches.textlab",
+                        Project(spec=spec, table=table, result=result, model_folders=model_folders_of(result)))
+    reopened = open_project(path, extract_models_to=tmp_path / "models")
+    assert reopened.spec.data.mapping.multi_label
+    assert reopened.spec.data.mapping.category_columns == CATEGORIES
+    assert reopened.spec.evaluation.tune_thresholds
+    assert reopened.result.to_dict() == result.to_dict()
+    model = open_trained_model(reopened.model_folder(result.models[0].name), result.models[0].name)
+    assert model.multi_label
+    np.testing.assert_allclose(model.answer(result.test_texts)[1], np.asarray(result.models[0].probabilities),
+                               atol=1e-5)
