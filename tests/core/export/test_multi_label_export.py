@@ -247,7 +247,7 @@ def test_the_results_folder_lists_categories_joined(result):
     assert list(frame.columns[:7]) == ["row", "id", "text", "true_categories", "model", "predicted_categories",
                                        "correct"]
     assert frame["true_categories"][1] == "Economy; Health" and frame["true_categories"][6] == "(none of the categories)"
-    assert frame["correct"][:12].tolist() == [int(sorted(p) == sorted(c)) for p, c in zip(SVM_PREDICTED, CODED)]
+    assert frame["correct"][:12].tolist() == [int(sorted(p) == sorted(c)) for p, c in zip(SVM_PREDICTED, CODED, strict=True)]
 
 
 # -- the methods appendix -----------------------------------------------------------------------------------
