@@ -272,7 +272,11 @@ def setfit(split: Split, rows: np.ndarray, seed: int) -> dict:
 
 def fine_tuned(split: Split, rows: np.ndarray, seed: int) -> dict:
     from benchmarks._common import model_path
-    from guiapp.core.models.transformers.fine_tuning import FineTuneSettings, fine_tune, predict_proba
+    from guiapp.core.models.transformers.fine_tuning import (
+        FineTuneSettings,
+        fine_tune,
+        predict_proba,
+    )
 
     started = time.perf_counter()
     model = fine_tune(model_path(), [split.texts[i] for i in rows], split.y[rows], len(split.categories),
@@ -484,14 +488,14 @@ def write_page(path: Path, measured: str) -> None:
 
 
 def print_tables(records: list[dict]) -> None:
-    for name in CORPORA:
+    for name, corpus in CORPORA.items():
         lines = rows_of(records, name)
         if lines:
-            print(f"\n{CORPORA[name].title}")
+            print(f"\n{corpus.title}")
             for line in lines:
                 print(line)
-            if CORPORA[name].anchor:
-                print(f"| Reference paper: zero-shot NLI (anchor) | 0 | {CORPORA[name].anchor[0]:.3f} | — | — | — |")
+            if corpus.anchor:
+                print(f"| Reference paper: zero-shot NLI (anchor) | 0 | {corpus.anchor[0]:.3f} | — | — | — |")
 
 
 def main() -> None:

@@ -20,7 +20,7 @@ and the trivial "predict every category's majority answer"; and XGBoost's own mu
 beside TextLab's one XGBoost model per category on the same features (time and scores), which is why
 TextLab trains one model per category.
 
-    .venv/bin/python benchmarks/bench_multilabel.py --out docs/multi-label.md [--transformer]
+    .venv/bin/python benchmarks/bench_multilabel.py --transformer --out docs/multi-label.md
 """
 
 from __future__ import annotations
@@ -143,7 +143,7 @@ def _scores(Y_true: np.ndarray, Y_pred: np.ndarray) -> tuple[float, float, float
             float(accuracy_score(Y_true, Y_pred)), float(hamming_loss(Y_true, Y_pred)))
 
 
-def markdown(runs: list[tuple[str, object, float]], extra: list, n_texts: int) -> str:
+def markdown(runs: list[tuple[str, object, float]], extra: list, n_texts: int, transformer: bool = False) -> str:
     result = runs[0][1]
     counts = np.zeros(len(result.categories), dtype=int)
     lines = [
@@ -152,13 +152,16 @@ def markdown(runs: list[tuple[str, object, float]], extra: list, n_texts: int) -
         f"Measured on {date.today():%Y-%m-%d} with `benchmarks/bench_multilabel.py` on the development machine "
         "(2 cores, no GPU, shared with other work). Rebuild this page with:",
         "",
-        "    .venv/bin/python benchmarks/bench_multilabel.py --out docs/multi-label.md",
+        f"    .venv/bin/python benchmarks/bench_multilabel.py {'--transformer ' if transformer else ''}--out docs/multi-label.md",
         "",
         f"ETHOS multi-label (Mollas et al. 2022): {n_texts} hateful comments, 8 categories, each the share of "
         "crowd coders who gave it, counted from 0.5. "
         f"{result.split['n_train']} training and {result.split['n_test']} test texts (30 % held out by iterative "
         "stratification). The app's default models, each one classifier per category tuned by 5-fold iteratively "
-        "stratified cross-validation, and the combined models.",
+        "stratified cross-validation, and the combined models."
+        + (" The fine-tuned Transformer (the bundled MiniLM, one output per category, binary cross-entropy with each "
+           "category's texts weighted against those without it) is tuned on one validation split, as on any computer "
+           "without a GPU." if transformer else ""),
         "",
     ]
     del counts
@@ -217,7 +220,7 @@ def main() -> None:
         for name, scores, seconds in extra:
             print(f"  {name}: macro-F1 {scores[0]:.3f}, micro-F1 {scores[1]:.3f}, subset accuracy {scores[2]:.3f}, "
                   f"Hamming loss {scores[3]:.3f}, {seconds:.0f} s")
-        text = markdown(runs, extra, len(pd.read_csv(DATA, sep=";")))
+        text = markdown(runs, extra, len(pd.read_csv(DATA, sep=";")), args.transformer)
     if args.out:
         args.out.write_text(text, encoding="utf-8")
         print(f"written to {args.out}")
