@@ -308,3 +308,4 @@ def test_the_recommended_model_is_the_green_bar_even_when_another_scored_higher(
                      recommended="logistic regression")
     assert [name for name, *_ in chart.bar_values()] == ["stacking", "logistic regression"]  # highest first
     assert chart.bar_colours() == [BAR_COLOR, BEST_COLOR]
+    assert chart.best_name() == "logistic regression"

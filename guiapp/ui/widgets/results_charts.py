@@ -105,6 +105,7 @@ class F1BarChart(_NamedBars):
         self._set_axis_label("bottom", "macro-F1 (agreement with your coding)")
         self._values: list[float] = []
         self._intervals: list[tuple[float, float] | None] = []
+        self._green = 0  # which bar is the recommended model's
         self._whiskers: pg.ErrorBarItem | None = None
         self._ready = True
         self.set_scores([])
@@ -139,7 +140,8 @@ class F1BarChart(_NamedBars):
                 beam=0.22, pen=pg.mkPen(WHISKER_COLOR, width=1.6),
             )
             self.getPlotItem().addItem(self._whiskers)
-        self._add_labels([self.value_label(i) for i in range(n)], [i == 0 for i in range(n)])
+        self._add_labels([self.value_label(i) for i in range(n)], [i == green for i in range(n)])
+        self._green = green
         self._refit()
 
     def value_label(self, index: int) -> str:
@@ -156,7 +158,8 @@ class F1BarChart(_NamedBars):
         ]
 
     def best_name(self) -> str | None:
-        return self._names[0] if self._names else None
+        """The green bar's model: the recommended one (the highest when none was named)."""
+        return self._names[self._green] if self._names else None
 
     def bar_colours(self) -> list[str]:
         return [brush.color().name() for brush in self._bars.opts["brushes"]] if self._bars else []
