@@ -17,7 +17,8 @@ the draws are nested: a draw's 8 texts are among its 16), the draw repeated ``--
 seeds 0, 1, … (which also seed the training). A size is skipped for a corpus where a category has
 fewer than ``n`` training texts. Times are wall times (``time.perf_counter``): training, and
 answering the test texts. The sentence embeddings of a corpus are computed once (and cached by the
-app's cache) before the logistic regressions; their time is given once per corpus.
+app's cache) before the logistic regressions; their time is given once per corpus where they were not
+read from the cache.
 
 Each measurement is appended to a results file as one JSON line as soon as it is taken, so a run
 can be stopped and continued (``--results``: measurements already there are not taken again), and
@@ -430,7 +431,8 @@ def markdown(records: list[dict], note: str = "") -> str:
         "random from the training part; each draw is repeated with another seed (which also seeds the training), "
         "and the table gives the mean over the draws, the standard deviation and the lowest and highest score. "
         "Times are wall times per draw in seconds: training (the logistic regression: choosing C by 5-fold "
-        "cross-validation and refitting) and answering the test texts.",
+        "cross-validation and refitting; zero-shot: embedding the names and definitions, the first row of a "
+        "run also opening the sentence model) and answering the test texts.",
         "",
     ]
     for name in corpora:
