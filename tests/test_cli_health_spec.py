@@ -138,3 +138,19 @@ def test_run_prints_the_size_of_the_study_and_warns_when_it_is_large(folder, cap
     monkeypatch.setattr(run_size, "LARGE_RUN_FITS", 5)
     assert main(["run", spec, "--out", str(folder / "large"), "--jobs", "1", "--quiet"]) == 0
     assert "This is a large study: it fits 10 models and takes" in capsys.readouterr().err
+
+
+def test_a_multi_label_study_names_its_category_columns(tmp_path, capsys):
+    import shutil
+    from pathlib import Path
+
+    from guiapp.cli.entry import main
+
+    shutil.copy(Path(__file__).parent / "fixtures" / "multi_label_small.csv", tmp_path / "coded.csv")
+    (tmp_path / "study.toml").write_text(
+        '[data]\nsource = "coded.csv"\n[data.mapping]\ntext_columns = ["text"]\nmulti_label = true\n'
+        'category_columns = ["economy", "health", "environment", "migration"]\n', encoding="utf-8")
+    assert main(["health", "--spec", str(tmp_path / "study.toml")]) == 0
+    printed = capsys.readouterr().out
+    assert "categories (several per text): economy, health, environment, migration" in printed
+    assert "24 coded texts have none of the categories" in printed

@@ -159,6 +159,12 @@ def _mapping_text(table, mapping) -> str:
     where = f"{table.path.name}" + (f", sheet “{table.sheet}”" if table.sheet else "")
     lines = [f"{where}: {len(table.frame):,} rows, {table.frame.shape[1]} columns"]
     lines += [f"  note: {notice}" for notice in table.notices]
-    lines.append(f"  text: {', '.join(mapping.text_columns) or '—'}   category: {mapping.category_column or '—'}"
+    if mapping.multi_label and mapping.category_columns:  # several categories per text, a column each
+        category = "categories (several per text): " + ", ".join(mapping.category_columns)
+    elif mapping.multi_label:
+        category = f"categories (several per text): {mapping.category_column or '—'}, separated by “{mapping.label_separator}”"
+    else:
+        category = f"category: {mapping.category_column or '—'}"
+    lines.append(f"  text: {', '.join(mapping.text_columns) or '—'}   {category}"
                  f"   ID: {mapping.id_column or '—'}   split: {mapping.split_column or '—'}")
     return "\n".join(lines) + "\n"
