@@ -42,10 +42,8 @@ from guiapp.core.experiment.resampling import oversampled_rows
 from guiapp.core.experiment.results import GridPointResult, ModelResult
 from guiapp.core.experiment.run_plan import mean_subword_tokens
 from guiapp.core.experiment.threshold_choice import tuned_thresholds
-from guiapp.core.experiment.transformer_decisions import (
-    Decisions,
-    multi_label_validation_split,
-)
+from guiapp.core.experiment.transformer_decisions import Decisions
+from guiapp.core.experiment.tuning_splits import splits_for
 from guiapp.core.models.few_shot_options import (
     category_descriptions,
     expand_setfit_grid,
@@ -293,19 +291,8 @@ def setfit_trainer(data: StudyData, options: dict[str, Any], seed: int) -> Any:
 
 def tuning_splits(data: StudyData, folds: Folds, spec: ExperimentSpec, tuning: str) -> tuple[Folds, str]:
     """The study's folds, or one stratified validation split of the training texts, and in words how
-    (the Transformer's words: ``transformer_runner.tuning_splits``)."""
-    if tuning == CROSS_VALIDATION:
-        return folds, f"{len(folds)}-fold cross-validation"
-    from sklearn.model_selection import train_test_split
-
-    share = spec.evaluation.validation_share
-    y = data.y[data.split.train]
-    if y.ndim == 2:  # several categories per text: iterative stratification
-        fit, valid = multi_label_validation_split(y, share, spec.seed)
-    else:
-        positions = np.arange(len(y))
-        fit, valid = train_test_split(positions, test_size=share, stratify=y, random_state=spec.seed)
-    return [(np.sort(fit), np.sort(valid))], f"one validation split ({share:.0%} of the training texts)"
+    (as for a fine-tuned Transformer)."""
+    return splits_for(data, folds, spec, tuning)
 
 
 def on_gpu(device: str) -> bool:

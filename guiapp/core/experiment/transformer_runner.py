@@ -24,7 +24,6 @@ from itertools import pairwise
 from pathlib import Path
 
 import numpy as np
-from sklearn.model_selection import train_test_split
 
 from guiapp.core.compute.executors import Executor
 from guiapp.core.events import EventCallback, Log, Progress
@@ -38,12 +37,9 @@ from guiapp.core.experiment.resampling import oversampled_rows
 from guiapp.core.experiment.results import GridPointResult, ModelResult
 from guiapp.core.experiment.seed_average import save_seed_average
 from guiapp.core.experiment.setting_choice import choose_setting, describe_choice
-from guiapp.core.experiment.transformer_decisions import (
-    OVERSAMPLING_NOTE,
-    Decisions,
-    multi_label_validation_split,
-)
+from guiapp.core.experiment.transformer_decisions import OVERSAMPLING_NOTE, Decisions
 from guiapp.core.experiment.transformer_out_of_fold import out_of_fold_fits
+from guiapp.core.experiment.tuning_splits import CROSS_VALIDATION, splits_for
 from guiapp.core.study.sections import ModelSpec
 from guiapp.core.study.spec import ExperimentSpec
 from guiapp.core.study.study_data import StudyData
@@ -55,17 +51,8 @@ def tuning_splits(
     """The splits of the training texts used to choose the setting, and how they were made."""
     how = spec.evaluation.transformer_tuning
     if how == "auto":
-        how = "cross-validation" if on_gpu else "validation split"
-    if how == "cross-validation":
-        return folds, f"{len(folds)}-fold cross-validation"
-    positions = np.arange(len(data.split.train))
-    share = spec.evaluation.validation_share
-    if data.y.ndim == 2:  # several categories per text: iterative stratification
-        fit, valid = multi_label_validation_split(data.y[data.split.train], share, spec.seed)
-    else:
-        fit, valid = train_test_split(positions, test_size=share, stratify=data.y[data.split.train],
-                                      random_state=spec.seed)
-    return [(np.sort(fit), np.sort(valid))], f"one validation split ({share:.0%} of the training texts)"
+        how = CROSS_VALIDATION if on_gpu else "validation split"
+    return splits_for(data, folds, spec, how)
 
 
 def run_transformer_model(

@@ -27,7 +27,7 @@ import numpy as np
 
 from guiapp.core.errors import UserError
 from guiapp.core.explain.words import WordSpan, split_words
-from guiapp.core.models.transformers.fine_tuning import _length_limit  # the cap prediction applies
+from guiapp.core.models.transformers.training.truncation import position_limit  # the cap prediction applies
 from guiapp.core.models.transformers.training.truncation import encode_texts, special_tokens, split_budget
 
 NO_WORD = -1  # word index of special tokens ([CLS], [SEP], padding)
@@ -113,7 +113,7 @@ def align_for_model(model: Any, text: str) -> PieceAlignment:
     tokenizer, length limit and way of cutting long texts (those of its training)."""
     fine_tuned = model.fine_tuned
     settings = fine_tuned.settings
-    limit = _length_limit(int(settings.max_length), fine_tuned.model.config)
+    limit = position_limit(int(settings.max_length), fine_tuned.model.config)
     return align_pieces(fine_tuned.tokenizer, text, limit, settings.truncation)
 
 

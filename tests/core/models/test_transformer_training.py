@@ -319,3 +319,27 @@ def test_out_of_memory_is_recognised():
     assert is_out_of_memory(RuntimeError("MPS backend out of memory (MPS allocated: 1 GB)"))
     assert not is_out_of_memory(RuntimeError("shape mismatch"))
     assert not is_out_of_memory(ValueError("out of memory"))
+
+
+def test_answering_halves_a_batch_the_accelerator_has_no_memory_for():
+    from guiapp.core.models.transformers.training.loop import halving_on_lack_of_memory
+
+    asked = []
+
+    def answer(batch):
+        asked.append(len(batch))
+        if len(batch) > 2:
+            raise torch.cuda.OutOfMemoryError("CUDA out of memory")
+
+    batches = [np.arange(0, 5), np.arange(5, 7)]
+    answered = list(halving_on_lack_of_memory(batches, torch.device("cpu"), answer))
+    assert [list(batch) for batch in answered] == [[0, 1], [2], [3, 4], [5, 6]]  # every text once, in order
+    assert asked == [5, 2, 3, 1, 2, 2]
+
+    def never(batch):
+        raise torch.cuda.OutOfMemoryError("CUDA out of memory")
+
+    with pytest.raises(torch.cuda.OutOfMemoryError):  # not even one text fits
+        list(halving_on_lack_of_memory([np.arange(2)], torch.device("cpu"), never))
+    with pytest.raises(ValueError):  # other errors are not a lack of memory
+        list(halving_on_lack_of_memory([np.arange(2)], torch.device("cpu"), lambda batch: int("x")))

@@ -24,7 +24,7 @@ from guiapp.core.models.transformers.sources.resolve import resolve_model
 from guiapp.core.models.transformers.training.batches import collate, pad_id, sorted_batches
 from guiapp.core.models.transformers.training.cpu_threads import CpuThreads
 from guiapp.core.models.transformers.training.speed_switches import SpeedSwitches
-from guiapp.core.models.transformers.training.truncation import Encoded, encode_texts, model_limit
+from guiapp.core.models.transformers.training.truncation import Encoded, encode_texts, position_limit, token_limit
 
 DEFAULT_MODEL = BUNDLED_KEY  # all-MiniLM-L6-v2, bundled with TextLab
 PREDICT_BATCH = 64
@@ -58,22 +58,6 @@ def load_body(source: str | Path | None, on_event: EventCallback = ignore_events
     folder = resolve_model(str(source) if source is not None else DEFAULT_MODEL, on_event)
     net, tokenizer = open_body(folder)
     return net, tokenizer, folder
-
-
-def length_limit(max_length: int, config: Any) -> int:
-    """``max_length`` capped by the model's positions (RoBERTa-like models reserve two)."""
-    positions = getattr(config, "max_position_embeddings", None)
-    if not isinstance(positions, int) or positions <= 0:
-        return max_length
-    if getattr(config, "model_type", "") in ("roberta", "xlm-roberta", "camembert", "longformer", "mpnet"):
-        positions -= 2
-    return min(max_length, positions)
-
-
-def token_limit(tokenizer: Any, config: Any, max_length: int) -> int:
-    """The most tokens of a text that are read: ``max_length``, or less where the model reads less."""
-    limit = length_limit(max_length, config)
-    return min(limit, model_limit(tokenizer) or limit)
 
 
 def encode(tokenizer: Any, config: Any, texts: Sequence[str], max_length: int) -> Encoded:
@@ -119,5 +103,5 @@ def embed(net: Any, tokenizer: Any, encoded: Encoded, device: torch.device, bf16
     return out
 
 
-__all__ = ["DEFAULT_MODEL", "autocast_dtype", "embed", "encode", "length_limit", "load_body", "open_body", "pooled",
+__all__ = ["DEFAULT_MODEL", "autocast_dtype", "embed", "encode", "load_body", "open_body", "pooled", "position_limit",
            "token_limit"]

@@ -45,12 +45,12 @@ from guiapp.core.models.transformers.training.first_token import first_token_onl
 from guiapp.core.models.transformers.training.loop import (
     autocast_dtype,
     free_memory,
-    is_out_of_memory,
+    halving_on_lack_of_memory,
     train,
 )
 from guiapp.core.models.transformers.training.settings import DEVICES, FineTuneSettings
 from guiapp.core.models.transformers.training.speed_switches import SpeedSwitches
-from guiapp.core.models.transformers.training.truncation import encode_texts
+from guiapp.core.models.transformers.training.truncation import encode_texts, position_limit
 
 
 @dataclass(frozen=True)
@@ -137,7 +137,7 @@ def fine_tune(
     generator = seed_everything(settings.seed)  # before loading: the new head's weights are drawn
     model, tokenizer, new_weights = files.load_pretrained(model_path, n_labels, settings.dropout, multi_label)
     try:
-        encoded = encode_texts(tokenizer, list(texts), _length_limit(settings.max_length, model.config),
+        encoded = encode_texts(tokenizer, list(texts), position_limit(settings.max_length, model.config),
                                settings.truncation)
         n_params = sum(p.numel() for p in model.parameters())
         steps = -(-len(labels) // settings.batch_size) * settings.epochs
@@ -192,7 +192,7 @@ def predict_proba(
     kind = MULTI_LABEL_PROBABILITIES if multi_label else PROBABILITIES
     fast = fast_inference.fast_path_for(net, kind, device.type, settings.mixed_precision)
     extra = fast_inference.extra_texts(fast, n)  # a new model's check, topped up to enough texts
-    encoded = encode_texts(model.tokenizer, texts + extra, _length_limit(settings.max_length, net.config),
+    encoded = encode_texts(model.tokenizer, texts + extra, position_limit(settings.max_length, net.config),
                            settings.truncation)
     dtype = autocast_dtype(device, settings.mixed_precision, model.device.bf16)
     padding = pad_id(model.tokenizer)
@@ -260,28 +260,18 @@ def _predict_batches(net: Any, input_ids: Sequence[Sequence[int]], lengths: np.n
     length, longest first (halved on a lack of memory): a softmax over the categories, or with
     ``multi_label`` each category's own sigmoid."""
     out = np.zeros((len(indices), n_labels), dtype=np.float64)
-    queue = sorted_batches(np.asarray(lengths)[indices], batch_size)[::-1]  # a stack: longest first
-    while queue:
-        positions = queue.pop()
-        try:
-            with torch.inference_mode(), torch.autocast(device.type, dtype=dtype, enabled=dtype is not None), \
-                    _attention_without_cudnn(device, dtype):
-                batch = collate(input_ids, indices[positions], pad_id, pin_memory=device.type == "cuda").to(device)
-                logits = net(input_ids=batch.input_ids, attention_mask=batch.attention_mask).logits
-                logits = logits.float()
-                answers = torch.sigmoid(logits) if multi_label else torch.softmax(logits, dim=-1)
-                out[positions] = answers.cpu().numpy()
-        except Exception as exc:
-            if not is_out_of_memory(exc) or len(positions) == 1:
-                raise
-            oom = True
-        else:
-            oom = False
-        if oom:  # halve the batch outside the except block, so its tensors can be freed
-            free_memory(device)
-            half = len(positions) // 2
-            queue.extend([positions[half:], positions[:half]])
-            continue
+
+    def answer(positions: np.ndarray) -> None:
+        with torch.inference_mode(), torch.autocast(device.type, dtype=dtype, enabled=dtype is not None), \
+                _attention_without_cudnn(device, dtype):
+            batch = collate(input_ids, indices[positions], pad_id, pin_memory=device.type == "cuda").to(device)
+            logits = net(input_ids=batch.input_ids, attention_mask=batch.attention_mask).logits
+            logits = logits.float()
+            answers = torch.sigmoid(logits) if multi_label else torch.softmax(logits, dim=-1)
+            out[positions] = answers.cpu().numpy()
+
+    for positions in halving_on_lack_of_memory(sorted_batches(np.asarray(lengths)[indices], batch_size), device,
+                                               answer):  # longest first
         threads.tick()
         report(indices[positions])
     return out
@@ -387,16 +377,6 @@ def model_name(model_path: str | Path) -> str:
     except (UserError, OSError):
         pass
     return Path(str(model_path)).name or str(model_path)
-
-
-def _length_limit(max_length: int, config: Any) -> int:
-    """``max_length`` capped by the model's positions (RoBERTa-like models reserve two)."""
-    positions = getattr(config, "max_position_embeddings", None)
-    if not isinstance(positions, int) or positions <= 0:
-        return max_length
-    if getattr(config, "model_type", "") in ("roberta", "xlm-roberta", "camembert", "longformer", "mpnet"):
-        positions -= 2
-    return min(max_length, positions)
 
 
 __all__ = [

@@ -22,8 +22,8 @@ from guiapp.core.events import EventCallback, ignore_events
 from guiapp.core.models.zero_shot.base import ZeroShotModel, text_list
 from guiapp.core.models.zero_shot.descriptions import DEFAULT_TEMPLATE, phrase
 from guiapp.core.models.zero_shot.nli_labels import nli_label_ids, nli_pairs, nli_probabilities
+from guiapp.core.models.transformers.training.truncation import token_limit
 from guiapp.core.models.zero_shot.nli_scoring import (
-    length_limit,
     load_nli_model,
     nli_config,
     pair_logits,
@@ -110,7 +110,7 @@ class ZeroShotNLI(ZeroShotModel):
 
     def _limit(self, tokenizer: Any, config: Any, hypotheses: list[str]) -> int:
         """The pair's token limit; a :class:`UserError` when a hypothesis leaves no room for the text."""
-        limit = length_limit(tokenizer, config, self.max_length)
+        limit = token_limit(tokenizer, config, self.max_length)
         lengths = token_lengths(tokenizer, hypotheses, 10**6)
         room = limit - tokenizer.num_special_tokens_to_add(pair=True) - int(lengths.max())
         if room < 8:

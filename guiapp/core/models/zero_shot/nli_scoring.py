@@ -17,7 +17,6 @@ from guiapp.core.events import EventCallback, Progress, ignore_events
 
 _MODELS: dict[str, tuple[Any, Any]] = {}
 _LOCK = threading.Lock()
-_ROBERTA_LIKE = ("roberta", "xlm-roberta", "camembert", "longformer", "mpnet")  # two positions reserved
 _INPUTS = ("input_ids", "attention_mask", "token_type_ids")
 _ASKING = "Asking the model about each text and category"
 
@@ -62,18 +61,6 @@ def load_nli_model(path: Path) -> tuple[Any, Any]:
         return tokenizer, model
 
 
-def length_limit(tokenizer: Any, config: Any, max_length: int) -> int:
-    """The most tokens a pair may have: ``max_length``, the tokenizer's limit and the model's positions."""
-    limit = max_length
-    told = getattr(tokenizer, "model_max_length", None)
-    if isinstance(told, int) and 0 < told < 1_000_000:
-        limit = min(limit, told)
-    positions = getattr(config, "max_position_embeddings", None)
-    if isinstance(positions, int) and positions > 0:
-        limit = min(limit, positions - 2 if getattr(config, "model_type", "") in _ROBERTA_LIKE else positions)
-    return limit
-
-
 def token_lengths(tokenizer: Any, texts: Sequence[str], limit: int) -> np.ndarray:
     """Each text's length in tokens (without the special tokens), at most ``limit``."""
     if not texts:
@@ -91,7 +78,7 @@ def pair_logits(tokenizer: Any, model: Any, texts: Sequence[str], hypotheses: Se
 
     from guiapp.core.models.transformers.fine_tuning import pick_device
     from guiapp.core.models.transformers.training.cpu_threads import CpuThreads
-    from guiapp.core.models.transformers.training.loop import autocast_dtype, free_memory, is_out_of_memory
+    from guiapp.core.models.transformers.training.loop import autocast_dtype, halving_on_lack_of_memory
     from guiapp.core.models.transformers.training.speed_switches import SpeedSwitches
 
     n, k = len(texts), len(hypotheses)
@@ -107,28 +94,18 @@ def pair_logits(tokenizer: Any, model: Any, texts: Sequence[str], hypotheses: Se
     dtype = autocast_dtype(device, True, pick_device("auto").bf16) if device.type == "cuda" else None
     wanted = torch.as_tensor(list(columns), dtype=torch.long, device=device)
     all_work, done = max(int(lengths.sum()), 1), [0, 0]
-    queue = [order[i:i + batch_size] for i in range(0, total, batch_size)][::-1]  # a stack: longest first
+    batches = [order[i:i + batch_size] for i in range(0, total, batch_size)]  # longest first
+
+    def answer(pairs: np.ndarray) -> None:
+        encoded = tokenizer([texts[p // k] for p in pairs], [hypotheses[p % k] for p in pairs],
+                            padding=True, truncation="only_first", max_length=limit, return_tensors="pt")
+        inputs = {name: encoded[name].to(device) for name in _INPUTS if name in encoded}
+        with torch.inference_mode(), torch.autocast(device.type, dtype=dtype, enabled=dtype is not None):
+            logits = model(**inputs).logits.float()
+        out[pairs] = logits.index_select(1, wanted).cpu().numpy()
+
     with CpuThreads(enabled=device.type == "cpu" and SpeedSwitches.from_environment().threads) as threads:
-        while queue:
-            pairs = queue.pop()
-            try:
-                encoded = tokenizer([texts[p // k] for p in pairs], [hypotheses[p % k] for p in pairs],
-                                    padding=True, truncation="only_first", max_length=limit, return_tensors="pt")
-                inputs = {name: encoded[name].to(device) for name in _INPUTS if name in encoded}
-                with torch.inference_mode(), torch.autocast(device.type, dtype=dtype, enabled=dtype is not None):
-                    logits = model(**inputs).logits.float()
-                out[pairs] = logits.index_select(1, wanted).cpu().numpy()
-            except Exception as error:
-                if not is_out_of_memory(error) or len(pairs) == 1:
-                    raise
-                oom = True
-            else:
-                oom = False
-            if oom:  # halve the batch outside the except block, so its tensors can be freed
-                free_memory(device)
-                half = len(pairs) // 2
-                queue.extend([pairs[half:], pairs[:half]])
-                continue
+        for pairs in halving_on_lack_of_memory(batches, device, answer):
             threads.tick()
             done[0] += len(pairs)
             done[1] += int(lengths[pairs].sum())

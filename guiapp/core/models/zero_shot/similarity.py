@@ -147,13 +147,10 @@ class ZeroShotSimilarity(ZeroShotModel):
         return sentence_model(self.model_folder())[1]
 
     def max_tokens(self) -> int:
-        from guiapp.core.models.setfit.body import length_limit
-        from guiapp.core.models.transformers.training.truncation import model_limit
+        from guiapp.core.models.transformers.training.truncation import token_limit
 
         network, tokenizer, _ = sentence_model(self.model_folder())
-        limit = length_limit(self.max_length, network.config)
-        told = model_limit(tokenizer)
-        return min(limit, told) if told is not None else limit
+        return token_limit(tokenizer, network.config, self.max_length)
 
     def _embed(self, texts: list[str], on_event: EventCallback, what: str) -> np.ndarray:
         """Unit vectors of ``texts`` (texts × dimensions), in their order."""

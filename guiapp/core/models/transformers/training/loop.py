@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import math
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -74,6 +74,30 @@ def free_memory(device: torch.device) -> None:
         torch.cuda.empty_cache()
     elif device.type == "mps" and hasattr(torch, "mps"):
         torch.mps.empty_cache()
+
+
+def halving_on_lack_of_memory(batches: Sequence[np.ndarray], device: torch.device,
+                              answer: Callable[[np.ndarray], None]) -> Iterator[np.ndarray]:
+    """``answer(batch)`` for each of ``batches`` in order, each batch yielded once answered; a batch
+    the accelerator has no memory for is halved and its halves answered in its place (a batch of one
+    text that does not fit raises)."""
+    stack = list(batches)[::-1]  # pop() takes the next in order
+    while stack:
+        batch = stack.pop()
+        try:
+            answer(batch)
+        except Exception as error:
+            if not is_out_of_memory(error) or len(batch) == 1:
+                raise
+            short = True
+        else:
+            short = False
+        if short:  # halved outside the except block, so that the failed batch's tensors can be freed
+            free_memory(device)
+            half = len(batch) // 2
+            stack.extend([batch[half:], batch[:half]])
+            continue
+        yield batch
 
 
 def autocast_dtype(device: torch.device, mixed_precision: bool, bf16: bool) -> torch.dtype | None:

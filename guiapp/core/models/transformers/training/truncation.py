@@ -70,6 +70,25 @@ def model_limit(tokenizer: Any) -> int | None:
     return None
 
 
+_TWO_POSITIONS_RESERVED = ("roberta", "xlm-roberta", "camembert", "longformer", "mpnet")
+
+
+def position_limit(max_length: int, config: Any) -> int:
+    """``max_length`` capped by the model's positions (RoBERTa-like models reserve two)."""
+    positions = getattr(config, "max_position_embeddings", None)
+    if not isinstance(positions, int) or positions <= 0:
+        return max_length
+    if getattr(config, "model_type", "") in _TWO_POSITIONS_RESERVED:
+        positions -= 2
+    return min(max_length, positions)
+
+
+def token_limit(tokenizer: Any, config: Any, max_length: int) -> int:
+    """The most tokens that are read: ``max_length``, or less where the model or its tokenizer reads less."""
+    limit = position_limit(max_length, config)
+    return min(limit, model_limit(tokenizer) or limit)
+
+
 def special_tokens(tokenizer: Any) -> tuple[list[int], list[int]]:
     """The special token ids the tokenizer puts before and after a single text."""
     build = getattr(tokenizer, "build_inputs_with_special_tokens", None)
