@@ -11,14 +11,10 @@ target and renamed into place: an interrupted save leaves the old folder or the 
 from __future__ import annotations
 
 import json
-import os
-import shutil
-import tempfile
-import uuid
 from pathlib import Path
 from typing import Any
 
-from guiapp.core.atomic import current_umask, fsync_folder, sha256_of_file, write_text_atomic
+from guiapp.core.atomic import sha256_of_file, write_text_atomic
 from guiapp.core.errors import UserError
 from guiapp.core.untrusted.json_reading import read_json_file
 
@@ -33,16 +29,14 @@ AGAIN = "Train the SetFit model again in TextLab."
 def write_folder(net: Any, tokenizer: Any, folder: str | Path, info: dict[str, Any]) -> None:
     """The sentence model, its tokenizer and ``info`` (with the format and the files' checksums
     added) as the folder ``folder``, replacing an older one only once the new one is complete."""
-    from guiapp.core.models.transformers.sources.files import quiet_loading
+    from guiapp.core.models.transformers.sources.files import quiet_loading, write_folder_atomically
 
     folder = Path(folder)
     if folder.exists() and not folder.is_dir():
         raise UserError(f"“{folder}” is a file, so the model cannot be saved there.",
                         "Choose another name for the model folder.")
-    folder.parent.mkdir(parents=True, exist_ok=True)
-    tmp = Path(tempfile.mkdtemp(prefix=f".{folder.name}.", suffix=".saving", dir=folder.parent))
-    old: Path | None = None
-    try:
+
+    def fill(tmp: Path) -> None:
         with quiet_loading():  # no "Writing model shards" progress bar on the console
             net.save_pretrained(str(tmp))  # safetensors
             tokenizer.save_pretrained(str(tmp))
@@ -51,29 +45,8 @@ def write_folder(net: Any, tokenizer: Any, folder: str | Path, info: dict[str, A
         checksums = {child.name: sha256_of_file(child) for child in sorted(tmp.iterdir()) if child.is_file()}
         record = {"format": FORMAT, "format_version": FORMAT_VERSION, **info, "files": checksums}
         write_text_atomic(tmp / SETFIT_FILE, json.dumps(record, indent=1, ensure_ascii=False, allow_nan=False))
-        _usual_permissions(tmp)
-        fsync_folder(tmp)
-        if folder.exists():
-            old = folder.with_name(f".{folder.name}.old-{uuid.uuid4().hex[:8]}")
-            os.replace(folder, old)
-        os.replace(tmp, folder)
-        fsync_folder(folder.parent)
-    except BaseException:
-        shutil.rmtree(tmp, ignore_errors=True)
-        if old is not None and not folder.exists():
-            os.replace(old, folder)
-        raise
-    if old is not None:
-        shutil.rmtree(old, ignore_errors=True)
 
-
-def _usual_permissions(folder: Path) -> None:
-    """The permissions any new file of the user gets (their umask), not mkdtemp's owner-only ones."""
-    if os.name != "posix":
-        return
-    mask = current_umask()
-    for path in [folder, *folder.rglob("*")]:
-        os.chmod(path, (0o777 if path.is_dir() else 0o666) & ~mask)
+    write_folder_atomically(folder, fill)
 
 
 def read_record(folder: str | Path) -> dict[str, Any]:

@@ -17,11 +17,11 @@ import os
 import shutil
 import tempfile
 import uuid
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
-from guiapp.core.atomic import current_umask
+from guiapp.core.atomic import current_umask, fsync_folder
 from guiapp.core.errors import UserError
 from guiapp.core.models.transformers.sources.folders import CONFIG_LIMIT, refuse_custom_code
 from guiapp.core.untrusted.json_reading import read_json_file
@@ -168,11 +168,8 @@ def load_pretrained(model_path: str | Path, n_labels: int, dropout: float,
 
 def write_folder(model: Any, tokenizer: Any, folder: Path, meta: dict[str, Any]) -> None:
     """Write model, tokenizer and ``meta`` (the label map) to ``folder`` atomically."""
-    folder = Path(folder)
-    folder.parent.mkdir(parents=True, exist_ok=True)
-    tmp = Path(tempfile.mkdtemp(prefix=f".{folder.name}.", suffix=".tmp", dir=folder.parent))
-    old: Path | None = None
-    try:
+
+    def fill(tmp: Path) -> None:
         with quiet_loading():  # no "Writing model shards" progress bar on the console
             model.save_pretrained(str(tmp))
             tokenizer.save_pretrained(str(tmp))
@@ -182,11 +179,27 @@ def write_folder(model: Any, tokenizer: Any, folder: Path, meta: dict[str, Any])
             os.fsync(handle.fileno())
         for extra in PICKLE_WEIGHTS + ("training_args.bin",):
             (tmp / extra).unlink(missing_ok=True)
+
+    write_folder_atomically(folder, fill)
+
+
+def write_folder_atomically(folder: Path, fill: Callable[[Path], None]) -> None:
+    """``fill(temporary folder)`` beside ``folder``, then the filled folder renamed into place with the
+    user's usual permissions, replacing an older ``folder`` only once the new one is complete: an
+    interrupted save leaves the old folder or the new one, never half of one."""
+    folder = Path(folder)
+    folder.parent.mkdir(parents=True, exist_ok=True)
+    tmp = Path(tempfile.mkdtemp(prefix=f".{folder.name}.", suffix=".saving", dir=folder.parent))
+    old: Path | None = None
+    try:
+        fill(tmp)
         _usual_permissions(tmp)
+        fsync_folder(tmp)
         if folder.exists():
             old = folder.with_name(f".{folder.name}.old-{uuid.uuid4().hex[:8]}")
             os.replace(folder, old)
         os.replace(tmp, folder)
+        fsync_folder(folder.parent)
     except BaseException:
         shutil.rmtree(tmp, ignore_errors=True)
         if old is not None and not folder.exists():
