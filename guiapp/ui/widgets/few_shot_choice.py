@@ -41,8 +41,8 @@ from guiapp.core.study.sections import FEW_SHOT_MODELS, ModelSpec
 from guiapp.ui import theme
 from guiapp.ui.widgets.category_descriptions import CategoryDescriptionsDialog, merged_descriptions
 from guiapp.ui.widgets.glossary import GlossaryLabel
+from guiapp.ui.widgets.ticked_models import Pair, TickedModels
 
-Pair = tuple[str, str]
 FEW_SHOT_PAIRS: tuple[Pair, ...] = FEW_SHOT_MODELS
 SIMILARITY_PAIR, NLI_PAIR, SETFIT_PAIR = FEW_SHOT_PAIRS  # zero-shot by similarity, by NLI; SetFit
 ZERO_SHOT = SIMILARITY_PAIR[0]
@@ -89,7 +89,7 @@ TEMPLATE_TIP = (
 )
 
 
-class FewShotChoice(QFrame):
+class FewShotChoice(TickedModels, QFrame):
     """The group's cards; emits ``changed`` when a card is ticked or a setting edited."""
 
     changed = Signal()
@@ -216,21 +216,8 @@ class FewShotChoice(QFrame):
     def available(self) -> list[Pair]:
         return list(FEW_SHOT_PAIRS)
 
-    def checkbox(self, representation: str, classifier: str) -> QCheckBox | None:
-        return self._boxes.get((representation, classifier))
-
-    def checked(self) -> list[Pair]:
-        return [pair for pair, box in self._boxes.items() if box.isChecked()]
-
-    def set_checked(self, pairs: Sequence[Pair]) -> None:
-        wanted = {tuple(pair) for pair in pairs}
-        for pair, box in self._boxes.items():
-            box.blockSignals(True)
-            box.setChecked(pair in wanted)
-            box.blockSignals(False)
-            self._restyle(pair)
+    def _ticks_set(self) -> None:
         self._show_problem()
-        self.changed.emit()
 
     def set_estimate(self, pair: Pair, text: str, tip: str = "") -> None:
         self._estimates[pair].setText(text)

@@ -28,8 +28,8 @@ from guiapp.core.study.sections import (
     available_models,
 )
 from guiapp.ui import theme
+from guiapp.ui.widgets.ticked_models import Pair, TickedModels
 
-Pair = tuple[str, str]  # (representation, classifier)
 
 # Names on screen: the spec's labels plus what each one is made from.
 REPRESENTATION_TITLES: dict[str, str] = {
@@ -60,8 +60,9 @@ def model_title(pair: Pair) -> str:
     return f"{CLASSIFIERS[classifier].label} · {REPRESENTATION_LABELS[representation]}"
 
 
-class ModelChoiceGrid(QWidget):
-    """Checkboxes for every representation × classifier pair; emits ``changed`` on every tick."""
+class ModelChoiceGrid(TickedModels, QWidget):
+    """Checkboxes for every representation × classifier pair, row by row (representations, then
+    classifiers); emits ``changed`` on every tick."""
 
     changed = Signal()
 
@@ -169,25 +170,8 @@ class ModelChoiceGrid(QWidget):
     def available(self) -> list[Pair]:
         return list(self._boxes)
 
-    def checkbox(self, representation: str, classifier: str) -> QCheckBox | None:
-        """The checkbox of a pair, or None for a pair that cannot run."""
-        return self._boxes.get((representation, classifier))
-
     def dash(self, representation: str, classifier: str) -> QLabel | None:
         return self._dashes.get((representation, classifier))
-
-    def checked(self) -> list[Pair]:
-        """The ticked pairs, row by row (representations, then classifiers)."""
-        return [pair for pair, box in self._boxes.items() if box.isChecked()]
-
-    def set_checked(self, pairs: list[Pair]) -> None:
-        wanted = {tuple(pair) for pair in pairs}
-        for pair, box in self._boxes.items():
-            box.blockSignals(True)
-            box.setChecked(pair in wanted)
-            box.blockSignals(False)
-            self._restyle(pair)
-        self.changed.emit()
 
     def set_estimate(self, pair: Pair, text: str, tip: str = "") -> None:
         """Show ``text`` (e.g. "about 2 minutes") next to the pair's checkbox."""
