@@ -14,7 +14,7 @@ from typing import Any
 
 import numpy as np
 
-DEFAULT_THRESHOLD = 0.5
+from guiapp.core.experiment.thresholds import DEFAULT_THRESHOLD
 
 OVERSAMPLING_NOTE = (
     "No texts were oversampled: a text can have several categories and the Transformer learns them all in one "

@@ -35,7 +35,7 @@ class SettingsOnFold:
         """``(macro-F1, fit seconds)`` per setting, in order."""
         return fitting.fit_and_score(self.classifier, list(self.points), self.seed, self.threads,
                                      fold.X_train, fold.y_train, fold.X_valid, fold.y_valid, None,
-                                     getattr(fold, "oversampling", None))
+                                     fold.oversampling)
 
 
 @dataclass(frozen=True)
@@ -49,7 +49,7 @@ class HeldOutProbabilities:
     def run(self, fold: Any) -> np.ndarray:
         return fitting.fitted_probabilities((self.classifier, self.params, self.seed, self.threads,
                                              fold.X_train, fold.y_train, fold.X_valid, self.n_categories,
-                                             getattr(fold, "oversampling", None)))
+                                             fold.oversampling))
 
 
 @dataclass(frozen=True)

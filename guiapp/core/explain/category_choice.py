@@ -13,7 +13,6 @@ from typing import Any
 
 import numpy as np
 
-DEFAULT_THRESHOLD = 0.5
 
 
 def default_target(decision: Any, probabilities: Any) -> int:
@@ -39,17 +38,6 @@ def default_targets(decisions: Any, probabilities: Any) -> np.ndarray:
                     dtype=np.int64)
 
 
-def decision_thresholds(model: Any) -> np.ndarray:
-    """Each category's decision threshold of a model whose texts can have several categories."""
-    classifier = getattr(model, "classifier", None)
-    if classifier is not None and hasattr(classifier, "thresholds"):
-        return np.asarray(classifier.thresholds, dtype=np.float64)
-    fine_tuned = getattr(model, "fine_tuned", None)
-    if fine_tuned is not None and hasattr(fine_tuned, "decision_thresholds"):
-        return np.asarray(fine_tuned.decision_thresholds(), dtype=np.float64)
-    return np.full(len(model.categories), DEFAULT_THRESHOLD)
-
-
 def targets_from_probabilities(model: Any, probabilities: Any) -> np.ndarray:
     """The category to explain for each text, from the model's probabilities alone: the most
     probable (one category per text), or the first category whose chance reaches its threshold,
@@ -57,7 +45,7 @@ def targets_from_probabilities(model: Any, probabilities: Any) -> np.ndarray:
     probabilities = np.asarray(probabilities, dtype=np.float64)
     if not getattr(model, "multi_label", False):
         return probabilities.argmax(axis=1).astype(np.int64) if len(probabilities) else np.zeros(0, np.int64)
-    decisions = (probabilities >= decision_thresholds(model)).astype(np.uint8)
+    decisions = (probabilities >= model.thresholds).astype(np.uint8)
     return default_targets(decisions, probabilities)
 
 

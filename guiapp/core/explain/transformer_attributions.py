@@ -134,12 +134,12 @@ def _default_category(model: TransformerModel, chances: Any, several: bool) -> i
     several, the first at or above its threshold, else the most probable."""
     import numpy as np
 
-    from guiapp.core.explain.category_choice import decision_thresholds, default_target
+    from guiapp.core.explain.category_choice import default_target
 
     chances = np.asarray(chances, dtype=np.float64)
     if not several:
         return int(chances.argmax())
-    return default_target((chances >= decision_thresholds(model)).astype(np.uint8), chances)
+    return default_target((chances >= model.thresholds).astype(np.uint8), chances)
 
 
 def _blank_baseline(alignment: PieceAlignment, pad_id: int, device: torch.device) -> torch.Tensor:

@@ -93,7 +93,7 @@ def table_findings_inputs(frame: pd.DataFrame, mapping, log=None, *, categories=
 
     if frame is None or len(frame) == 0:
         raise DataError("There is no table to measure.", "Open your table on the Data step.")
-    if getattr(mapping, "multi_label", False):
+    if mapping.multi_label:
         raise DataError("The table's own texts are measured with a quick model of one category per text, and in this "
                         "study a text can have several categories.",
                         "Predict the texts with a model of the study (Predict step, or textlab predict) and measure "

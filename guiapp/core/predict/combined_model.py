@@ -43,6 +43,11 @@ class CombinedModel(TrainedModel):
         combined = self.combiner.combine(self.part_answers(texts))
         return decide(combined, self.multi_label, self.combiner.thresholds), combined
 
+    @property
+    def thresholds(self) -> np.ndarray:
+        tuned = self.combiner.thresholds
+        return np.asarray(tuned, dtype=np.float64) if tuned else super().thresholds
+
     def part_answers(self, texts: list[str]) -> list[np.ndarray]:
         """Each part's probabilities for ``texts`` (one array per part). The answers for the last
         texts asked about are kept, so that explaining the texts just predicted does not ask the

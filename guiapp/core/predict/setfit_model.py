@@ -31,6 +31,10 @@ class SetFitTrainedModel(TrainedModel):
         return self.setfit.decide(probabilities), probabilities
 
     @property
+    def thresholds(self) -> np.ndarray:
+        return self.setfit.decision_thresholds()
+
+    @property
     def tokenizer(self) -> Any:
         return self.setfit.tokenizer
 

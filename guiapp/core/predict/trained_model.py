@@ -14,6 +14,9 @@ from typing import Any
 
 import numpy as np
 
+from guiapp.core.experiment.per_category import PerCategoryClassifier
+from guiapp.core.experiment.thresholds import DEFAULT_THRESHOLD
+
 
 class TrainedModel(ABC):
     """One trained model: its categories and its answer (decision, probabilities) for texts."""
@@ -27,6 +30,12 @@ class TrainedModel(ABC):
     def answer(self, texts: list[str]) -> tuple[np.ndarray, np.ndarray]:
         """(category index per text — or, where a text can have several categories, a 0/1 matrix
         (len(texts), len(categories)) —, probabilities (len(texts), len(categories)))."""
+
+    @property
+    def thresholds(self) -> np.ndarray:
+        """Where a text can have several categories: the probability at which each category is given
+        (one half, unless the study tuned them)."""
+        return np.full(len(self.categories), DEFAULT_THRESHOLD)
 
     @property
     def tokenizer(self) -> Any:
@@ -52,6 +61,10 @@ class TransformerModel(TrainedModel):
         return decide(self.fine_tuned, probabilities), probabilities  # multi-label: 0/1 matrix at its thresholds
 
     @property
+    def thresholds(self) -> np.ndarray:
+        return np.asarray(self.fine_tuned.decision_thresholds(), dtype=np.float64)
+
+    @property
     def tokenizer(self) -> Any:
         return self.fine_tuned.tokenizer
 
@@ -65,7 +78,11 @@ class ConventionalModel(TrainedModel):
 
     def __init__(self, name: str, representation: Any, classifier: Any, categories: list[str]) -> None:
         self.name, self.representation, self.classifier, self.categories = name, representation, classifier, categories
-        self.multi_label = hasattr(classifier, "thresholds")  # one classifier per category (per_category.py)
+        self.multi_label = isinstance(classifier, PerCategoryClassifier)  # one classifier per category
+
+    @property
+    def thresholds(self) -> np.ndarray:
+        return np.asarray(self.classifier.thresholds, dtype=np.float64) if self.multi_label else super().thresholds
 
     def answer(self, texts: list[str]) -> tuple[np.ndarray, np.ndarray]:
         from guiapp.core.experiment.fitting import predict, predict_proba

@@ -8,7 +8,6 @@ from typing import Any
 
 import numpy as np
 
-from guiapp.core.models.transformers.answer_agreement import DECISION
 from guiapp.core.predict.trained_model import TrainedModel
 
 
@@ -24,11 +23,15 @@ class ZeroShotTrainedModel(TrainedModel):
 
     def answer(self, texts: list[str]) -> tuple[np.ndarray, np.ndarray]:
         probabilities = np.asarray(self.zero_shot.predict_proba(list(texts)), dtype=np.float64)
-        if self.multi_label:  # the thresholds the study chose, else one half for every category
-            thresholds = getattr(self.zero_shot, "thresholds", None)
-            cut = np.asarray(thresholds, dtype=np.float64) if thresholds else DECISION
-            return (probabilities >= cut).astype(np.uint8), probabilities
+        if self.multi_label:
+            return (probabilities >= self.thresholds).astype(np.uint8), probabilities
         return probabilities.argmax(axis=1), probabilities
+
+    @property
+    def thresholds(self) -> np.ndarray:
+        """The thresholds the study chose, else one half for every category."""
+        saved = self.zero_shot.thresholds
+        return np.asarray(saved, dtype=np.float64) if saved else super().thresholds
 
     @property
     def tokenizer(self) -> Any:

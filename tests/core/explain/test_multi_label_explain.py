@@ -446,3 +446,18 @@ def test_per_category_regressions_on_sentence_embeddings_share_each_categorys_ow
     for k, part in enumerate(model.classifier.parts):  # each category's own regression, toward "yes"
         total = shares.words[:, k].sum() + shares.special[k] + part.intercept_[0]
         assert total == pytest.approx(float(part.decision_function(X)[0]), abs=1e-5)
+
+
+def test_a_combined_model_explains_by_its_own_tuned_thresholds():
+    from guiapp.core.experiment.combining import WeightedVote
+    from guiapp.core.explain.category_choice import targets_from_probabilities
+    from guiapp.core.predict.combined_model import CombinedModel
+
+    class Part:
+        multi_label = True
+        categories = ["a", "b", "c"]
+
+    model = CombinedModel("vote", [Part()], WeightedVote([1.0], thresholds=[0.9, 0.2, 0.5]), ["a", "b", "c"])
+    assert list(model.thresholds) == [0.9, 0.2, 0.5]
+    # "a" at 0.6 stays under its threshold 0.9, "b" at 0.3 reaches its 0.2: "b" is explained
+    assert targets_from_probabilities(model, np.array([[0.6, 0.3, 0.1]])).tolist() == [1]
