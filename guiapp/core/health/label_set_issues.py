@@ -168,7 +168,7 @@ def _issues(sets: LabelSets, data: CategoryData, train: np.ndarray, n_folds: int
         "info", "uncoded_rows", ~sets.coded, "not been coded yet",
         f"These rows are empty in {'every category column' if sets.layout == 'indicator' else where}. They will "
         "not be used for training; later you can let the chosen model code them.",
-        "Nothing to do, unless you meant to code them.", verbs=("has", "have"),
+        "Nothing to do, unless you meant to code them.",
     )
     if sets.left_out_texts:
         n = sets.left_out_texts

@@ -68,7 +68,8 @@ SENTENCES: dict[Pair, str] = {
     SETFIT_PAIR: (
         "Fine-tunes the small language model that comes with TextLab (all-MiniLM-L6-v2) on pairs of your "
         "coded texts (same category or not), then learns your categories from it. Often good with as few as "
-        "8 to 16 coded texts per category, and much faster than a fine-tuned Transformer."
+        "8 to 16 coded texts per category. It learns from many pairs per text, so without a GPU it takes minutes "
+        "even on a few coded texts, and hours on thousands."
     ),
 }
 INTRO = (
