@@ -33,10 +33,20 @@ LONG_TUNING_SECONDS = 600.0  # SetFit on a CPU: tuning on the folds beyond this 
 _NLI_MAX_TOKENS = 512
 
 
-def setfit_pairs(n_texts: int, pairs_per_text: int) -> int:
+def setfit_pairs(n_texts: int, pairs_per_text: int, max_pairs: int | None = None) -> int:
     """The pairs of coded texts one SetFit training run learns from, per epoch: each text in
-    ``pairs_per_text`` pairs of similar texts and as many of dissimilar ones (SetFit's sampling)."""
-    return 2 * max(int(n_texts), 0) * max(int(pairs_per_text), 0)
+    ``pairs_per_text`` pairs of similar texts and as many of dissimilar ones (SetFit's sampling), at
+    most ``max_pairs``."""
+    from guiapp.core.models.setfit.pairs import pairs_wanted
+
+    return 2 * pairs_wanted(n_texts, pairs_per_text, max_pairs)
+
+
+def max_pairs_of(model: ModelSpec) -> int:
+    """The most pairs per epoch the SetFit model ``model`` takes (its option, else the default)."""
+    from guiapp.core.models.few_shot_options import setfit_options
+
+    return int(setfit_options(model.representation_options)["max_pairs"])
 
 
 def _per_text(model: ModelSpec, on_gpu: bool, mean_tokens: float | None) -> float:
@@ -53,7 +63,7 @@ def setfit_run_seconds(model: ModelSpec, point: dict, n_fit: int, n_predict: int
     """One SetFit training run: its pairs × epochs (two texts' passes each), embedding the ``n_fit``
     texts for the head and the ``n_predict`` texts it answers, and loading the model."""
     per_text = _per_text(model, on_gpu, mean_tokens)
-    learning = point["epochs"] * setfit_pairs(n_fit, point["pairs_per_text"]) * 2 * per_text
+    learning = point["epochs"] * setfit_pairs(n_fit, point["pairs_per_text"], max_pairs_of(model)) * 2 * per_text
     return learning + PREDICT_SHARE * (max(n_fit, 0) + max(n_predict, 0)) * per_text + LOAD_SECONDS
 
 

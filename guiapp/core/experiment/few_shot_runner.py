@@ -35,7 +35,7 @@ from guiapp.core.compute.executors import Executor
 from guiapp.core.events import EventCallback, Log, Progress, sub_progress
 from guiapp.core.experiment import metrics
 from guiapp.core.experiment.artefacts import model_folder_name
-from guiapp.core.experiment.few_shot_estimates import CROSS_VALIDATION, setfit_tuning
+from guiapp.core.experiment.few_shot_estimates import CROSS_VALIDATION, setfit_pairs, setfit_tuning
 from guiapp.core.experiment.held_out import CI_LEVEL, evaluate_on_test
 from guiapp.core.experiment.out_of_fold import OutOfFold
 from guiapp.core.experiment.resampling import oversampled_rows
@@ -195,9 +195,11 @@ def _run_setfit(model: ModelSpec, data: StudyData, folds: Folds, spec: Experimen
 
     train_on = setfit_trainer(data, options, spec.seed)
     # progress: each training run weighs its pairs × epochs; the final refit counts as the dearest setting
-    dearest = max(point["epochs"] * point["pairs_per_text"] for point in points)
-    weights = [point["epochs"] * point["pairs_per_text"] * len(fit) for fit, _ in splits for point in points]
-    weights.append(dearest * len(train))
+    def cost(point: dict[str, Any], n_texts: int) -> int:  # pairs learnt from, and each text read for the head
+        return point["epochs"] * setfit_pairs(n_texts, point["pairs_per_text"], options["max_pairs"]) + n_texts
+
+    weights = [cost(point, len(fit)) for fit, _ in splits for point in points]
+    weights.append(max(cost(point, len(train)) for point in points))
     spans = list(pairwise(np.concatenate([[0.0], np.cumsum(weights) / sum(weights)]) * 0.95 + 0.02))
     scores = np.zeros((len(points), len(splits)))
     fit_seconds = np.zeros(len(points))
@@ -282,7 +284,8 @@ def setfit_trainer(data: StudyData, options: dict[str, Any], seed: int) -> Any:
 
         settings = SetFitSettings(epochs=point["epochs"], pairs_per_text=point["pairs_per_text"],
                                   learning_rate=point["learning_rate"], max_length=options["max_length"],
-                                  batch_size=options["batch_size"], seed=seed, device=options["device"])
+                                  batch_size=options["batch_size"], seed=seed, device=options["device"],
+                                  max_pairs=options["max_pairs"])
         return train_setfit([data.texts[i] for i in rows], data.y[rows], len(data.categories), settings,
                             options["model"], on_event, categories=list(data.categories))
 

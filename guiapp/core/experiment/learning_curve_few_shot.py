@@ -24,7 +24,7 @@ import numpy as np
 
 from guiapp.core.events import EventCallback, Log, Progress, sub_progress
 from guiapp.core.experiment import metrics
-from guiapp.core.experiment.few_shot_estimates import setfit_tuning
+from guiapp.core.experiment.few_shot_estimates import setfit_pairs, setfit_tuning
 from guiapp.core.experiment.learning_curve_results import (
     CurvePoint,
     ModelCurve,
@@ -101,9 +101,12 @@ def _setfit_curve(model: ModelSpec, data: StudyData, plan: CurvePlan, tuning_siz
     folds = spec.evaluation.folds
     tune_at = sorted(set(tuning_sizes.values())) if len(points) > 1 else []
     hows = {size: setfit_tuning(spec.evaluation.transformer_tuning, gpu, model, size, folds) for size in tune_at}
-    weights = [size * _cost(point) for size in tune_at for point in points
+    def cost(point: dict[str, Any], size: int) -> int:  # pairs learnt from, and each text read for the head
+        return point["epochs"] * setfit_pairs(size, point["pairs_per_text"], options["max_pairs"]) + size
+
+    weights = [cost(point, size) for size in tune_at for point in points
                for _ in range(folds if hows[size] == "cross-validation" else 1)]
-    weights += [size * max(_cost(point) for point in points) for size in plan.sizes for _ in range(plan.repeats)]
+    weights += [max(cost(point, size) for point in points) for size in plan.sizes for _ in range(plan.repeats)]
     spans = list(pairwise(0.02 + 0.98 * np.concatenate([[0.0], np.cumsum(weights)]) / sum(weights)))
 
     def fit_and_answer(rows: np.ndarray, answer_rows: np.ndarray, point: dict[str, Any]) -> np.ndarray:
@@ -155,6 +158,3 @@ def _setfit_curve(model: ModelSpec, data: StudyData, plan: CurvePlan, tuning_siz
                  "total": round(time.perf_counter() - total_start, 4)},
     )
 
-
-def _cost(point: dict[str, Any]) -> int:
-    return int(point["epochs"]) * int(point["pairs_per_text"])

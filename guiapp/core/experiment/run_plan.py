@@ -300,7 +300,8 @@ def _few_shot_plan(model: ModelSpec, spec: ExperimentSpec, n_train: int | None, 
     pairs = 0
     if known:
         share = (evaluation.folds - 1) / evaluation.folds if cross_validation else 1 - evaluation.validation_share
-        pairs = few_shot_estimates.setfit_pairs(round((n_train or 0) * share), dearest["pairs_per_text"])
+        pairs = few_shot_estimates.setfit_pairs(round((n_train or 0) * share), dearest["pairs_per_text"],
+                                                few_shot_estimates.max_pairs_of(model))
     return ModelPlan(model.display_name, False, len(points), tuning, tuning_splits, 0, 1, seconds, kind="setfit",
                      pairs_per_fit=pairs, epochs=dearest["epochs"])
 

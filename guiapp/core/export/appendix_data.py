@@ -274,6 +274,7 @@ def _few_shot(model: ModelResult, categories: list[str]) -> dict[str, Any]:
             "epochs": chosen.get("epochs"),
             "learning_rate": chosen.get("learning_rate"),
             "pairs": model.spec.get("pairs") if isinstance(model.spec.get("pairs"), int) else None,
+            "max_pairs": options.get("max_pairs"),
             "head": model.spec.get("head"),
             "max_length": options.get("max_length"),
         })

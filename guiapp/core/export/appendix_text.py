@@ -394,7 +394,10 @@ def _setfit_sentence(model: dict[str, Any], facts: dict[str, Any], several: bool
         details.append(f"{facts['pairs_per_text']} pairs of texts of the same category and as many of other "
                        "categories per coded text")
     if facts.get("pairs"):
-        details.append(f"{facts['pairs']:,} pairs in all on the training set")
+        capped = isinstance(facts.get("max_pairs"), int) and facts["pairs"] >= facts["max_pairs"]
+        details.append(f"{facts['pairs']:,} pairs per epoch on the training set"
+                       + (", drawn at random from all such pairs (at most "
+                          f"{facts['max_pairs']:,} per epoch)" if capped else ""))
     if facts.get("epochs"):
         details.append(count(int(facts["epochs"]), "epoch"))
     if facts.get("learning_rate"):

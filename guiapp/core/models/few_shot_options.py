@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from guiapp.core.errors import UserError
+from guiapp.core.models.setfit.settings import DEFAULT_MAX_PAIRS
 from guiapp.core.numbers import parse_number
 
 ZERO_SHOT = "zero_shot"
@@ -40,7 +41,9 @@ ZERO_SHOT_OPTIONS: dict[str, Any] = {
     "temperature": DEFAULT_TEMPERATURE,  # similarity only
     "batch_size": 16,
 }
-SETFIT_OPTIONS: dict[str, Any] = {"model": BUNDLED_MODEL, "max_length": 128, "batch_size": 16, "device": "auto"}
+SETFIT_OPTIONS: dict[str, Any] = {"model": BUNDLED_MODEL, "max_length": 128, "batch_size": 16, "device": "auto",
+                                  "max_pairs": DEFAULT_MAX_PAIRS}
+MAX_PAIRS_LIMITS = (2, 10_000_000)
 DEVICES = ("auto", "cpu", "cuda", "mps")
 SETFIT_GRID: dict[str, list[Any]] = {"epochs": [1], "pairs_per_text": [20], "learning_rate": [2e-5]}
 # name: (kind, smallest, largest, words for the limits)
@@ -63,6 +66,10 @@ OPTION_HELP = {
     "batch_size": "How many texts the model reads at once.",
     "max_length": "Longest text the model reads, in subword tokens; longer texts are cut.",
     "device": "Where to compute: the graphics card when there is one, else the processor.",
+    "max_pairs": "The most pairs of coded texts SetFit fine-tunes on per epoch, drawn at random when pairs per "
+                 "text × coded texts would make more: SetFit is made for a few coded texts per category, and "
+                 "with thousands the pairs would take hours on a processor. The logistic regression still "
+                 "learns from every coded text.",
 }
 GRID_HELP = {
     "epochs": "How many times SetFit goes through its pairs of coded texts.",
@@ -204,6 +211,7 @@ def check_setfit(options: dict[str, Any], grid: dict[str, Any]) -> None:
                         f"not {model!r}.")
     _check_whole("SetFit", options, "max_length", 8, 100_000)
     _check_whole("SetFit", options, "batch_size", 1, 4096)
+    _check_whole("SetFit", options, "max_pairs", *MAX_PAIRS_LIMITS)
     if options.get("device", "auto") not in DEVICES:
         raise UserError(f"SetFit's device cannot be {options['device']!r}.", f"Choose one of: {', '.join(DEVICES)}.")
     normalise_setfit_grid(grid)

@@ -185,6 +185,11 @@ def test_the_plan_counts_passes_and_pairs(tiny_models):
     assert "1,600 passes of its language model" in said and "about 800 pairs of coded texts per epoch" in said
     for model in spec.models:
         assert estimate_seconds(model, 300, 100, 4, 3) > 0
+    uncapped = spec.models[2]
+    capped = ModelSpec("setfit", "setfit", representation_options={**uncapped.representation_options,
+                                                                     "max_pairs": 300}, grid=uncapped.grid)
+    assert plan_run(study([capped]), 300, 100, 4).models[0].pairs_per_fit == 300
+    assert estimate_seconds(capped, 300, 100, 4, 3) < estimate_seconds(uncapped, 300, 100, 4, 3)
     big = study([ModelSpec("setfit", "setfit", grid={"pairs_per_text": [20], "epochs": [3]})])
     assert plan_run(big, 5000, 1000, 4).models[0].tuning == "validation split"  # folds would take hours on a CPU
     assert plan_run(big, 5000, 1000, 4, gpu=True).models[0].tuning == "cross-validation"

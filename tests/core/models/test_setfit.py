@@ -83,6 +83,18 @@ def test_pairs_of_many_texts_are_drawn_at_random(monkeypatch):
     assert np.array_equal(labels[pairs.first] == labels[pairs.second], pairs.target == 1.0)
 
 
+def test_an_epoch_takes_at_most_max_pairs_drawn_at_random():
+    labels = np.arange(30) % 3
+    full = sample_pairs(labels, 20, np.random.default_rng(4))
+    capped = sample_pairs(labels, 20, np.random.default_rng(4), max_pairs=101)
+    assert len(full) == 1200 and len(capped) == 100 and capped.n_similar == 50
+    assert np.array_equal(labels[capped.first] == labels[capped.second], capped.target == 1.0)
+    # a random sample of SetFit's pairs: no combination twice, and from all over the texts
+    combinations = set(zip(capped.first.tolist(), capped.second.tolist(), strict=True))
+    assert len(combinations) == 100 and len(set(capped.first.tolist()) | set(capped.second.tolist())) > 20
+    assert len(sample_pairs(labels, 1, np.random.default_rng(4), max_pairs=1000)) == 60  # below the cap: as SetFit
+
+
 def test_several_categories_are_similar_when_they_overlap_by_half():
     y = np.array([[1, 0, 0], [1, 1, 0], [1, 0, 1], [0, 0, 0], [0, 0, 0], [0, 1, 0]])
     first, second = np.array([0, 1, 3, 0, 5, 0]), np.array([1, 2, 4, 3, 1, 5])
@@ -250,6 +262,17 @@ def test_texts_all_in_one_category_are_not_fine_tuned(tiny):
     assert (model.predict_proba(texts) == [0.0, 1.0, 0.0]).all()
 
 
+def test_a_capped_epoch_trains_on_fewer_pairs_and_says_so(tiny):
+    texts, labels = toy_task(18)
+    events: list = []
+    model = train_setfit(texts, labels, 3, replace(TINY, epochs=1, max_pairs=32), tiny, events.append)
+    assert model.n_pairs == 32 and len(model.losses) == 2  # two steps of 16 pairs instead of nine
+    said = [note for note in model.notes if "drawn at random" in note]
+    assert said and "144 pairs of the 18 texts" in said[0] and "every coded text" in said[0]
+    assert any(isinstance(e, Log) and "drawn at random" in e.message and e.level == "info" for e in events)
+    assert SetFitSettings.from_saved({"max_pairs": 32}).max_pairs == 32
+
+
 def test_cancel_stops_after_a_step(tiny):
     texts, labels = toy_task(18)
     seen: list = []
@@ -268,6 +291,7 @@ def test_cancel_stops_after_a_step(tiny):
     ({"epochs": 0}, "number of epochs"), ({"pairs_per_text": 1.5}, "pairs per text"),
     ({"learning_rate": 0}, "learning rate"), ({"batch_size": True}, "batch size"),
     ({"max_length": 4}, "maximum text length"), ({"device": "tpu"}, "device"),
+    ({"max_pairs": 1}, "most pairs per epoch"),
 ])
 def test_unusable_settings_are_refused_in_words(tiny, change, words):
     texts, labels = toy_task(6)

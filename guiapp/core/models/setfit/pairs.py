@@ -6,6 +6,8 @@ ones and the dissimilar ones are listed apart, and the first ``pairs_per_text ×
 kept, starting the list again when it runs out. So with ``n`` coded texts there are
 ``2 × pairs_per_text × n`` pairs, half of each kind, and no pair comes twice before every pair of
 its kind has come once. (SetFit orders the combinations with a fixed seed, 42; here the run's seed.)
+An epoch can be given at most ``max_pairs`` pairs: then ``max_pairs / 2`` of each kind are kept, the
+first of the same random order — a random sample of the pairs SetFit would have taken.
 With more than :data:`MAX_COMBINATIONS` combinations (about 2,000 texts) the pairs are drawn at
 random instead, which rarely repeats one among so many.
 
@@ -56,13 +58,21 @@ def similar(labels: np.ndarray, first: np.ndarray, second: np.ndarray) -> np.nda
     return (either == 0) | (shared >= JACCARD_SIMILAR * either)
 
 
-def sample_pairs(labels: np.ndarray, pairs_per_text: int, rng: np.random.Generator) -> Pairs:
+def pairs_wanted(n_texts: int, pairs_per_text: int, max_pairs: int | None = None) -> int:
+    """How many pairs of each kind (similar, dissimilar) an epoch takes: ``pairs_per_text × n``, at
+    most ``max_pairs / 2``."""
+    wanted = max(int(pairs_per_text), 0) * max(int(n_texts), 0)
+    return wanted if max_pairs is None else min(wanted, max(int(max_pairs), 0) // 2)
+
+
+def sample_pairs(labels: np.ndarray, pairs_per_text: int, rng: np.random.Generator,
+                 max_pairs: int | None = None) -> Pairs:
     """``pairs_per_text × n`` similar and as many dissimilar pairs of the ``n`` texts coded as
-    ``labels``, by SetFit's sampling. When no two texts are dissimilar (all in one category) only
-    the similar pairs are returned."""
+    ``labels``, by SetFit's sampling, at most ``max_pairs`` in all. When no two texts are dissimilar
+    (all in one category) only the similar pairs are returned."""
     labels = np.asarray(labels)
     n = len(labels)
-    wanted = pairs_per_text * n
+    wanted = pairs_wanted(n, pairs_per_text, max_pairs)
     if n == 0 or wanted == 0:
         empty = np.zeros(0, dtype=np.int64)
         return Pairs(empty, empty, np.zeros(0, dtype=np.float32))
@@ -101,4 +111,4 @@ def _drawn(labels: np.ndarray, wanted: int, rng: np.random.Generator) -> tuple[n
     return np.concatenate(firsts), np.concatenate(seconds), np.concatenate(alikes)
 
 
-__all__ = ["JACCARD_SIMILAR", "MAX_COMBINATIONS", "Pairs", "sample_pairs", "similar"]
+__all__ = ["JACCARD_SIMILAR", "MAX_COMBINATIONS", "Pairs", "pairs_wanted", "sample_pairs", "similar"]

@@ -45,7 +45,7 @@ from guiapp.core.events import EventCallback, Log, Metric, Progress, ignore_even
 from guiapp.core.models.setfit.body import autocast_dtype, embed, encode, load_body, pooled
 from guiapp.core.models.setfit.head import fit_head
 from guiapp.core.models.setfit.model import SetFitModel
-from guiapp.core.models.setfit.pairs import Pairs, sample_pairs
+from guiapp.core.models.setfit.pairs import Pairs, pairs_wanted, sample_pairs
 from guiapp.core.models.setfit.settings import MAX_GRAD_NORM, WARMUP_SHARE, WEIGHT_DECAY, SetFitSettings
 from guiapp.core.models.transformers.fine_tuning import model_name, pick_device, seed_everything
 from guiapp.core.models.transformers.training.batches import collate, pad_id
@@ -90,12 +90,17 @@ def train_setfit(
     net, tokenizer, folder = load_body(model, on_event)
     try:
         encoded = encode(tokenizer, net.config, texts, settings.max_length)
-        pairs = sample_pairs(labels, settings.pairs_per_text, np.random.default_rng(settings.seed))
+        pairs = sample_pairs(labels, settings.pairs_per_text, np.random.default_rng(settings.seed),
+                             settings.max_pairs)
         notes: list[str] = []
 
-        def note(text: str) -> None:
+        def note(text: str, level: str = "warning") -> None:
             notes.append(text)
-            on_event(Log(text, "warning"))
+            on_event(Log(text, level))
+
+        if pairs_wanted(len(texts), settings.pairs_per_text) > pairs_wanted(len(texts), settings.pairs_per_text,
+                                                                            settings.max_pairs):
+            note(capped_pairs_note(len(texts), settings), "info")
 
         if encoded.n_truncated:
             note(f"{encoded.n_truncated} of {len(texts)} texts were longer than {encoded.max_length} tokens; only "
@@ -123,6 +128,16 @@ def train_setfit(
     on_event(Progress(1.0, f"SetFit trained in {seconds:.0f} s"))
     return SetFitModel(net, tokenizer, head, settings, names, info.kind, info.bf16, model_name(folder), [],
                        losses, len(pairs), encoded.n_truncated, seconds, notes)
+
+
+def capped_pairs_note(n_texts: int, settings: SetFitSettings) -> str:
+    """In words: an epoch took at most ``settings.max_pairs`` pairs, fewer than pairs per text × texts."""
+    full = 2 * pairs_wanted(n_texts, settings.pairs_per_text)
+    taken = 2 * pairs_wanted(n_texts, settings.pairs_per_text, settings.max_pairs)
+    return (f"The sentence model was fine-tuned on {taken:,} pairs of coded texts per epoch, drawn at random: "
+            f"{settings.pairs_per_text} pairs per text would have made {full:,} pairs of the {n_texts:,} texts, "
+            f"more than the {settings.max_pairs:,} allowed (SetFit is made for a few coded texts per category). "
+            "The logistic regression still learnt from every coded text.")
 
 
 def checked_labels(texts: Sequence[str], y: np.ndarray, n_categories: int) -> np.ndarray:
@@ -215,4 +230,4 @@ def _out_of_memory(batch_size: int) -> UserError:
                      "the GPU, or train on the CPU (slower).")
 
 
-__all__ = ["checked_labels", "fine_tune_on_pairs", "train_setfit"]
+__all__ = ["capped_pairs_note", "checked_labels", "fine_tune_on_pairs", "train_setfit"]
