@@ -266,9 +266,11 @@ def setfit(split: Split, rows: np.ndarray, seed: int) -> dict:
     trained = time.perf_counter()
     probabilities = model.predict_proba([split.texts[i] for i in split.test])
     done = time.perf_counter()
+    pairs = model.n_pairs
     del model
     gc.collect()
-    return {"predicted": probabilities.argmax(axis=1), "train_s": trained - started, "test_s": done - trained}
+    return {"predicted": probabilities.argmax(axis=1), "train_s": trained - started, "test_s": done - trained,
+            "setting": f"{pairs:,} pairs per epoch"}
 
 
 def fine_tuned(split: Split, rows: np.ndarray, seed: int) -> dict:
