@@ -168,7 +168,7 @@ def test_split_column_counts_come_from_the_table(page):
 def test_advanced_dialog_changes_the_spec(page, qtbot):
     before = page.estimate_label.text()
     dialog = page.open_advanced()
-    assert dialog.isVisible() and dialog.tabs.count() == 4
+    assert dialog.isVisible() and dialog.tabs.count() == 5
     tests = dialog.test_tab
     tests.folds.setValue(10)
     assert not tests.ratio.isEnabled()

@@ -144,6 +144,9 @@ def model_seconds(model: ModelSpec, n_train: int, n_test: int, n_categories: int
     """Expected seconds of one zero-shot or SetFit model on its own (the Models step's figure)."""
     if model.representation == "zero_shot":
         return zero_shot_seconds(model, n_train + n_test, n_categories, on_gpu=on_gpu, mean_tokens=mean_tokens)
+    from guiapp.core.models.few_shot_options import setfit_options
+
+    on_gpu = on_gpu and setfit_options(model.representation_options)["device"] != "cpu"
     how = setfit_tuning(tuning, on_gpu, model, n_train, folds, mean_tokens=mean_tokens)
     cross_validation = how == CROSS_VALIDATION
     return setfit_seconds(model, n_train, n_test, tuning_splits=folds if cross_validation else 1,

@@ -45,8 +45,10 @@ from guiapp.core.study.spec import DataSpec, ExperimentSpec
 from guiapp.core.study.split_sizes import holdout_sizes, oversampled_size, split_column_sizes
 from guiapp.ui import theme
 from guiapp.ui.widgets.advanced_preprocessing import LABELS as OPTION_LABELS
+from guiapp.ui.widgets import advanced_setfit
 from guiapp.ui.widgets.advanced_settings import (
     FINE_TUNE,
+    SETFIT,
     TRANSFORMER,
     AdvancedSettingsDialog,
     StudySettings,
@@ -55,7 +57,7 @@ from guiapp.ui.widgets.advanced_settings import (
 from guiapp.ui.widgets.advanced_transformer import (
     OPTION_NAMES as TRANSFORMER_OPTION_NAMES,
 )
-from guiapp.ui.widgets.few_shot_choice import FEW_SHOT_PAIRS, FewShotChoice
+from guiapp.ui.widgets.few_shot_choice import FEW_SHOT_PAIRS, SETFIT_PAIR, FewShotChoice
 from guiapp.ui.widgets.glossary import GlossaryLabel
 from guiapp.ui.widgets.model_choice import ModelChoiceGrid, Pair
 from guiapp.ui.widgets.scroll_area import ScrollArea
@@ -337,9 +339,19 @@ class ModelsPage(QWidget):
             grid=self.settings.grid_for(FINE_TUNE),
         )
 
+    def setfit_spec(self) -> ModelSpec:
+        """SetFit as its card and the Advanced settings describe it (the options the dialog does not
+        edit, such as the model, as an opened study wrote them)."""
+        card = self.few_shot.model_spec(SETFIT_PAIR)
+        kept = {key: value for key, value in card.representation_options.items() if key not in advanced_setfit.OPTION_NAMES}
+        return dataclasses.replace(card, representation_options={**kept, **self.settings.options_for(SETFIT)},
+                                   grid=self.settings.grid_for(SETFIT))
+
     def _model_spec(self, pair: Pair) -> ModelSpec:
         if pair == TRANSFORMER_PAIR:
             return self.transformer_spec()
+        if pair == SETFIT_PAIR:
+            return self.setfit_spec()
         if pair in FEW_SHOT_PAIRS:
             return self.few_shot.model_spec(pair)
         representation, classifier = pair
@@ -387,6 +399,10 @@ class ModelsPage(QWidget):
             grids[FINE_TUNE] = transformer_changed_grid(first.grid, model_name)
             if len(transformers) > 1:
                 differing.add(f"{len(transformers)} fine-tuned Transformers: only the first is shown")
+        setfit = next((model for model in spec.models if (model.representation, model.classifier) == SETFIT_PAIR), None)
+        if setfit is not None:  # a second SetFit is named by the few-shot group's notes
+            options[SETFIT] = advanced_setfit.changed_options(setfit.representation_options)
+            grids[SETFIT] = advanced_setfit.changed_grid(setfit.grid)
         for model in spec.models:
             pair = (model.representation, model.classifier)
             if pair == TRANSFORMER_PAIR or pair in FEW_SHOT_PAIRS:
@@ -570,10 +586,11 @@ class ModelsPage(QWidget):
         """Show a zero-shot or SetFit model's expected time; returns it (None when it cannot be estimated)."""
         evaluation = self.settings.evaluation
         tokens = self._report.tokens if self._report is not None else None
-        on_gpu = self.transformer.on_gpu()
+        spec = self._model_spec(pair)
+        on_gpu = self.transformer.on_gpu() and spec.representation_options.get("device", "auto") != "cpu"
         try:
             seconds = estimate_seconds(
-                self.few_shot.model_spec(pair), n_train, n_test, n_categories, evaluation.folds, on_gpu=on_gpu,
+                spec, n_train, n_test, n_categories, evaluation.folds, on_gpu=on_gpu,
                 tuning=evaluation.transformer_tuning, validation_share=evaluation.validation_share,
                 mean_tokens=tokens.mean if tokens is not None else None,
             )
@@ -675,6 +692,8 @@ class ModelsPage(QWidget):
         for representation, options in self.settings.options.items():
             if representation == TRANSFORMER:
                 names = ", ".join(TRANSFORMER_OPTION_NAMES.get(name, name) for name in options)
+            elif representation == SETFIT:
+                names = ", ".join(advanced_setfit.OPTION_NAMES.get(name, name) for name in options)
             else:
                 names = ", ".join(OPTION_LABELS.get(name, name).lower() for name in options)
             parts.append(f"{REPRESENTATION_LABELS[representation]}: {names}")
@@ -682,6 +701,10 @@ class ModelsPage(QWidget):
             if classifier == FINE_TUNE:
                 names = ", ".join({"learning_rate": "learning rates"}.get(name, name) for name in grid)
                 parts.append(f"Transformer settings to try: {names}")
+                continue
+            if classifier == SETFIT:
+                names = ", ".join(advanced_setfit.GRID_LABELS.get(name, name).lower() for name in grid)
+                parts.append(f"SetFit settings to try: {names}")
                 continue
             info = CLASSIFIERS[classifier]
             names = ", ".join(info.parameters[name].label for name in grid)

@@ -2,13 +2,14 @@
 
 :class:`StudySettings` is everything about a study besides the data and the ticked models: the
 evaluation protocol, the seed, the options of each representation and the grid of each
-classifier. :class:`AdvancedSettingsDialog` edits a copy in four tabs — test and tuning,
-preparing the texts (``advanced_preprocessing``), settings to try (``advanced_grids``) and the
-fine-tuned Transformer (``advanced_transformer``) — and keeps OK disabled while any value is
-wrong; every problem is explained in red next to its field.
+classifier. :class:`AdvancedSettingsDialog` edits a copy in five tabs — test and tuning,
+preparing the texts (``advanced_preprocessing``), settings to try (``advanced_grids``), the
+fine-tuned Transformer (``advanced_transformer``) and SetFit (``advanced_setfit``) — and keeps OK
+disabled while any value is wrong; every problem is explained in red next to its field.
 
 The Transformer's options are kept under ``options["transformer"]`` and its grid under
-``grids["fine_tune"]``, like those of the other representations and classifiers.
+``grids["fine_tune"]``, SetFit's under ``options["setfit"]`` and ``grids["setfit"]``, like those of
+the other representations and classifiers.
 """
 
 from __future__ import annotations
@@ -40,13 +41,15 @@ from guiapp.core.study.spec import ExperimentSpec
 from guiapp.ui import theme
 from guiapp.ui.widgets.advanced_grids import GridsTab
 from guiapp.ui.widgets.advanced_preprocessing import PreprocessingTab
+from guiapp.ui.widgets.advanced_setfit import SetFitTab
 from guiapp.ui.widgets.advanced_transformer import TransformerTab
 from guiapp.ui.widgets.scroll_area import ScrollArea
 
 DEFAULT_SEED = ExperimentSpec().seed
-TAB_TITLES = ("Test and tuning", "Preparing the texts", "Settings to try", "Transformer")
+TAB_TITLES = ("Test and tuning", "Preparing the texts", "Settings to try", "Transformer", "SetFit")
 TRANSFORMER = "transformer"  # key of the Transformer's options in StudySettings.options
 FINE_TUNE = "fine_tune"  # key of its grid in StudySettings.grids
+SETFIT = "setfit"  # key of SetFit's options in StudySettings.options, and of its grid in StudySettings.grids
 
 
 @dataclass
@@ -224,8 +227,9 @@ class AdvancedSettingsDialog(QDialog):
                                                    if kind != TRANSFORMER and not is_few_shot(kind)])
         self.grids_tab = GridsTab()
         self.transformer_tab = TransformerTab(transformer_model, on_gpu)
+        self.setfit_tab = SetFitTab()
         self.tabs = QTabWidget(objectName="advancedTabs")
-        tabs = (self.test_tab, self.preprocessing_tab, self.grids_tab, self.transformer_tab)
+        tabs = (self.test_tab, self.preprocessing_tab, self.grids_tab, self.transformer_tab, self.setfit_tab)
         for tab, title in zip(tabs, TAB_TITLES, strict=True):
             self.tabs.addTab(ScrollArea(tab, sideways=False), title)
         self.tabs.setTabToolTip(0, "Which texts are kept for the final test, and how each model's settings are tuned.")
@@ -233,6 +237,8 @@ class AdvancedSettingsDialog(QDialog):
         self.tabs.setTabToolTip(2, "The values of each learning method's settings that cross-validation tries.")
         self.tabs.setTabToolTip(3, "How the fine-tuned Transformer learns: learning rates, epochs, text length, "
                                    "and how its best setting is chosen.")
+        self.tabs.setTabToolTip(4, "How SetFit learns from few coded texts: epochs, pairs per text, learning rates "
+                                   "and the most pairs per epoch.")
         self.problem = QLabel("", objectName="advancedProblem")
         self.problem.setStyleSheet(theme.ERROR_STYLE)
         self.problem.setWordWrap(True)
@@ -251,11 +257,13 @@ class AdvancedSettingsDialog(QDialog):
         self.transformer_tab.set_values(settings.options_for(TRANSFORMER), settings.grid_for(FINE_TUNE),
                                         settings.evaluation)
         self.transformer_tab.set_folds(self.test_tab.folds.value())
+        self.setfit_tab.set_values(settings.options_for(SETFIT), settings.grid_for(SETFIT))
         self.test_tab.folds.valueChanged.connect(self.grids_tab.set_folds)
         self.test_tab.folds.valueChanged.connect(self.transformer_tab.set_folds)
         self.preprocessing_tab.changed.connect(self._validate)
         self.grids_tab.changed.connect(self._validate)
         self.transformer_tab.changed.connect(self._validate)
+        self.setfit_tab.changed.connect(self._validate)
         self._validate()
 
     @property
@@ -267,6 +275,7 @@ class AdvancedSettingsDialog(QDialog):
             (self.preprocessing_tab.is_valid(), TAB_TITLES[1]),
             (self.grids_tab.is_valid(), TAB_TITLES[2]),
             (self.transformer_tab.is_valid(), TAB_TITLES[3]),
+            (self.setfit_tab.is_valid(), TAB_TITLES[4]),
         ) if not valid]
         self.ok_button.setEnabled(not wrong)
         if wrong:
@@ -291,4 +300,8 @@ class AdvancedSettingsDialog(QDialog):
         }
         if transformer_grid := self.transformer_tab.grid():
             grids[FINE_TUNE] = transformer_grid
+        if setfit_options := self.setfit_tab.options():
+            options[SETFIT] = setfit_options
+        if setfit_grid := self.setfit_tab.grid():
+            grids[SETFIT] = setfit_grid
         return StudySettings(evaluation=evaluation, seed=self.test_tab.seed.value(), options=options, grids=grids)

@@ -12,7 +12,9 @@ Three tickable cards below the fine-tuned Transformer, none ticked at first:
 Both zero-shot models share the categories' sentences, written in the "Category descriptions…"
 editor (:mod:`.category_descriptions`) and filled from the Coding step's codebook. The widget
 builds the cards' :class:`ModelSpec` s and takes them over from an opened study, keeping what
-this step does not show (SetFit's grid, a similarity model's temperature) as the study wrote it.
+this step does not show (a similarity model's temperature, SetFit's model) as the study wrote it;
+SetFit's grid and training options are edited in the Advanced dialog, and the Models step puts
+them into SetFit's spec.
 """
 
 from __future__ import annotations
