@@ -141,9 +141,14 @@ def _run_zero_shot(model: ModelSpec, data: StudyData, folds: Folds, spec: Experi
     )
 
 
-def zero_shot_scorer(model: ModelSpec, data: StudyData) -> tuple[Any, dict[str, Any], list[str]]:
+def zero_shot_scorer(model: ModelSpec, data: StudyData, *,
+                     every_text: bool = True) -> tuple[Any, dict[str, Any], list[str]]:
     """The zero-shot model of ``model`` for the study's categories, its options as used (the
-    descriptions and examples of the study's categories only) and what was noted about them."""
+    descriptions and examples of the study's categories only) and what was noted about them. A
+    similarity model reads the study's texts as sentence embeddings of its language model, from the
+    app's embedding cache where they were embedded before (``study_text_vectors.py``; ``every_text``:
+    it will score every text of the study, so they are embedded together)."""
+    from guiapp.core.experiment.study_text_vectors import study_text_vectors
     from guiapp.core.models.zero_shot import ZeroShotNLI, ZeroShotSimilarity
 
     options = zero_shot_options(model.classifier, model.representation_options)
@@ -157,6 +162,7 @@ def zero_shot_scorer(model: ModelSpec, data: StudyData) -> tuple[Any, dict[str, 
     else:
         scorer = ZeroShotSimilarity(categories, descriptions, options["model"], temperature=options["temperature"],
                                     **common)
+        scorer.embed_texts = study_text_vectors(scorer, data.texts, every_text=every_text)
     return scorer, {**options, "descriptions": descriptions, "examples": examples}, notes
 
 

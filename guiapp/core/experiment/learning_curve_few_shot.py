@@ -52,7 +52,8 @@ def _zero_shot_curve(model: ModelSpec, data: StudyData, plan: CurvePlan, on_even
     from guiapp.core.experiment.few_shot_runner import zero_shot_scorer
 
     total_start = time.perf_counter()
-    scorer, options, notes = zero_shot_scorer(model, data)
+    # the study's texts are embedded together only where every one is scored (the centres need the training texts)
+    scorer, options, notes = zero_shot_scorer(model, data, every_text=data.multi_label)
     test = data.split.test
     if data.multi_label and model.classifier == "similarity":  # the centres, from the training texts as in a study
         scorer.calibrate([data.texts[i] for i in data.split.train], sub_progress(on_event, 0.0, 0.5))

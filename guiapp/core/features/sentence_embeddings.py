@@ -102,6 +102,15 @@ class SentenceEmbeddings(PreparedRepresentation):
                               len(texts), len(texts)))
         return EmbeddingsPrepared(matrix, self.prepare_settings())
 
+    def in_cache(self, texts: Sequence[str]) -> bool:
+        """Whether :meth:`prepare` would read the embeddings of exactly these texts (in this order)
+        from the cache; a quick look that does not open the model."""
+        self.validate()
+        texts = as_text_list(texts)
+        _, identity = resolve_model(self.model)
+        cache_file = locations.cache_dir() / "embeddings" / f"{self._cache_key(identity, texts)}.npy"
+        return _read_cached(cache_file, len(texts)) is not None
+
     def fit_prepared(
         self, prepared: EmbeddingsPrepared, rows: np.ndarray | None = None
     ) -> SentenceEmbeddings:

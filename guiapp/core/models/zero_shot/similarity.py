@@ -16,6 +16,11 @@ differ from category to category by a few hundredths), so dividing by 0.05 turns
 cosine into odds of e ≈ 2.7 : 1 — confident where the lead is clear, undecided where it is not.
 It changes how sharp the probabilities are, never which category is most likely.
 
+In a study, the texts' vectors may come from elsewhere: ``embed_texts`` (texts, on_event → one unit
+vector per text) is given the study's sentence embeddings of the same model, read from the app's
+embedding cache when they were embedded before (``core/experiment/study_text_vectors.py``). Without
+it (a saved model answering new texts), texts are embedded here, as described above.
+
 Centre (several categories per text): the category's mean cosine over the texts it is calibrated
 on (:meth:`ZeroShotSimilarity.calibrate`: the study's texts, uncoded — their codes are never
 read). Cosines have no natural zero: a text unrelated to a category still scores 0.1–0.2 with it,
@@ -30,7 +35,7 @@ from __future__ import annotations
 
 import os
 import threading
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -47,6 +52,9 @@ DEFAULT_TEMPERATURE = 0.05
 SENTENCE_LENGTH = 256  # tokens a sentence model reads of a text (all-MiniLM-L6-v2 was trained on 256)
 _SENTENCE_MODELS: dict[str, tuple[Any, Any, Any]] = {}  # folder → (network, tokenizer, device), once per process
 _SENTENCE_LOCK = threading.Lock()
+
+#: ``embed_texts(texts, on_event)``: one unit vector per text (texts × dimensions), in their order
+TextVectors = Callable[[list[str], EventCallback], np.ndarray]
 
 
 class ZeroShotSimilarity(ZeroShotModel):
@@ -69,11 +77,14 @@ class ZeroShotSimilarity(ZeroShotModel):
         batch_size: int = 32,
         max_length: int = SENTENCE_LENGTH,
         saved_copy: str | os.PathLike[str] | None = None,
+        embed_texts: TextVectors | None = None,
     ) -> None:
         super().__init__(categories, descriptions, BUNDLED_KEY if model is None else model, template, multi_label,
                          examples=examples, batch_size=batch_size, max_length=max_length, saved_copy=saved_copy)
         self.temperature = check_temperature(temperature)
         self.centres = self._checked_centres(centres)
+        # where the texts' vectors come from (see the module docstring); never saved with the model
+        self.embed_texts = embed_texts
         self._vectors: np.ndarray | None = None
 
     # ------------------------------------------------------------------ describing the categories
@@ -104,7 +115,13 @@ class ZeroShotSimilarity(ZeroShotModel):
         """Cosine similarity of each text to each category (texts × categories)."""
         texts = text_list(texts)
         vectors = self.category_vectors(on_event)
-        embedded = self._embed(texts, on_event, "Embedding texts")
+        if self.embed_texts is None:
+            embedded = self._embed(texts, on_event, "Embedding texts")
+        else:
+            embedded = np.asarray(self.embed_texts(texts, on_event), dtype=np.float64)
+            if embedded.shape != (len(texts), vectors.shape[1]):
+                raise ValueError(f"{embedded.shape} text vectors for {len(texts)} texts of "
+                                 f"{vectors.shape[1]} dimensions")
         return np.clip(_unit(embedded) @ vectors.T, -1.0, 1.0)
 
     def calibrate(self, texts: Sequence[str], on_event: EventCallback = ignore_events) -> np.ndarray:
