@@ -38,7 +38,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from guiapp.core.models.few_shot_options import DEFAULT_TEMPLATE
+from guiapp.core.models.few_shot_options import DEFAULT_TEMPLATE, SETFIT_OPTIONS
 from guiapp.core.study.sections import FEW_SHOT_MODELS, ModelSpec
 from guiapp.ui import theme
 from guiapp.ui.widgets.category_descriptions import CategoryDescriptionsDialog, merged_descriptions
@@ -71,7 +71,8 @@ SENTENCES: dict[Pair, str] = {
         "Fine-tunes the small language model that comes with TextLab (all-MiniLM-L6-v2) on pairs of your "
         "coded texts (same category or not), then learns your categories from it. Often good with as few as "
         "8 to 16 coded texts per category. It learns from many pairs per text, so without a GPU it takes minutes "
-        "even on a few coded texts, and hours on thousands."
+        "even on a few coded texts; with thousands it learns from a random "
+        f"{SETFIT_OPTIONS['max_pairs']:,} pairs per epoch (Advanced…, SetFit tab)."
     ),
 }
 INTRO = (
