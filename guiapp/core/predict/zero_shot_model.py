@@ -1,6 +1,11 @@
 """A zero-shot model opened from its folder (``zero_shot.json``), answering for new texts like any
 trained model: the most likely category, or — where a text can have several categories — every
-category whose probability reaches its threshold (the study's, or 0.5)."""
+category whose probability reaches its threshold (the study's, or 0.5).
+
+A similarity model embeds new texts as it embedded the study's: through the sentence-embedding
+representation of its language model (``experiment/study_text_vectors.py``), which computes in
+16 bits where that was checked to agree with full precision — so a text gets the same answer in
+the study and from the saved model. New texts are not written to the embedding cache."""
 
 from __future__ import annotations
 
@@ -20,6 +25,8 @@ class ZeroShotTrainedModel(TrainedModel):
         self.name, self.zero_shot = name, zero_shot
         self.categories = list(zero_shot.categories)
         self.multi_label = bool(zero_shot.multi_label)
+        if hasattr(zero_shot, "embed_texts") and zero_shot.embed_texts is None:  # similarity, not NLI
+            zero_shot.embed_texts = _new_text_vectors(zero_shot)
 
     def answer(self, texts: list[str]) -> tuple[np.ndarray, np.ndarray]:
         probabilities = np.asarray(self.zero_shot.predict_proba(list(texts)), dtype=np.float64)
@@ -40,3 +47,15 @@ class ZeroShotTrainedModel(TrainedModel):
     @property
     def max_tokens(self) -> int | None:
         return int(self.zero_shot.max_tokens())
+
+
+def _new_text_vectors(zero_shot: Any) -> Any:
+    """``embed_texts`` for new texts: the study's way of embedding, without the cache."""
+    from guiapp.core.experiment.study_text_vectors import sentence_representation
+
+    representation = sentence_representation(zero_shot)
+
+    def embed(texts: list[str], on_event: Any) -> np.ndarray:
+        return representation.prepare(texts, on_event, cache=False).matrix
+
+    return embed

@@ -171,10 +171,12 @@ def test_a_rerun_of_a_study_reads_the_cache_and_scores_the_same(sentence_model: 
     (first, _), (second, _) = runs
     assert second.models[0].probabilities == first.models[0].probabilities
     assert second.models[0].cv_scores == first.models[0].cv_scores
-    # the saved model embeds new texts itself and answers as in the study
+    # the saved model embeds new texts as the study did (the representation, without the cache) and answers the same
     opened = open_trained_model(first.models[0].artefact, first.models[0].name)
+    files_before = sorted(fresh_cache.rglob("*.npy"))
     _, probabilities = opened.answer(first.test_texts)
     np.testing.assert_allclose(probabilities, first.models[0].probabilities, atol=2e-5)
+    assert embedded[-1] == len(first.test_texts) and sorted(fresh_cache.rglob("*.npy")) == files_before
 
 
 def test_sentence_embeddings_and_zero_shot_of_one_model_embed_the_texts_once(sentence_model: Path,
