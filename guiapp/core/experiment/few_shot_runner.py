@@ -186,7 +186,7 @@ def _run_setfit(model: ModelSpec, data: StudyData, folds: Folds, spec: Experimen
     tuning = setfit_tuning(spec.evaluation.transformer_tuning, on_gpu(options["device"]), model, len(train),
                            len(folds), mean_tokens=mean_subword_tokens([data.texts[i] for i in train]))
     splits, how = tuning_splits(data, folds, spec, tuning)
-    reason = (" (on this computer's processor the folds would take long)"
+    reason = (": on this computer's processor the folds would take long"
               if tuning != CROSS_VALIDATION and spec.evaluation.transformer_tuning == "auto" and len(folds) > 1 else "")
     on_event(Log(f"{name}: settings chosen by {how}{reason}."))
     notes: list[str] = [f"Settings chosen by {how}{reason}."]

@@ -90,14 +90,14 @@ def model_label(model: Any) -> str:
 
 
 def display_name(classifier: str, options: dict[str, Any]) -> str:
-    """"Zero-shot · similarity to the descriptions (all-MiniLM-L6-v2)", "Zero-shot · NLI (bart-large-mnli)",
+    """"Zero-shot · similarity (all-MiniLM-L6-v2)", "Zero-shot · NLI (bart-large-mnli)",
     "SetFit (all-MiniLM-L6-v2)"."""
     label = model_label(options.get("model")) if isinstance(options.get("model"), str) else ""
     if classifier == "nli":
         return f"Zero-shot · NLI ({label})" if label else "Zero-shot · NLI"
     name = label or BUNDLED_MODEL
     if classifier == "similarity":
-        return f"Zero-shot · similarity to the descriptions ({name})"
+        return f"Zero-shot · similarity ({name})"
     return f"SetFit ({name})"
 
 

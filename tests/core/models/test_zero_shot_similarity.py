@@ -46,7 +46,7 @@ def test_the_bundled_model_puts_most_texts_in_their_category(model: ZeroShotSimi
     assert probabilities.shape == (len(TEXTS), 3)
     np.testing.assert_allclose(probabilities.sum(axis=1), 1.0)
     assert (probabilities.argmax(axis=1) == CODED).sum() >= 5
-    assert model.title == "Zero-shot · similarity to the descriptions (all-MiniLM-L6-v2)"
+    assert model.title == "Zero-shot · similarity (all-MiniLM-L6-v2)"
 
 
 def test_each_category_is_the_renormalised_mean_of_its_phrase_definition_and_examples():

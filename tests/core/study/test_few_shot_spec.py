@@ -46,7 +46,7 @@ def test_the_three_families_round_trip_through_a_toml_study_file(tmp_path):
     assert again.models[0].representation_options["descriptions"] == DESCRIPTIONS
     assert again.models[2].grid == {"epochs": [1, 2], "pairs_per_text": [10], "learning_rate": [2e-5, 5e-5]}
     assert [model.display_name for model in again.models] == [
-        "Zero-shot · similarity to the descriptions (all-MiniLM-L6-v2)",
+        "Zero-shot · similarity (all-MiniLM-L6-v2)",
         "Zero-shot · NLI (bart-large-mnli)",
         "SetFit (all-MiniLM-L6-v2)",
     ]

@@ -61,7 +61,7 @@ class ZeroShotSimilarity(ZeroShotModel):
     """Cosine similarity of each text to each category's description (see the module docstring)."""
 
     kind = "similarity"
-    family_title = "similarity to the descriptions"
+    family_title = "similarity"
 
     def __init__(
         self,
