@@ -19,6 +19,20 @@ def test_the_proposed_sizes_fit_the_training_texts(qtbot, panel):  # noqa: F811
     assert panel.sizes_edit.text() == "50, 100"
 
 
+def test_a_study_with_setfit_is_proposed_sizes_from_8_coded_texts_per_category():
+    assert default_sizes_text(639, 2) == "16, 32, 64, 128, 320"  # doubling up to all 639
+    assert default_sizes_text(3_114, 20) == "160, 320, 640, 1280"
+    assert default_sizes_text(100, 20) == default_sizes_text(100)  # too few texts for 8 per category: the usual
+
+
+def test_the_proposal_follows_setfit_in_the_study(qtbot, panel):  # noqa: F811
+    from guiapp.core.study.sections import ModelSpec
+
+    set_study(qtbot, panel, study(models=(ModelSpec("bow", "naive_bayes"), ModelSpec("setfit", "setfit"))),
+              coded_texts(300))
+    assert panel.sizes_edit.text() == default_sizes_text(210, 3)
+
+
 def test_the_default_text_and_the_verdict_line():
     assert default_sizes_text(639) == "80, 160, 320"
     assert default_sizes_text(50_000) == DEFAULT_SIZES_TEXT

@@ -53,6 +53,22 @@ def default_sizes(n_train: int) -> list[int]:
     return sorted({size for size in below if SMALLEST_SIZE <= size < n_train} | {n_train})
 
 
+FEW_SHOT_PER_CATEGORY = (8, 16, 32, 64)  # coded texts per category where few-shot models (SetFit) are compared
+
+
+def few_shot_sizes(n_train: int, n_categories: int) -> list[int]:
+    """Sizes for a study that compares a few-shot model (SetFit): 8, 16, 32 and 64 coded texts per
+    category on average (the texts are drawn stratified, so each category holds its share of a size),
+    then the engine's default sizes above twice the largest of them — a curve that doubles from the
+    few-shot regime up to all ``n_train`` training texts. Sizes of ``n_train`` or more are left out."""
+    n_train, n_categories = int(n_train), max(int(n_categories), 1)
+    few = [per * n_categories for per in FEW_SHOT_PER_CATEGORY if SMALLEST_SIZE <= per * n_categories < n_train]
+    if not few:
+        return default_sizes(n_train)
+    above = [size for size in default_sizes(n_train) if size > 2 * few[-1]]
+    return sorted(set(few) | set(above) | {n_train})
+
+
 def _round_size(size: float) -> int:
     """Whole numbers below 100, multiples of 5 from 100, of 50 from 1,000 (half up)."""
     step = 1 if size < 100 else 5 if size < 1_000 else 50

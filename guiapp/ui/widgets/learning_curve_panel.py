@@ -76,12 +76,12 @@ ALL_MODELS = "Every model: macro-F1"
 
 
 def study_counts(spec: ExperimentSpec, table: pd.DataFrame | None, spec_file: str | Path | None,
-                 on_event: Any = None) -> tuple[int, int]:
-    """(training texts, test texts) of the study, exactly as a run would split them."""
+                 on_event: Any = None) -> tuple[int, int, int]:
+    """(training texts, test texts, categories) of the study, exactly as a run would split them."""
     from guiapp.core.study.study_data import load_study_data
 
     data = load_study_data(spec, spec_file, table)
-    return len(data.split.train), len(data.split.test)
+    return len(data.split.train), len(data.split.test), len(data.categories)
 
 
 def draw_curve(spec: ExperimentSpec, table: pd.DataFrame | None, spec_file: str | Path | None, options: Any,
@@ -252,11 +252,13 @@ class LearningCurvePanel(QWidget):
             self._count_job.start(worker)
         self._update_controls()
 
-    def _counted(self, worker: Worker, counts: tuple[int, int]) -> None:
+    def _counted(self, worker: Worker, counts: tuple[int, int, int]) -> None:
         if self._count_job.current is worker or self._count_job.current is None:
             self._counts = counts
             if self.sizes_edit.text() == self._proposed_sizes:  # not typed by the user: sizes that fit the study
-                self._proposed_sizes = default_sizes_text(counts[0])
+                # SetFit is compared where it shines too: from 8 coded texts per category on average
+                setfit = any(model.representation == "setfit" for model in self._spec.models) if self._spec else False
+                self._proposed_sizes = default_sizes_text(counts[0], counts[2] if setfit else None)
                 self.sizes_edit.setText(self._proposed_sizes)
             self._update_controls()
 

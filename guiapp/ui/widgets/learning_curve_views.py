@@ -80,12 +80,15 @@ def _split_token(token: str) -> list[str]:
     return parts
 
 
-def default_sizes_text(n_train: int) -> str:
+def default_sizes_text(n_train: int, few_shot_categories: int | None = None) -> str:
     """The sizes field's proposal for a study of ``n_train`` training texts: the engine's default
-    sizes below all of them ("80, 160, 320" for 639; the curve then ends with all 639)."""
-    from guiapp.core.experiment.nested_subsets import default_sizes
+    sizes below all of them ("80, 160, 320" for 639; the curve then ends with all 639). For a study
+    that compares SetFit, of ``few_shot_categories`` categories: 8, 16, 32 and 64 coded texts per
+    category on average first ("16, 32, 64, 128, 320" for 639 texts of 2 categories)."""
+    from guiapp.core.experiment.nested_subsets import default_sizes, few_shot_sizes
 
-    below = [size for size in default_sizes(n_train) if size < n_train]
+    sizes = few_shot_sizes(n_train, few_shot_categories) if few_shot_categories else default_sizes(n_train)
+    below = [size for size in sizes if size < n_train]
     return ", ".join(str(size) for size in below) if below else DEFAULT_SIZES_TEXT
 
 
