@@ -16,6 +16,7 @@ import numpy as np
 import pytest
 
 from guiapp.core.events import Log
+from guiapp.core.experiment.comparisons import compare_models
 from guiapp.core.experiment.estimates import estimate_seconds
 from guiapp.core.experiment.learning_curves import (
     LearningCurveOptions,
@@ -130,6 +131,22 @@ def test_combined_models_learn_from_the_zero_shot_probabilities_of_every_trainin
     assert vote.representation == stacking.representation == "combined" and vote.ok and stacking.ok
     assert vote.combination.parts == [model.name for model in result.models[:4]]
     assert vote.combination.learnt_on_texts == result.split["n_train"]  # folds: every text held out once
+
+
+def test_paired_tests_and_agreement_with_the_coding_include_the_new_families(compared):
+    result, _ = compared
+    found = compare_models(result, samples=200)
+    new = [model.name for model in result.models[1:4]]
+    agreement = {row.model: row for row in found.agreement}
+    for name, model in zip(new, result.models[1:4], strict=True):
+        row = agreement[name]
+        assert row.n_texts == len(result.test_true)
+        assert row.share_agreeing == pytest.approx(np.mean(np.asarray(model.predictions) == result.test_true))
+        assert -1.0 <= row.kappa <= 1.0 and row.kappa_interval[0] <= row.kappa <= row.kappa_interval[1]
+        assert -1.0 <= row.alpha <= 1.0
+    paired = {(c.model_a, c.model_b) for c in found.test_set} | {(c.model_b, c.model_a) for c in found.test_set}
+    assert all((result.models[0].name, name) in paired for name in new)
+    assert {c.model_a for c in found.folds} | {c.model_b for c in found.folds} >= set(new)
 
 
 def test_the_saved_models_answer_as_in_the_study(compared):
