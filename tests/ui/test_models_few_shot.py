@@ -67,7 +67,7 @@ def test_the_group_is_there_and_nothing_in_it_is_ticked(page):
     for pair in titles:  # every box says what it does when hovered
         assert len(page.few_shot.checkbox(*pair).toolTip()) > 60
     assert page.few_shot.template_edit.text() == "This text is about {}."
-    assert "already be on this computer" in page.few_shot.findChild(type(page.data_label), "nliNote").text()
+    assert "downloaded once" in page.few_shot.findChild(type(page.data_label), "nliNote").text()
 
 
 def test_ticking_the_boxes_builds_their_models(page, qtbot, tmp_path):
@@ -110,12 +110,41 @@ def test_an_nli_model_that_is_not_on_this_computer_is_named_before_the_run(page,
     page.few_shot.model_edit.setText("someone/nli-model-never-downloaded")
     assert not page.run_button.isEnabled()
     assert "The NLI model someone/nli-model-never-downloaded is not on this computer." == page.reason_label.text()
-    assert "Download it once" in page.few_shot.nli_problem.text()
-    assert page.few_shot.nli_problem.isVisible()
+    row = page.few_shot.nli_download  # the card offers the download instead of a second warning
+    assert row.isVisibleTo(page) and row.button.isVisibleTo(page) and "not on this computer yet" in row.label.text()
+    assert "Download it once" in page.few_shot.nli_problem.text() and not page.few_shot.nli_problem.isVisibleTo(page)
     page.few_shot.model_edit.setText(str(tmp_path / "no such folder"))
     assert f"There is no folder {tmp_path / 'no such folder'}" in page.reason_label.text()
+    assert page.few_shot.nli_problem.isVisibleTo(page) and not row.isVisibleTo(page)  # a folder: nothing to download
     page.few_shot.checkbox(*NLI).click()  # unticked: its settings stop mattering
     assert page.run_button.isEnabled() and not page.few_shot.nli_problem.isVisible()
+
+
+def test_a_named_nli_model_is_downloaded_with_consent_then_the_study_can_run(page, qtbot, monkeypatch):
+    from guiapp.core.events import Progress
+    from guiapp.core.models.transformers.sources import resolve as model_sources
+
+    downloaded: list[str] = []
+    name = "facebook/bart-large-mnli"
+    monkeypatch.setattr(model_sources, "needs_download", lambda source, cache_dir=None: source == name
+                        and source not in downloaded)
+
+    def fake_download(source, on_event):
+        on_event(Progress(0.5, "800 of 1,600 MB"))
+        downloaded.append(source)
+        return "/models/bart-large-mnli"
+
+    monkeypatch.setattr(model_sources, "download_model", fake_download)
+    tick(page, NLI)
+    page.few_shot.model_edit.setText(name)
+    assert not page.run_button.isEnabled()
+    row = page.few_shot.nli_download
+    row.button.click()
+    qtbot.waitUntil(lambda: "downloaded and ready" in row.label.text(), timeout=30_000)
+    qtbot.waitUntil(lambda: not row.is_busy())
+    assert downloaded == [name] and not row.button.isVisibleTo(page)
+    qtbot.waitUntil(lambda: page.run_button.isEnabled())
+    assert page.reason_label.text() == "" and not page.few_shot.nli_problem.isVisibleTo(page)
 
 
 def test_the_estimate_shows_for_the_new_models(page):

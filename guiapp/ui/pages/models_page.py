@@ -274,6 +274,7 @@ class ModelsPage(QWidget):
     def cancel_jobs(self) -> None:
         """Stop the check for a GPU and the speed measurement (the window is closing, or a run starts)."""
         self.transformer.cancel_jobs()
+        self.few_shot.cancel_jobs()
         self._measure_slot.cancel()
 
     def is_measuring(self) -> bool:

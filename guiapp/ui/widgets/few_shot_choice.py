@@ -43,6 +43,7 @@ from guiapp.core.study.sections import FEW_SHOT_MODELS, ModelSpec
 from guiapp.ui import theme
 from guiapp.ui.widgets.category_descriptions import CategoryDescriptionsDialog, merged_descriptions
 from guiapp.ui.widgets.glossary import GlossaryLabel
+from guiapp.ui.widgets.hub_download import HubDownloadRow
 from guiapp.ui.widgets.ticked_models import Pair, TickedModels
 
 FEW_SHOT_PAIRS: tuple[Pair, ...] = FEW_SHOT_MODELS
@@ -80,8 +81,8 @@ INTRO = (
     "tested on the same coded test texts as the others, so you can see how far they get."
 )
 NLI_NOTE = (
-    "The model must already be on this computer: a folder, or the name of a model downloaded before "
-    "(TextLab does not download it for this model)."
+    "A folder on this computer, or the model's name on Hugging Face: a named model not on this computer yet is "
+    "downloaded once with “Download now” (this needs the internet; your texts never leave the computer)."
 )
 MODEL_TIP = (
     "The NLI model to use: its name on Hugging Face (e.g. facebook/bart-large-mnli, roberta-large-mnli) "
@@ -155,6 +156,10 @@ class FewShotChoice(TickedModels, QFrame):
         nli_fields.addWidget(template_label, 2, 0)
         nli_fields.addWidget(self.template_edit, 2, 1)
         nli_fields.addWidget(self.nli_problem, 3, 1, 1, 2)
+        # a named NLI model not on this computer yet: downloaded once, with consent
+        self.nli_download = HubDownloadRow(self.nli_model, "nli")
+        self.nli_download.finished.connect(self._edited)
+        nli_fields.addWidget(self.nli_download, 4, 1, 1, 2)
         nli_fields.setColumnStretch(1, 1)
 
         self.descriptions_button = QPushButton("Category descriptions…", objectName="descriptionsButton")
@@ -393,11 +398,12 @@ class FewShotChoice(TickedModels, QFrame):
         if problem and NLI_PAIR in self.checked():
             problem = " ".join([problem, self._nli_absent()[1]]).strip()
         self.nli_problem.setText(problem)
-        self.nli_problem.setVisible(bool(problem))
+        # a model to download: the download row below says so, with its button
+        self.nli_problem.setVisible(bool(problem) and not self.nli_download.isVisibleTo(self))
 
     def _nli_absent(self) -> tuple[str, str]:
         """Why the NLI model cannot be found on this computer, and what to do ("" when it is there, or
-        when only the run can tell), looked for where the run looks (nothing is downloaded for it)."""
+        when only the run can tell), looked for where the run looks."""
         from guiapp.core.models.transformers.sources.resolve import is_local_path, needs_download
 
         name = self.nli_model()
@@ -412,12 +418,18 @@ class FewShotChoice(TickedModels, QFrame):
         if not missing:
             return "", ""
         return (f"The NLI model {name} is not on this computer.",
-                "Download it once where there is internet (in the fine-tuned Transformer's list above: “Use a "
-                "Hugging Face model id…”, then “Download now”), or choose the folder that holds it.")
+                "Download it once with “Download now” below (this needs the internet), or choose the folder that "
+                "holds it.")
 
     def _edited(self) -> None:
+        if not self.nli_download.is_busy():
+            self.nli_download.refresh()
         self._show_problem()
         self.changed.emit()
+
+    def cancel_jobs(self) -> None:
+        """Stop a download of the NLI model (the window is closing)."""
+        self.nli_download.cancel()
 
     def _toggled(self, pair: Pair) -> None:
         self._restyle(pair)

@@ -25,7 +25,6 @@ from PySide6.QtWidgets import (
     QHBoxLayout,
     QInputDialog,
     QLabel,
-    QPushButton,
     QVBoxLayout,
     QWidget,
 )
@@ -35,6 +34,7 @@ from guiapp.core.models.transformers.options import DEFAULT_MODEL, OPTION_HELP
 from guiapp.core.models.transformers.sources.registry import TransformerInfo, info_for, registry
 from guiapp.ui import theme
 from guiapp.ui.widgets.glossary import GlossaryLabel, explain
+from guiapp.ui.widgets.hub_download import HubDownloadRow, needs_download
 from guiapp.workers import Worker, WorkerSlot
 
 CHOOSE_FOLDER = "\x00folder"  # combo entries that open a dialog rather than name a model
@@ -203,23 +203,10 @@ class TransformerChoice(QFrame):
         self.problem_label.setStyleSheet(theme.ERROR_STYLE)
         self.problem_label.hide()
         # a Hugging Face model that is not on this computer yet: download it now, with consent
-        self.download_label = QLabel("", objectName="transformerDownload")
-        self.download_label.setWordWrap(True)
-        self.download_button = QPushButton("Download now", objectName="transformerDownloadButton", toolTip=(
-            "Download the model from huggingface.co once (this needs an internet connection); "
-            "TextLab keeps it on this computer, and your texts are never sent anywhere."), clicked=self.start_download)
-        self.download_cancel = QPushButton("Cancel", objectName="transformerDownloadCancel",
-                                           clicked=self._download_slot_cancel)
-        self._download_slot = WorkerSlot(self)
-        download_row = QHBoxLayout()
-        download_row.setSpacing(8)
-        download_row.addWidget(self.download_label, 1)
-        download_row.addWidget(self.download_button)
-        download_row.addWidget(self.download_cancel)
-        self.download_row = QWidget(objectName="transformerDownloadRow")
-        self.download_row.setLayout(download_row)
-        download_row.setContentsMargins(0, 0, 0, 0)
-        self.download_row.hide()
+        self.download_row = HubDownloadRow(self.model, "transformer")
+        self.download_row.finished.connect(self.changed.emit)
+        self.download_label, self.download_button = self.download_row.label, self.download_row.button
+        self.download_cancel, self._download_slot = self.download_row.cancel_button, self.download_row.slot
         self.device_label = GlossaryLabel(CHECKING_TEXT, terms=["GPU", "validation split", "cross-validation"])
         self.device_label.setObjectName("transformerDevice")
 
@@ -443,45 +430,13 @@ class TransformerChoice(QFrame):
 
     # -- downloading a hub model ----------------------------------------------------------------
     def needs_download(self) -> bool:
-        from guiapp.core.models.transformers.sources.resolve import needs_download
-
-        try:
-            return needs_download(self.model())
-        except Exception:  # noqa: BLE001 - an odd name: the run explains it
-            return False
+        return needs_download(self.model())
 
     def _show_download_state(self, text: str = "") -> None:
-        busy = self._download_slot.is_busy()
-        missing = busy or self.needs_download()
-        self.download_row.setVisible(missing or bool(text))
-        if text:
-            self.download_label.setText(text)
-        elif missing:
-            self.download_label.setText(
-                f"{self.model()} is not on this computer yet. Download it once before you run the study."
-            )
-        self.download_button.setVisible(missing and not busy)
-        self.download_cancel.setVisible(busy)
+        self.download_row.refresh(text)
 
     def start_download(self) -> None:
-        from guiapp.core.models.transformers.sources.resolve import download_model
-
-        source = self.model()
-        worker = Worker(download_model, source, name=f"downloading {source}")
-        worker.signals.progress.connect(
-            lambda event: self.download_label.setText(f"Downloading {source}: {event.message or '…'}")
-        )
-        worker.signals.finished.connect(lambda _path: self._show_download_state(f"{source} is downloaded and ready."))
-        worker.signals.failed.connect(
-            lambda error: self._show_download_state(getattr(error, "message", str(error)) + " " + getattr(error, "hint", ""))
-        )
-        worker.signals.cancelled.connect(lambda: self._show_download_state("The download was cancelled."))
-        worker.signals.done.connect(lambda: (self._show_download_state(self.download_label.text()), self.changed.emit()))
-        self._download_slot.start(worker)
-        self._show_download_state(f"Downloading {source}…")
-
-    def _download_slot_cancel(self) -> None:
-        self._download_slot.cancel()
+        self.download_row.start()
 
     def _show_problem(self, text: str) -> None:
         self.problem_label.setText(text)
