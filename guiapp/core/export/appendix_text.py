@@ -395,9 +395,8 @@ def _setfit_sentence(model: dict[str, Any], facts: dict[str, Any], several: bool
                        "categories per coded text")
     if facts.get("pairs"):
         capped = isinstance(facts.get("max_pairs"), int) and facts["pairs"] >= facts["max_pairs"]
-        details.append(f"{facts['pairs']:,} pairs per epoch on the training set"
-                       + (", drawn at random from all such pairs (at most "
-                          f"{facts['max_pairs']:,} per epoch)" if capped else ""))
+        details.append(f"of which {facts['pairs']:,} per epoch, the most allowed, were drawn at random" if capped
+                       else f"{facts['pairs']:,} pairs per epoch on the training set")
     if facts.get("epochs"):
         details.append(count(int(facts["epochs"]), "epoch"))
     if facts.get("learning_rate"):

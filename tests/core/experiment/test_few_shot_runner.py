@@ -187,6 +187,17 @@ def test_the_methods_appendix_names_each_family(compared):
     assert "“This text is about [category].”" in prose
     assert "(Yin et al., 2019)" in prose
     assert {"Tunstall et al., 2022", "Yin et al., 2019"} <= {work["key"] for work in references(prose)}
+    assert "pairs per epoch on the training set" in prose and "drawn at random" not in prose
+
+
+def test_the_methods_appendix_says_when_setfit_drew_its_pairs():
+    from guiapp.core.export.appendix_text import _setfit_sentence
+
+    model = {"name": "SetFit (all-MiniLM-L6-v2)"}
+    capped = _setfit_sentence(model, {"pairs_per_text": 20, "pairs": 5000, "max_pairs": 5000, "epochs": 1}, False)
+    assert "of which 5,000 per epoch, the most allowed, were drawn at random" in capped
+    whole = _setfit_sentence(model, {"pairs_per_text": 20, "pairs": 640, "max_pairs": 5000, "epochs": 1}, False)
+    assert "640 pairs per epoch on the training set" in whole and "random" not in whole
 
 
 def test_the_plan_counts_passes_and_pairs(tiny_models):
