@@ -264,6 +264,8 @@ def test_the_transformer_tab_changes_the_grid_and_the_options(page, qtbot):
     ("learning_rate", "", "Give at least one learning rate."),
     ("epochs", "2.5", "2.5 is not a whole number"),
     ("epochs", "0", "The number of epochs must be at least 1."),
+    ("epochs", "1e400", "is not a whole number"),
+    ("epochs", "nan", "is not a whole number"),
 ])
 def test_wrong_transformer_values_are_explained_inline_and_block_ok(page, qtbot, field, text, message):
     dialog = page.open_advanced()

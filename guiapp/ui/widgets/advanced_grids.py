@@ -8,7 +8,6 @@ of settings and model fits is shown per classifier, and each one can go back to 
 
 from __future__ import annotations
 
-import re
 from typing import Any
 
 from PySide6.QtCore import Signal
@@ -32,9 +31,8 @@ from guiapp.core.models.conventional import (
     normalise_grid,
 )
 from guiapp.ui import theme
+from guiapp.ui.widgets import advanced_form_parts as parts
 from guiapp.ui.widgets.advanced_tab import AdvancedTab
-
-_SEPARATORS = re.compile(r"[,;\s]+")
 
 
 def format_value(value: Any) -> str:
@@ -45,11 +43,6 @@ def format_value(value: Any) -> str:
 
 def format_values(values: list[Any]) -> str:
     return ", ".join(format_value(value) for value in values)
-
-
-def parse_values(text: str) -> list[str]:
-    """``"0.1, 1;10"`` → ``["0.1", "1", "10"]`` (commas, semicolons or spaces separate)."""
-    return [part for part in _SEPARATORS.split(text.strip()) if part]
 
 
 def count_text(n_settings: int, folds: int) -> str:
@@ -66,10 +59,7 @@ class ParameterField(QWidget):
     def __init__(self, classifier: str, name: str, info: ParameterInfo, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.classifier, self.name, self.info = classifier, name, info
-        self.error = QLabel("", objectName=f"gridError_{classifier}_{name}")
-        self.error.setStyleSheet(theme.ERROR_STYLE)
-        self.error.setWordWrap(True)
-        self.error.hide()
+        self.error = parts.error_label(f"gridError_{classifier}_{name}")
         self.edit: QLineEdit | None = None
         self.choices: dict[str, QCheckBox] = {}
         row = QHBoxLayout()
@@ -103,7 +93,7 @@ class ParameterField(QWidget):
 
     def raw_values(self) -> list[str]:
         if self.edit is not None:
-            return parse_values(self.edit.text())
+            return parts.parse_values(self.edit.text())
         return [choice for choice, box in self.choices.items() if box.isChecked()]
 
     def values(self) -> list[Any]:
@@ -115,18 +105,10 @@ class ParameterField(QWidget):
         return normalise_grid(self.classifier, {self.name: raw})[self.name]
 
     def check(self) -> bool:
-        try:
-            self.values()
-        except UserError as error:
-            self.error.setText(_plain(error))
-            self.error.show()
-            if self.edit is not None:
-                self.edit.setStyleSheet(theme.FIELD_ERROR_STYLE)
-            return False
-        self.error.hide()
+        fine = parts.show_problem(self.error, self.values)
         if self.edit is not None:
-            self.edit.setStyleSheet("")
-        return True
+            self.edit.setStyleSheet("" if fine else theme.FIELD_ERROR_STYLE)
+        return fine
 
 
 class ClassifierGridBox(QGroupBox):
@@ -151,9 +133,7 @@ class ClassifierGridBox(QGroupBox):
             field.setToolTip(parameter.help)
             form.addRow(label, field)
             self.fields[name] = field
-        self.count = QLabel("", objectName=f"gridCount_{classifier}")
-        self.count.setStyleSheet(theme.MUTED_STYLE)
-        self.count.setWordWrap(True)
+        self.count = parts.note_label("", f"gridCount_{classifier}")
         self.restore = QPushButton("Restore the paper's defaults", objectName=f"gridRestore_{classifier}")
         self.restore.setToolTip("Put back the values: " + "; ".join(
             f"{info.parameters[name].label} {format_values(values)}" for name, values in info.default_grid.items()
@@ -224,7 +204,3 @@ class GridsTab(AdvancedTab):
 
 def _choice_label(choice: str) -> str:
     return {"linear": "linear", "rbf": "RBF"}.get(choice, choice)
-
-
-def _plain(error: UserError) -> str:
-    return f"{error.message} {error.hint}".strip()

@@ -19,7 +19,6 @@ from PySide6.QtWidgets import (
     QComboBox,
     QDoubleSpinBox,
     QFileDialog,
-    QFormLayout,
     QGroupBox,
     QHBoxLayout,
     QLabel,
@@ -30,11 +29,10 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from guiapp.core.errors import UserError
 from guiapp.core.features.bow_choices import ANALYZERS, WEIGHTINGS
 from guiapp.core.features.stemming import STEM_LANGUAGES
 from guiapp.core.features.stop_words import STOP_WORD_LANGUAGES
-from guiapp.ui import theme
+from guiapp.ui.widgets import advanced_form_parts as parts
 from guiapp.ui.widgets.advanced_tab import AdvancedTab
 from guiapp.ui.widgets.model_choice import REPRESENTATION_TITLES
 
@@ -235,9 +233,7 @@ class RepresentationOptionsBox(QGroupBox):
         self.editors: dict[str, OptionEditor] = {}
         self._labels: dict[str, QLabel] = {}
         self._loading = False
-        form = QFormLayout()
-        form.setFieldGrowthPolicy(QFormLayout.FieldGrowthPolicy.ExpandingFieldsGrow)
-        form.setLabelAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+        form = parts.form()
         for name, default in self.defaults.items():
             editor = make_editor(name, default, self._edited, self)
             tip = helps.get(name, "")
@@ -251,19 +247,12 @@ class RepresentationOptionsBox(QGroupBox):
                 self._labels[name] = label
                 form.addRow(label, editor.widget)
             self.editors[name] = editor
-        self.error = QLabel("", objectName=f"optionsError_{kind}")
-        self.error.setStyleSheet(theme.ERROR_STYLE)
-        self.error.setWordWrap(True)
-        self.error.hide()
+        self.error = parts.error_label(f"optionsError_{kind}")
         self.restore = QPushButton("Restore the paper's defaults", objectName=f"optionsRestore_{kind}")
         self.restore.clicked.connect(lambda: self.set_options(self.defaults))
-        bottom = QHBoxLayout()
-        bottom.addWidget(self.error, 1)
-        bottom.addStretch(0)
-        bottom.addWidget(self.restore, 0, Qt.AlignmentFlag.AlignTop | Qt.AlignmentFlag.AlignRight)
         column = QVBoxLayout(self)
         column.addLayout(form)
-        column.addLayout(bottom)
+        column.addLayout(parts.problem_row(self.error, self.restore))
         self.set_options(self.defaults)
 
     def set_options(self, options: dict[str, Any]) -> None:
@@ -289,14 +278,7 @@ class RepresentationOptionsBox(QGroupBox):
     def check(self) -> bool:
         from guiapp.core.features.registry import make_representation
 
-        try:
-            make_representation(self.kind, self.options())
-        except UserError as error:
-            self.error.setText(f"{error.message} {error.hint}".strip())
-            self.error.show()
-            return False
-        self.error.hide()
-        return True
+        return parts.show_problem(self.error, lambda: make_representation(self.kind, self.options()))
 
     def _edited(self) -> None:
         if self._loading:

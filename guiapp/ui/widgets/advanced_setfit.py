@@ -10,18 +10,14 @@ from its ``OPTION_HELP`` and ``GRID_HELP``. A study stores only what differs fro
 from __future__ import annotations
 
 import math
-import sys
-from collections.abc import Callable
+from functools import partial
 from typing import Any
 
-from PySide6.QtCore import Qt, Signal
+from PySide6.QtCore import Qt
 from PySide6.QtWidgets import (
     QComboBox,
-    QFormLayout,
     QGroupBox,
-    QHBoxLayout,
     QLabel,
-    QLineEdit,
     QPushButton,
     QSpinBox,
     QVBoxLayout,
@@ -40,9 +36,7 @@ from guiapp.core.models.few_shot_options import (
     expand_setfit_grid,
     normalise_setfit_grid,
 )
-from guiapp.ui import theme
-from guiapp.ui.widgets.advanced_grids import parse_values
-from guiapp.ui.widgets.advanced_transformer import LABEL_WIDTH, LENGTHS, format_rate
+from guiapp.ui.widgets import advanced_form_parts as parts
 from guiapp.ui.widgets.glossary import explain
 
 GRID_NAMES = ("epochs", "pairs_per_text", "learning_rate")
@@ -78,33 +72,22 @@ TUNING_NOTE = (
 )
 
 
-def format_grid_values(name: str, values: list[Any]) -> str:
-    return ", ".join(format_rate(float(v)) if name == "learning_rate" else str(int(v)) for v in values)
-
-
 def grid_problem(name: str, raw: list[str]) -> str:
     """Why the values of one grid field are wrong, in plain words ("" when they are fine)."""
+    return (parts.typed_problem(raw, GRID_WORDS[name], partial(_number_problem, name))
+            or parts.refused_problem(name, GRID_LABELS[name], lambda: normalise_setfit_grid({name: raw})))
+
+
+def _number_problem(name: str, text: str, number: float) -> str:
     kind, low, high, words = SETFIT_LIMITS[name]
-    if not raw:
-        return f"Give at least one {GRID_WORDS[name]}."
-    for text in raw:
-        try:
-            number = float(text)
-        except ValueError:
-            return (f"“{text}” is not a number. Separate values with commas and write decimals with a point "
-                    "(2e-5 or 0.00002).")
-        if not math.isfinite(number):
-            return f"“{text}” is not a number SetFit can use: write {words}."
-        if name == "learning_rate" and not low < number < high:
-            return f"{text} cannot be a learning rate: learning rates lie between 0 and 1, such as 2e-5 (= 0.00002)."
-        if kind is int and number != int(number):
-            return f"{text} is not a whole number: write {words}."
-        if kind is int and not low <= number <= high:
-            return f"{text} is out of range: the {GRID_WORDS[name]} must be {words}."
-    try:
-        normalise_setfit_grid({name: raw})
-    except UserError as error:  # anything the core refuses that the checks above missed
-        return f"{error.message} {error.hint}".replace(f"'{name}'", GRID_LABELS[name]).strip()
+    if not math.isfinite(number):
+        return f"“{text}” is not a number SetFit can use: write {words}."
+    if name == "learning_rate":
+        return parts.rate_problem(text, number, low, high)
+    if kind is int and number != int(number):
+        return f"{text} is not a whole number: write {words}."
+    if kind is int and not low <= number <= high:
+        return f"{text} is out of range: the {GRID_WORDS[name]} must be {words}."
     return ""
 
 
@@ -123,86 +106,52 @@ def changed_grid(grid: dict[str, Any]) -> dict[str, list[Any]]:
     return {name: values for name, values in full.items() if values != SETFIT_GRID[name]}
 
 
-class GridField(QWidget):
+class GridField(parts.ValuesField):
     """A line of values (epochs, pairs per text or learning rates) with its error underneath."""
 
-    edited = Signal()
-
     def __init__(self, name: str, parent: QWidget | None = None) -> None:
-        super().__init__(parent)
-        self.name = name
-        self.edit = QLineEdit(objectName=f"setfitGrid_{name}")
-        kind = "numbers such as 2e-5" if name == "learning_rate" else "whole numbers"
-        self.edit.setPlaceholderText(f"one or more {kind}, separated by commas")
+        super().__init__(name, "setfit", parent)
         terms = {"epochs": ["epoch"], "pairs_per_text": [], "learning_rate": ["learning rate"]}[name]
         tip = "\n".join(part for part in (GRID_HELP[name], explain(terms)) if part)
         self.edit.setToolTip(f"{tip}\nAllowed: {SETFIT_LIMITS[name][3]}. Separate values with commas.")
         self.edit.setAccessibleName(GRID_LABELS[name])
-        self.edit.textChanged.connect(self.edited)
-        self.error = QLabel("", objectName=f"setfitGridError_{name}")
-        self.error.setStyleSheet(theme.ERROR_STYLE)
-        self.error.setWordWrap(True)
-        self.error.hide()
-        column = QVBoxLayout(self)
-        column.setContentsMargins(0, 0, 0, 0)
-        column.setSpacing(2)
-        column.addWidget(self.edit)
-        column.addWidget(self.error)
-
-    def set_values(self, values: list[Any]) -> None:
-        self.edit.setText(format_grid_values(self.name, values))
 
     def set_text(self, values: list[Any]) -> None:
         """Values as a study file wrote them, even wrong ones (they are then marked in red)."""
         self.edit.setText(", ".join(str(value) for value in values))
 
-    def raw_values(self) -> list[str]:
-        return parse_values(self.edit.text())
-
-    def check(self) -> bool:
-        problem = grid_problem(self.name, self.raw_values())
-        self.error.setText(problem)
-        self.error.setVisible(bool(problem))
-        self.edit.setStyleSheet(theme.FIELD_ERROR_STYLE if problem else "")
-        return not problem
+    def problem(self, raw: list[str]) -> str:
+        return grid_problem(self.name, raw)
 
 
-class SetFitTab(QWidget):
+class SetFitTab(parts.ModelSettingsTab):
     """SetFit's grid and options; ``changed`` after every edit."""
 
-    changed = Signal()
+    CORRECT_FIRST = "Correct the values marked in red to see how many settings SetFit tries."
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
-        self._loading = False
         intro = QLabel(INTRO, objectName="setfitTabIntro")
         intro.setWordWrap(True)
 
         # -- settings to try
         self.fields = {name: GridField(name) for name in GRID_NAMES}
         grid_box = QGroupBox("Settings to try", objectName="setfitGridBox")
-        grid_form = _form()
+        grid_form = parts.form()
         grid_form.setLabelAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignTop)
         for name, field in self.fields.items():
             field.edited.connect(self._edited)
-            label = _label(GRID_LABELS[name] + ":", field.edit.toolTip(), field.edit)
+            label = parts.label(GRID_LABELS[name] + ":", field.edit.toolTip(), field.edit)
             label.setFixedHeight(field.edit.sizeHint().height())  # level with its field when an error shows below
             grid_form.addRow(label, field)
-        self.count = QLabel("", objectName="setfitGridCount")
-        self.count.setStyleSheet(theme.MUTED_STYLE)
-        self.count.setWordWrap(True)
+        self.count = parts.note_label("", "setfitGridCount")
         self.restore_grid = QPushButton("Restore the defaults", objectName="setfitGridRestore")
+        shown = {name: parts.format_grid_values(name, SETFIT_GRID[name]) for name in GRID_NAMES}
         self.restore_grid.setToolTip(
-            f"Put back SetFit's defaults: {format_grid_values('epochs', SETFIT_GRID['epochs'])} epoch, "
-            f"{format_grid_values('pairs_per_text', SETFIT_GRID['pairs_per_text'])} pairs per text, learning rate "
-            f"{format_grid_values('learning_rate', SETFIT_GRID['learning_rate'])}.")
+            f"Put back SetFit's defaults: {shown['epochs']} epoch, {shown['pairs_per_text']} pairs per text, "
+            f"learning rate {shown['learning_rate']}.")
         self.restore_grid.clicked.connect(lambda: self.set_grid({}))
-        grid_bottom = QHBoxLayout()
-        grid_bottom.addWidget(self.count, 1)
-        grid_bottom.addWidget(self.restore_grid, 0, Qt.AlignmentFlag.AlignTop)
-        grid_column = QVBoxLayout(grid_box)
-        grid_column.addLayout(grid_form)
-        grid_column.addLayout(grid_bottom)
+        parts.settings_to_try(grid_box, grid_form, self.count, self.restore_grid)
 
         # -- training
         self.max_pairs = QSpinBox(objectName="setfitMaxPairs")
@@ -212,53 +161,41 @@ class SetFitTab(QWidget):
         self.max_pairs.setSuffix(" pairs")
         self.max_length = QComboBox(objectName="setfitMaxLength")
         default_length = SETFIT_OPTIONS["max_length"]
-        for length in LENGTHS:
+        for length in parts.LENGTHS:
             if length <= LONGEST_READ:
-                words = f"{length:,} tokens (about {round(length * 0.75, -1):,.0f} words)"
-                self.max_length.addItem(words + (", the default" if length == default_length else ""), length)
+                words = parts.length_words(length) + (", the default" if length == default_length else "")
+                self.max_length.addItem(words, length)
         self.batch_size = QSpinBox(objectName="setfitBatchSize")
         self.batch_size.setRange(1, 4096)
         self.batch_size.setSuffix(" pairs")
         self.device = QComboBox(objectName="setfitDevice")
-        self.device.addItem("Automatic: the GPU when there is one, else the processor", "auto")
-        self.device.addItem("This computer's processor (CPU)", "cpu")
-        self.device.addItem("NVIDIA GPU (CUDA)", "cuda")
-        if sys.platform == "darwin":
-            self.device.addItem("Apple GPU (MPS)", "mps")
-        self.pairs_note = QLabel(PAIRS_NOTE, objectName="setfitPairsNote")
-        self.pairs_note.setWordWrap(True)
-        self.pairs_note.setStyleSheet(theme.MUTED_STYLE)
+        parts.add_devices(self.device)
+        self.pairs_note = parts.note_label(PAIRS_NOTE, "setfitPairsNote")
         pairs_tip = f"{OPTION_HELP['max_pairs']}\nThe default: {SETFIT_OPTIONS['max_pairs']:,} pairs."
         length_tip = (f"{OPTION_HELP['max_length']} The default: {default_length} tokens.\n"
                       + explain(["token"]))
         device_tip = OPTION_HELP["device"] + "\n" + explain(["GPU"])
         training_box = QGroupBox("Training", objectName="setfitTrainingBox")
-        pairs_form = _form()
-        pairs_form.addRow(_label("Most pairs per epoch:", pairs_tip, self.max_pairs), self.max_pairs)
-        training_form = _form()
-        training_form.addRow(_label("Longest text:", length_tip, self.max_length), self.max_length)
-        training_form.addRow(_label("Pairs per step:", BATCH_HELP, self.batch_size), self.batch_size)
-        training_form.addRow(_label("Compute on:", device_tip, self.device), self.device)
-        _stack(training_box, pairs_form, self.pairs_note)
+        pairs_form = parts.form()
+        pairs_form.addRow(parts.label("Most pairs per epoch:", pairs_tip, self.max_pairs), self.max_pairs)
+        training_form = parts.form()
+        training_form.addRow(parts.label("Longest text:", length_tip, self.max_length), self.max_length)
+        training_form.addRow(parts.label("Pairs per step:", BATCH_HELP, self.batch_size), self.batch_size)
+        training_form.addRow(parts.label("Compute on:", device_tip, self.device), self.device)
+        parts.form_with_note(training_box, pairs_form, self.pairs_note)
         training_box.layout().addLayout(training_form)
         self.max_pairs.setToolTip(pairs_tip)
         self.max_length.setToolTip(length_tip)
         self.batch_size.setToolTip(BATCH_HELP)
         self.device.setToolTip(device_tip)
 
-        self.options_error = QLabel("", objectName="setfitOptionsError")
-        self.options_error.setStyleSheet(theme.ERROR_STYLE)
-        self.options_error.setWordWrap(True)
-        self.options_error.hide()
+        self.options_error = parts.error_label("setfitOptionsError")
         self.restore_options = QPushButton("Restore the training defaults", objectName="setfitOptionsRestore")
         self.restore_options.setToolTip(
             f"At most {SETFIT_OPTIONS['max_pairs']:,} pairs per epoch, texts up to {default_length} tokens, "
             f"{SETFIT_OPTIONS['batch_size']} pairs per step, automatic device.")
         self.restore_options.clicked.connect(self._restore_options)
-        bottom = QHBoxLayout()
-        bottom.addWidget(self.options_error, 1)
-        bottom.addStretch(0)
-        bottom.addWidget(self.restore_options, 0, Qt.AlignmentFlag.AlignTop | Qt.AlignmentFlag.AlignRight)
+        bottom = parts.problem_row(self.options_error, self.restore_options)
 
         for combo in (self.max_length, self.device):
             combo.currentIndexChanged.connect(self._edited)
@@ -276,17 +213,13 @@ class SetFitTab(QWidget):
     # -- values ----------------------------------------------------------------------------------------
     def set_values(self, options: dict[str, Any], grid: dict[str, Any]) -> None:
         """Show a study's SetFit options and grid (only what differs from the defaults)."""
-        self._loading = True
-        try:
+        with self._filling():
             self._set_options(options)
-        finally:
-            self._loading = False
         self.set_grid(grid)
 
     def set_grid(self, grid: dict[str, Any]) -> None:
         """Show ``grid`` (left-out settings: SetFit's defaults)."""
-        self._loading = True
-        try:
+        with self._filling():
             for name, field in self.fields.items():
                 values = grid.get(name, SETFIT_GRID[name])
                 values = list(values) if isinstance(values, list | tuple) else [values]
@@ -294,23 +227,18 @@ class SetFitTab(QWidget):
                     field.set_values(normalise_setfit_grid({name: values})[name])
                 except UserError:  # a study file's wrong value: shown as written, marked in red
                     field.set_text(values)
-        finally:
-            self._loading = False
         self._edited()
 
     def _set_options(self, options: dict[str, Any]) -> None:
         merged = {**SETFIT_OPTIONS, **{key: value for key, value in options.items() if value is not None}}
         self.max_pairs.setValue(int(merged["max_pairs"]))
-        _select(self.max_length, merged["max_length"], lambda v: f"{v:,} tokens")
+        parts.select(self.max_length, merged["max_length"], lambda v: f"{v:,} tokens")
         self.batch_size.setValue(int(merged["batch_size"]))
-        _select(self.device, merged["device"], str)
+        parts.select(self.device, merged["device"], str)
 
     def _restore_options(self) -> None:
-        self._loading = True
-        try:
+        with self._filling():
             self._set_options({})
-        finally:
-            self._loading = False
         self._edited()
 
     def all_options(self) -> dict[str, Any]:
@@ -334,32 +262,11 @@ class SetFitTab(QWidget):
         """Only the grid settings that differ from the defaults."""
         return changed_grid(self.full_grid())
 
-    def is_valid(self) -> bool:
-        fields_ok = all([field.check() for field in self.fields.values()])  # noqa: C419 - mark every field
-        return fields_ok and self._check_options()
-
     # -- checking and showing ------------------------------------------------------------------------------
-    def _check_options(self) -> bool:
-        try:
-            check_setfit(self.all_options(), {})
-        except UserError as error:
-            self.options_error.setText(f"{error.message} {error.hint}".strip())
-            self.options_error.show()
-            return False
-        self.options_error.hide()
-        return True
+    def _core_check_options(self) -> None:
+        check_setfit(self.all_options(), {})
 
-    def _edited(self) -> None:
-        if self._loading:
-            return
-        self._check_options()
-        self._update_count()
-        self.changed.emit()
-
-    def _update_count(self) -> None:
-        if not all([field.check() for field in self.fields.values()]):  # noqa: C419 - mark every field
-            self.count.setText("Correct the values marked in red to see how many settings SetFit tries.")
-            return
+    def _count_text(self) -> str:
         grid = self.full_grid()
         n_settings = len(expand_setfit_grid(grid))
         if n_settings == 1:
@@ -368,38 +275,4 @@ class SetFitTab(QWidget):
             sizes = " × ".join(str(len(grid[name])) for name in GRID_NAMES)
             head = (f"{sizes} = {n_settings} settings (epochs × pairs per text × learning rates), about "
                     f"{n_settings} times the training time of one.")
-        self.count.setText(f"{head} {TUNING_NOTE}")
-
-
-def _form() -> QFormLayout:
-    form = QFormLayout()
-    form.setFieldGrowthPolicy(QFormLayout.FieldGrowthPolicy.ExpandingFieldsGrow)
-    form.setLabelAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
-    return form
-
-
-def _label(text: str, tip: str, buddy: QWidget) -> QLabel:
-    label = QLabel(text)
-    label.setMinimumWidth(LABEL_WIDTH)
-    label.setAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
-    label.setToolTip(tip)
-    label.setBuddy(buddy)
-    return label
-
-
-def _stack(box: QGroupBox, form: QFormLayout, note: QLabel) -> None:
-    """The group's form, then a note under its fields (outside the form, which would clip a
-    wrapped label's height)."""
-    column = QVBoxLayout(box)
-    column.addLayout(form)
-    note.setContentsMargins(LABEL_WIDTH + max(form.horizontalSpacing(), 6), 0, 0, 0)
-    column.addWidget(note)
-
-
-def _select(combo: QComboBox, value: Any, shown: Callable[[Any], str]) -> None:
-    """Choose ``value`` in ``combo``, adding it when a study file holds a value the list lacks."""
-    index = combo.findData(value)
-    if index < 0:
-        combo.addItem(shown(value), value)
-        index = combo.count() - 1
-    combo.setCurrentIndex(index)
+        return f"{head} {TUNING_NOTE}"

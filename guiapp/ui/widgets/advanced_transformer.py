@@ -10,26 +10,23 @@ the core's ``OPTION_HELP`` and ``GRID_HELP``.
 
 from __future__ import annotations
 
-import sys
+import math
+
+from functools import partial
 from typing import Any
 
-from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
     QDoubleSpinBox,
-    QFormLayout,
     QGroupBox,
-    QHBoxLayout,
     QLabel,
-    QLineEdit,
     QPushButton,
     QSpinBox,
     QVBoxLayout,
     QWidget,
 )
 
-from guiapp.core.errors import UserError
 from guiapp.core.models.transformers.options import (
     DEFAULT_MODEL,
     DEFAULT_OPTIONS,
@@ -42,12 +39,9 @@ from guiapp.core.models.transformers.options import (
 from guiapp.core.models.transformers.sources.registry import TransformerInfo, info_for
 from guiapp.core.models.transformers.training.truncation import split_budget
 from guiapp.core.study.sections import EvaluationSpec
-from guiapp.ui import theme
-from guiapp.ui.widgets.advanced_grids import parse_values
+from guiapp.ui.widgets import advanced_form_parts as parts
 from guiapp.ui.widgets.glossary import explain
 
-LABEL_WIDTH = 190  # the same for every group, so that the fields line up
-LENGTHS = (64, 128, 256, 384, 512, 1024, 2048, 4096)
 GRID_LABELS = {"learning_rate": "Learning rates", "epochs": "Epochs"}
 # the options as the Models step names them in "Changed from the defaults: …"
 OPTION_NAMES = {
@@ -86,15 +80,6 @@ TUNING_HELP = (
 )
 
 
-def format_rate(value: float) -> str:
-    """2e-05 -> "2e-5", 0.0001 -> "0.0001"."""
-    return f"{value:g}".replace("e-0", "e-").replace("e+0", "e+")
-
-
-def format_grid_values(name: str, values: list[Any]) -> str:
-    return ", ".join(format_rate(v) if name == "learning_rate" else str(int(v)) for v in values)
-
-
 def truncation_words(strategy: str, max_length: int) -> str:
     """"first 128 and last 382 tokens (the paper's choice)" for head_tail at 512."""
     first, last = split_budget(max_length - 2, strategy)
@@ -107,77 +92,44 @@ def truncation_words(strategy: str, max_length: int) -> str:
 
 def grid_problem(name: str, raw: list[str], model: str) -> str:
     """Why the values of one grid field are wrong, in plain words ("" when they are fine)."""
-    label = "learning rate" if name == "learning_rate" else "number of epochs"
-    if not raw:
-        return f"Give at least one {label}."
-    for text in raw:
-        try:
-            number = float(text)
-        except ValueError:
-            return f"“{text}” is not a number. Separate values with commas and write decimals with a point (2e-5 or 0.00002)."
-        if name == "learning_rate" and not 0 < number < 1:
-            return f"{text} cannot be a learning rate: learning rates lie between 0 and 1, such as 2e-5 (= 0.00002)."
-        if name == "epochs" and number != int(number):
-            return f"{text} is not a whole number: the model reads all texts 1, 2, 3 … times."
-        if name == "epochs" and number < 1:
-            return "The number of epochs must be at least 1."
-    try:
-        normalise_transformer_grid({name: raw}, model)
-    except UserError as error:  # anything the core refuses that the checks above missed
-        return f"{error.message} {error.hint}".replace(f"'{name}'", GRID_LABELS[name]).strip()
+    what = "learning rate" if name == "learning_rate" else "number of epochs"
+    return (parts.typed_problem(raw, what, partial(_number_problem, name))
+            or parts.refused_problem(name, GRID_LABELS[name], lambda: normalise_transformer_grid({name: raw}, model)))
+
+
+def _number_problem(name: str, text: str, number: float) -> str:
+    if name == "learning_rate":
+        return parts.rate_problem(text, number, 0, 1)
+    if not math.isfinite(number) or number != int(number):
+        return f"{text} is not a whole number: the model reads all texts 1, 2, 3 … times."
+    if number < 1:
+        return "The number of epochs must be at least 1."
     return ""
 
 
-class GridField(QWidget):
+class GridField(parts.ValuesField):
     """A line of values (learning rates or epochs) with its error underneath."""
 
-    edited = Signal()
-
     def __init__(self, name: str, parent: QWidget | None = None) -> None:
-        super().__init__(parent)
-        self.name = name
+        super().__init__(name, "transformer", parent)
         self.model = DEFAULT_MODEL
-        self.edit = QLineEdit(objectName=f"transformerGrid_{name}")
-        kind = "numbers such as 2e-5" if name == "learning_rate" else "whole numbers"
-        self.edit.setPlaceholderText(f"one or more {kind}, separated by commas")
         tip = GRID_HELP[name] + "\n" + explain(["learning rate" if name == "learning_rate" else "epoch"])
         self.edit.setToolTip(tip + "\nSeparate values with commas.")
-        self.edit.textChanged.connect(self.edited)
-        self.error = QLabel("", objectName=f"transformerGridError_{name}")
-        self.error.setStyleSheet(theme.ERROR_STYLE)
-        self.error.setWordWrap(True)
-        self.error.hide()
-        column = QVBoxLayout(self)
-        column.setContentsMargins(0, 0, 0, 0)
-        column.setSpacing(2)
-        column.addWidget(self.edit)
-        column.addWidget(self.error)
 
-    def set_values(self, values: list[Any]) -> None:
-        self.edit.setText(format_grid_values(self.name, values))
-
-    def raw_values(self) -> list[str]:
-        return parse_values(self.edit.text())
-
-    def check(self) -> bool:
-        problem = grid_problem(self.name, self.raw_values(), self.model)
-        self.error.setText(problem)
-        self.error.setVisible(bool(problem))
-        self.edit.setStyleSheet(theme.FIELD_ERROR_STYLE if problem else "")
-        return not problem
+    def problem(self, raw: list[str]) -> str:
+        return grid_problem(self.name, raw, self.model)
 
 
-class TransformerTab(QWidget):
+class TransformerTab(parts.ModelSettingsTab):
     """The Transformer's grid, options and tuning method; ``changed`` after every edit."""
 
-    changed = Signal()
+    CORRECT_FIRST = "Correct the values marked in red to see how many fine-tunings are needed."
 
     def __init__(self, model: str = DEFAULT_MODEL, on_gpu: bool = False, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.model = model or DEFAULT_MODEL
         self.on_gpu = on_gpu
         self.folds = 5
-        self._loading = False
         try:
             self.info: TransformerInfo = info_for(self.model)
         except Exception:  # noqa: BLE001 - an unreadable folder: fall back to the bundled model's defaults
@@ -194,44 +146,36 @@ class TransformerTab(QWidget):
         # -- settings to try
         self.fields = {name: GridField(name) for name in ("learning_rate", "epochs")}
         grid_box = QGroupBox("Settings to try", objectName="transformerGridBox")
-        grid_form = _form()
+        grid_form = parts.form()
         for name, field in self.fields.items():
             field.model = self.model
             field.edited.connect(self._edited)
-            grid_form.addRow(_label(GRID_LABELS[name] + ":", field.edit.toolTip(), field.edit), field)
-        self.count = QLabel("", objectName="transformerGridCount")
-        self.count.setStyleSheet(theme.MUTED_STYLE)
-        self.count.setWordWrap(True)
+            grid_form.addRow(parts.label(GRID_LABELS[name] + ":", field.edit.toolTip(), field.edit), field)
+        self.count = parts.note_label("", "transformerGridCount")
         defaults = self.info.default_grid
         self.restore_grid = QPushButton("Restore the model's defaults", objectName="transformerGridRestore")
         self.restore_grid.setToolTip(
             f"Put back the values for {self.info.label}: learning rates "
-            f"{format_grid_values('learning_rate', defaults['learning_rate'])}; epochs "
-            f"{format_grid_values('epochs', defaults['epochs'])}.")
+            f"{parts.format_grid_values('learning_rate', defaults['learning_rate'])}; epochs "
+            f"{parts.format_grid_values('epochs', defaults['epochs'])}.")
         self.restore_grid.clicked.connect(lambda: self.set_grid({}))
-        grid_bottom = QHBoxLayout()
-        grid_bottom.addWidget(self.count, 1)
-        grid_bottom.addWidget(self.restore_grid, 0, Qt.AlignmentFlag.AlignTop)
-        grid_column = QVBoxLayout(grid_box)
-        grid_column.addLayout(grid_form)
-        grid_column.addLayout(grid_bottom)
+        parts.settings_to_try(grid_box, grid_form, self.count, self.restore_grid)
 
         # -- reading the texts
         self.max_length = QComboBox(objectName="transformerMaxLength")
         self.max_length.addItem(f"the model's default ({self.info.default_max_length:,} tokens)", None)
-        for length in LENGTHS:
+        for length in parts.LENGTHS:
             if length <= self.info.max_length:
-                self.max_length.addItem(f"{length:,} tokens (about {round(length * 0.75, -1):,.0f} words)", length)
+                self.max_length.addItem(parts.length_words(length), length)
         self.truncation = QComboBox(objectName="transformerTruncation")
-        self.length_note = QLabel("", objectName="transformerLengthNote")
-        self.length_note.setWordWrap(True)
-        self.length_note.setStyleSheet(theme.MUTED_STYLE)
+        self.length_note = parts.note_label("", "transformerLengthNote")
         reading_box = QGroupBox("Reading the texts", objectName="transformerReadingBox")
-        reading_form = _form()
-        reading_form.addRow(_label("Longest text:", OPTION_HELP["max_length"] + "\n" + explain(["token"]),
-                                   self.max_length), self.max_length)
-        reading_form.addRow(_label("Longer texts keep:", OPTION_HELP["truncation"], self.truncation), self.truncation)
-        _stack(reading_box, reading_form, self.length_note)
+        reading_form = parts.form()
+        length_tip = OPTION_HELP["max_length"] + "\n" + explain(["token"])
+        reading_form.addRow(parts.label("Longest text:", length_tip, self.max_length), self.max_length)
+        reading_form.addRow(parts.label("Longer texts keep:", OPTION_HELP["truncation"], self.truncation),
+                            self.truncation)
+        parts.form_with_note(reading_box, reading_form, self.length_note)
 
         # -- training
         self.batch_size = QSpinBox(objectName="transformerBatchSize")
@@ -243,20 +187,17 @@ class TransformerTab(QWidget):
         self.dropout.setSingleStep(0.05)
         self.dropout.setDecimals(2)
         self.device = QComboBox(objectName="transformerDevice")
-        self.device.addItem("Automatic: the GPU when there is one, else the processor", "auto")
-        self.device.addItem("This computer's processor (CPU)", "cpu")
-        self.device.addItem("NVIDIA GPU (CUDA)", "cuda")
-        if sys.platform == "darwin":
-            self.device.addItem("Apple GPU (MPS)", "mps")
+        parts.add_devices(self.device)
         self.mixed_precision = QCheckBox("Compute with 16-bit numbers where safe (faster)",
                                          objectName="transformerMixedPrecision")
         training_box = QGroupBox("Training", objectName="transformerTrainingBox")
-        training_form = _form()
-        training_form.addRow(_label("Texts per batch:", OPTION_HELP["batch_size"], self.batch_size), self.batch_size)
-        training_form.addRow(_label("Dropout:", OPTION_HELP["dropout"], self.dropout), self.dropout)
-        training_form.addRow(_label("Compute on:", OPTION_HELP["device"] + "\n" + explain(["GPU"]), self.device),
+        training_form = parts.form()
+        training_form.addRow(parts.label("Texts per batch:", OPTION_HELP["batch_size"], self.batch_size),
+                             self.batch_size)
+        training_form.addRow(parts.label("Dropout:", OPTION_HELP["dropout"], self.dropout), self.dropout)
+        training_form.addRow(parts.label("Compute on:", OPTION_HELP["device"] + "\n" + explain(["GPU"]), self.device),
                              self.device)
-        training_form.addRow(_spacer_label(), self.mixed_precision)
+        training_form.addRow(parts.spacer_label(), self.mixed_precision)
         self.mixed_precision.setToolTip(OPTION_HELP["mixed_precision"])
         training_box.setLayout(training_form)
 
@@ -274,31 +215,23 @@ class TransformerTab(QWidget):
         self.validation_share = QSpinBox(objectName="transformerValidationShare")
         self.validation_share.setRange(5, 50)
         self.validation_share.setSuffix(" % of the training texts")
-        self.tuning_note = QLabel(TUNING_HELP, objectName="transformerTuningNote")
-        self.tuning_note.setWordWrap(True)
-        self.tuning_note.setStyleSheet(theme.MUTED_STYLE)
+        self.tuning_note = parts.note_label(TUNING_HELP, "transformerTuningNote")
         tuning_box = QGroupBox("How settings are chosen", objectName="transformerTuningBox")
-        tuning_form = _form()
-        tuning_form.addRow(_label("Choose the best setting by:", TUNING_HELP, self.tuning), self.tuning)
+        tuning_form = parts.form()
+        tuning_form.addRow(parts.label("Choose the best setting by:", TUNING_HELP, self.tuning), self.tuning)
         share_tip = explain(["validation split"]) + " The paper's choice: 20 %."
-        tuning_form.addRow(_label("Validation split:", share_tip, self.validation_share), self.validation_share)
-        tuning_form.addRow(_label("When settings are within noise:", CHOICE_HELP, self.choice), self.choice)
-        tuning_form.addRow(_label("Final model:", SEEDS_HELP, self.seeds), self.seeds)
-        _stack(tuning_box, tuning_form, self.tuning_note)
+        tuning_form.addRow(parts.label("Validation split:", share_tip, self.validation_share), self.validation_share)
+        tuning_form.addRow(parts.label("When settings are within noise:", CHOICE_HELP, self.choice), self.choice)
+        tuning_form.addRow(parts.label("Final model:", SEEDS_HELP, self.seeds), self.seeds)
+        parts.form_with_note(tuning_box, tuning_form, self.tuning_note)
 
-        self.options_error = QLabel("", objectName="transformerOptionsError")
-        self.options_error.setStyleSheet(theme.ERROR_STYLE)
-        self.options_error.setWordWrap(True)
-        self.options_error.hide()
+        self.options_error = parts.error_label("transformerOptionsError")
         self.restore_options = QPushButton("Restore the defaults", objectName="transformerOptionsRestore")
         self.restore_options.setToolTip(
             "The model's own text length, way of cutting and batch size; dropout 0.1; automatic device; "
             "16-bit numbers on a GPU; automatic choice of the tuning method with a 20 % validation split.")
         self.restore_options.clicked.connect(self._restore_options)
-        bottom = QHBoxLayout()
-        bottom.addWidget(self.options_error, 1)
-        bottom.addStretch(0)
-        bottom.addWidget(self.restore_options, 0, Qt.AlignmentFlag.AlignTop | Qt.AlignmentFlag.AlignRight)
+        bottom = parts.problem_row(self.options_error, self.restore_options)
 
         for widget in (self.max_length, self.truncation, self.device, self.tuning, self.choice):
             widget.currentIndexChanged.connect(self._edited)
@@ -327,49 +260,40 @@ class TransformerTab(QWidget):
     # -- values ----------------------------------------------------------------------------------------
     def set_values(self, options: dict[str, Any], grid: dict[str, list[Any]], evaluation: EvaluationSpec) -> None:
         """Show a study's Transformer options and grid (only what differs from the defaults)."""
-        self._loading = True
-        try:
+        with self._filling():
             self._set_options(options)
             self.tuning.setCurrentIndex(max(0, self.tuning.findData(evaluation.transformer_tuning)))
             self.validation_share.setValue(round(evaluation.validation_share * 100))
             self.choice.setCurrentIndex(max(0, self.choice.findData(evaluation.transformer_choice)))
             self.seeds.setValue(evaluation.transformer_seeds)
-        finally:
-            self._loading = False
         self.set_grid(grid)
 
     def set_grid(self, grid: dict[str, list[Any]]) -> None:
         """Show ``grid`` (left-out settings: the model's defaults)."""
         full = normalise_transformer_grid(grid, self.model)
-        self._loading = True
-        try:
+        with self._filling():
             for name, field in self.fields.items():
                 field.set_values(full[name])
-        finally:
-            self._loading = False
         self._edited()
 
     def _set_options(self, options: dict[str, Any]) -> None:
         merged = {**DEFAULT_OPTIONS, **options}
-        _select(self.max_length, merged["max_length"], lambda v: f"{v:,} tokens")
+        parts.select(self.max_length, merged["max_length"], lambda v: f"{v:,} tokens")
         self._fill_truncations()
-        _select(self.truncation, merged["truncation"], str)
+        parts.select(self.truncation, merged["truncation"], str)
         self.batch_size.setValue(int(merged["batch_size"] or 0))
         self.dropout.setValue(float(merged["dropout"]))
-        _select(self.device, merged["device"], str)
+        parts.select(self.device, merged["device"], str)
         self.mixed_precision.setChecked(bool(merged["mixed_precision"]))
 
     def _restore_options(self) -> None:
-        self._loading = True
-        try:
+        with self._filling():
             self._set_options({})
             evaluation = EvaluationSpec()
             self.tuning.setCurrentIndex(self.tuning.findData(evaluation.transformer_tuning))
             self.validation_share.setValue(round(evaluation.validation_share * 100))
             self.choice.setCurrentIndex(self.choice.findData(evaluation.transformer_choice))
             self.seeds.setValue(evaluation.transformer_seeds)
-        finally:
-            self._loading = False
         self._edited()
 
     def all_options(self) -> dict[str, Any]:
@@ -413,20 +337,9 @@ class TransformerTab(QWidget):
         self.folds = folds
         self._update_count()
 
-    def is_valid(self) -> bool:
-        fields_ok = all([field.check() for field in self.fields.values()])  # noqa: C419 - mark every field
-        return fields_ok and self._check_options()
-
     # -- checking and showing ------------------------------------------------------------------------------
-    def _check_options(self) -> bool:
-        try:
-            check_options({"model": self.model, **self.all_options()})
-        except UserError as error:
-            self.options_error.setText(f"{error.message} {error.hint}".strip())
-            self.options_error.show()
-            return False
-        self.options_error.hide()
-        return True
+    def _core_check_options(self) -> None:
+        check_options({"model": self.model, **self.all_options()})
 
     def _fill_truncations(self) -> None:
         length = self.max_length.currentData() or self.info.default_max_length
@@ -441,9 +354,7 @@ class TransformerTab(QWidget):
         self.truncation.setCurrentIndex(max(0, self.truncation.findData(current)))
         self.truncation.blockSignals(False)
 
-    def _edited(self) -> None:
-        if self._loading:
-            return
+    def _follow_options(self) -> None:
         self._fill_truncations()
         self.validation_share.setEnabled(self.tuning.currentData() != "cross-validation")
         length = self.max_length.currentData() or self.info.default_max_length
@@ -452,14 +363,8 @@ class TransformerTab(QWidget):
         if length > self.info.max_length:
             note = f"This model reads at most {self.info.max_length:,} tokens; longer settings are cut to that."
         self.length_note.setText(note)
-        self._check_options()
-        self._update_count()
-        self.changed.emit()
 
-    def _update_count(self) -> None:
-        if not all([field.check() for field in self.fields.values()]):  # noqa: C419 - mark every field
-            self.count.setText("Correct the values marked in red to see how many fine-tunings are needed.")
-            return
+    def _count_text(self) -> str:
         n_settings = len(expand_transformer_grid(self.full_grid(), self.model))
         tuning = self.tuning.currentData()
         if tuning == "auto":
@@ -469,47 +374,6 @@ class TransformerTab(QWidget):
         setting = "setting" if n_settings == 1 else "settings"
         seeds = self.seeds.value()
         final = ("one final fine-tuning" if seeds == 1 else f"{seeds} final fine-tunings (one per seed)")
-        self.count.setText(
-            f"{n_settings} {setting} × {per} = {n_settings * splits} fine-tuning"
-            f"{'s' if n_settings * splits != 1 else ''}, then {final} with the chosen setting "
-            "on all training texts.")
-
-
-def _form() -> QFormLayout:
-    form = QFormLayout()
-    form.setFieldGrowthPolicy(QFormLayout.FieldGrowthPolicy.ExpandingFieldsGrow)
-    form.setLabelAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
-    return form
-
-
-def _label(text: str, tip: str, buddy: QWidget) -> QLabel:
-    label = QLabel(text)
-    label.setMinimumWidth(LABEL_WIDTH)
-    label.setAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
-    label.setToolTip(tip)
-    label.setBuddy(buddy)
-    return label
-
-
-def _stack(box: QGroupBox, form: QFormLayout, note: QLabel) -> None:
-    """The group's form, then a note under its fields (outside the form, which would clip a
-    wrapped label's height)."""
-    column = QVBoxLayout(box)
-    column.addLayout(form)
-    note.setContentsMargins(LABEL_WIDTH + max(form.horizontalSpacing(), 6), 0, 0, 0)
-    column.addWidget(note)
-
-
-def _spacer_label() -> QLabel:
-    label = QLabel("")
-    label.setMinimumWidth(LABEL_WIDTH)
-    return label
-
-
-def _select(combo: QComboBox, value: Any, shown) -> None:
-    """Choose ``value`` in ``combo``, adding it when a study file holds a value the list lacks."""
-    index = combo.findData(value)
-    if index < 0:
-        combo.addItem(shown(value), value)
-        index = combo.count() - 1
-    combo.setCurrentIndex(index)
+        return (f"{n_settings} {setting} × {per} = {n_settings * splits} fine-tuning"
+                f"{'s' if n_settings * splits != 1 else ''}, then {final} with the chosen setting "
+                "on all training texts.")
