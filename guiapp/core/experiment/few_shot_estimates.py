@@ -49,6 +49,20 @@ def max_pairs_of(model: ModelSpec) -> int:
     return int(setfit_options(model.representation_options)["max_pairs"])
 
 
+def setfit_work(point: dict, n_texts: int, max_pairs: int) -> int:
+    """How much one SetFit training run of the grid point ``point`` on ``n_texts`` texts does, for
+    weighing the progress bar: the pairs it learns from over its epochs, and each text read for the head."""
+    return int(point["epochs"]) * setfit_pairs(n_texts, point["pairs_per_text"], max_pairs) + int(n_texts)
+
+
+def setfit_on_gpu(model: ModelSpec, gpu: bool) -> bool:
+    """Whether SetFit ``model`` trains on the GPU ``gpu`` says this computer has: not when its device
+    option is the processor."""
+    from guiapp.core.models.few_shot_options import setfit_options
+
+    return bool(gpu) and setfit_options(model.representation_options)["device"] != "cpu"
+
+
 def _per_text(model: ModelSpec, on_gpu: bool, mean_tokens: float | None) -> float:
     from guiapp.core.models.few_shot_options import setfit_options
 
@@ -144,9 +158,7 @@ def model_seconds(model: ModelSpec, n_train: int, n_test: int, n_categories: int
     """Expected seconds of one zero-shot or SetFit model on its own (the Models step's figure)."""
     if model.representation == "zero_shot":
         return zero_shot_seconds(model, n_train + n_test, n_categories, on_gpu=on_gpu, mean_tokens=mean_tokens)
-    from guiapp.core.models.few_shot_options import setfit_options
-
-    on_gpu = on_gpu and setfit_options(model.representation_options)["device"] != "cpu"
+    on_gpu = setfit_on_gpu(model, on_gpu)
     how = setfit_tuning(tuning, on_gpu, model, n_train, folds, mean_tokens=mean_tokens)
     cross_validation = how == CROSS_VALIDATION
     return setfit_seconds(model, n_train, n_test, tuning_splits=folds if cross_validation else 1,

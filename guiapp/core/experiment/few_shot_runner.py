@@ -35,7 +35,7 @@ from guiapp.core.compute.executors import Executor
 from guiapp.core.events import EventCallback, Log, Progress, sub_progress
 from guiapp.core.experiment import metrics
 from guiapp.core.experiment.artefacts import model_folder_name
-from guiapp.core.experiment.few_shot_estimates import CROSS_VALIDATION, setfit_pairs, setfit_tuning
+from guiapp.core.experiment.few_shot_estimates import CROSS_VALIDATION, setfit_tuning, setfit_work
 from guiapp.core.experiment.held_out import CI_LEVEL, evaluate_on_test
 from guiapp.core.experiment.out_of_fold import OutOfFold
 from guiapp.core.experiment.resampling import oversampled_rows
@@ -185,7 +185,7 @@ def _run_setfit(model: ModelSpec, data: StudyData, folds: Folds, spec: Experimen
     n_labels = len(categories)
     tuning = setfit_tuning(spec.evaluation.transformer_tuning, on_gpu(options["device"]), model, len(train),
                            len(folds), mean_tokens=mean_subword_tokens([data.texts[i] for i in train]))
-    splits, how = tuning_splits(data, folds, spec, tuning)
+    splits, how = splits_for(data, folds, spec, tuning)
     reason = (": on this computer's processor the folds would take long"
               if tuning != CROSS_VALIDATION and spec.evaluation.transformer_tuning == "auto" and len(folds) > 1 else "")
     on_event(Log(f"{name}: settings chosen by {how}{reason}."))
@@ -201,11 +201,8 @@ def _run_setfit(model: ModelSpec, data: StudyData, folds: Folds, spec: Experimen
 
     train_on = setfit_trainer(data, options, spec.seed)
     # progress: each training run weighs its pairs × epochs; the final refit counts as the dearest setting
-    def cost(point: dict[str, Any], n_texts: int) -> int:  # pairs learnt from, and each text read for the head
-        return point["epochs"] * setfit_pairs(n_texts, point["pairs_per_text"], options["max_pairs"]) + n_texts
-
-    weights = [cost(point, len(fit)) for fit, _ in splits for point in points]
-    weights.append(max(cost(point, len(train)) for point in points))
+    weights = [setfit_work(point, len(fit), options["max_pairs"]) for fit, _ in splits for point in points]
+    weights.append(max(setfit_work(point, len(train), options["max_pairs"]) for point in points))
     spans = list(pairwise(np.concatenate([[0.0], np.cumsum(weights) / sum(weights)]) * 0.95 + 0.02))
     scores = np.zeros((len(points), len(splits)))
     fit_seconds = np.zeros(len(points))
@@ -296,12 +293,6 @@ def setfit_trainer(data: StudyData, options: dict[str, Any], seed: int) -> Any:
                             options["model"], on_event, categories=list(data.categories))
 
     return train
-
-
-def tuning_splits(data: StudyData, folds: Folds, spec: ExperimentSpec, tuning: str) -> tuple[Folds, str]:
-    """The study's folds, or one stratified validation split of the training texts, and in words how
-    (as for a fine-tuned Transformer)."""
-    return splits_for(data, folds, spec, tuning)
 
 
 def on_gpu(device: str) -> bool:

@@ -24,7 +24,7 @@ import numpy as np
 
 from guiapp.core.events import EventCallback, Log, Progress, sub_progress
 from guiapp.core.experiment import metrics
-from guiapp.core.experiment.few_shot_estimates import setfit_pairs, setfit_tuning
+from guiapp.core.experiment.few_shot_estimates import setfit_tuning, setfit_work
 from guiapp.core.experiment.learning_curve_results import (
     CurvePoint,
     ModelCurve,
@@ -34,6 +34,7 @@ from guiapp.core.experiment.learning_curve_results import (
 from guiapp.core.experiment.nested_subsets import CurvePlan
 from guiapp.core.experiment.resampling import cv_folds, oversampled_rows
 from guiapp.core.experiment.transformer_decisions import Decisions
+from guiapp.core.experiment.tuning_splits import splits_for
 from guiapp.core.study.sections import ModelSpec
 from guiapp.core.study.spec import ExperimentSpec
 from guiapp.core.study.split import TrainTestSplit
@@ -77,11 +78,7 @@ def _zero_shot_curve(model: ModelSpec, data: StudyData, plan: CurvePlan, on_even
 
 def _setfit_curve(model: ModelSpec, data: StudyData, plan: CurvePlan, tuning_sizes: dict[int, int],
                   spec: ExperimentSpec, on_event: EventCallback) -> ModelCurve:
-    from guiapp.core.experiment.few_shot_runner import (
-        on_gpu,
-        setfit_trainer,
-        tuning_splits,
-    )
+    from guiapp.core.experiment.few_shot_runner import on_gpu, setfit_trainer
     from guiapp.core.models.few_shot_options import expand_setfit_grid, setfit_options
 
     total_start = time.perf_counter()
@@ -102,12 +99,11 @@ def _setfit_curve(model: ModelSpec, data: StudyData, plan: CurvePlan, tuning_siz
     folds = spec.evaluation.folds
     tune_at = sorted(set(tuning_sizes.values())) if len(points) > 1 else []
     hows = {size: setfit_tuning(spec.evaluation.transformer_tuning, gpu, model, size, folds) for size in tune_at}
-    def cost(point: dict[str, Any], size: int) -> int:  # pairs learnt from, and each text read for the head
-        return point["epochs"] * setfit_pairs(size, point["pairs_per_text"], options["max_pairs"]) + size
-
-    weights = [cost(point, size) for size in tune_at for point in points
+    limit = options["max_pairs"]
+    weights = [setfit_work(point, size, limit) for size in tune_at for point in points
                for _ in range(folds if hows[size] == "cross-validation" else 1)]
-    weights += [max(cost(point, size) for point in points) for size in plan.sizes for _ in range(plan.repeats)]
+    weights += [max(setfit_work(point, size, limit) for point in points) for size in plan.sizes
+                for _ in range(plan.repeats)]
     spans = list(pairwise(0.02 + 0.98 * np.concatenate([[0.0], np.cumsum(weights)]) / sum(weights)))
 
     def fit_and_answer(rows: np.ndarray, answer_rows: np.ndarray, point: dict[str, Any]) -> np.ndarray:
@@ -125,7 +121,7 @@ def _setfit_curve(model: ModelSpec, data: StudyData, plan: CurvePlan, tuning_siz
         rows = plan.subset(tune_size, 0)
         subset = dataclasses.replace(data, split=TrainTestSplit(rows, data.split.test, data.split.how))
         subset_folds = cv_folds(data.y[rows], folds, spec.seed) if hows[tune_size] == "cross-validation" else []
-        splits, how = tuning_splits(subset, subset_folds, spec, hows[tune_size])
+        splits, how = splits_for(subset, subset_folds, spec, hows[tune_size])
         scores = np.zeros((len(points), len(splits)))
         for split_index, (fit_part, valid_part) in enumerate(splits):
             for index, point in enumerate(points):

@@ -289,7 +289,8 @@ def _few_shot_plan(model: ModelSpec, spec: ExperimentSpec, n_train: int | None, 
                          passes=passes)
     splits = evaluation.folds * evaluation.cv_repeats
     points = expand_setfit_grid(model.grid)
-    tuning = few_shot_estimates.setfit_tuning(evaluation.transformer_tuning, bool(gpu), model, n_train, splits,
+    gpu = few_shot_estimates.setfit_on_gpu(model, bool(gpu))
+    tuning = few_shot_estimates.setfit_tuning(evaluation.transformer_tuning, gpu, model, n_train, splits,
                                               mean_tokens=mean_tokens)
     cross_validation = tuning == CROSS_VALIDATION
     tuning_splits = splits if cross_validation else 1

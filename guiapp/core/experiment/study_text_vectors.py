@@ -53,16 +53,17 @@ class StudyTextVectors:
 
     def __call__(self, texts: list[str], on_event: EventCallback) -> np.ndarray:
         texts = list(texts)
-        if self._matrix is None and (self.every_text or self.representation.in_cache(self.study_texts)):
+        loaded_now = self._matrix is None and (self.every_text or self.representation.in_cache(self.study_texts))
+        if loaded_now:  # prepare() reports its own progress
             self._matrix = self.representation.prepare(self.study_texts, on_event).matrix
             for row, text in enumerate(self.study_texts):
                 self._rows.setdefault(text, row)
-        elif self._matrix is not None and all(text in self._rows for text in texts):
+        if self._matrix is None or not all(text in self._rows for text in texts):
+            return self.representation.prepare(texts, on_event).matrix.astype(np.float64)
+        if not loaded_now:
             on_event(Progress(1.0, f"Embedding texts: {len(texts):,} of {len(texts):,}", len(texts), len(texts)))
-        if self._matrix is not None and all(text in self._rows for text in texts):
-            rows = np.fromiter((self._rows[text] for text in texts), dtype=np.intp, count=len(texts))
-            return self._matrix[rows].astype(np.float64)
-        return self.representation.prepare(texts, on_event).matrix.astype(np.float64)
+        rows = np.fromiter((self._rows[text] for text in texts), dtype=np.intp, count=len(texts))
+        return self._matrix[rows].astype(np.float64)
 
 
 def study_text_vectors(scorer: ZeroShotSimilarity, study_texts: Sequence[str], *,

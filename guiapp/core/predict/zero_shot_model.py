@@ -13,6 +13,7 @@ from typing import Any
 
 import numpy as np
 
+from guiapp.core.models.zero_shot.similarity import ZeroShotSimilarity
 from guiapp.core.predict.trained_model import TrainedModel
 
 
@@ -25,7 +26,7 @@ class ZeroShotTrainedModel(TrainedModel):
         self.name, self.zero_shot = name, zero_shot
         self.categories = list(zero_shot.categories)
         self.multi_label = bool(zero_shot.multi_label)
-        if hasattr(zero_shot, "embed_texts") and zero_shot.embed_texts is None:  # similarity, not NLI
+        if isinstance(zero_shot, ZeroShotSimilarity) and zero_shot.embed_texts is None:
             zero_shot.embed_texts = _new_text_vectors(zero_shot)
 
     def answer(self, texts: list[str]) -> tuple[np.ndarray, np.ndarray]:

@@ -32,6 +32,7 @@ from guiapp.core.experiment.estimates import (
     estimate_seconds,
     transformer_tuning_splits,
 )
+from guiapp.core.experiment.few_shot_estimates import setfit_on_gpu
 from guiapp.core.health.findings import HealthReport
 from guiapp.core.models.conventional import CLASSIFIERS
 from guiapp.core.models.transformers.options import (
@@ -588,7 +589,9 @@ class ModelsPage(QWidget):
         evaluation = self.settings.evaluation
         tokens = self._report.tokens if self._report is not None else None
         spec = self._model_spec(pair)
-        on_gpu = self.transformer.on_gpu() and spec.representation_options.get("device", "auto") != "cpu"
+        on_gpu = self.transformer.on_gpu()
+        if spec.representation == "setfit":  # not when set to the processor
+            on_gpu = setfit_on_gpu(spec, on_gpu)
         try:
             seconds = estimate_seconds(
                 spec, n_train, n_test, n_categories, evaluation.folds, on_gpu=on_gpu,

@@ -43,7 +43,7 @@ from guiapp.core.study.sections import FEW_SHOT_MODELS, ModelSpec
 from guiapp.ui import theme
 from guiapp.ui.widgets.category_descriptions import CategoryDescriptionsDialog, merged_descriptions
 from guiapp.ui.widgets.glossary import GlossaryLabel
-from guiapp.ui.widgets.hub_download import HubDownloadRow
+from guiapp.ui.widgets.hub_download import HubDownloadRow, needs_download
 from guiapp.ui.widgets.ticked_models import Pair, TickedModels
 
 FEW_SHOT_PAIRS: tuple[Pair, ...] = FEW_SHOT_MODELS
@@ -404,7 +404,7 @@ class FewShotChoice(TickedModels, QFrame):
     def _nli_absent(self) -> tuple[str, str]:
         """Why the NLI model cannot be found on this computer, and what to do ("" when it is there, or
         when only the run can tell), looked for where the run looks."""
-        from guiapp.core.models.transformers.sources.resolve import is_local_path, needs_download
+        from guiapp.core.models.transformers.sources.resolve import is_local_path
 
         name = self.nli_model()
         try:
@@ -412,10 +412,9 @@ class FewShotChoice(TickedModels, QFrame):
                 if Path(name).expanduser().is_dir():
                     return "", ""
                 return f"There is no folder {name} on this computer.", "Choose the folder that holds the NLI model."
-            missing = needs_download(name)
         except (OSError, ValueError):  # an odd name: the run says what is wrong with it
             return "", ""
-        if not missing:
+        if not needs_download(name):
             return "", ""
         return (f"The NLI model {name} is not on this computer.",
                 "Download it once with “Download now” below (this needs the internet), or choose the folder that "

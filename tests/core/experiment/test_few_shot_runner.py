@@ -221,6 +221,9 @@ def test_the_plan_counts_passes_and_pairs(tiny_models):
     big = study([ModelSpec("setfit", "setfit", grid={"pairs_per_text": [20], "epochs": [3]})])
     assert plan_run(big, 5000, 1000, 4).models[0].tuning == "validation split"  # folds would take hours on a CPU
     assert plan_run(big, 5000, 1000, 4, gpu=True).models[0].tuning == "cross-validation"
+    on_processor = study([ModelSpec("setfit", "setfit", representation_options={"device": "cpu"},
+                                    grid={"pairs_per_text": [20], "epochs": [3]})])
+    assert plan_run(on_processor, 5000, 1000, 4, gpu=True).models[0].tuning == "validation split"
 
 
 def test_setfit_on_one_validation_split_gives_the_combined_models_those_texts(tiny_models, tmp_path):

@@ -16,10 +16,11 @@ differ from category to category by a few hundredths), so dividing by 0.05 turns
 cosine into odds of e ≈ 2.7 : 1 — confident where the lead is clear, undecided where it is not.
 It changes how sharp the probabilities are, never which category is most likely.
 
-In a study, the texts' vectors may come from elsewhere: ``embed_texts`` (texts, on_event → one unit
-vector per text) is given the study's sentence embeddings of the same model, read from the app's
-embedding cache when they were embedded before (``core/experiment/study_text_vectors.py``). Without
-it (a saved model answering new texts), texts are embedded here, as described above.
+The texts' vectors may come from elsewhere: ``embed_texts`` (texts, on_event → one unit vector per
+text) is given the sentence-embedding representation of the same model — in a study reading the
+app's embedding cache (``core/experiment/study_text_vectors.py``), for a saved model answering new
+texts without it (``core/predict/zero_shot_model.py``). Without it, texts are embedded here, as
+described above.
 
 Centre (several categories per text): the category's mean cosine over the texts it is calibrated
 on (:meth:`ZeroShotSimilarity.calibrate`: the study's texts, uncoded — their codes are never
