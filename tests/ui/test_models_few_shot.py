@@ -256,3 +256,17 @@ def test_screenshots_of_the_few_shot_group_and_the_descriptions_editor(page, qtb
     save_screenshot(dialog, "18_category_descriptions")
     qtbot.mouseClick(dialog.codebook_button, Qt.MouseButton.LeftButton)
     dialog.reject()
+
+
+def test_numeric_category_names_without_descriptions_are_said_to_need_them(qtbot):
+    widget = ModelsPage(session=StudySession())
+    qtbot.addWidget(widget)
+    widget.resize(1100, 900)
+    widget.show()
+    widget.set_data(DATA, ready_report(n_rows=300, n_coded=300, categories=categories([("1", 150), ("12", 150)])))
+    tick(widget, SIMILARITY)
+    summary = widget.few_shot.descriptions_label.text()
+    assert "“1” and “12” have no description" in summary
+    assert "carry no meaning to a zero-shot model" in summary and "Describe each in a sentence" in summary
+    widget.few_shot.set_descriptions({"1": "Macroeconomics.", "12": "Law and crime."})
+    assert "no meaning" not in widget.few_shot.descriptions_label.text()

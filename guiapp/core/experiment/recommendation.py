@@ -83,13 +83,38 @@ def _why_not(combined: ModelResult, single: ModelResult, n_train: int | None) ->
         return (f"{name} is not recommended: it was learnt on only {texts:,} training texts, too few to trust how "
                 f"it weighs its parts (it takes at least {FEW_TEXTS:,}).")
     if not evidence.clear_advantage:
-        se = f" ± {evidence.advantage_se:.3f}" if _finite(evidence.advantage_se) else ""
-        return (f"{name} is not recommended: its advantage over {evidence.best_part} in cross-validation "
-                f"({evidence.advantage:+.3f}{se}) is within chance, so the simpler model is preferred.")
+        return _no_clear_advantage(name, evidence)
     if not (combined.cv_mean or 0.0) > (single.cv_mean or 0.0):
         return (f"{name} is not recommended: its cross-validated macro-F1 ({combined.cv_mean or 0.0:.3f}) is not "
                 f"above {single.name}'s ({single.cv_mean or 0.0:.3f}).")
     return ""
+
+
+def _no_clear_advantage(name: str, evidence: Any) -> str:
+    """Why a combination not clearly ahead of its best part is not recommended: within chance when it
+    is ahead by at most one standard error; when behind, that it scored below, and whether the gap
+    is larger than chance alone would explain (a two-sided t-test at 5 % over the folds)."""
+    se = f" ± {evidence.advantage_se:.3f}" if _finite(evidence.advantage_se) else ""
+    if evidence.advantage > 0:
+        return (f"{name} is not recommended: its advantage over {evidence.best_part} in cross-validation "
+                f"({evidence.advantage:+.3f}{se}) is within chance, so the simpler model is preferred.")
+    if evidence.advantage == 0:
+        return (f"{name} is not recommended: it scored the same as {evidence.best_part} in cross-validation, "
+                "so the simpler model is preferred.")
+    text = (f"{name} is not recommended: it scored below {evidence.best_part} in cross-validation "
+            f"({evidence.advantage:+.3f}{se} macro-F1 over {evidence.folds} folds)")
+    if not _finite(evidence.advantage_se) or evidence.folds < 2:
+        return text + "."
+    if evidence.advantage_se == 0 or -evidence.advantage / evidence.advantage_se > _t_quantile(evidence.folds - 1):
+        return text + ", a gap larger than chance alone would explain."
+    return text + "; a gap this small could be chance, but the combination is not ahead, so the simpler model is preferred."
+
+
+def _t_quantile(df: int) -> float:
+    """The two-sided 5 % critical value of Student's t with ``df`` degrees of freedom."""
+    from scipy.stats import t
+
+    return float(t.ppf(0.975, df))
 
 
 def _finite(value: float | None) -> bool:

@@ -23,6 +23,7 @@ from typing import Any
 
 from guiapp.core.errors import UserError
 from guiapp.core.models.setfit.settings import DEFAULT_MAX_PAIRS
+from guiapp.core.models.zero_shot.category_names import coded_names, coded_names_note
 from guiapp.core.numbers import parse_number
 
 ZERO_SHOT = "zero_shot"
@@ -179,6 +180,10 @@ def category_descriptions(categories: list[str], given: dict[str, str] | None) -
     descriptions = {category: given[category] for category in categories if given.get(category)}
     notes = []
     named = [category for category in categories if not given.get(category)]
+    coded = coded_names(named)
+    if coded:  # a number or code tells the model nothing: say so, and that descriptions are needed
+        notes.append(coded_names_note(coded))
+        named = [category for category in named if category not in coded]
     if named and len(named) == len(categories):
         notes.append("Every category was described by its name (no descriptions were given).")
     elif named:

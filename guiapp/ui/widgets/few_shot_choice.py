@@ -39,6 +39,7 @@ from PySide6.QtWidgets import (
 )
 
 from guiapp.core.models.few_shot_options import DEFAULT_TEMPLATE, SETFIT_OPTIONS
+from guiapp.core.models.zero_shot.category_names import coded_names, coded_names_note
 from guiapp.core.study.sections import FEW_SHOT_MODELS, ModelSpec
 from guiapp.ui import theme
 from guiapp.ui.widgets.category_descriptions import CategoryDescriptionsDialog, merged_descriptions
@@ -385,6 +386,9 @@ class FewShotChoice(TickedModels, QFrame):
             rest = len(categories) - len(described)
             text = (f"{len(described)} of {len(categories)} categories described{where}"
                     + (f"; {rest} known by {'its name' if rest == 1 else 'their names'} only." if rest else "."))
+        coded = coded_names([name for name in categories if name not in described])
+        if coded:  # "1", "12": a code tells the model nothing
+            text += f" {coded_names_note(coded)}"
         examples = len([name for name in self._examples if name in categories])
         if categories and examples:
             text += (f" The codebook's example texts of {examples} categor{'y are' if examples == 1 else 'ies are'} "

@@ -77,3 +77,18 @@ def test_the_evidence_pairs_the_folds_and_round_trips():
     assert evidence.clear_advantage and not evidence.below_every_part
     assert AgainstParts.from_dict(evidence.to_dict()) == evidence
     assert AgainstParts.from_dict({"best_part": "B"}) is None
+
+
+def test_a_combination_clearly_below_its_best_part_is_said_to_score_below_not_within_chance():
+    chosen = recommend(_study(_evidence(-0.014, 0.004)), 700)
+    assert chosen.model.name == "LR"
+    caution = chosen.cautions[0]
+    assert "within chance" not in caution and "advantage" not in caution
+    assert ("Combined: stacking is not recommended: it scored below LR in cross-validation (-0.014 ± 0.004 macro-F1 "
+            "over 5 folds), a gap larger than chance alone would explain.") == caution
+
+
+def test_a_combination_slightly_below_its_best_part_may_be_behind_by_chance():
+    caution = recommend(_study(_evidence(-0.004, 0.006)), 700).cautions[0]
+    assert "it scored below LR in cross-validation (-0.004 ± 0.006 macro-F1 over 5 folds)" in caution
+    assert "could be chance" in caution and "within chance" not in caution
