@@ -9,12 +9,13 @@ description. A name counts as a code when it holds no two letters in a row.
 from __future__ import annotations
 
 from collections.abc import Iterable
+from itertools import pairwise
 
 
 def is_code(name: str) -> bool:
     """Whether ``name`` is a number or a short code rather than words ("12", "A", "C-3", "2.1")."""
     text = str(name)
-    return not any(first.isalpha() and second.isalpha() for first, second in zip(text, text[1:], strict=False))
+    return not any(first.isalpha() and second.isalpha() for first, second in pairwise(text))
 
 
 def coded_names(names: Iterable[str]) -> list[str]:
