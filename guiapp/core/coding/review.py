@@ -1,5 +1,5 @@
-"""Codings the models doubt: texts coded one way that models which never saw them put confidently
-in another category.
+"""Codings the models doubt: texts coded one way that models which never saw them put in another
+category more readily than the other texts of their category.
 
 **Confident learning** (Northcutt, Jiang & Chuang 2021, "Confident Learning: Estimating Uncertainty
 in Dataset Labels", JAIR 70) through ``cleanlab``'s ``find_label_issues``: from out-of-fold
@@ -14,7 +14,13 @@ A category needs some codings before the models can doubt them: with one or two,
 without the text has barely or never seen the category, and every such coding looks wrong. Codings of
 categories with fewer than ``MIN_CODINGS`` codings are therefore not checked, and confident learning
 runs on the checked categories alone (their probabilities scaled to sum to one). The category
-suggested instead is the most probable other category among all the probabilities given.
+suggested instead is the most probable other *checked* category (a category said not to be checked is
+never suggested either); its confidence is its probability among all the probabilities given.
+
+With many categories a doubt can rest on a small probability (confident learning compares each text
+with the typical confidence of its category, which is low when 27 categories share the probability),
+so the sentence calls the doubts confident only when the suggested category has at least
+``CONFIDENT`` (more than the coded category could then have) and otherwise gives the numbers.
 
 A doubt is a pointer for the researcher, not a verdict: the model can be wrong, and a coding that
 follows the codebook stays right even when the model disagrees.
@@ -31,6 +37,7 @@ import numpy as np
 from guiapp.core.errors import DataError
 
 MIN_CODINGS = 5
+CONFIDENT = 0.7  # a suggestion is called confident from this probability on
 RANKINGS = ("self_confidence", "normalized_margin")
 
 
@@ -66,7 +73,7 @@ def doubted_codings(labels: Sequence[str | None], oof_probabilities: np.ndarray,
 
 def review_codings(labels: Sequence[str | None], oof_probabilities: np.ndarray, categories: Sequence[str],
                    limit: int | None = None, rank_by: str = "self_confidence") -> Review:
-    """Codings whose out-of-fold probabilities disagree confidently with them.
+    """Codings whose out-of-fold probabilities disagree with them (see the module docstring).
 
     ``labels[i]`` is the coding of text ``i`` (None or NaN: not coded, never doubted) and
     ``oof_probabilities[i]`` its out-of-fold probabilities, columns in ``categories`` order.
@@ -93,7 +100,7 @@ def review_codings(labels: Sequence[str | None], oof_probabilities: np.ndarray, 
         return Review([], (f"The models can doubt codings only in categories with at least {MIN_CODINGS} codings, "
                            f"and at least two such categories are needed; {having}"), 0, not_checked)
     doubts, n_checked = _confident_learning(probabilities, coded, categories, checked, rank_by)
-    sentence = _sentence(len(doubts), n_checked, not_checked)
+    sentence = _sentence(doubts, n_checked, not_checked)
     if limit is not None:
         doubts = doubts[: int(limit)]
     return Review(doubts, sentence, n_checked, not_checked)
@@ -105,6 +112,7 @@ def _confident_learning(probabilities: np.ndarray, coded: dict[int, int], catego
     from cleanlab.rank import get_label_quality_scores
 
     columns = [categories.index(c) for c in checked]
+    unchecked = np.setdiff1d(np.arange(len(categories)), columns)
     to_checked = {column: i for i, column in enumerate(columns)}
     positions = np.array([p for p, k in coded.items() if k in to_checked], dtype=int)
     labels = np.array([to_checked[coded[p]] for p in positions], dtype=int)
@@ -122,6 +130,7 @@ def _confident_learning(probabilities: np.ndarray, coded: dict[int, int], catego
         coded_column = coded[position]
         others = row.copy()
         others[coded_column] = -np.inf
+        others[unchecked] = -np.inf  # never suggest a category whose own codings are not checked
         suggested = int(np.argmax(others))
         doubts.append(Doubt(position, categories[coded_column], categories[suggested], float(row[suggested]),
                             float(scores[i]), float(row[coded_column])))
@@ -178,14 +187,64 @@ def _missing(label) -> bool:
         return True  # pandas' NA cannot say whether it equals itself
 
 
-def _sentence(n_doubts: int, n_checked: int, not_checked: tuple[str, ...]) -> str:
-    if n_doubts == 0:
+def _sentence(doubts: Sequence[Doubt], n_checked: int, not_checked: tuple[str, ...]) -> str:
+    if not doubts:
         text = f"The models do not doubt any of the {n_checked:,} codings they checked."
     else:
-        text = (f"The models doubt {n_doubts:,} of {n_checked:,} codings: models that did not see these texts "
-                "while learning put them confidently in another category. Keep a coding that follows your "
-                "codebook; change it where the text was coded by mistake.")
+        text = (f"The models doubt {len(doubts):,} of {n_checked:,} codings: models that did not see these texts "
+                f"while learning {_how_sure(doubts)} Keep a coding that follows your codebook; change it where the "
+                "text was coded by mistake.")
     if not_checked:
         shown = ", ".join(f"“{c}”" for c in not_checked)
-        text += f" Codings of {shown} are not checked: fewer than {MIN_CODINGS} texts are coded so."
+        text += (f" Codings of {shown} are not checked, nor suggested: fewer than {MIN_CODINGS} texts are "
+                 "coded so.")
+    return text
+
+
+def _how_sure(doubts: Sequence[Doubt]) -> str:
+    """How sure the models are of the categories they suggest, in words that match the numbers."""
+    confident = sum(1 for d in doubts if d.confidence >= CONFIDENT)
+    threshold = f"{round(CONFIDENT * 100)} % or more"
+    if confident == len(doubts):
+        return f"put them confidently in another category ({threshold})."
+    shown = [d for d in doubts if d.confidence < CONFIDENT]
+    low, high = _percent(min(d.confidence for d in shown)), _percent(max(d.confidence for d in shown))
+    spread = low if low == high else f"{low}–{high}"
+    above = all(d.confidence > d.coded_probability for d in shown)
+    rather = ("find another category more likely than yours" if above
+              else "give your coding less probability than is usual for its category")
+    if confident:
+        return (f"put {confident:,} of them confidently in another category ({threshold}); for the other "
+                f"{len(shown):,} they {rather}, though not confidently: the suggested category has {spread}.")
+    return f"{rather}, though not confidently: the suggested category has {spread}."
+
+
+def _percent(probability: float) -> str:
+    return f"{round(probability * 100)} %"
+
+
+def readiness_sentence(counts: dict[str, int], trained_on: tuple[int, int] | None) -> str:
+    """What the check of the codings would look at now, before it is run: ``counts`` are the coded texts
+    per category (the file's and TextLab's), ``trained_on`` (coded texts, categories) what the quick
+    model last learnt from (None: not trained yet)."""
+    coded = {c: n for c, n in counts.items() if n > 0}
+    checked = [c for c, n in coded.items() if n >= MIN_CODINGS]
+    few = [c for c, n in coded.items() if n < MIN_CODINGS]
+    if len(coded) < 2:
+        return ("Codings can be checked once texts of at least two categories are coded; "
+                + (f"so far all {sum(coded.values()):,} are “{next(iter(coded))}”." if coded else "none is coded yet."))
+    if trained_on is None:
+        text = "The quick model has not been trained yet; "
+    else:
+        n_texts, n_categories = trained_on
+        text = f"The quick model last learnt from {n_texts:,} coded texts in {n_categories:,} categories; "
+    if len(checked) < 2:
+        text += (f"codings can be checked once two categories have at least {MIN_CODINGS} codings each "
+                 f"({len(checked)} has so far).")
+    else:
+        text += (f"“Check the codings” looks at the {len(checked):,} categories with at least {MIN_CODINGS} codings "
+                 f"({sum(coded[c] for c in checked):,} coded texts).")
+    if few:
+        shown = ", ".join(f"“{c}”" for c in few[:5]) + (f" and {len(few) - 5:,} more" if len(few) > 5 else "")
+        text += f" Not yet checked: {shown}."
     return text

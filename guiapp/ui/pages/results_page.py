@@ -410,7 +410,7 @@ class ResultsPage(QWidget):
         self.heatmap_scroll = scroll
         check = QPushButton("Check my codings…", objectName="checkMyCodings", toolTip=(
             "Some mistakes may be in the coding, not in the model: list the coded texts a quick model, trained "
-            "without each of them, confidently places in another category, and keep or change each coding "
+            "without each of them, places in another category, and keep or change each coding "
             "(on the Coding step; your file is not changed)."), clicked=self.session.check_codings)
         self.check_codings_button = check
         self.save_heatmap_button = _save_button(self._heatmap_slot, "saveHeatmap")

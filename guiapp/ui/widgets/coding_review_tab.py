@@ -30,7 +30,7 @@ class CodingReviewTab(QWidget):
         self.button = QPushButton("Check the codings", objectName="checkCodings")
         self.button.setEnabled(False)
         self.button.setToolTip("Look for codings that the quick model, trained without each text, "
-                               "confidently places in another category.")
+                               "places in another category.")
         self.button.clicked.connect(self.checkRequested)
         vbox(self, (self.button, 0), (self.panel, 1))
         self.layout().setAlignment(self.button, Qt.AlignmentFlag.AlignLeft)

@@ -1,5 +1,5 @@
-"""Codings the models doubt: texts coded one way that models which never saw them put confidently in
-another category, most doubtful first, each with "Keep" and "Change to …".
+"""Codings the models doubt: texts coded one way that models which never saw them put in another
+category, most doubtful first, each with "Keep" and "Change to …".
 
 The panel shows a :class:`~guiapp.core.coding.review.Review` as it comes from the core (its sentence,
 then its doubts in their order) and says what the researcher decided; it records nothing itself.

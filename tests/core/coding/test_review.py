@@ -11,7 +11,7 @@ from sklearn.feature_extraction.text import CountVectorizer, TfidfVectorizer
 from sklearn.linear_model import LogisticRegression
 from sklearn.model_selection import StratifiedKFold, cross_val_predict
 
-from guiapp.core.coding.review import MIN_CODINGS, doubted_codings, review_codings
+from guiapp.core.coding.review import CONFIDENT, MIN_CODINGS, doubted_codings, readiness_sentence, review_codings
 from guiapp.core.errors import DataError
 from guiapp.core.locations import example_path
 from tests.core.synthetic_texts import coded_texts
@@ -161,3 +161,56 @@ def test_probabilities_that_do_not_fit_are_refused_with_a_message():
         review_codings(labels, np.ones((3, 2)) / 2, ["a", "b"], rank_by="entropy")
     with pytest.raises(DataError, match="named twice"):
         review_codings(labels, np.ones((3, 2)) / 2, ["a", "a"])
+
+
+def many_categories_review(suggested_share: float):
+    """27 categories with 8 codings each; text 0 is coded "c00" while the models put ``suggested_share``
+    on "c01" (the rest spread thin): a doubt whose suggestion is far from confident."""
+    categories = [f"c{i:02d}" for i in range(27)]
+    labels = [c for c in categories for _ in range(8)]
+    rng = np.random.default_rng(0)
+    probabilities = np.full((len(labels), len(categories)), 0.035)  # many categories: every probability is small
+    for i, label in enumerate(labels):
+        probabilities[i, categories.index(label)] = 0.08 + rng.uniform(0, 0.03)
+    probabilities[0] = (1 - suggested_share - 0.01) / 25
+    probabilities[0, 1], probabilities[0, 0] = suggested_share, 0.01
+    return review_codings(labels, probabilities / probabilities.sum(axis=1, keepdims=True), categories)
+
+
+def test_a_doubt_below_the_confident_threshold_is_not_called_confident():
+    review = many_categories_review(0.12)
+    assert review.doubts and max(d.confidence for d in review.doubts) < CONFIDENT
+    assert "confident" not in review.sentence.replace("not confident", "")
+    shown = sorted(round(d.confidence * 100) for d in review.doubts)
+    assert f"{shown[0]}" in review.sentence and "%" in review.sentence  # the numbers, not a claim
+
+
+def test_confident_doubts_are_called_confident_with_the_threshold():
+    labels = ["yes"] * 30 + ["no"] * 30
+    probabilities = np.where(np.array(labels)[:, None] == np.array(["yes", "no"]), 0.9, 0.1)
+    probabilities[[3, 40]] = probabilities[[3, 40]][:, ::-1]
+    review = review_codings(labels, probabilities, ["yes", "no"])
+    assert {d.position for d in review.doubts} == {3, 40}
+    assert f"confidently in another category ({round(CONFIDENT * 100)} % or more)" in review.sentence
+
+
+def test_a_category_that_is_not_checked_is_never_suggested():
+    rng = np.random.default_rng(0)
+    labels = ["a"] * 20 + ["b"] * 20 + ["c"] * 2
+    probabilities = np.vstack([rng.dirichlet([8, 1, 1], 20), rng.dirichlet([1, 8, 1], 20), [[0.3, 0.1, 0.6]] * 2])
+    probabilities[3] = [0.02, 0.28, 0.70]  # coded "a"; "c" most likely, but "c" is not checked
+    review = review_codings(labels, probabilities, ["a", "b", "c"])
+    assert review.not_checked == ("c",) and "Codings of “c” are not checked" in review.sentence
+    assert review.doubts and all(d.suggested != "c" for d in review.doubts)
+    doubt = next(d for d in review.doubts if d.position == 3)
+    assert doubt.suggested == "b" and doubt.confidence == pytest.approx(0.28)
+
+
+def test_before_a_check_the_sentence_names_what_the_quick_model_learnt():
+    counts = {"health": 30, "energy": 12, "defence": 7, "labor": 2, "rights": 0}
+    sentence = readiness_sentence(counts, trained_on=(51, 4))
+    assert "51 coded texts in 4 categories" in sentence
+    assert "3 categories with at least 5 codings" in sentence and "“labor”" in sentence
+    assert "two categories" not in sentence
+    assert "not been trained" in readiness_sentence(counts, trained_on=None)
+    assert "at least two categories" in readiness_sentence({"health": 3}, trained_on=None)
