@@ -226,6 +226,15 @@ class CodingLoop:
             categories=None if current is None else current.categories, coded_counts=counts)
         return strategy, distribution, why, current
 
+    def is_open(self, row: Row, log: CodingLog, file_categories: Mapping, source: str | None = None) -> bool:
+        """Whether the text of ``row`` may still be suggested: a text of the pool, not coded in the
+        file, nor coded or skipped in ``log``. A suggestion drawn before the record it is coded into
+        (e.g. before an opened project's codings arrived) is stale when this is False."""
+        position = self.pool.position(row, source or self.source)
+        if position is None or position >= self.pool.n_pool or (source or self.source) != self.source:
+            return False
+        return bool(self.pool.open_mask(log, file_categories)[position])
+
     def distribution(self, log: CodingLog, file_categories: Mapping) -> np.ndarray:
         """The probability of each pool text to be suggested next (what :meth:`next_text` draws from)."""
         return self.plan(log, file_categories)[1]

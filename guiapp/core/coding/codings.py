@@ -75,14 +75,20 @@ class CodingLog:
     def record(self, row: Row, category: str | None, *, coder: str, chosen_by: str,
                probability: float | None = None, flag: str = "", comment: str = "",
                file_category: str | None = None, source: str = "table", at: str | None = None) -> Coding:
-        """Add a coding made now and return it; ``previous`` is filled in when it changes the row's
-        category (an earlier coding's, else ``file_category``, the one the file gives the row). A
-        second coder's coding (``chosen_by="second coder"``) is compared with the second coder's own
-        earlier coding of the row only, never with the first coding or the file's."""
+        """Add a coding made now and return it. A coding of a text coded before in TextLab (a
+        recoding) links to it: ``previous`` is the category the earlier coding gave, the same one
+        too, while the earlier record (its time, how it was chosen, its probability) stays as it
+        was (:meth:`first_entries`). A first coding's ``previous`` is ``file_category``, the one the
+        file gives the row, when it changes it. A second coder's coding (``chosen_by="second
+        coder"``) is compared with the second coder's own earlier coding of the row only, never
+        with the first coding or the file's."""
         second = chosen_by == SECOND_CODER
         before = self.latest(source, second_coder=second).get(row_label(row))
-        had = before.category if before is not None else None if second else file_category
-        previous = had if category is not None and had is not None and had != category else None
+        if before is not None:
+            previous = before.category if category is not None else None
+        else:
+            had = None if second else file_category
+            previous = had if category is not None and had is not None and had != category else None
         coding = Coding(row, category, coder, at or now(), chosen_by, probability, flag, comment, previous, source)
         self.add(coding)
         return coding
@@ -143,6 +149,16 @@ class CodingLog:
         row = row_label(row)
         return next((e for e in reversed(self._entries)
                      if e.row == row and e.source == source and _is_second_coder(e) == second_coder), None)
+
+    def first_entries(self, source: str = "table", *, second_coder: bool = False) -> dict[Row, Coding]:
+        """The first entry of each row of ``source`` (a skip included): the record of how the text
+        was chosen — its time, the way and the probability it was drawn with — which a later
+        coding of the same text never replaces."""
+        first: dict[Row, Coding] = {}
+        for entry in self.entries_of(second_coder=second_coder):
+            if entry.source == source and entry.row not in first:
+                first[entry.row] = entry
+        return first
 
     def latest(self, source: str = "table", *, second_coder: bool = False) -> dict[Row, Coding]:
         """The latest coding (skips left out) of each row of ``source``."""

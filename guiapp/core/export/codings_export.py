@@ -6,7 +6,9 @@ it), with a first column naming each text's row in that file (as Excel shows it)
 user's columns, TextLab's: *Coding* (the coding that counts: the latest made in TextLab, else the
 file's), *Coder*, *Time (UTC)*, *How chosen* (random, uncertainty, diversity, in order, review,
 second coder), *Probability of being chosen* (by the strategy that proposed the text; empty when
-none did), *Flag*, *Comment* and *Previous coding* (the category a changed coding replaced). Texts
+none did), *Flag*, *Comment* and *Previous coding* (the category a changed coding replaced, or the
+one an earlier coding gave a text coded again). A text coded again keeps its first record: the
+time it was first coded, how it was chosen and with what probability. Texts
 coded from a second file follow the table's rows, with a column that says where each text comes
 from. When a second coder coded texts (a record apart that never counts as the coding), two more
 columns follow: *Second coder* and *Second coder's category* (the second coder's latest coding of
@@ -82,15 +84,19 @@ def _part(frame: pd.DataFrame, mapping: ColumnMapping, log: CodingLog, source: s
     in_file = file_categories(frame, mapping)
     codings = [coded.get(row) for row in frame.index]
     notes = [last.get(row) for row in frame.index]
+    # a text coded again keeps its first record: when it was first coded, how it was chosen, with what chance
+    chosen, first_coded = log.first_entries(source), _first_codings(log, source)
+    drawn = [chosen.get(row) if c else None for c, row in zip(codings, frame.index, strict=True)]
+    since = [first_coded.get(row) if c else None for c, row in zip(codings, frame.index, strict=True)]
     columns = {
         CODING: [c.category if c else in_file.get(row) for c, row in zip(codings, frame.index, strict=True)],
         CODER: [c.coder if c else None for c in codings],
-        TIME: pd.to_datetime([c.at if c else None for c in codings], utc=True, format="ISO8601").tz_convert(None),
-        CHOSEN: [c.chosen_by if c else None for c in codings],
-        PROBABILITY: np.array([c.probability if c and c.probability is not None else np.nan for c in codings]),
+        TIME: pd.to_datetime([c.at if c else None for c in since], utc=True, format="ISO8601").tz_convert(None),
+        CHOSEN: [c.chosen_by if c else None for c in drawn],
+        PROBABILITY: np.array([c.probability if c and c.probability is not None else np.nan for c in drawn]),
         FLAG: [(n.flag or None) if n else None for n in notes],
         COMMENT: [(n.comment or None) if n else None for n in notes],
-        PREVIOUS: [c.previous if c and c.changed else None for c in codings],
+        PREVIOUS: [c.previous if c else None for c in codings],
     }
     if SECOND_CODER in names:
         checked = [checks.get(row) for row in frame.index]
@@ -98,6 +104,15 @@ def _part(frame: pd.DataFrame, mapping: ColumnMapping, log: CodingLog, source: s
         columns[SECOND_CATEGORY] = [c.category if c else None for c in checked]
     added = pd.DataFrame({names[key]: values for key, values in columns.items()}, index=frame.index)
     return copy_row_origin(frame, pd.concat([numbered, added], axis=1))
+
+
+def _first_codings(log: CodingLog, source: str) -> dict:
+    """Row → its first coding (skips left out), of the first coder."""
+    first: dict = {}
+    for entry in log.entries_of():
+        if entry.source == source and entry.category is not None and entry.row not in first:
+            first[entry.row] = entry
+    return first
 
 
 def _unique(name: str, taken: set[str]) -> str:

@@ -68,6 +68,7 @@ class CodingPage(QWidget):
         self._flag = ("", "")  # the flag and comment given to the text on screen, recorded with its coding
         self._pool_key: tuple | None = None
         self._file_categories: dict = {}  # row → the category the file gives it
+        self._drawn_from = None  # the record of codings the text on screen was drawn against
 
         self.empty = EmptyState(*NOTHING_TO_CODE, "coding")
         self.content = self._build_content()
@@ -253,11 +254,16 @@ class CodingPage(QWidget):
         suggestion, coder = self.current, self._coder() if self.current is not None else None
         if suggestion is None or coder is None:
             return
+        if self.loop is None or not self.loop.is_open(suggestion.row, self.session.codings, self._file_categories,
+                                                      suggestion.source):
+            self._show_next()  # drawn before the codings it would repeat: never coded again by a draw
+            return
         flag, comment = self._flag
         self.session.codings.record(
             suggestion.row, category, coder=coder, chosen_by=suggestion.choice.strategy,
             probability=suggestion.choice.probability, source=suggestion.source, flag=flag, comment=comment,
             file_category=self._file_categories.get(suggestion.row))
+        self.current = None  # answered: the next text is drawn below, once
         self.session.codings_changed()
         self._show_next()
         self._retrain_if_due()
@@ -288,7 +294,7 @@ class CodingPage(QWidget):
         suggestion = self._shown_again(again) if again is not None else None
         if suggestion is None:
             suggestion = loop.next_text(self.session.codings, self._file_categories)
-        self.current = suggestion
+        self.current, self._drawn_from = suggestion, self.session.codings
         if suggestion is None:
             where = "your table" if loop.source == TABLE else file_name(self.session.coding_texts)
             self.text_view.show_empty(f"Every text of {where} is coded. Export the codings, check them, or go on to "
@@ -392,6 +398,11 @@ class CodingPage(QWidget):
     # -- following the session --------------------------------------------------------------------------
     def _codings_changed(self) -> None:
         log = self.session.codings
+        current = self.current
+        if current is not None and self.loop is not None and (
+                log is not self._drawn_from
+                or not self.loop.is_open(current.row, log, self._file_categories, current.source)):
+            self._show_next()  # drawn against other codings (an opened project's arrived since): draw again
         counts = {}
         if self.loop is not None:  # every category, the ones without codings too
             counts = {category: 0 for category in self._categories()}

@@ -1,0 +1,66 @@
+"""A project reopened goes on coding where it stopped: no text coded in TextLab is drawn again, the
+chances of the draws stay those of the texts still open, and a left-out category is no key."""
+
+from __future__ import annotations
+
+import pytest
+
+from guiapp.ui.steps import CODING_STEP
+from tests.core.synthetic_texts import coded_texts
+from tests.ui.helpers import wait_for_report
+
+
+def fresh_window(qtbot):
+    from guiapp.ui.main_window import MainWindow
+
+    window = MainWindow()
+    window.files.ask_before_closing = False
+    qtbot.addWidget(window)
+    window.resize(1280, 860)
+    window.show()
+    window.go_to_step(CODING_STEP)
+    return window
+
+
+@pytest.fixture
+def coded_then_reopened(qtbot, window, tmp_path):
+    frame = coded_texts(160, seed=3)
+    frame.loc[40:, "label"] = None  # 40 coded texts in the file, 120 to code
+    path = tmp_path / "texts.csv"
+    frame.to_csv(path, index=False)
+    window.coding_page.bar.coder_edit.setText("Ana")
+    window.open_path(path)
+    wait_for_report(qtbot, window)
+    window.go_to_step(CODING_STEP)
+    page, session = window.coding_page, window.session
+    for _ in range(12):
+        shown = page.current
+        qtbot.keyClick(page.text_view, "1")
+        qtbot.waitUntil(lambda shown=shown: page.current is None or page.current.row != shown.row, timeout=5000)
+    first = {row: entry for row, entry in session.codings.latest().items()}
+    project = tmp_path / "coded.textlab"
+    assert window.project.save_and_wait(project)
+    window.coding_page.cancel_jobs()
+    window = fresh_window(qtbot)  # a new start of TextLab
+    page, session = window.coding_page, window.session
+    window.coding_page.bar.coder_edit.setText("Ana")
+    window.project.open(project)
+    qtbot.waitUntil(lambda: not window.project.is_busy() and len(session.codings) == 12, timeout=60_000)
+    qtbot.waitUntil(lambda: page.loop is not None and page.current is not None, timeout=10_000)
+    yield window, first
+    page.cancel_jobs()
+
+
+def test_a_reopened_project_never_draws_a_text_coded_in_textlab(qtbot, coded_then_reopened):
+    window, first = coded_then_reopened
+    page, session = window.coding_page, window.session
+    for _ in range(15):
+        shown = page.current
+        assert shown.row not in first, f"row {shown.row} was coded before the project was saved"
+        if shown.choice.strategy == "random":
+            assert shown.choice.probability == pytest.approx(1 / (120 - len(session.codings.latest())))
+        qtbot.keyClick(page.text_view, "2")
+        qtbot.waitUntil(lambda shown=shown: page.current is None or page.current.row != shown.row, timeout=5000)
+    for row, entry in first.items():  # the first records are as they were
+        assert session.codings.first_entries()[row] == entry
+    assert len(session.codings.latest()) == 27
