@@ -22,7 +22,18 @@ member                          what it holds
 ``codebook.json``               the codebook of the Coding step (``Codebook.to_dict()``), if any
 ``codings.json``                every coding made in TextLab (``CodingLog.to_dict()``), if any
 ``data/coding_texts.parquet``   a snapshot of the second file of texts to code, if one was used
+``data/predicted.parquet``      the texts predicted on the Predict step, as read (format 2)
+``data/answers.parquet``        every model's answers and chances for them (format 2; see
+                                ``core/predict/predicted_texts.py``)
+``predictions.json``            what those answers are: models, categories, warnings, where the
+                                texts came from (format 2)
+``findings.json``               the findings last shown on the Findings step, with what they
+                                measured (format 2; ``core/findings/kept_findings.py``)
 ==============================  ===========================================================
+
+A project is written in the lowest format that holds it: format 1 unless it keeps predictions or
+findings (format 2), so an older TextLab still opens a project without them, and says "update"
+for one with them.
 
 Opening checks every member name before anything is read or written: no absolute paths, no
 ``..``, no name longer than file systems allow, only the members above, and no file whose ending
@@ -47,10 +58,12 @@ if TYPE_CHECKING:  # not imported at run time: listing autosaves needs neither (
     import pandas as pd
 
     from guiapp.core.experiment.results import ExperimentResult
+    from guiapp.core.findings.kept_findings import KeptFindings
+    from guiapp.core.predict.predicted_texts import PredictedTexts
     from guiapp.core.study.spec import ExperimentSpec
 
 FORMAT_NAME = "textlab-project"
-FORMAT_VERSION = 1
+FORMAT_VERSION = 2  # the newest format this TextLab reads and writes
 SUFFIX = ".textlab"
 
 PROJECT_JSON = "project.json"
@@ -63,18 +76,25 @@ LEARNING_CURVE_JSON = "learning-curve.json"
 CODEBOOK_JSON = "codebook.json"
 CODINGS_JSON = "codings.json"
 CODING_TEXTS = "data/coding_texts.parquet"
+PREDICTED_TEXTS = "data/predicted.parquet"
+PREDICTION_ANSWERS = "data/answers.parquet"
+PREDICTIONS_JSON = "predictions.json"
+FINDINGS_JSON = "findings.json"
+FORMAT_2_MEMBERS = frozenset({PREDICTED_TEXTS, PREDICTION_ANSWERS, PREDICTIONS_JSON, FINDINGS_JSON})
 MODELS = "models/"
 EXPLANATIONS = "explanations/"
 _EXPLANATION_NAME = re.compile(r"^[A-Za-z0-9._-]{1,120}\.json$")
 SINGLE_MEMBERS = frozenset({STUDY_JSON, TABLE, TEST_TABLE, RESULTS_JSON, UI_JSON, LEARNING_CURVE_JSON,
-                            CODEBOOK_JSON, CODINGS_JSON, CODING_TEXTS})
+                            CODEBOOK_JSON, CODINGS_JSON, CODING_TEXTS}) | FORMAT_2_MEMBERS
 
 _MB, _GB = 1 << 20, 1 << 30
 # The most each member can need once inflated. A project beyond them is refused before anything is
 # unpacked or read: a small file that inflates to gigabytes is a zip bomb, not a study.
 _MEMBER_LIMITS = {PROJECT_JSON: 16 * _MB, STUDY_JSON: 16 * _MB, UI_JSON: 16 * _MB, LEARNING_CURVE_JSON: 64 * _MB,
                   RESULTS_JSON: 1 * _GB, TABLE: 4 * _GB, TEST_TABLE: 4 * _GB,
-                  CODEBOOK_JSON: 16 * _MB, CODINGS_JSON: 64 * _MB, CODING_TEXTS: 4 * _GB}
+                  CODEBOOK_JSON: 16 * _MB, CODINGS_JSON: 64 * _MB, CODING_TEXTS: 4 * _GB,
+                  PREDICTED_TEXTS: 4 * _GB, PREDICTION_ANSWERS: 4 * _GB, PREDICTIONS_JSON: 16 * _MB,
+                  FINDINGS_JSON: 64 * _MB}
 EXPLANATION_LIMIT = 256 * _MB  # one model's explanations
 MODEL_FILE_LIMIT = 8 * _GB  # one file of a trained model (a large Transformer's weights are 1–3 GB)
 TOTAL_LIMIT = 32 * _GB  # all members together, inflated
@@ -109,6 +129,8 @@ class Project:
     codebook: Codebook = field(default_factory=Codebook)  # the categories of the Coding step, defined
     codings: CodingLog = field(default_factory=CodingLog)  # every coding made in TextLab, in order
     coding_texts: pd.DataFrame | None = None  # the second file of texts to code, if the texts come from one
+    predicted: PredictedTexts | None = None  # the texts predicted on the Predict step, with the answers
+    findings: KeptFindings | None = None  # the findings last shown on the Findings step
 
     def model_folder(self, model_name: str) -> Path | None:
         """The trained model folder of the model called ``model_name``, if the project holds one."""

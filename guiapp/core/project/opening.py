@@ -126,6 +126,9 @@ def _read(archive: zipfile.ZipFile, extract_to: Path | None) -> fmt.Project:
     ui_state = _json(ui, fmt.UI_JSON) if ui is not None else {}
     curve = member(fmt.LEARNING_CURVE_JSON)
     codebook, codings, coding_texts = member(fmt.CODEBOOK_JSON), member(fmt.CODINGS_JSON), member(fmt.CODING_TEXTS)
+    predicted_texts, answers, predictions = (member(fmt.PREDICTED_TEXTS), member(fmt.PREDICTION_ANSWERS),
+                                             member(fmt.PREDICTIONS_JSON))
+    findings = member(fmt.FINDINGS_JSON)
     source = header.get("source") if isinstance(header.get("source"), dict) else {}
     key = hashlib.sha256(raw_header).hexdigest()[:16]
     return fmt.Project(
@@ -146,6 +149,9 @@ def _read(archive: zipfile.ZipFile, extract_to: Path | None) -> fmt.Project:
         codebook=_codings_part(Codebook, codebook, fmt.CODEBOOK_JSON) if codebook is not None else Codebook(),
         codings=_codings_part(CodingLog, codings, fmt.CODINGS_JSON) if codings is not None else CodingLog(),
         coding_texts=_parquet(coding_texts, fmt.CODING_TEXTS) if coding_texts is not None else None,
+        predicted=(_predicted(predicted_texts, answers, predictions)
+                   if predicted_texts is not None and answers is not None and predictions is not None else None),
+        findings=_findings(findings) if findings is not None else None,
     )
 
 
@@ -278,6 +284,31 @@ def _learning_curve(data: bytes):  # noqa: ANN202 — a LearningCurveResult, or 
     try:
         return LearningCurveResult.from_dict(loads_json(data))
     except (ValueError, KeyError, TypeError, AttributeError):
+        return None
+
+
+def _predicted(texts: bytes, answers: bytes, description: bytes):  # PredictedTexts or None
+    """The texts predicted on the Predict step, with the answers: ones that cannot be read cost the
+    predictions only, never the project (the trained models can predict them again)."""
+    from guiapp.core.predict.predicted_texts import (
+        UnreadablePredictions,
+        predicted_texts_from,
+    )
+
+    try:
+        return predicted_texts_from(loads_json(description), _parquet(answers, fmt.PREDICTION_ANSWERS),
+                                    _parquet(texts, fmt.PREDICTED_TEXTS))
+    except (UnreadableJson, UnreadablePredictions, UserError):
+        return None
+
+
+def _findings(data: bytes):  # KeptFindings or None
+    """The findings last shown: ones that cannot be read cost the findings only (they are measured again)."""
+    from guiapp.core.findings.kept_findings import KeptFindings, UnreadableFindings
+
+    try:
+        return KeptFindings.from_dict(loads_json(data))
+    except (UnreadableJson, UnreadableFindings):
         return None
 
 

@@ -99,11 +99,16 @@ def _write_archive(handle, project: fmt.Project, on_event: EventCallback) -> Non
     codings = _json_bytes(project.codings.to_dict()) if len(project.codings) else None
     coding_texts = (_parquet_bytes(project.coding_texts, "texts to code", on_event)
                     if project.coding_texts is not None else None)
+    predicted = project.predicted
+    predicted_texts = _parquet_bytes(predicted.table, "predicted texts", on_event) if predicted is not None else None
+    answers = _parquet_bytes(predicted.answers(), "predictions", on_event) if predicted is not None else None
+    predictions = _json_bytes(predicted.description()) if predicted is not None else None
+    findings = _json_bytes(project.findings.to_dict()) if project.findings is not None else None
     model_files = _model_files(project.model_folders, on_event)
     explanations = {name: data for name, data in sorted(project.explanations.items())
                     if fmt.explanation_member_ok(name)}
-    total = sum(len(b) for b in (study, table, test_table, results, ui, curve, codebook, codings, coding_texts)
-                if b is not None)
+    total = sum(len(b) for b in (study, table, test_table, results, ui, curve, codebook, codings, coding_texts,
+                                 predicted_texts, answers, predictions, findings) if b is not None)
     total += sum(len(data) for data in explanations.values())
     total += sum(source.stat().st_size for files in model_files.values() for _, source in files)
 
@@ -124,6 +129,12 @@ def _write_archive(handle, project: fmt.Project, on_event: EventCallback) -> Non
             writer.add_bytes(fmt.CODINGS_JSON, codings, "Saving the codings…")
         if coding_texts is not None:
             writer.add_bytes(fmt.CODING_TEXTS, coding_texts, "Saving the texts to code…")
+        if predicted_texts is not None and answers is not None and predictions is not None:
+            writer.add_bytes(fmt.PREDICTED_TEXTS, predicted_texts, "Saving the predicted texts…")
+            writer.add_bytes(fmt.PREDICTION_ANSWERS, answers, "Saving the predictions…")
+            writer.add_bytes(fmt.PREDICTIONS_JSON, predictions, "Saving the predictions…")
+        if findings is not None:
+            writer.add_bytes(fmt.FINDINGS_JSON, findings, "Saving the findings…")
         for name, data in explanations.items():
             writer.add_bytes(fmt.EXPLANATIONS + name, data, "Saving the explanations…")
         folders = fmt.archive_folder_names(list(model_files))
@@ -133,7 +144,7 @@ def _write_archive(handle, project: fmt.Project, on_event: EventCallback) -> Non
                     writer.add_stream(f"{fmt.MODELS}{folders[name]}/{relative}", stream, f"Saving the model {name}…")
         header = {
             "format": fmt.FORMAT_NAME,
-            "format_version": fmt.FORMAT_VERSION,
+            "format_version": 2 if fmt.FORMAT_2_MEMBERS & set(writer.index) else 1,  # the lowest that holds it
             "textlab_version": __version__,
             "saved_at": datetime.now(UTC).isoformat(timespec="milliseconds"),
             "study_name": project.spec.name,

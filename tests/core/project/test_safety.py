@@ -11,6 +11,7 @@ import zipfile
 import pytest
 
 from guiapp.core.errors import UserError
+from guiapp.core.project.format import FORMAT_VERSION
 from guiapp.core.project.opening import open_project
 from guiapp.core.project.saving import save_project
 from tests.core.project.helpers import plain_project
@@ -71,7 +72,7 @@ def test_a_member_that_would_escape_its_folder_is_refused(good, tmp_path, name):
 
 def test_a_newer_format_asks_for_an_update_and_the_file_stays_as_it_was(good, tmp_path):
     header, members = members_of(good)
-    newer = forge(tmp_path / "newer.textlab", {**header, "format_version": 2, "textlab_version": "9.0"},
+    newer = forge(tmp_path / "newer.textlab", {**header, "format_version": FORMAT_VERSION + 1, "textlab_version": "9.0"},
                   {**members, "data/new-kind-of-member.arrow": b"..."})
     before = newer.read_bytes()
     with pytest.raises(UserError, match="newer TextLab") as caught:
