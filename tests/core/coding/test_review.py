@@ -11,7 +11,13 @@ from sklearn.feature_extraction.text import CountVectorizer, TfidfVectorizer
 from sklearn.linear_model import LogisticRegression
 from sklearn.model_selection import StratifiedKFold, cross_val_predict
 
-from guiapp.core.coding.review import CONFIDENT, MIN_CODINGS, doubted_codings, readiness_sentence, review_codings
+from guiapp.core.coding.review import (
+    CONFIDENT,
+    MIN_CODINGS,
+    doubted_codings,
+    readiness_sentence,
+    review_codings,
+)
 from guiapp.core.errors import DataError
 from guiapp.core.locations import example_path
 from tests.core.synthetic_texts import coded_texts
