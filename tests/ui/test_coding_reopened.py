@@ -64,3 +64,40 @@ def test_a_reopened_project_never_draws_a_text_coded_in_textlab(qtbot, coded_the
     for row, entry in first.items():  # the first records are as they were
         assert session.codings.first_entries()[row] == entry
     assert len(session.codings.latest()) == 27
+
+
+def test_a_category_left_out_on_the_data_step_is_no_key_before_or_after_reopening(qtbot, window, tmp_path):
+    from guiapp.core.health.findings import FixAction
+    from guiapp.core.study.category_fixes import CategoryFixes
+
+    frame = coded_texts(160, seed=3)
+    frame.loc[60:, "label"] = None
+    frame.loc[[0, 1, 2], "label"] = "odd ones"  # a category the researcher leaves out of the study
+    path = tmp_path / "texts.csv"
+    frame.to_csv(path, index=False)
+    window.coding_page.bar.coder_edit.setText("Ana")
+    window.open_path(path)
+    old = wait_for_report(qtbot, window)
+    window.data_page.health_view.apply_fix(FixAction("Leave out", CategoryFixes(leave_out=["odd ones"])))
+    qtbot.waitUntil(lambda: window.data_page.report is not old and not window.data_page.is_busy(), timeout=60_000)
+    window.go_to_step(CODING_STEP)
+    page = window.coding_page
+
+    def keys() -> list[str]:
+        return [button.text().split(" ", 1)[1] for button in page.text_view.category_buttons()]
+
+    qtbot.waitUntil(lambda: page.current is not None and page.loop.pool.fixes is not None, timeout=10_000)
+    assert "odd ones" not in keys() and len(keys()) >= 2
+    assert "odd ones" not in page.loop.pool.coded_counts(window.session.codings, page._file_categories)
+    qtbot.keyClick(page.text_view, "1")
+    project = tmp_path / "left out.textlab"
+    assert window.project.save_and_wait(project)
+    page.cancel_jobs()
+    again = fresh_window(qtbot)
+    again.project.open(project)
+    qtbot.waitUntil(lambda: not again.project.is_busy() and len(again.session.codings) == 1, timeout=60_000)
+    qtbot.waitUntil(lambda: again.coding_page.current is not None and again.coding_page.loop.pool.fixes is not None,
+                    timeout=30_000)
+    page = again.coding_page
+    assert "odd ones" not in keys()
+    page.cancel_jobs()

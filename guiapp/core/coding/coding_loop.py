@@ -63,6 +63,7 @@ from guiapp.core.errors import DataError
 from guiapp.core.events import EventCallback, Progress, ignore_events, sub_progress
 from guiapp.core.stats.agreement import sorted_categories
 from guiapp.core.stats.classification_scores import macro_f1
+from guiapp.core.study.category_fixes import CategoryFixes
 
 AUTO = "auto"  # random until two categories have five codings each, then uncertainty
 OOF_FOLDS = 5
@@ -135,7 +136,9 @@ class CodingLoop:
     ``"bag of words"`` or ``"embeddings"`` (kept in ``cache``, by default the program's).
     ``strategy``: ``"auto"`` (random until two categories have five codings each, then
     uncertainty) or one of ``STRATEGIES``. ``rounds`` and ``stop_set_rows``: those of an earlier
-    session, to go on with the same stop signal."""
+    session, to go on with the same stop signal. ``fixes``: the Data step's category fixes; the
+    model learns the codings as the table is now (``current_table.py``), so a category left out of
+    the study is never learnt nor suggested."""
 
     def __init__(self, pool_rows: Sequence, pool_texts: Sequence[str], *, source: str = TABLE,
                  table_texts: Mapping | None = None, second_file_texts: Mapping | None = None,
@@ -143,9 +146,9 @@ class CodingLoop:
                  rounds: Sequence[Round] = (), stop_set_rows: Sequence | None = None,
                  stop_set_size: int = STOP_SET_SIZE,
                  cache: FeatureCache | None = None, representation: Any = None,
-                 settings: SamplingSettings | None = None) -> None:
+                 settings: SamplingSettings | None = None, fixes: CategoryFixes | None = None) -> None:
         self.pool = CodingPool(pool_rows, pool_texts, source=source, table_texts=table_texts,
-                               second_file_texts=second_file_texts)
+                               second_file_texts=second_file_texts, fixes=fixes)
         self.kind = check_kind(kind)
         self.set_strategy(strategy)
         if isinstance(retrain_every, bool) or not isinstance(retrain_every, int | np.integer) or retrain_every < 1:
@@ -214,7 +217,7 @@ class CodingLoop:
         if not open_texts.any():
             raise DataError("Every text in the pool has been coded or skipped.",
                             "Open a second file of texts to code, or review the codings the models doubt.")
-        strategy, distribution, why, _ = self._plan(open_texts, CodingPool.coded_counts(log, file_categories))
+        strategy, distribution, why, _ = self._plan(open_texts, self.pool.coded_counts(log, file_categories))
         return strategy, distribution, why
 
     def _plan(self, open_texts: np.ndarray, counts: dict[str, int]) -> tuple[str, np.ndarray, str, RoundResult | None]:
@@ -245,7 +248,7 @@ class CodingLoop:
         open_texts = self.pool.open_mask(log, file_categories)
         if not open_texts.any():
             return None
-        counts = CodingPool.coded_counts(log, file_categories)
+        counts = self.pool.coded_counts(log, file_categories)
         strategy, distribution, why, current = self._plan(open_texts, counts)
         position = draw(distribution, self._rng)
         choice = Choice(position=position, probability=float(distribution[position]), strategy=strategy)
@@ -274,7 +277,7 @@ class CodingLoop:
         retraining; before the first, as soon as the coded texts (with ``file_categories``, the
         file's) span two categories; and when choosing across kinds of texts still lacks the groups."""
         if self._current is None:
-            counts = CodingPool.coded_counts(log, file_categories or {})
+            counts = self.pool.coded_counts(log, file_categories or {})
             return sum(1 for n in counts.values() if n) >= 2
         if self._strategy == "diversity" and self._groups is None:
             return True

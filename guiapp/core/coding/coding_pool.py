@@ -16,9 +16,11 @@ import numpy as np
 
 from guiapp.core.coding.coding_record import SOURCES, Row, row_label
 from guiapp.core.coding.codings import CodingLog
+from guiapp.core.coding.current_table import current_categories
 from guiapp.core.coding.pool_clusters import MOST_TEXTS_TO_FIT, PoolClusters
 from guiapp.core.errors import DataError
 from guiapp.core.features.tokens import as_text_list
+from guiapp.core.study.category_fixes import CategoryFixes
 
 TABLE, SECOND_FILE = SOURCES
 LSA_DIRECTIONS = 64  # directions of the bag of words that groups of similar texts are found in
@@ -50,10 +52,14 @@ class CodingPool:
     ``"second file"``. ``table_texts``: row → text of the table's rows (at least the coded ones);
     ``second_file_texts``: row → text of a second file, needed only when the pool is the table but
     the log holds codings of a second file. The pool may be empty (every text of the table coded):
-    then nothing is suggested, but the codings can still be checked."""
+    then nothing is suggested, but the codings can still be checked. ``fixes``: the Data step's
+    category fixes: the coded texts are read as the table is now (``current_table.py``: spellings
+    merged, texts of a category left out set aside)."""
 
     def __init__(self, pool_rows: Sequence, pool_texts: Sequence[str], *, source: str = TABLE,
-                 table_texts: Mapping | None = None, second_file_texts: Mapping | None = None) -> None:
+                 table_texts: Mapping | None = None, second_file_texts: Mapping | None = None,
+                 fixes: CategoryFixes | None = None) -> None:
+        self.fixes = fixes
         if source not in SOURCES:
             raise DataError(f"Texts to code come from {' or '.join(SOURCES)}, not from “{source}”.",
                             "Choose the table's uncoded rows or a second file of texts.")
@@ -118,16 +124,12 @@ class CodingPool:
     def coded(self, log: CodingLog, file_categories: Mapping) -> CodedTexts:
         """The file's codings with the log's applied, and the log's codings of a second file.
         :class:`DataError` when a coded text is neither in the pool nor among the texts given."""
-        table = {row_label(row): str(category) for row, category in file_categories.items()
-                 if category is not None}
-        from_log = log.categories_by_row(TABLE)
-        in_file = {row: row not in from_log for row in table}
-        table.update(from_log)
-        in_file.update(dict.fromkeys(from_log, False))
+        now = current_categories(file_categories, log, self.fixes)
+        table = now.categories
         keys: list[tuple[str, Row]] = [(TABLE, row) for row in table]
         labels = list(table.values())
-        flags = [in_file[row] for row in table]
-        for row, category in log.categories_by_row(SECOND_FILE).items():
+        flags = [row not in now.from_log for row in table]
+        for row, category in current_categories({}, log, self.fixes, SECOND_FILE).categories.items():
             keys.append((SECOND_FILE, row))
             labels.append(category)
             flags.append(False)
@@ -137,15 +139,14 @@ class CodingPool:
             raise _missing_texts(missing)
         return CodedTexts(tuple(keys), np.asarray(positions, dtype=np.intp), tuple(labels), tuple(flags))
 
-    @staticmethod
-    def coded_counts(log: CodingLog, file_categories: Mapping) -> dict[str, int]:
+    def coded_counts(self, log: CodingLog, file_categories: Mapping) -> dict[str, int]:
         """Coded texts per category: the file's codings with the log's applied, and the log's codings
-        of a second file (what :meth:`coded` learns from, without looking up any text)."""
-        table = {row_label(row): str(category) for row, category in file_categories.items()
-                 if category is not None}
-        table.update(log.categories_by_row(TABLE))
+        of a second file, as the table is now (what :meth:`coded` learns from, without looking up
+        any text)."""
+        table = current_categories(file_categories, log, self.fixes).categories
+        second = current_categories({}, log, self.fixes, SECOND_FILE).categories
         counts: dict[str, int] = {}
-        for label in [*table.values(), *log.categories_by_row(SECOND_FILE).values()]:
+        for label in [*table.values(), *second.values()]:
             counts[label] = counts.get(label, 0) + 1
         return counts
 

@@ -167,7 +167,7 @@ class CodingPage(QWidget):
         second = session.coding_texts
         self.bar.set_second_file(file_name(second) if second is not None else None)
         key = (id(frame), tuple(mapping.text_columns), mapping.category_column, id(second), self.bar.kind(),
-               self.bar.source())
+               self.bar.source(), repr(self._fixes()))
         if key == self._pool_key and not force:
             return
         self._retrain_slot.cancel()
@@ -196,7 +196,7 @@ class CodingPage(QWidget):
         table_texts = dict(zip(frame.index, texts_of(frame, mapping), strict=True))
         second_texts = dict(zip(second.index, texts_of(second, mapping), strict=True)) if second is not None else None
         self._file_categories = file_categories(frame, mapping)
-        options = {"kind": self.bar.kind(), "strategy": self.bar.strategy()}
+        options = {"kind": self.bar.kind(), "strategy": self.bar.strategy(), "fixes": self._fixes()}
         if self.bar.source() == SECOND_FILE and second_texts is not None:
             self._texts_frame = second
             rows = list(second_texts)
@@ -225,10 +225,20 @@ class CodingPage(QWidget):
         frame = self.session.coding_texts if source == SECOND_FILE else self.session.frame
         return dict(zip(frame.index, spreadsheet_rows(frame), strict=True)) if frame is not None else {}
 
+    def _fixes(self):  # noqa: ANN202 — the Data step's CategoryFixes, or None
+        data = self.session.data_spec
+        return data.category_fixes if data is not None else None
+
     def _categories(self) -> list[str]:
-        """The categories offered: the codebook's, then the file's, then those coded here."""
-        names = list(self.session.codebook.names())
-        for category in [*sorted(set(self._file_categories.values())), *self.session.codings.counts()]:
+        """The categories offered: the codebook's, then the file's, then those coded here — as the
+        table is now (merged spellings once; a category left out on the Data step never)."""
+        from guiapp.core.coding.current_table import current_categories, left_out_names
+
+        fixes = self._fixes()
+        left_out = left_out_names(fixes)
+        names = [name for name in self.session.codebook.names() if name not in left_out]
+        now = current_categories(self._file_categories, self.session.codings, fixes)
+        for category in [*sorted(set(now.categories.values())), *self.loop.pool.coded_counts(self.session.codings, {})]:
             if category not in names:
                 names.append(category)
         return names
