@@ -139,3 +139,39 @@ def test_review_screenshot(panel, qtbot):
     qtbot.waitExposed(panel)
     panel.change_button(0).click()
     save_screenshot(panel, "widget_review_panel")
+
+
+LONG = [  # topics named as in a newspaper codebook: long names, 27 of them
+    Doubt(0, "Banking, finance, and domestic commerce", "Macroeconomics", 0.31, 0.04, 0.05),
+    Doubt(1, "Civil rights, minority issues, civil liberties", "Law, crime, and family issues", 0.06, 0.07, 0.02),
+    Doubt(2, "Health", "Space, science, technology and communications", 0.22, 0.30, 0.2),
+]
+
+
+def test_keep_and_change_are_whole_and_visible_in_a_narrow_panel(qtbot):
+    """At 1024 x 700 the panel is about 760 pixels wide: no sideways scrolling, every button inside the
+    table and its label readable from its start (a long category is shortened at its end)."""
+    panel = ReviewPanel()
+    qtbot.addWidget(panel)
+    panel.resize(760, 520)
+    panel.show()
+    qtbot.waitExposed(panel)
+    rows = ["a", "b", "c"]
+    panel.set_review(Review(LONG, SENTENCE, 300), {row: f"Headline of {row} " * 6 for row in rows}, rows)
+    qtbot.wait(10)
+    table = panel.table
+    assert table.horizontalScrollBar().maximum() == 0  # nothing scrolled off to the side
+    viewport = table.viewport()
+    for index in range(len(LONG)):
+        for button in (panel.keep_button(index), panel.change_button(index)):
+            corner = button.mapTo(viewport, button.rect().topLeft())
+            assert corner.x() >= 0 and corner.x() + button.width() <= viewport.width()
+            assert corner.y() >= 0 and corner.y() + button.height() <= table.rowViewportPosition(index) + \
+                table.rowHeight(index)  # the whole button inside its row
+            needed = button.fontMetrics().horizontalAdvance(button.text())
+            assert button.contentsRect().width() >= needed  # the shown label is not clipped
+        assert panel.keep_button(index).text() == "Keep"
+        assert panel.change_button(index).text().startswith("Change to “")
+    assert panel.change_button(0).text() == "Change to “Macroeconomics”"
+    assert table.columnWidth(1) >= 150  # the text keeps room to be read
+    save_screenshot(panel, "widget_review_panel_narrow")

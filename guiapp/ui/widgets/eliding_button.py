@@ -10,8 +10,13 @@ MINIMUM_CHARACTERS = 12  # never narrower than about this many characters
 
 
 class ElidingButton(QPushButton):
-    def __init__(self, text: str, parent: QWidget | None = None) -> None:
+    """``elide``: where the label is shortened — in the middle (by default), or at its end where its
+    start must stay readable ("Change to “Macroec…")."""
+
+    def __init__(self, text: str, parent: QWidget | None = None, *,
+                 elide: Qt.TextElideMode = Qt.TextElideMode.ElideMiddle) -> None:
         super().__init__(text, parent)
+        self._elide = elide
         self._full = text
         self._tip = ""
         self.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Fixed)  # may be narrower than its label
@@ -58,7 +63,7 @@ class ElidingButton(QPushButton):
             shown = self._full
         else:
             room = max(self.width() - self._padding(full), 0)
-            shown = self.fontMetrics().elidedText(self._full, Qt.TextElideMode.ElideMiddle, room)
+            shown = self.fontMetrics().elidedText(self._full, self._elide, room)
         if shown != self.text():
             QPushButton.setText(self, shown)
         self._show_tooltip()

@@ -17,10 +17,12 @@ from PySide6.QtCore import QEvent, Qt, Signal
 from PySide6.QtGui import QBrush, QColor
 from PySide6.QtWidgets import (
     QAbstractItemView,
+    QBoxLayout,
     QHBoxLayout,
     QHeaderView,
     QLabel,
     QPushButton,
+    QSizePolicy,
     QTableWidget,
     QTableWidgetItem,
     QVBoxLayout,
@@ -45,11 +47,12 @@ TIPS = (
 )
 ROW, TEXT, CODED, SUGGESTED, CONFIDENCE, DECISION = range(len(HEADERS))
 SHOWN_CHARACTERS = 400  # of a long text in its cell (whole in the tooltip)
-TEXT_LINES = 3  # the height of a row, in lines of text
+TEXT_LINES = 3  # the height of a row, in lines of text (taller when Keep and Change stand one above the other)
 MOST_DECISION_PIXELS = 400  # the decision column is never wider (a long category is shortened with "…")
-LEAST_DECISION_PIXELS = 200
-LEAST_TEXT_PIXELS = 260  # a narrower panel scrolls sideways rather than squeeze the text
+MOST_STACKED_PIXELS = 240  # nor, where Keep and Change stand one above the other, wider than this
+LEAST_TEXT_PIXELS = 170  # the text never gets less; the other columns give up room first
 MOST_CATEGORY_PIXELS = 160  # a longer category name is shortened with "…" (whole in its tooltip)
+LEAST_CATEGORY_PIXELS = 90  # where room is short, the category columns shrink to this first
 CELL_AIR = 30  # the cell's own padding and margins around what it holds
 KEEP_TIP = "Your coding stays as it is; the text is no longer listed as doubted."
 CHANGE_TIP = ("Code this text “{category}” instead of “{coded}” (recorded in the study; your spreadsheet is "
@@ -215,7 +218,7 @@ class ReviewPanel(QWidget):
                 table.setItem(index, column, item)
             table.item(index, SUGGESTED).setForeground(QBrush(QColor(theme.ACCENT)))
             table.setRowHeight(index, height)
-            self._show_decision(index)
+            self._show_decision(index, refit=False)
         self._fit_columns()
         self._show_count()
 
@@ -225,27 +228,51 @@ class ReviewPanel(QWidget):
         return super().eventFilter(watched, event)
 
     def _fit_columns(self) -> None:
-        """The text takes what the other columns leave, and never less than ``LEAST_TEXT_PIXELS``
-        (the table then scrolls sideways); a long category or button is shortened first."""
+        """Every column in view, the table never scrolling sideways where it can be helped: the text
+        takes what the other columns leave, never less than ``LEAST_TEXT_PIXELS``; where room is short,
+        Keep and Change stand one above the other, the category columns shrink and a long category in
+        "Change to “…”" is shortened at its end, so that each label is read from its start."""
         table = self.table
         if not self._lines:
             return
         metrics, header = table.fontMetrics(), table.horizontalHeader()
-        widths = {}
+        room = table.viewport().width()
+        needed = {}
         for column in (ROW, CODED, SUGGESTED, CONFIDENCE):
             texts = [table.item(index, column).text() for index in range(table.rowCount())]
-            needed = max([header.sectionSizeFromContents(column).width(),
-                          *(metrics.horizontalAdvance(text) + CELL_AIR for text in texts)])
-            widths[column] = min(needed, MOST_CATEGORY_PIXELS)
+            needed[column] = max([header.sectionSizeFromContents(column).width(),
+                                  *(metrics.horizontalAdvance(text) + CELL_AIR for text in texts)])
         cells = [table.cellWidget(index, DECISION) for index in range(table.rowCount())]
-        needed = max([0, *(cell.sizeHint().width() for cell in cells if cell is not None)]) + CELL_AIR
-        room = table.viewport().width() - sum(widths.values()) - LEAST_TEXT_PIXELS
-        widths[DECISION] = max(LEAST_DECISION_PIXELS, min(needed, MOST_DECISION_PIXELS, room))
-        widths[TEXT] = max(LEAST_TEXT_PIXELS, table.viewport().width() - sum(widths.values()))
+        cells = [cell for cell in cells if cell is not None]
+        side_by_side = max([0, *(cell.sizeHint().width() for cell in cells)]) + CELL_AIR
+        stacked = min(max([0, *(_stacked_width(cell) for cell in cells)]) + CELL_AIR, MOST_STACKED_PIXELS)
+        least_decision = max([0, *(cell.minimumSizeHint().width() for cell in cells)]) + CELL_AIR
+        fixed = needed[ROW] + needed[CONFIDENCE]
+        widths = {ROW: needed[ROW], CONFIDENCE: needed[CONFIDENCE]}
+        category_room = max(LEAST_CATEGORY_PIXELS, (room - fixed - LEAST_TEXT_PIXELS - stacked) // 2)
+        for column in (CODED, SUGGESTED):
+            widths[column] = min(needed[column], MOST_CATEGORY_PIXELS, category_room)
+        left = room - sum(widths.values()) - LEAST_TEXT_PIXELS
+        stack = left < min(side_by_side, MOST_DECISION_PIXELS)
+        wanted = stacked if stack else side_by_side
+        widths[DECISION] = max(min(least_decision, MOST_DECISION_PIXELS), min(wanted, MOST_DECISION_PIXELS, left))
+        widths[TEXT] = max(LEAST_TEXT_PIXELS, room - sum(widths.values()))
+        for cell in cells:
+            cell.layout().setDirection(QBoxLayout.Direction.TopToBottom if stack else QBoxLayout.Direction.LeftToRight)
         for column, width in widths.items():
             table.setColumnWidth(column, width)
+        self._fit_rows()
 
-    def _show_decision(self, index: int) -> None:
+    def _fit_rows(self) -> None:
+        """Each row as tall as its text's lines, or as its decision where Keep and Change are stacked."""
+        table = self.table
+        height = self._text_delegate.row_height(table)
+        for index in range(table.rowCount()):
+            cell = table.cellWidget(index, DECISION)
+            cell_height = cell.layout().sizeHint().height() if cell is not None and cell.layout() else 0
+            table.setRowHeight(index, max(height, cell_height))
+
+    def _show_decision(self, index: int, refit: bool = True) -> None:
         line = self._lines[index]
         decided = self._decided.get(line.row)
         cell = QWidget()
@@ -256,11 +283,12 @@ class ReviewPanel(QWidget):
             keep = QPushButton("Keep", objectName="reviewKeep")
             keep.setToolTip(KEEP_TIP)
             keep.clicked.connect(lambda _=False, row=line.row: self._keep(row))
-            change = ElidingButton(f"Change to “{line.suggested}”")
+            change = ElidingButton(f"Change to “{line.suggested}”", elide=Qt.TextElideMode.ElideRight)
             change.setObjectName("reviewChange")
             change.setToolTip(CHANGE_TIP.format(category=line.suggested, coded=line.coded))
             change.clicked.connect(lambda _=False, row=line.row, category=line.suggested: self._change(row, category))
-            layout.addWidget(keep)
+            keep.setSizePolicy(QSizePolicy.Policy.Fixed, QSizePolicy.Policy.Fixed)
+            layout.addWidget(keep, 0, Qt.AlignmentFlag.AlignLeft)
             layout.addWidget(change)
         else:
             kept = decided == line.coded
@@ -272,6 +300,8 @@ class ReviewPanel(QWidget):
         if old is not None:
             old.hide()  # Qt deletes it later; gone from the screen now
         self.table.setCellWidget(index, DECISION, cell)
+        if refit:
+            self._fit_columns()  # a decision shown: the row's height and layout follow
         faint = QBrush(QColor(theme.FAINT_TEXT))
         for column in range(DECISION):
             item = self.table.item(index, column)
@@ -314,6 +344,14 @@ def _line(doubt: Doubt | Any, texts_by_row: Mapping, rows_by_position: Sequence 
     text = texts_by_row.get(row, getattr(doubt, "text", ""))
     return DoubtRow(row, str(text), str(doubt.coded), str(doubt.suggested), float(doubt.confidence),
                     float(doubt.coded_probability), getattr(doubt, "in_file", None))
+
+
+def _stacked_width(cell: QWidget) -> int:
+    """The width of a decision cell with its buttons one above the other: its widest part."""
+    layout = cell.layout()
+    margins = layout.contentsMargins()
+    widths = [layout.itemAt(i).sizeHint().width() for i in range(layout.count())]
+    return max([0, *widths]) + margins.left() + margins.right()
 
 
 def _percent(probability: float) -> str:
