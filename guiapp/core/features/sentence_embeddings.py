@@ -173,13 +173,23 @@ class SentenceEmbeddings(PreparedRepresentation):
         if not isinstance(prepared, EmbeddingsPrepared) or prepared.settings != self.prepare_settings():
             raise ValueError("this prepared data was made with other sentence embedding settings")
 
-    def _cache_key(self, identity: str, texts: list[str]) -> str:
-        digest = hashlib.sha256()
-        options = {"model": identity, "normalize": self.normalize, "max_length": self.max_length,
-                   "pooling": "mean", "format": 1}
+    def text_store_key(self) -> str:
+        """What the embedding of a single text depends on (the model's exact weights and the options),
+        as a hash: the folder of ``embedding_store.EmbeddingStore`` that keeps texts one by one."""
+        self.validate()
+        _, identity = resolve_model(self.model)
+        return hashlib.sha256(json.dumps(self._options(identity), sort_keys=True).encode()).hexdigest()[:32]
+
+    def _options(self, identity: str) -> dict[str, Any]:
+        options: dict[str, Any] = {"model": identity, "normalize": self.normalize, "max_length": self.max_length,
+                                   "pooling": "mean", "format": 1}
         if fast_inference.switch() == "off":  # switched off: exact vectors only, never checked 16-bit ones
             options["answers"] = "exact"
-        digest.update(json.dumps(options, sort_keys=True).encode())
+        return options
+
+    def _cache_key(self, identity: str, texts: list[str]) -> str:
+        digest = hashlib.sha256()
+        digest.update(json.dumps(self._options(identity), sort_keys=True).encode())
         for text in texts:
             data = text.encode("utf-8", errors="surrogatepass")
             digest.update(len(data).to_bytes(8, "little"))
