@@ -34,6 +34,7 @@ from guiapp.core.study.category_fixes import (
     unmatched_fixes,
     unmatched_fixes_note,
 )
+from guiapp.core.study.left_out_words import BRING_BACK, every_category_left_out
 from guiapp.core.study.mapping import category_labels, cell_text
 from guiapp.core.study.mapping_suggest import WRITTEN_DATE
 from guiapp.core.study.study_data import fold_size_error
@@ -55,6 +56,11 @@ def category_issues(data: CategoryData, n_rows: int, n_folds: int, split_chosen:
     """``held_out``: how the test texts are set aside ("" when none are taken from this table),
     said in the explanation of too-small categories."""
     column, n_coded, n_labels = data.column, data.n_coded, len(data.labels)
+    if n_coded == 0 and data.left_out is not None and data.left_out.any():
+        return [make_issue(
+            "error", "every_category_left_out", "Every category is left out",
+            every_category_left_out([], int(data.left_out.sum())), BRING_BACK,
+        )]
     if n_coded == 0:
         return [make_issue(
             "error", "no_coded_texts", "None of the texts is coded",

@@ -22,7 +22,7 @@ number of affected rows (``rows`` keeps at most 10,000 of them); for an issue wi
 counts the items its title names (categories, numbers …).
 
 Issue codes (severity):
-  errors    no_rows, no_category_column, no_coded_texts, one_category, all_texts_empty, small_categories,
+  errors    no_rows, no_category_column, no_coded_texts, every_category_left_out, one_category, all_texts_empty, small_categories,
             split_values, split_no_train, text_column_numbers (a text column of 80% or more
             numbers or dates)
   warnings  text_column_numbers (50% or more), empty_texts, category_spelling, category_spaces, numeric_measurement,

@@ -178,7 +178,7 @@ def _parsed(text: str, *, toml: bool) -> Any:
     line when it is neither."""
     check_nesting(text, toml=toml)
     try:
-        return tomllib.loads(text) if toml else json.loads(text)
+        return tomllib.loads(text) if toml else _json_without_duplicates(text)
     except json.JSONDecodeError as error:
         raise SpecError(
             f"The study file is not valid JSON (line {error.lineno}, column {error.colno}: {error.msg})."
@@ -196,6 +196,55 @@ def _parsed(text: str, *, toml: bool) -> Any:
         ) from None
     except RecursionError:
         raise nesting_error() from None
+
+
+def _json_without_duplicates(text: str) -> Any:
+    """The JSON value of ``text``; a :class:`SpecError` naming the key and where, when one object
+    gives the same key twice (JSON's parser would silently keep the last; TOML refuses it)."""
+    twice: list[tuple[str, dict]] = []
+
+    def pairs_to_dict(pairs: list[tuple[str, Any]]) -> dict:
+        value: dict = {}
+        for key, item in pairs:
+            if key in value and not twice:
+                twice.append((key, value))
+            value[key] = item
+        return value
+
+    parsed = json.loads(text, object_pairs_hook=pairs_to_dict)
+    if twice:
+        key, holder = twice[0]
+        where = _place_of(parsed, holder) or "the same part of the file"
+        raise SpecError(
+            f"The study file gives “{key}” twice in {where}; JSON would quietly keep only the last one.",
+            f"Keep one “{key}” there and delete the other (a study file names each setting once).",
+        )
+    return parsed
+
+
+def _place_of(value: Any, holder: dict, path: tuple[str, ...] = ()) -> str | None:
+    """Where ``holder`` sits in ``value``, as a study file's sections are named ("[evaluation]",
+    "entry 2 of [models]", "the top level of the file")."""
+    if value is holder:
+        if not path:
+            return "the top level of the file"
+        text, tables = "", []
+        for part in path:
+            if part.startswith("#"):
+                text = f"entry {part[1:]} of [{'.'.join(tables)}]"
+                tables = []
+            else:
+                tables.append(part)
+        if tables:
+            return f"[{'.'.join(tables)}]" + (f" in {text}" if text else "")
+        return text
+    items = value.items() if isinstance(value, dict) else (
+        ((f"#{number}", item) for number, item in enumerate(value, 1)) if isinstance(value, list) else ())
+    for key, item in items:
+        found = _place_of(item, holder, (*path, str(key)))
+        if found:
+            return found
+    return None
 
 
 def check_nesting(text: str, *, toml: bool) -> None:

@@ -36,6 +36,7 @@ from guiapp.core.study.label_set_checks import (
     thresholded_note,
 )
 from guiapp.core.study.label_sets import LabelSets, category_order, label_matrix
+from guiapp.core.study.left_out_words import BRING_BACK, every_category_left_out
 from guiapp.core.study.mapping import CodedTexts, apply_mapping, category_labels, check_mapping
 from guiapp.core.study.printable import printable
 from guiapp.core.study.spec import ExperimentSpec
@@ -395,6 +396,9 @@ def _usable(coded, rows: np.ndarray, where: str, notes: list[str], fixes: Catego
     if empty.any():
         notes.append(f"{int(empty.sum()):,} coded rows in {where} have no text and are not used.")
     usable = frame[frame["category"].notna() & ~empty]
+    if usable.empty and left_out.any() and not frame["category"].notna().any():
+        raise DataError(every_category_left_out(fixes.leave_out if fixes else [], int(left_out.sum()), where),
+                        BRING_BACK)
     if usable.empty:
         raise DataError(f"There are no coded texts in {where}.", "Check the category and text columns.")
     return usable

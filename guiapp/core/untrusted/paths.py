@@ -46,16 +46,26 @@ def path_problem(relative: object) -> str | None:
     if any(part in ("", ".") for part in parts):
         return "has an empty part"
     if len(relative) > RELATIVE_MAX_CHARS:
-        return f"is {len(relative):,} characters long, longer than file systems allow ({RELATIVE_MAX_CHARS:,})"
+        return (f"is {len(relative):,} characters long, longer than file systems allow "
+                f"({RELATIVE_MAX_CHARS:,} characters)")
     for part in parts:
         size = len(part.encode("utf-8", "surrogatepass"))
         if size > NAME_MAX_BYTES:
-            return f"has a name of {size:,} characters, longer than file systems allow ({NAME_MAX_BYTES})"
+            return f"has a name of {_name_size(part, size)}, longer than file systems allow ({NAME_MAX_BYTES} bytes)"
         if _NOT_IN_NAMES & set(part):
             return "has a character that file names cannot hold on every system"
         if part.split(".")[0].upper() in _RESERVED:
             return "has a name that Windows reserves for devices"
     return None
+
+
+def _name_size(name: str, size: int) -> str:
+    """A name's length as file systems count it: "265 bytes", and its characters too where letters
+    beyond plain English take several bytes each ("400 bytes (200 characters …)")."""
+    if size == len(name):
+        return f"{size:,} bytes"
+    return (f"{size:,} bytes ({len(name):,} characters; letters beyond plain English take 2 to 4 bytes each "
+            "in a file name)")
 
 
 def inside(root: str | Path, relative: object, what: str = "the path") -> Path:

@@ -68,7 +68,7 @@ def test_a_model_folder_outside_the_unpacking_folder_is_refused_before_anything_
 def test_a_member_name_longer_than_file_systems_allow_is_refused_in_words(good, tmp_path):
     header, members = with_model(*good)
     members["models/x/" + "a" * 300 + ".json"] = b"{}"
-    refused(forge(tmp_path / "long.textlab", header, members), tmp_path / "cache", "305 characters",
+    refused(forge(tmp_path / "long.textlab", header, members), tmp_path / "cache", "305 bytes",
             "longer than file systems allow")
     assert not (tmp_path / "cache").exists()
 

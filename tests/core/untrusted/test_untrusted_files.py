@@ -64,10 +64,17 @@ def test_a_stream_is_cut_at_its_limit_whatever_it_claims():
     assert describe_size(1536) == "1.5 KB" and describe_size(16 << 20) == "16 MB"
 
 
+def test_a_name_too_long_for_file_systems_is_measured_in_bytes_as_they_count_it():
+    assert "265 characters" not in path_problem("a" * 265)
+    assert path_problem("a" * 265) == "has a name of 265 bytes, longer than file systems allow (255 bytes)"
+    assert "name of 265 bytes (133 characters;" in path_problem("é" * 132 + "a")
+    assert path_problem("é" * 127) is None  # 254 bytes: fits
+
+
 @pytest.mark.parametrize(("relative", "words"), [
     ("../x", "climbs out"), ("a/../../x", "climbs out"), ("/etc/x", "absolute"), ("C:/x", "absolute"),
-    ("a\\..\\x", "backslashes"), ("a//b", "empty part"), ("a" * 300, "300 characters"),
-    ("é" * 200, "400 characters"), ("a/" * 600 + "b", "longer than file systems allow"),
+    ("a\\..\\x", "backslashes"), ("a//b", "empty part"), ("a" * 300, "name of 300 bytes, longer than file systems allow (255 bytes)"),
+    ("é" * 200, "name of 400 bytes (200 characters;"), ("a/" * 600 + "b", "longer than file systems allow"),
     ("a/x:stream", "character"), ("aux.json", "reserves"), ("a\x00b", "character"), ("", "not a path"),
 ])
 def test_paths_that_leave_their_folder_or_cannot_exist_are_refused(tmp_path, relative, words):
