@@ -102,11 +102,21 @@ class CurrentTable:
 
         return uncoded_rows(self.frame, self.mapping)
 
+    def measured_log(self, log: CodingLog, fixes: CategoryFixes | None = None) -> CodingLog:
+        """``log`` as the findings read it: the codings' categories after ``fixes`` (a coding of a
+        left-out category counts as no coding), and no entry of a row left out now."""
+        from dataclasses import replace
+
+        gone = {row_label(row) for row in self.left_out.index[self.left_out.to_numpy()]}
+        return CodingLog(replace(entry, category=fixed_category(entry.category, fixes), previous=None)
+                         for entry in log.entries if entry.source != "table" or entry.row not in gone)
+
     def measured(self) -> pd.DataFrame:
         """The table without the rows of left-out categories, its category column holding the
         categories after the fixes (what the findings measure as the corpus)."""
         kept = self.frame.loc[~self.left_out.to_numpy()].copy()
-        kept[self.mapping.category_column] = self.categories[~self.left_out].astype(object).to_numpy()
+        if self.mapping.category_column is not None and self.mapping.category_column in kept.columns:
+            kept[self.mapping.category_column] = self.categories[~self.left_out].astype(object).to_numpy()
         return kept
 
 

@@ -87,6 +87,7 @@ def table_findings_inputs(frame: pd.DataFrame, mapping, log=None, *, categories=
     of the study are not measured).
     Runs for seconds to minutes (the words or embeddings of every text, five fits): call it in a job."""
     from guiapp.core.coding.codings import CodingLog, file_categories
+    from guiapp.core.coding.current_table import current_table
     from guiapp.core.findings.coding_design import design_from_log
     from guiapp.core.findings.quick_features import findings_probabilities
     from guiapp.core.predict.new_texts import texts_of
@@ -99,9 +100,13 @@ def table_findings_inputs(frame: pd.DataFrame, mapping, log=None, *, categories=
                         "Predict the texts with a model of the study (Predict step, or textlab predict) and measure "
                         "those predictions: each category is then measured on its own.")
     notes: list[str] = []
-    frame = _fixed(frame, mapping, fixes, notes)
-    file_coded = file_categories(frame, mapping)
-    log = log if log is not None else CodingLog()
+    now = current_table(frame, mapping, log, fixes)  # file + TextLab's codings − fixes − left-out categories
+    if now.n_left_out:
+        notes.append(f"{now.n_left_out:,} texts of categories left out on the Data step are not measured.")
+    in_file = file_categories(frame, mapping)  # the rows the file codes (a random sample of the table)
+    mapping, frame = now.mapping, now.measured()
+    file_coded = {row: now.categories[row] for row in in_file if not now.left_out[row]}
+    log = now.measured_log(log if log is not None else CodingLog(), fixes)
     logged = design_from_log(log, file_coded, list(frame.index))
     table_entries = [entry for entry in log.entries_of() if entry.source == "table"]
     design = logged.design if table_entries else RandomSample()
@@ -122,18 +127,3 @@ def table_findings_inputs(frame: pd.DataFrame, mapping, log=None, *, categories=
     return TableFindingsInputs(tuple(fitted.categories), fitted.corpus, frame.reset_index(drop=True),
                                coded, design, excluded, tuple(notes))
 
-
-def _fixed(frame: pd.DataFrame, mapping, fixes, notes: list[str]) -> pd.DataFrame:  # noqa: ANN001
-    """The table with the Data step's fixes applied to its categories; rows of a category left out of
-    the study are left out here too (said in ``notes``)."""
-    from guiapp.core.study.category_fixes import fix_categories
-
-    column = mapping.category_column
-    if fixes is None or fixes.is_empty() or column is None or column not in frame.columns:
-        return frame
-    fixed, left_out = fix_categories(frame[column], fixes)
-    frame = frame.assign(**{column: fixed})
-    if left_out.any():
-        notes.append(f"{int(left_out.sum()):,} texts of categories left out on the Data step are not measured.")
-        frame = frame.loc[~left_out.to_numpy()]
-    return frame
