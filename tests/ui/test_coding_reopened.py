@@ -101,3 +101,19 @@ def test_a_category_left_out_on_the_data_step_is_no_key_before_or_after_reopenin
     page = again.coding_page
     assert "odd ones" not in keys()
     page.cancel_jobs()
+
+
+def test_predict_offers_the_rows_nobody_coded_as_the_data_step_counts_them(qtbot, coded_then_reopened):
+    from guiapp.ui.steps import PREDICT_STEP
+
+    window, first = coded_then_reopened
+    qtbot.keyClick(window.coding_page.text_view, "1")  # one more, after reopening
+    qtbot.waitUntil(lambda: window.data_page.report is not None and not window.data_page.is_busy()
+                    and window.data_page.report.n_coded == 40 + 13, timeout=60_000)
+    assert window.data_page.health_view.figures()["uncoded"] == "107"
+    window.go_to_step(PREDICT_STEP)
+    button = window.predict_page.source.own_button
+    qtbot.waitUntil(lambda: button.text() == "Use the 107 uncoded rows of your table", timeout=5000)
+    button.click()
+    rows = set(window.predict_page.source.frame.index)
+    assert len(rows) == 107 and not rows & set(window.session.codings.latest())

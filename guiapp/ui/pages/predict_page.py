@@ -148,7 +148,7 @@ class PredictPage(QWidget):
             "Run a study first: the models it trains can then predict the categories of texts nobody has coded.",
             "predict",
         )
-        self.source = NewTextsSource(self.session.study_table)  # "the uncoded rows of your table"
+        self.source = NewTextsSource(self.session.uncoded_table)  # "the uncoded rows of your table", as it is now
         self.source.changed.connect(self._inputs_changed)
         self.source.failed.connect(self.errorRaised)
         self.stack.addWidget(self.empty)
@@ -160,6 +160,8 @@ class PredictPage(QWidget):
         self.statusMessage.connect(self.session.say)
         self.errorRaised.connect(self.session.report_error)
         self.session.tableChanged.connect(lambda _table: self.study_table_changed())
+        self.session.codingsChanged.connect(self.study_table_changed)  # a text coded here is no longer uncoded
+        self.session.dataChanged.connect(self.study_table_changed)
         self.session.resultChanged.connect(lambda result: self.set_result(result, self.session.model_folder))
 
     # -- layout --------------------------------------------------------------------------------------
@@ -287,7 +289,17 @@ class PredictPage(QWidget):
         self._inputs_changed()
 
     def study_table_changed(self) -> None:
-        self.source.refresh_own_rows()
+        """The table or its codings changed: count its uncoded rows again now when this step is
+        shown, else when it is next shown (a coding on the Coding step costs no counting)."""
+        self._own_rows_stale = not self.isVisible()
+        if not self._own_rows_stale:
+            self.source.refresh_own_rows()
+
+    def showEvent(self, event) -> None:  # noqa: ANN001, N802 — Qt's name
+        super().showEvent(event)
+        if getattr(self, "_own_rows_stale", False):
+            self._own_rows_stale = False
+            self.source.refresh_own_rows()
 
     def open_path(self, path: Path) -> None:
         """A file dropped onto the window or opened from the File menu while on this step."""

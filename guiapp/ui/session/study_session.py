@@ -274,6 +274,23 @@ class StudySession(QObject):
         study = with_codings(self.frame, mapping, self.codings)
         return with_second_file_codings(study, mapping, self.codings, self.coding_texts)
 
+    def table_now(self):  # noqa: ANN201 — a CurrentTable, or None before a table with column roles
+        """The table as it is now — the file's codings with TextLab's applied, the Data step's
+        fixes applied, the categories left out set aside (``core/coding/current_table.py``): what
+        every step reads."""
+        from guiapp.core.coding.current_table import current_table
+
+        if self.frame is None or self.mapping is None:
+            return None
+        return current_table(self.frame, self.mapping, self.codings,
+                             self.data_spec.category_fixes if self.data_spec is not None else None)
+
+    def uncoded_table(self) -> tuple[pd.DataFrame | None, ColumnMapping | None]:
+        """The table with TextLab's codings and its column roles: its uncoded rows are the texts
+        nobody has coded, in the file or here (what Predict offers, as the Data step counts them)."""
+        now = self.table_now()
+        return (now.frame, now.mapping) if now is not None else (None, None)
+
     def set_coding_texts(self, coding_texts: pd.DataFrame | None) -> None:
         """A second file of texts to code (its text columns under the study's names), or None."""
         self.coding_texts = coding_texts
