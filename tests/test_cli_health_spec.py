@@ -86,7 +86,8 @@ def test_a_test_file_with_other_columns_is_caught_by_health(folder, capsys) -> N
 
 def test_health_uses_the_studys_folds_and_reads_its_test_file(folder, capsys) -> None:
     coded_texts(40, seed=3).to_csv(folder / "test.csv", index=False)
-    spec = write(folder, GOOD.replace("[data]\n", '[data]\ntest_source = "test.csv"\n') + "[evaluation]\nfolds = 3\n")
+    spec = write(folder, GOOD.replace("[data]\n", '[data]\ntest_source = "test.csv"\n') + "[evaluation]\nfolds = 3\n"
+                 + NAIVE_BAYES)
     assert main(["health", "--spec", spec, "--json"]) == 0
     payload = json.loads(capsys.readouterr().out)
     assert payload["report"]["n_folds"] == 3
@@ -97,7 +98,7 @@ def test_health_uses_the_studys_folds_and_reads_its_test_file(folder, capsys) ->
 
 def test_a_source_outside_the_study_folder_is_named(folder, capsys) -> None:
     (folder / "studies").mkdir()
-    spec = write(folder / "studies", GOOD.replace("texts.csv", "../texts.csv"))
+    spec = write(folder / "studies", GOOD.replace("texts.csv", "../texts.csv") + NAIVE_BAYES)
     assert main(["health", "--spec", spec]) == 0
     assert f'source = "../texts.csv" is {folder / "texts.csv"}' in capsys.readouterr().out
 
@@ -149,8 +150,42 @@ def test_a_multi_label_study_names_its_category_columns(tmp_path, capsys):
     shutil.copy(Path(__file__).parent / "fixtures" / "multi_label_small.csv", tmp_path / "coded.csv")
     (tmp_path / "study.toml").write_text(
         '[data]\nsource = "coded.csv"\n[data.mapping]\ntext_columns = ["text"]\nmulti_label = true\n'
-        'category_columns = ["economy", "health", "environment", "migration"]\n', encoding="utf-8")
+        'category_columns = ["economy", "health", "environment", "migration"]\n'
+        '[[models]]\nrepresentation = "bow"\nclassifier = "logistic_regression"\n', encoding="utf-8")
     assert main(["health", "--spec", str(tmp_path / "study.toml")]) == 0
     printed = capsys.readouterr().out
     assert "categories (several per text): economy, health, environment, migration" in printed
     assert "24 coded texts have none of the categories" in printed
+
+
+def _model(representation: str, classifier: str, option: str, value: str) -> str:
+    return (f'[[models]]\nrepresentation = "{representation}"\nclassifier = "{classifier}"\n'
+            f'[models.representation_options]\n{option} = "{value}"\n')
+
+
+@pytest.mark.parametrize("case", ["no models", "missing vectors", "not vectors", "missing sentence model",
+                                  "unknown hub model offline"])
+def test_health_refuses_models_that_run_cannot_start_with_runs_own_words(folder, capsys, monkeypatch, case) -> None:
+    monkeypatch.setenv("HF_HUB_OFFLINE", "1")
+    (folder / "notes.txt").write_text("hello world\nthese are words\n", encoding="utf-8")
+    models = {
+        "no models": "",
+        "missing vectors": _model("word_vectors", "svm", "vectors", str(folder / "nowhere.txt")),
+        "not vectors": _model("word_vectors", "svm", "vectors", str(folder / "notes.txt")),
+        "missing sentence model": _model("sentence_embeddings", "logistic_regression", "model",
+                                         str(folder / "no-model")),
+        "unknown hub model offline": _model("sentence_embeddings", "logistic_regression", "model",
+                                            "nobody-here/no-such-model-xyz"),
+    }[case]
+    words = {
+        "no models": "The study has no models to compare.",
+        "missing vectors": f"The word vector file “{folder / 'nowhere.txt'}” does not exist.",
+        "not vectors": "Line 1 of “notes.txt” has “world” where a number should be.",
+        "missing sentence model": f"The model folder “{folder / 'no-model'}” does not exist.",
+        "unknown hub model offline": "TextLab could not download nobody-here/no-such-model-xyz: this computer is offline",
+    }[case]
+    (health, out, _), (_, run_out, run_err) = both(capsys, write(folder, GOOD + models), folder / "out")
+    assert health == 1, out
+    assert "Not ready yet" in out and "Ready:" not in out
+    assert words in out and words in run_out + run_err
+    assert "Traceback" not in out + run_err

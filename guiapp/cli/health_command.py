@@ -3,8 +3,11 @@
 With ``--spec`` the table, sheet, columns and folds come from the study file, and the study's
 data-side checks run as well — the very ones ``textlab run`` makes before it fits anything
 (``load_study_data``: the tables exist, the test file has the study's columns, there are two
-categories or more, and every category has enough training texts for the study's folds). So
-"Ready" here means that ``run`` will not refuse the data.
+categories or more, and every category has enough training texts for the study's folds) — and
+the study's models are checked for what would stop them at once (``core/study/model_sources.py``:
+no models, missing or unreadable word vectors, a language model's folder that is missing or
+incomplete, a hub model not on this computer while offline). So "Ready" here means that ``run``
+will not refuse the data and every model can start.
 
 Exit status (``EXIT_CODES``, printed by ``textlab health --help``): 0 ready, perhaps with points
 worth a look; 1 not ready (with --spec: ``run`` would refuse the data); 2 the table or the study
@@ -120,14 +123,25 @@ def _with_run_checks(report, spec, spec_file: str, frame, notes: list[str]):
     """The report with the study's data-side checks (``textlab run``'s own) added as an error."""
     from guiapp.core.errors import DataError
     from guiapp.core.health.findings import HealthIssue
+    from guiapp.core.study.model_sources import model_problems
     from guiapp.core.study.study_data import load_study_data
 
+    problems, model_notes = model_problems(spec)
+    notes += [note for note in model_notes if note not in notes]
+    stops = [HealthIssue("error", "study_cannot_run", "The study cannot run as it is",
+                         f"`textlab run` would stop here: {problem.message}", problem.hint)
+             for problem in problems if not problem.model]
+    fails = [HealthIssue("error", "model_cannot_run", f"{problem.model} cannot run",
+                         f"`textlab run` would fail this model at once: {problem.message}", problem.hint)
+             for problem in problems if problem.model]
     try:
         data = load_study_data(spec, spec_file, table=frame)
     except DataError as error:
         issue = HealthIssue("error", "study_cannot_run", "The study cannot run as it is",
                             f"`textlab run` would stop here: {error.message}", error.hint)
-        return dataclasses.replace(report, issues=(issue, *report.issues))
+        return dataclasses.replace(report, issues=(*stops, issue, *fails, *report.issues))
+    if stops or fails:
+        report = dataclasses.replace(report, issues=(*stops, *fails, *report.issues))
     # a note the report already holds as a finding (category fixes that match nothing) is not repeated
     found = [issue.explanation for issue in report.issues if issue.code == "unmatched_fixes"]
     notes += [note for note in data.notes if note not in notes and not any(text in note for text in found)]

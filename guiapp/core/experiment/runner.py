@@ -52,6 +52,7 @@ from guiapp.core.experiment.work_pieces import FinalFit, run_piece
 from guiapp.core.models.conventional import describe_params, expand_grid, normalise_grid
 from guiapp.core.study.sections import ModelSpec
 from guiapp.core.study.spec import ExperimentSpec
+from guiapp.core.study.model_sources import NO_MODELS, NO_MODELS_HINT
 from guiapp.core.study.study_data import StudyData, load_study_data
 
 
@@ -77,7 +78,7 @@ def run_experiment(
     Every final model is saved under ``artefacts_dir`` (default: a folder for this run in
     TextLab's cache), so they can be applied to new texts later."""
     if not spec.models:
-        raise UserError("The study has no models to compare.", "Tick at least one model on the Models step.")
+        raise UserError(NO_MODELS, NO_MODELS_HINT)  # the words `textlab health --spec` gives too
     for model in spec.models:
         model.check()
     spec.evaluation.check()

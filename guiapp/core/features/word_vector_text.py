@@ -152,6 +152,35 @@ def _parse(source: Path, tmp: Path, on_event: EventCallback) -> dict[str, object
             "duplicates_skipped": duplicates}
 
 
+def check_head(source: Path, max_lines: int = 50) -> None:
+    """Read the first ``max_lines`` lines of ``source`` as the conversion would, raising the same
+    :class:`UserError` for a file that is not word vectors (quick: the file is not converted)."""
+    dim: int | None = None
+    with open(source, "rb") as raw:
+        stream = _open_text(raw, source.name)  # type: ignore[arg-type]
+        values, lines, line_no = [], [], 0
+        for line in stream:
+            line_no += 1
+            body = line.rstrip(b"\r\n \t")
+            if not body:
+                continue
+            if dim is None:
+                fields = body.split()
+                if line_no == 1 and len(fields) == 2 and all(f.isdigit() for f in fields):
+                    dim = int(fields[1])
+                    continue
+                dim = len(fields) - 1
+                if dim < 1:
+                    raise _bad_line(source, line_no, "has a word but no numbers")
+            values.append(_split_line(body, dim, source, line_no)[1])
+            lines.append(line_no)
+            if line_no >= max_lines:
+                break
+    if dim is None or not values:
+        raise UserError(f"“{source.name}” contains no word vectors.", _HINT)
+    _parse_values(values, lines, dim, source)
+
+
 def _split_line(body: bytes, dim: int, source: Path, line_no: int) -> tuple[str, bytes]:
     """The word and its numbers (as bytes) of one line; UserError on a wrong count."""
     word, _, rest = body.partition(b" ")
