@@ -50,9 +50,9 @@ from guiapp.core.experiment.threshold_choice import tuned_thresholds
 from guiapp.core.experiment.tuning import build_folds, default_jobs, grid_search
 from guiapp.core.experiment.work_pieces import FinalFit, run_piece
 from guiapp.core.models.conventional import describe_params, expand_grid, normalise_grid
+from guiapp.core.study.model_sources import NO_MODELS, NO_MODELS_HINT
 from guiapp.core.study.sections import ModelSpec
 from guiapp.core.study.spec import ExperimentSpec
-from guiapp.core.study.model_sources import NO_MODELS, NO_MODELS_HINT
 from guiapp.core.study.study_data import StudyData, load_study_data
 
 
