@@ -79,3 +79,15 @@ def no_speed_measurement(monkeypatch):
 
     monkeypatch.setattr(ModelsPage, "measure_in_background", False)
     yield
+
+
+@pytest.fixture(autouse=True)
+def quick_model_on_bag_of_words(monkeypatch):
+    """The Coding step starts its quick model on sentence embeddings where the bundled model is
+    installed, which embeds every text of a table once opened (a minute on two cores); UI tests start
+    on the bag of words unless a test puts the real default back."""
+    from guiapp.core.coding.quick_model import BAG_OF_WORDS
+    from guiapp.ui.widgets import coding_bar
+
+    monkeypatch.setattr(coding_bar, "default_kind", lambda: BAG_OF_WORDS)
+    yield

@@ -202,25 +202,27 @@ def _sentence(doubts: Sequence[Doubt], n_checked: int, not_checked: tuple[str, .
 
 
 def _how_sure(doubts: Sequence[Doubt]) -> str:
-    """How sure the models are of the categories they suggest, in words that match the numbers."""
-    confident = sum(1 for d in doubts if d.confidence >= CONFIDENT)
-    threshold = f"{round(CONFIDENT * 100)} % or more"
+    """How sure the models are of the categories they suggest, in words that match the numbers shown
+    (whole percentages: a doubt shown as 70 % is confident, one shown as 69 % is not)."""
+    threshold = round(CONFIDENT * 100)
+    confident = sum(1 for d in doubts if _percent(d.confidence) >= threshold)
     if confident == len(doubts):
-        return f"put them confidently in another category ({threshold})."
-    shown = [d for d in doubts if d.confidence < CONFIDENT]
+        return f"put them confidently in another category ({threshold} % or more)."
+    shown = [d for d in doubts if _percent(d.confidence) < threshold]
     low, high = _percent(min(d.confidence for d in shown)), _percent(max(d.confidence for d in shown))
-    spread = low if low == high else f"{low}–{high}"
+    spread = f"{low} %" if low == high else f"{low}–{high} %"
     above = all(d.confidence > d.coded_probability for d in shown)
     rather = ("find another category more likely than yours" if above
               else "give your coding less probability than is usual for its category")
     if confident:
-        return (f"put {confident:,} of them confidently in another category ({threshold}); for the other "
-                f"{len(shown):,} they {rather}, though not confidently: the suggested category has {spread}.")
+        return (f"put {confident:,} of them confidently in another category ({threshold} % or more); for the "
+                f"other {len(shown):,} they {rather}, though not confidently: the suggested category has {spread}.")
     return f"{rather}, though not confidently: the suggested category has {spread}."
 
 
-def _percent(probability: float) -> str:
-    return f"{round(probability * 100)} %"
+def _percent(probability: float) -> int:
+    """A probability as the whole percentage shown for it."""
+    return round(probability * 100)
 
 
 def readiness_sentence(counts: dict[str, int], trained_on: tuple[int, int] | None) -> str:

@@ -29,13 +29,25 @@ def snapshot(log):  # noqa: ANN001, ANN201 — a CodingLog
 
 
 def _export_job(path, table, mapping, log, codebook, coding_texts, on_event):  # noqa: ANN001, ANN202
+    from guiapp.core.coding.codings import coded_counts
     from guiapp.core.export.codings_export import write_codings
 
-    return write_codings(path, table, mapping, log, codebook=codebook, coding_texts=coding_texts, on_event=on_event)
+    written = write_codings(path, table, mapping, log, codebook=codebook, coding_texts=coding_texts,
+                            on_event=on_event)
+    here = sum(len(log.latest(source)) for source in SOURCES)
+    coded = sum(coded_counts(table, mapping, log).values()) + len(log.latest(SECOND_FILE))
+    return written, coded, here
+
+
+def export_words(written, coded: int, here: int) -> str:  # noqa: ANN001 — a path
+    """What an export says: where the file is, and how many codings it holds."""
+    texts = f"{coded:,} coded text{'s' if coded != 1 else ''}"
+    return f"Saved {texts} ({here:,} coded in TextLab) to {written}"
 
 
 class CodingFiles(QObject):
     statusMessage = Signal(str)
+    exported = Signal(str)  # what was saved where, in words
     errorRaised = Signal(object, str)
     textsRead = Signal(object)  # the second file's texts (a DataFrame), now the session's texts to code
 
@@ -92,9 +104,14 @@ class CodingFiles(QObject):
         session = self.session
         worker = Worker(_export_job, path, session.frame, session.mapping, snapshot(session.codings), session.codebook,
                         session.coding_texts, name="export codings")
-        worker.signals.finished.connect(lambda written: self.statusMessage.emit(f"Saved the codings to {written}"))
+        worker.signals.finished.connect(self._exported)
         worker.signals.failed.connect(lambda error: self.errorRaised.emit(error, "Exporting the codings"))
         self._export_slot.start(worker)
+
+    def _exported(self, outcome) -> None:  # noqa: ANN001 — (path, coded texts, coded in TextLab)
+        words = export_words(*outcome)
+        self.exported.emit(words)
+        self.statusMessage.emit(words)
 
     def slots(self) -> tuple[WorkerSlot, ...]:
         return self._read_slot, self._export_slot

@@ -49,6 +49,13 @@ SEVERAL_CATEGORIES = ("Code these texts in your spreadsheet",
                       "(the Data step's “A text can have several categories”), so code more texts in your spreadsheet, "
                       "one column per category, and open it again.")
 
+def undone_words(row: str, category: str | None) -> str:
+    """What Undo says: "Undone: row 12 had been coded as “health”." (or skipped)."""
+    if category is None:
+        return f"Undone: row {row} had been skipped."
+    return f"Undone: row {row} had been coded as “{category}”."
+
+
 class CodingPage(QWidget):
     statusMessage = Signal(str)
     errorRaised = Signal(object, str)
@@ -64,6 +71,7 @@ class CodingPage(QWidget):
         self.files.statusMessage.connect(self.statusMessage)
         self.files.errorRaised.connect(self.errorRaised)
         self.files.textsRead.connect(self._texts_read)
+        self._shown_formats: tuple = (None, {})  # (the frame, column → how its dates are written)
         self._texts_frame = None  # the table or the second file: where the texts on screen come from
         self._flag = ("", "")  # the flag and comment given to the text on screen, recorded with its coding
         self._pool_key: tuple | None = None
@@ -101,6 +109,7 @@ class CodingPage(QWidget):
         self.bar.sourceChosen.connect(lambda _source: self._rebuild_loop(force=True))
         self.bar.fileWanted.connect(self.files.choose_texts_file)
         self.bar.exportRequested.connect(self.files.choose_export_path)
+        self.files.exported.connect(self.bar.show_export)
 
         self.text_view = CodingTextView()
         self.text_view.coded.connect(self.code)
@@ -284,8 +293,7 @@ class CodingPage(QWidget):
             self.statusMessage.emit("Nothing to undo.")
             return
         self.session.codings_changed()
-        shown = self._row_names(undone.source).get(undone.row, undone.row)
-        self.statusMessage.emit(f"Undid the coding of row {shown}.")
+        self.statusMessage.emit(undone_words(self._shown_row(undone.source, undone.row), undone.category))
         self._show_next(again=undone)
 
     def flag(self, flag: str, comment: str) -> None:
@@ -321,10 +329,21 @@ class CodingPage(QWidget):
             return
         frame, mapping = self._texts_frame, self.session.mapping
         hidden = {*mapping.text_columns, mapping.category_column}
-        metadata = {column: frame.at[suggestion.row, column] for column in frame.columns if column not in hidden} \
+        metadata = self._shown_cells(frame, suggestion.row, [c for c in frame.columns if c not in hidden]) \
             if frame is not None and suggestion.row in frame.index else {}
         self.text_view.show_text(suggestion.text, metadata, categories, reason=suggestion.reason,
                                  flag=self._flag[0], comment=self._flag[1])
+
+    def _shown_cells(self, frame, row, columns: list) -> dict:  # noqa: ANN001
+        """Column → the text of ``row``'s cell, as the researcher reads it (a column of dates at
+        midnight without "00:00:00"); each column's way of writing dates is found once per table."""
+        from guiapp.core.tables.shown_cells import date_formats, shown_row
+
+        kept, formats = self._shown_formats
+        if kept is not frame:
+            formats = date_formats(frame)
+            self._shown_formats = (frame, formats)
+        return shown_row(frame, row, columns, formats)
 
     def _shown_again(self, undone):  # noqa: ANN001, ANN202 — a Coding; a Suggestion or None
         """The text whose coding was undone, as it was chosen: the same way and with the same
@@ -339,7 +358,8 @@ class CodingPage(QWidget):
         position = loop.pool.position(undone.row, loop.source)
         if position is None or position >= loop.pool.n_pool:  # a coded text of the file, not one to code
             return None
-        return Suggestion(undone.row, Choice(position, undone.probability, undone.chosen_by), "shown again after Undo",
+        reason = undone_words(self._shown_row(undone.source, undone.row), undone.category)
+        return Suggestion(undone.row, Choice(position, undone.probability, undone.chosen_by), reason,
                           loop.source, loop.pool.text(undone.row, loop.source))
 
     def _strategy_chosen(self, _strategy: str) -> None:
@@ -418,7 +438,16 @@ class CodingPage(QWidget):
             counts = {category: 0 for category in self._categories()}
             counts.update(self.loop.pool.coded_counts(log, self._file_categories))
         self.progress.set_counts(counts, log.per_hour(), coded=self.session.coded_texts_here())
+        if self.loop is not None:
+            self.review_tab.show_readiness(counts, self._trained_on())
         self.text_view.set_can_undo(bool(log.entries_of()))  # the first coding's entries (not a second coder's)
+
+    def _trained_on(self) -> tuple[int, int] | None:
+        """(coded texts, categories) the quick model last learnt from; None before it is trained."""
+        loop = self.loop
+        if loop is None or not loop.rounds:
+            return None
+        return loop.rounds[-1].n_coded, len(loop.categories)
 
     def _codebook_changed(self) -> None:
         if self.loop is None:

@@ -8,11 +8,24 @@ from PySide6.QtCore import QSettings, Qt, Signal
 from PySide6.QtWidgets import QComboBox, QLabel, QLineEdit, QPushButton, QWidget
 
 from guiapp.core.coding.coding_record import SOURCES
-from guiapp.core.coding.quick_model import BAG_OF_WORDS, KIND_WORDS, KINDS
+from guiapp.core.coding.quick_model import (
+    BAG_OF_WORDS,
+    EMBEDDINGS,
+    KIND_WORDS,
+    KINDS,
+    bundled_model_installed,
+    default_kind,
+)
 from guiapp.core.coding.strategies import STRATEGIES, STRATEGY_WORDS
-from guiapp.ui.widgets.layouts import STRETCH, hbox
+from guiapp.ui import theme
+from guiapp.ui.widgets.flow_layout import FlowRow, together
+from guiapp.ui.widgets.layouts import vbox
 
 CODER_KEY = "coding/coder"
+KIND_KEY = "coding/model"
+NOT_INSTALLED = ("The bundled sentence model is not installed, so the quick model uses the bag of words. "
+                 "Reinstall TextLab to learn from sentence embeddings.")
+CODER_CHARACTERS = (12, 28)  # the name field shows at least / at most about this many characters
 AUTO = "auto"
 AUTO_WORDS = ("Suggested", "At random until two categories have five codings each, then where the model is least sure.")
 TABLE, SECOND_FILE = SOURCES
@@ -33,8 +46,9 @@ class CodingBar(QWidget):
         self.coder_edit = QLineEdit(str(QSettings().value(CODER_KEY, "") or ""), objectName="coderName")
         self.coder_edit.setPlaceholderText("your name or initials")
         self.coder_edit.setToolTip("Recorded with every coding, so that two coders' work can be told apart.")
-        self.coder_edit.setMaximumWidth(160)
         self.coder_edit.editingFinished.connect(self._remember_coder)
+        self.coder_edit.textChanged.connect(lambda _text: self._fit_coder())
+        self._fit_coder()
 
         self.source_combo = QComboBox(objectName="codingSource")
         self.source_combo.setToolTip("Which texts to code: the rows of your table without a category, or the texts "
@@ -59,17 +73,28 @@ class CodingBar(QWidget):
             label, tip = KIND_WORDS[kind]
             self.kind_combo.addItem(label, kind)
             self.kind_combo.setItemData(self.kind_combo.count() - 1, tip, Qt.ItemDataRole.ToolTipRole)
-        self.kind_combo.setCurrentIndex(self.kind_combo.findData(BAG_OF_WORDS))
         self.kind_combo.setToolTip("The quick model that learns while you code and suggests the next text.")
-        self.kind_combo.currentIndexChanged.connect(lambda _i: self.kindChosen.emit(self.kind()))
+        self.kind_note = QLabel("(sentence model not installed)", objectName="codingModelNote")
+        self.kind_note.setStyleSheet(theme.HINT_STYLE)
+        self.kind_note.setToolTip(NOT_INSTALLED)
+        self._offer_kinds()
+        self.kind_combo.currentIndexChanged.connect(lambda _i: self._kind_changed())
 
         self.export_button = QPushButton("Export codings…", objectName="exportCodings")
         self.export_button.setToolTip("Save your table with every coding made here (coder, time, how the text was "
                                       "chosen, flags) as an Excel or CSV file. Your spreadsheet is not changed.")
         self.export_button.clicked.connect(self.exportRequested)
-        hbox(self, QLabel("Coder:"), self.coder_edit, QLabel("Texts:"), self.source_combo, QLabel("Next text:"),
-             self.strategy_combo, QLabel("Learning model:"), self.kind_combo, STRETCH, self.export_button,
-             margins=(0, 0, 0, 0))
+        self.export_note = QLabel(objectName="exportNote", wordWrap=True)
+        self.export_note.setStyleSheet(f"color: {theme.GOOD_TEXT};")
+        self.export_note.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.export_note.hide()
+        row = FlowRow(spacing=14, line_spacing=6)  # a narrow window puts the choices on two lines
+        for widget in (together(QLabel("Coder:"), self.coder_edit), together(QLabel("Texts:"), self.source_combo),
+                       together(QLabel("Next text:"), self.strategy_combo),
+                       together(QLabel("Learning model:"), self.kind_combo, self.kind_note), self.export_button,
+                       self.export_note):
+            row.add_widget(widget)
+        vbox(self, row, margins=(0, 0, 0, 0))
 
     # -- the choices ------------------------------------------------------------------------------------
     def coder(self) -> str:
@@ -81,6 +106,43 @@ class CodingBar(QWidget):
 
     def _remember_coder(self) -> None:
         QSettings().setValue(CODER_KEY, self.coder())
+        self.coder_edit.setCursorPosition(0)  # a long name shows its start, not its end
+
+    def _fit_coder(self) -> None:
+        """The name field as wide as the name (within bounds), so that a name is seen whole."""
+        edit = self.coder_edit
+        metrics = edit.fontMetrics()
+        least, most = (metrics.averageCharWidth() * n for n in CODER_CHARACTERS)
+        needed = max(metrics.horizontalAdvance(edit.text()), metrics.horizontalAdvance(edit.placeholderText()))
+        edit.setFixedWidth(min(max(needed, least), most) + 24)  # the field's frame and margins
+
+    def show_export(self, words: str) -> None:
+        """Say where the codings were saved, and how many (beside "Export codings…")."""
+        self.export_note.setText(words)
+        self.export_note.setToolTip(words)
+        self.export_note.setVisible(bool(words))
+
+    # -- the quick model ---------------------------------------------------------------------------------
+    def _offer_kinds(self) -> None:
+        """Sentence embeddings where the bundled model is installed (or the researcher's last choice);
+        else the bag of words, with a note that says why."""
+        installed = bundled_model_installed()
+        model = self.kind_combo.model()
+        embeddings = self.kind_combo.findData(EMBEDDINGS)
+        model.item(embeddings).setEnabled(installed)
+        if not installed:
+            self.kind_combo.setItemText(embeddings, f"{KIND_WORDS[EMBEDDINGS][0]} (not installed)")
+            self.kind_combo.setItemData(embeddings, NOT_INSTALLED, Qt.ItemDataRole.ToolTipRole)
+        remembered = str(QSettings().value(KIND_KEY, "") or "")
+        kind = remembered if remembered in KINDS and (installed or remembered != EMBEDDINGS) else default_kind()
+        if kind == EMBEDDINGS and not installed:
+            kind = BAG_OF_WORDS
+        self.kind_combo.setCurrentIndex(self.kind_combo.findData(kind))
+        self.kind_note.setVisible(not installed)
+
+    def _kind_changed(self) -> None:
+        QSettings().setValue(KIND_KEY, self.kind())
+        self.kindChosen.emit(self.kind())
 
     def strategy(self) -> str:
         return self.strategy_combo.currentData()

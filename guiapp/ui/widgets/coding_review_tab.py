@@ -35,6 +35,14 @@ class CodingReviewTab(QWidget):
         vbox(self, (self.button, 0), (self.panel, 1))
         self.layout().setAlignment(self.button, Qt.AlignmentFlag.AlignLeft)
 
+    def show_readiness(self, counts: Mapping[str, int], trained_on: tuple[int, int] | None) -> None:
+        """Before the codings are checked: what the check would look at now, and what the quick model
+        last learnt from (``counts``: coded texts per category; ``trained_on``: (coded texts,
+        categories), None before it is trained)."""
+        from guiapp.core.coding.review import readiness_sentence
+
+        self.panel.set_waiting(readiness_sentence(dict(counts), trained_on))
+
     def show_review(self, found, table_rows: Mapping, file_rows: Mapping, file_label: str) -> None:  # noqa: ANN001
         """Show a coding loop's review (``found``): ``table_rows``/``file_rows``: row → the row Excel shows,
         in the table and in the second file (called ``file_label``)."""

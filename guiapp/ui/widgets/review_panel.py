@@ -53,6 +53,7 @@ MOST_STACKED_PIXELS = 240  # nor, where Keep and Change stand one above the othe
 LEAST_TEXT_PIXELS = 170  # the text never gets less; the other columns give up room first
 MOST_CATEGORY_PIXELS = 160  # a longer category name is shortened with "…" (whole in its tooltip)
 LEAST_CATEGORY_PIXELS = 90  # where room is short, the category columns shrink to this first
+WAITING = "Codings can be checked once texts of at least two categories are coded."
 CELL_AIR = 30  # the cell's own padding and margins around what it holds
 KEEP_TIP = "Your coding stays as it is; the text is no longer listed as doubted."
 CHANGE_TIP = ("Code this text “{category}” instead of “{coded}” (recorded in the study; your spreadsheet is "
@@ -91,6 +92,7 @@ class ReviewPanel(QWidget):
         self._lines: list[DoubtRow] = []
         self._decided: dict[Hashable, str] = {}  # row -> the category the researcher settled on
         self._row_names: Mapping = {}
+        self._reviewed = False  # a review is shown (not only what a check would look at)
         self.sentence_label = QLabel(objectName="reviewSentence")
         self.sentence_label.setWordWrap(True)
         self.sentence_label.setTextFormat(Qt.TextFormat.PlainText)
@@ -143,17 +145,19 @@ class ReviewPanel(QWidget):
         self._decided = {row: str(category) for row, category in (decided or {}).items()}
         doubts = list(review.doubts) if review is not None else []
         self._lines = [_line(d, texts_by_row or {}, rows_by_position) for d in doubts]
-        if review is None:
-            sentence = "Codings are checked once the quick model has been trained on texts of at least two categories."
-        else:
-            sentence = review.sentence
-        self.sentence_label.setText(sentence)
+        self._reviewed = review is not None
+        self.sentence_label.setText(WAITING if review is None else review.sentence)
         no_doubts = review is not None and not doubts and review.n_checked > 0
         self.sentence_label.setStyleSheet(
             f"QLabel {{ {theme.notice_style('done', '8px 10px')} color: {theme.GOOD_TEXT}; }}" if no_doubts
             else theme.SOFT_STYLE)
         self.table.setVisible(bool(self._lines))
         self._fill()
+
+    def set_waiting(self, sentence: str) -> None:
+        """What the check would look at, said while no check has been made (a review shown stays)."""
+        if not self._reviewed:
+            self.sentence_label.setText(sentence)
 
     def mark_decided(self, row: Hashable, category: str) -> None:
         """Show ``row`` as decided: its coding is now ``category`` (its own: kept; another: changed)."""

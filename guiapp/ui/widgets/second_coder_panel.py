@@ -85,6 +85,7 @@ class SecondCoderPanel(QWidget):
         self._row_names: dict = {}  # row → the row the spreadsheet shows
         self._file_categories: dict = {}
         self._metadata_columns: list = []
+        self._date_formats: dict = {}  # column → how its dates are written
         self._first: dict = {}  # row → the first coding's category (the file's with TextLab's applied)
         self._state: SecondCoderSample | None = None
         self._coder = ""  # the second coder's name while coding
@@ -229,6 +230,9 @@ class SecondCoderPanel(QWidget):
         self._row_names = dict(zip(frame.index, spreadsheet_rows(frame).tolist(), strict=True))
         self._file_categories = dict(file_categories(frame, mapping))
         self._metadata_columns = [c for c in frame.columns if c not in {*mapping.text_columns, mapping.category_column}]
+        from guiapp.core.tables.shown_cells import date_formats
+
+        self._date_formats = date_formats(frame, self._metadata_columns)  # dates at midnight without the time
         self._start_over()
 
     def _codebook_changed(self) -> None:
@@ -361,7 +365,9 @@ class SecondCoderPanel(QWidget):
         state = self._state
         self._current = row
         frame = self.session.frame
-        metadata = {column: frame.at[row, column] for column in self._metadata_columns} \
+        from guiapp.core.tables.shown_cells import shown_row
+
+        metadata = shown_row(frame, row, self._metadata_columns, self._date_formats) \
             if frame is not None and row in frame.index else {}
         if state is not None and row in state.skipped:
             reason = SHOWN_AGAIN
