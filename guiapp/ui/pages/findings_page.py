@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from PySide6.QtCore import Signal
+from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
@@ -313,8 +313,11 @@ class FindingsPage(QWidget):
         self.group_combo.blockSignals(True)
         self.group_combo.clear()
         self.group_combo.addItem(NO_GROUPS, "")
-        for column in columns:
-            self.group_combo.addItem(str(column), column)
+        from guiapp.core.tables.group_columns import group_columns
+
+        for offered in group_columns(inputs.corpus, columns):  # few groups first; ids and days last, marked
+            self.group_combo.addItem(offered.label, offered.name)
+            self.group_combo.setItemData(self.group_combo.count() - 1, offered.tip, Qt.ItemDataRole.ToolTipRole)
         self.group_combo.setCurrentIndex(max(self.group_combo.findData(chosen), 0) if chosen else 0)
         self.group_combo.blockSignals(False)
         self.regression_form.set_choices(inputs.categories, columns,
