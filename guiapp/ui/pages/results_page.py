@@ -260,8 +260,10 @@ class ResultsPage(QWidget):
             self.clear()
             return
         self.show_result(result)
-        frame = self.session.frame  # the learning curve redraws the study that gave the result, on its table
-        self.set_study(result.study_spec() if frame is not None else None, frame)
+        # the learning curve redraws the study that gave the result, on its table as it is now: the
+        # file's codings with those made on the Coding step, as the run read them
+        spec = result.study_spec() if self.session.frame is not None else None
+        self.set_study(spec, self.session.study_table_with_codings(spec.data.mapping) if spec is not None else None)
 
     def _show_cell(self, model: str, human: int, predicted: int) -> None:
         """A click on a confusion-matrix cell: the Documents step, filtered to those documents."""

@@ -265,6 +265,9 @@ class LearningCurvePanel(QWidget):
     def _count_failed(self, worker: Worker, error: BaseException) -> None:
         if self._count_job.current is worker or self._count_job.current is None:
             self._count_problem = _plain(error, "Reading the study's coded texts")
+            if self.sizes_edit.text() == self._proposed_sizes:  # no sizes are proposed for a study not counted
+                self._proposed_sizes = ""
+                self.sizes_edit.setText("")
             self._update_controls()
 
     def training_texts(self) -> int | None:
@@ -286,7 +289,8 @@ class LearningCurvePanel(QWidget):
                        if self._counts else "")
             self.study_label.setText(f"Study “{spec.name or 'this study'}” — {len(spec.models)} model"
                                      f"{'s' if len(spec.models) != 1 else ''}: {names}.{counted}")
-        text, problem = (sizes.problem, True) if not sizes.ok else self._sizes_text(sizes.sizes)
+        text, problem = ((self._count_problem, True) if self._count_problem
+                         else (sizes.problem, True) if not sizes.ok else self._sizes_text(sizes.sizes))
         self._note(self.sizes_note, text, problem=problem)
         has_models = spec is not None and bool(spec.models)
         self.work_note.setText(self._work_text(sizes.sizes) if sizes.ok and has_models else "")
@@ -455,5 +459,6 @@ class LearningCurvePanel(QWidget):
 def _plain(error: BaseException, doing: str) -> str:
     """What happened and what to do, in words (the traceback goes to the log only)."""
     report = error_report(error, doing)
-    log.warning("%s: %s", report.title, report.message, exc_info=error)
+    # said on the panel; the traceback only for a log that asks for details, never on the console
+    log.info("%s: %s", report.title, report.message, exc_info=error)
     return f"{report.message} {report.hint}".strip()
