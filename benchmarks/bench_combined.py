@@ -42,6 +42,20 @@ DATASETS = {
 }
 
 
+# said on the page: how the slow models get held-out answers for every training text
+OUT_OF_FOLD_PARAGRAPH = (
+    'Out-of-fold answers of the models that are slow to train. A fine-tuned Transformer or SetFit whose '
+    'setting was chosen on one validation split (the default on a computer without a GPU) has held-out '
+    'answers for those validation texts only — a fifth of the training texts — so a combination with it '
+    'would be learnt on those few. Where that costs little, the chosen setting is therefore trained once '
+    "more in each of the study's folds, so that every training text has answers from a model that never "
+    'saw it: when these extra runs are expected to take at most ten minutes (from the same estimate as '
+    "the study's expected time). Where they would take longer, they are skipped, the combination is "
+    'learnt on the validation texts only, and it is not recommended when that is under half of the '
+    'training texts; the Results step and the methods appendix say on how many texts it was learnt.'
+)
+
+
 def _tables(name: str, folder: Path) -> tuple[Path, Path | None]:
     """The data set as CSV files with a header (text, label) in ``folder``: (training+test or training, test)."""
     if name.startswith("ethos"):
@@ -142,6 +156,8 @@ def markdown(runs: list[dict]) -> str:
         "the out-of-fold texts and scored on that fold. A combined model is recommended only when it beats the best "
         "model it combines on those same folds by more than one standard error and was learnt on at least half of "
         "the training texts.",
+        "",
+        OUT_OF_FOLD_PARAGRAPH,
         "",
     ]
     for run in runs:

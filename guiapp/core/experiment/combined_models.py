@@ -170,7 +170,8 @@ def _where_learnt(n_rows: int, n_train: int) -> str:
     if n_rows == n_train:
         return f"the out-of-fold probabilities of all {n_train:,} training texts"
     return (f"the {n_rows:,} of {n_train:,} training texts held out from every model "
-            "(a Transformer tuned on one validation split has out-of-fold probabilities for those only)")
+            "(a fine-tuned Transformer or SetFit tuned on one validation split has out-of-fold probabilities for "
+            "those only, unless training it again in each fold was expected to take under ten minutes)")
 
 
 def part_weights(combiner, parts: list[ModelResult]) -> dict[str, float]:

@@ -110,6 +110,35 @@ def setfit_seconds(model: ModelSpec, n_train: int, n_test: int, *, tuning_splits
             + TORCH_LOAD_SECONDS)
 
 
+def setfit_out_of_fold_seconds(model: ModelSpec, n_train: int, folds: int, *, on_gpu: bool = False,
+                               mean_tokens: float | None = None) -> float:
+    """Expected seconds of training SetFit's chosen setting (costed at the grid's dearest setting) once
+    in each of ``folds`` folds of the training texts, each answering the fold's held-out texts."""
+    from guiapp.core.models.few_shot_options import expand_setfit_grid
+
+    dearest = max(expand_setfit_grid(model.grid), key=lambda point: point["epochs"] * point["pairs_per_text"])
+    folds, n_train = max(folds, 2), max(n_train, 1)
+    fit, held_out = round(n_train * (folds - 1) / folds), round(n_train / folds)
+    return folds * setfit_run_seconds(model, dearest, fit, held_out, on_gpu=on_gpu, mean_tokens=mean_tokens)
+
+
+def setfit_out_of_fold_fits(model: ModelSpec, n_train: int, folds: int, *, validation_split: bool, combined: bool,
+                            on_gpu: bool = False, mean_tokens: float | None = None) -> int:
+    """How many extra SetFit training runs give held-out probabilities for every training text (the
+    fine-tuned Transformer's rule, ``transformer_out_of_fold.py``): ``folds`` when its tuning on one
+    validation split left most texts without them, combined models are learnt, and the runs are
+    expected to take at most ``AFFORDABLE_SECONDS``; else 0."""
+    from guiapp.core.experiment.transformer_out_of_fold import AFFORDABLE_SECONDS
+
+    if not (validation_split and combined) or n_train <= 0 or folds < 2:
+        return 0
+    try:
+        seconds = setfit_out_of_fold_seconds(model, n_train, folds, on_gpu=on_gpu, mean_tokens=mean_tokens)
+    except (ValueError, KeyError, OSError):
+        return 0
+    return folds if seconds <= AFFORDABLE_SECONDS else 0
+
+
 def setfit_tuning(how: str, on_gpu: bool, model: ModelSpec, n_train: int | None, folds: int, *,
                   mean_tokens: float | None = None) -> str:
     """How SetFit's setting is chosen: :data:`CROSS_VALIDATION` (on the study's ``folds`` splits) or

@@ -15,7 +15,10 @@ stratified validation split of the training texts where the folds would take lon
 (``few_shot_estimates.setfit_tuning``, the Transformer's ``transformer_tuning`` rule) — and the
 setting with the best mean macro-F1 is refitted on all training texts. Its probabilities for the
 texts held out from the chosen setting's tuning runs are its out-of-fold probabilities (every
-training text with the folds, the validation texts with one split).
+training text with the folds, the validation texts with one split). After one validation split,
+when combined models are learnt and it is affordable (``few_shot_estimates.setfit_out_of_fold_fits``,
+at most ten minutes more, the fine-tuned Transformer's rule), the chosen setting is trained once more
+in each of the study's folds, so every training text has out-of-fold probabilities.
 
 Each category's description defaults to its name; ``representation_options["descriptions"]``
 replaces it per category (said in the model's notes).
@@ -35,7 +38,12 @@ from guiapp.core.compute.executors import Executor
 from guiapp.core.events import EventCallback, Log, Progress, sub_progress
 from guiapp.core.experiment import metrics
 from guiapp.core.experiment.artefacts import model_folder_name
-from guiapp.core.experiment.few_shot_estimates import CROSS_VALIDATION, setfit_tuning, setfit_work
+from guiapp.core.experiment.few_shot_estimates import (
+    CROSS_VALIDATION,
+    setfit_out_of_fold_fits,
+    setfit_tuning,
+    setfit_work,
+)
 from guiapp.core.experiment.held_out import CI_LEVEL, evaluate_on_test
 from guiapp.core.experiment.out_of_fold import OutOfFold
 from guiapp.core.experiment.resampling import oversampled_rows
@@ -200,8 +208,14 @@ def _run_setfit(model: ModelSpec, data: StudyData, folds: Folds, spec: Experimen
         return rows[oversampled_rows(data.y[rows], ratio, spec.seed)] if ratio is not None else rows
 
     train_on = setfit_trainer(data, options, spec.seed)
-    # progress: each training run weighs its pairs × epochs; the final refit counts as the dearest setting
+    # the chosen setting once more in each fold, where affordable, for held-out probabilities of every text
+    oof_folds = folds[:spec.evaluation.folds] if setfit_out_of_fold_fits(
+        model, len(train), spec.evaluation.folds, validation_split=len(splits) == 1,
+        combined=out_of_fold is not None, on_gpu=on_gpu(options["device"]),
+        mean_tokens=mean_subword_tokens([data.texts[i] for i in train])) else []
+    # progress: each training run weighs its pairs × epochs; the refits and the final one count as the dearest setting
     weights = [setfit_work(point, len(fit), options["max_pairs"]) for fit, _ in splits for point in points]
+    weights += [max(setfit_work(point, len(fit), options["max_pairs"]) for point in points) for fit, _ in oof_folds]
     weights.append(max(setfit_work(point, len(train), options["max_pairs"]) for point in points))
     spans = list(pairwise(np.concatenate([[0.0], np.cumsum(weights) / sum(weights)]) * 0.95 + 0.02))
     scores = np.zeros((len(points), len(splits)))
@@ -230,9 +244,22 @@ def _run_setfit(model: ModelSpec, data: StudyData, folds: Folds, spec: Experimen
     grid = [GridPointResult(dict(point), [float(v) for v in scores[i]], float(scores[i].mean()),
                             float(scores[i].std()), float(fit_seconds[i])) for i, point in enumerate(points)]
     held_out_chosen = held_out[chosen]
+    extra_seconds = 0.0
+    if oof_folds and out_of_fold is not None:
+        begun = time.perf_counter()
+        for number, (fit_part, valid_part) in enumerate(oof_folds):
+            span = spans[len(splits) * len(points) + number]
+            on_event(Progress(span[0], f"held-out answers for the combined models, fold {number + 1} of "
+                                       f"{len(oof_folds)}"))
+            fitted = train_on(learning_rows(train[fit_part]), chosen_params, sub_progress(on_event, *span))
+            held_out_chosen[valid_part] = fitted.predict_proba([data.texts[i] for i in train[valid_part]])
+            del fitted
+        extra_seconds = time.perf_counter() - begun
+        notes.append(f"For the combined models, the chosen setting was also trained in each of the {len(oof_folds)} "
+                     "folds, so every training text has probabilities from a model that never saw it.")
     covered = ~np.isnan(held_out_chosen).any(axis=1)
     if out_of_fold is not None:
-        out_of_fold[name] = OutOfFold(held_out_chosen)
+        out_of_fold[name] = OutOfFold(held_out_chosen, extra_seconds)
     if decide.tunes(spec) and covered.any():
         decide.thresholds = np.asarray(tuned_thresholds(data.y[train][covered], held_out_chosen[covered], categories,
                                                         name, on_event), dtype=np.float64)
@@ -272,7 +299,9 @@ def _run_setfit(model: ModelSpec, data: StudyData, folds: Folds, spec: Experimen
         probabilities=np.round(probabilities, 6).tolist(),
         thresholds=[round(value, 4) for value in thresholds] if thresholds is not None else [],
         seconds={"features": 0.0, "tuning": round(tuning_seconds, 4), "final_fit": round(final_seconds, 4),
-                 "predict": round(predict_seconds, 4), "total": round(time.perf_counter() - total_start, 4)},
+                 "predict": round(predict_seconds, 4),
+                 # the training runs for the combined models count as theirs, as a conventional model's refits do
+                 "total": round(time.perf_counter() - total_start - extra_seconds, 4)},
         n_features=n_parameters,
         artefact=artefact,
     )

@@ -20,7 +20,9 @@ The plan follows the runner step by step, so that the Run step's header, the log
 * SetFit tries each setting on every tuning split (the folds, or one validation split when the folds
   would take long on a CPU: ``few_shot_estimates.setfit_tuning``), each run learning from its
   pairs of coded texts (pairs per text × texts, for each epoch), then fits the chosen setting on all
-  training texts; its combined-model probabilities come with its tuning runs;
+  training texts; its combined-model probabilities come with its tuning runs — after one validation
+  split, where affordable (``few_shot_estimates.setfit_out_of_fold_fits``, the Transformer's rule),
+  the chosen setting is also trained once in each fold, so that every training text has them;
 * the texts are turned into sentence embeddings once per embedding model, whatever the number of
   models that use them; the combined models are learnt from the probabilities above (no fit of
   a compared model).
@@ -170,8 +172,10 @@ class RunPlan:
             where = f"on one validation split ({self.validation_share * 100:g} % of the training texts)"
         else:
             where = f"on each of {model.tuning_splits} folds ({self.cross_validation_words()})"
-        text = (f"{model.name} is trained {times}: {_count(model.settings, 'setting')} {where}, then the chosen "
-                "setting on all training texts")
+        refits = (f", once in each of {model.out_of_fold_fits} folds for the combined models"
+                  if model.out_of_fold_fits else "")
+        text = (f"{model.name} is trained {times}: {_count(model.settings, 'setting')} {where}{refits}, then the "
+                "chosen setting on all training texts")
         if model.pairs_per_fit:
             text += (f"; each tuning run learns from about {model.pairs_per_fit:,} pairs of coded texts per epoch "
                      f"({_count(model.epochs, 'epoch')})")
@@ -297,13 +301,19 @@ def _few_shot_plan(model: ModelSpec, spec: ExperimentSpec, n_train: int | None, 
     seconds = _seconds(few_shot_estimates.setfit_seconds, model, n_train or 0, n_test, tuning_splits=tuning_splits,
                        cross_validation=cross_validation, validation_share=evaluation.validation_share,
                        on_gpu=bool(gpu), mean_tokens=mean_tokens) if known else None
+    refits = few_shot_estimates.setfit_out_of_fold_fits(
+        model, n_train or 0, evaluation.folds, validation_split=not cross_validation,
+        combined=evaluation.combine and len(spec.models) >= 2, on_gpu=bool(gpu), mean_tokens=mean_tokens) if known else 0
+    if refits and seconds is not None:
+        seconds += _seconds(few_shot_estimates.setfit_out_of_fold_seconds, model, n_train or 0, refits,
+                            on_gpu=bool(gpu), mean_tokens=mean_tokens) or 0.0
     dearest = max(points, key=lambda point: point["epochs"] * point["pairs_per_text"])
     pairs = 0
     if known:
         share = (evaluation.folds - 1) / evaluation.folds if cross_validation else 1 - evaluation.validation_share
         pairs = few_shot_estimates.setfit_pairs(round((n_train or 0) * share), dearest["pairs_per_text"],
                                                 few_shot_estimates.max_pairs_of(model))
-    return ModelPlan(model.display_name, False, len(points), tuning, tuning_splits, 0, 1, seconds, kind="setfit",
+    return ModelPlan(model.display_name, False, len(points), tuning, tuning_splits, refits, 1, seconds, kind="setfit",
                      pairs_per_fit=pairs, epochs=dearest["epochs"])
 
 

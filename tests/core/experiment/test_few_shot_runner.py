@@ -226,14 +226,33 @@ def test_the_plan_counts_passes_and_pairs(tiny_models):
     assert plan_run(on_processor, 5000, 1000, 4, gpu=True).models[0].tuning == "validation split"
 
 
-def test_setfit_on_one_validation_split_gives_the_combined_models_those_texts(tiny_models, tmp_path):
+def test_setfit_on_one_validation_split_is_trained_in_each_fold_so_the_combined_models_learn_from_every_text(
+        tiny_models, tmp_path):
     spec = study([ModelSpec("bow", "logistic_regression", grid={"C": [1.0]}), setfit(tiny_models["sentence"])],
                  transformer_tuning="validation split")
+    planned = plan_run(spec, 72, 18, 3).models[1]
+    assert planned.out_of_fold_fits == 3 and planned.fits == 1 + 3 + 1  # tuning, a run per fold, the final one
+    assert "once in each of 3 folds for the combined models" in plan_run(spec, 72, 18, 3).describe()
     result = run_experiment(spec, table=coded_texts(90, shares=(0.4, 0.3, 0.3), seed=2), n_jobs=1,
                             artefacts_dir=tmp_path)
     set_fit, vote = result.models[1], result.models[2]
     assert set_fit.ok and set_fit.tuning == "one validation split (20% of the training texts)"
     assert len(set_fit.cv_scores) == 1
+    assert any("also trained in each of the 3 folds" in note for note in set_fit.spec["notes"])
+    assert vote.ok and vote.combination.learnt_on_texts == result.split["n_train"]
+
+
+def test_setfit_too_dear_to_train_in_each_fold_gives_the_combined_models_its_validation_texts(
+        tiny_models, tmp_path, monkeypatch):
+    from guiapp.core.experiment import transformer_out_of_fold
+
+    monkeypatch.setattr(transformer_out_of_fold, "AFFORDABLE_SECONDS", 0.0)
+    spec = study([ModelSpec("bow", "logistic_regression", grid={"C": [1.0]}), setfit(tiny_models["sentence"])],
+                 transformer_tuning="validation split")
+    assert plan_run(spec, 72, 18, 3).models[1].out_of_fold_fits == 0
+    result = run_experiment(spec, table=coded_texts(90, shares=(0.4, 0.3, 0.3), seed=2), n_jobs=1,
+                            artefacts_dir=tmp_path)
+    vote = result.models[2]
     assert vote.ok and vote.combination.learnt_on_texts == round(result.split["n_train"] * 0.2)
 
 
