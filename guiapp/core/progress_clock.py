@@ -9,6 +9,15 @@ when progress comes in bursts. :class:`TimeLeftClock` instead
 - shows a value that counts down by itself between reports, and only follows the new estimate
   upward when it stays more than ``rise_margin`` above the shown value for ``rise_hold`` seconds
   (so a few slow seconds never make the time left climb), and then not again for ``rise_hold``;
+- while little of the work is done, leans on the expected time the study was planned with
+  (``reset(now, expected=…)``), blending in the measured speed as the work goes on;
+- lets a stall (no progress for longer than the usual gap) raise the estimate only as the whole
+  run's average speed says, never by an extrapolation from a faded recent speed;
+- rises at most ``max_rise`` times the shown value at once, so a slow stretch makes the time left
+  climb in steps rather than jump from 35 s to 5 min;
+- says when it is unsure (:attr:`TimeLeftClock.uncertain`: early, during a stall, just after a
+  rise, or while recent estimates disagree), which :func:`describe_time_left` words as
+  "about 5 min left (a rough guess)";
 - rounds what it shows (:func:`describe_time_left`: "about 3 min left").
 
 It is pure (the caller passes the clock time), so tests feed it synthetic timelines.
@@ -31,16 +40,23 @@ class TimeLeftClock:
         rise_hold: float = 8.0,
         min_elapsed: float = 1.0,
         min_fraction: float = 0.005,
+        max_rise: float = 2.0,
+        trust_fraction: float = 0.3,
     ) -> None:
         self.half_life = half_life
         self.rise_margin = rise_margin
         self.rise_hold = rise_hold
         self.min_elapsed = min_elapsed
         self.min_fraction = min_fraction
+        self.max_rise = max_rise
+        self.trust_fraction = trust_fraction  # from this share of the work on, the measured speed alone counts
         self.reset()
 
-    def reset(self, now: float | None = None) -> None:
-        """Start again (a new job); ``now`` is when it started (else: at the first update)."""
+    def reset(self, now: float | None = None, expected: float | None = None) -> None:
+        """Start again (a new job); ``now`` is when it started (else: at the first update);
+        ``expected``: the seconds the whole job was expected to take before it started (None: not known)."""
+        self._expected = expected if expected is not None and expected > 0 else None
+        self._recent: list[float] = []  # the last raw estimates, to see whether they agree
         self._start = now
         self._last_progress = now  # when the fraction last moved
         self._last_fraction = 0.0
@@ -62,13 +78,49 @@ class TimeLeftClock:
         if self._work <= 0 or self._time <= 0:
             return None
         work, spent = self._work, self._time
+        left = 1.0 - self._last_fraction
         pending = self._now - (self._last_progress or self._now)
-        if pending > max(2.0 * (self._gap or 0.0), 3.0):
-            decay = self._decay(pending)
-            work, spent = work * decay, spent * decay + pending
-            return (1.0 - self._last_fraction) * spent / work
-        # within a usual gap, the time since the last move is part of the time left already spent
-        return max(0.0, (1.0 - self._last_fraction) * spent / work - pending)
+        if self.stalled:
+            # a stall: the recent speed says nothing more; the whole run's average speed, stall included,
+            # grows the estimate steadily (a faded recent speed would blow it up)
+            elapsed = self._now - (self._start if self._start is not None else self._now)
+            measured = max(left * spent / work - pending, left * elapsed / max(self._last_fraction, 1e-9))
+        else:
+            # within a usual gap, the time since the last move is part of the time left already spent
+            measured = max(0.0, left * spent / work - pending)
+        return self._with_expected(measured)
+
+    @property
+    def stalled(self) -> bool:
+        """No progress for clearly longer than the usual gap between two moves."""
+        if self._last_progress is None or self._work <= 0:
+            return False
+        return self._now - self._last_progress > max(2.0 * (self._gap or 0.0), 3.0)
+
+    def _with_expected(self, measured: float) -> float:
+        """Early on, the expected time left (scaled to the speed so far when the job runs slower than
+        planned) blended with the measured one; from ``trust_fraction`` of the work on, the measured alone."""
+        fraction = self._last_fraction
+        if self._expected is None or fraction >= self.trust_fraction:
+            return measured
+        elapsed = self._now - (self._start if self._start is not None else self._now)
+        slower = elapsed / (self._expected * fraction) if fraction > 0 else 1.0
+        expected_left = self._expected * (1.0 - fraction) * max(1.0, slower)
+        weight = fraction / self.trust_fraction
+        return weight * measured + (1.0 - weight) * expected_left
+
+    @property
+    def uncertain(self) -> bool:
+        """Whether the time left is a rough guess: little done without an expected time, a stall, a
+        rise in the last half minute, or recent estimates that disagree by more than half."""
+        if self._last_fraction >= 1.0:
+            return False
+        if self._last_fraction < 0.1 and self._expected is None:
+            return True
+        if self.stalled or self._now - self._last_rise < 30.0:
+            return True
+        recent = [value for value in self._recent if value > 5.0]
+        return len(recent) >= 3 and max(recent) > 1.5 * min(recent)
 
     def _decay(self, seconds: float) -> float:
         return 0.5 ** (seconds / self.half_life) if self.half_life > 0 else 0.0
@@ -93,6 +145,8 @@ class TimeLeftClock:
         raw = self.raw_seconds
         if raw is None or now - self._start < self.min_elapsed or self._last_fraction < self.min_fraction:
             return self._countdown(now)
+        if fraction is not None:
+            self._recent = [*self._recent[-9:], raw]
         return self._show(now, raw)
 
     def _countdown(self, now: float) -> float | None:
@@ -115,10 +169,11 @@ class TimeLeftClock:
         if self._above_since is None:
             self._above_since = now
         if now - self._above_since >= self.rise_hold and now - self._last_rise >= self.rise_hold:
-            self._set(now, raw)
+            raised = min(raw, max(current * self.max_rise, current + 10.0))  # in steps, never a leap
+            self._set(now, raised)
             self._above_since = None
             self._last_rise = now
-            return raw
+            return raised
         self._set(now, current)
         return current
 
@@ -138,17 +193,19 @@ def round_seconds(seconds: float) -> float:
     return 900.0 * round(seconds / 900.0)
 
 
-def describe_time_left(seconds: float | None) -> str:
-    """"about 40 s left", "about 3 min left", "about 1.5 h left"; "" when unknown."""
+def describe_time_left(seconds: float | None, uncertain: bool = False) -> str:
+    """"about 40 s left", "about 3 min left", "about 1.5 h left"; "" when unknown; with
+    ``uncertain``, "about 3 min left (a rough guess)"."""
     if seconds is None:
         return ""
     if seconds < 3:
         return "almost done"
+    guess = " (a rough guess)" if uncertain else ""
     rounded = round_seconds(seconds)
     if rounded < 60:
-        return f"about {rounded:.0f} s left"
+        return f"about {rounded:.0f} s left{guess}"
     minutes = rounded / 60
     if minutes < 60:
-        return f"about {minutes:.0f} min left"
+        return f"about {minutes:.0f} min left{guess}"
     hours = minutes / 60
-    return f"about {hours:.1f} h left".replace(".0 h", " h")
+    return f"about {hours:.1f} h left".replace(".0 h", " h") + guess

@@ -117,3 +117,51 @@ def test_rounding_steps():
     assert round_seconds(2) == 5
     assert round_seconds(150) == 120
     assert round_seconds(1000) == 900
+
+
+def _fast_then_stalled_then_slow(clock: TimeLeftClock) -> list[tuple[float, float | None, bool]]:
+    """The walk's run: a quick model to 80 % in 40 s, a long piece with no progress for 60 s, then the
+    last 20 % over 120 s. Returns (t, shown, uncertain) every half second."""
+    clock.reset(0.0)
+    rows, t = [], 0.0
+    while t < 220:
+        t += STEP
+        fraction = 0.02 * t if t <= 40 else (0.8 if t <= 100 else 0.8 + 0.2 * (t - 100) / 120)
+        rows.append((t, clock.update(t, min(fraction, 1.0)), clock.uncertain))
+    return rows
+
+
+def test_a_stall_after_quick_work_makes_the_time_left_climb_in_steps_not_leap():
+    rows = _fast_then_stalled_then_slow(TimeLeftClock())
+    shown = [(t, value) for t, value, _ in rows if value is not None]
+    for (_, before), (t, after) in zip(shown, shown[1:], strict=False):
+        assert after <= max(2.0 * before, before + 10.0) + 1e-6, (t, before, after)
+    at_stall_start = next(value for t, value in shown if t >= 40)
+    assert at_stall_start < 30
+    during = [value for t, value in shown if 40 <= t <= 100]
+    assert max(during) < 5 * 60  # the stall alone never makes it "5 min"
+
+
+def test_the_time_left_says_it_is_a_rough_guess_during_a_stall_and_after_a_rise():
+    rows = _fast_then_stalled_then_slow(TimeLeftClock())
+    assert all(uncertain for t, _, uncertain in rows if 50 <= t <= 100)
+    assert not any(uncertain for t, _, uncertain in rows if 15 <= t <= 38)  # steady work: a firm estimate
+    assert describe_time_left(300, uncertain=True) == "about 5 min left (a rough guess)"
+
+
+def test_the_expected_time_steers_the_first_estimates_then_the_measured_speed_takes_over():
+    def first_and_late(expected):
+        clock = TimeLeftClock()
+        clock.reset(0.0, expected=expected)
+        shown = {}
+        for i in range(1, 401):  # 10 % in the first 4 s, then 90 % over 196 s: 200 s in all
+            t = i * STEP
+            fraction = 0.1 * t / 4 if t <= 4 else 0.1 + 0.9 * (t - 4) / 196
+            shown[t] = clock.update(t, min(fraction, 1.0))
+        return shown[4.0], shown[150.0]
+
+    early_blind, late_blind = first_and_late(None)
+    early_told, late_told = first_and_late(200.0)
+    assert early_blind < 60  # the quick start alone promises under a minute
+    assert early_told > 120  # the plan's 200 s keeps it honest
+    assert late_told == pytest.approx(50, abs=10) and late_blind == pytest.approx(50, abs=10)
