@@ -175,3 +175,20 @@ def test_keep_and_change_are_whole_and_visible_in_a_narrow_panel(qtbot):
     assert panel.change_button(0).text() == "Change to “Macroeconomics”"
     assert table.columnWidth(1) >= 150  # the text keeps room to be read
     save_screenshot(panel, "widget_review_panel_narrow")
+
+
+def test_the_buttons_stand_side_by_side_again_when_the_panel_grows(qtbot):
+    """Narrow, Keep and Change stand one above the other; wide again, side by side with whole labels."""
+    panel = ReviewPanel()
+    qtbot.addWidget(panel)
+    panel.resize(600, 520)
+    panel.show()
+    qtbot.waitExposed(panel)
+    rows = ["a", "b", "c"]
+    panel.set_review(Review(LONG, SENTENCE, 300), {row: f"Headline of {row} " * 6 for row in rows}, rows)
+    keep, change = panel.keep_button(0), panel.change_button(0)
+    qtbot.waitUntil(lambda: change.y() > keep.y())  # stacked
+    panel.resize(1400, 520)
+    qtbot.waitUntil(lambda: change.y() == keep.y())
+    for index in (0, 1):  # the third's category is longer than the widest decision column: shortened at its end
+        assert panel.change_button(index).text() == panel.change_button(index).full_text()

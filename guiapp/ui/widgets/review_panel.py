@@ -248,7 +248,7 @@ class ReviewPanel(QWidget):
                                   *(metrics.horizontalAdvance(text) + CELL_AIR for text in texts)])
         cells = [table.cellWidget(index, DECISION) for index in range(table.rowCount())]
         cells = [cell for cell in cells if cell is not None]
-        side_by_side = max([0, *(cell.sizeHint().width() for cell in cells)]) + CELL_AIR
+        side_by_side = max([0, *(_side_by_side_width(cell) for cell in cells)]) + CELL_AIR
         stacked = min(max([0, *(_stacked_width(cell) for cell in cells)]) + CELL_AIR, MOST_STACKED_PIXELS)
         least_decision = max([0, *(cell.minimumSizeHint().width() for cell in cells)]) + CELL_AIR
         fixed = needed[ROW] + needed[CONFIDENCE]
@@ -348,6 +348,15 @@ def _line(doubt: Doubt | Any, texts_by_row: Mapping, rows_by_position: Sequence 
     text = texts_by_row.get(row, getattr(doubt, "text", ""))
     return DoubtRow(row, str(text), str(doubt.coded), str(doubt.suggested), float(doubt.confidence),
                     float(doubt.coded_probability), getattr(doubt, "in_file", None))
+
+
+def _side_by_side_width(cell: QWidget) -> int:
+    """The width of a decision cell with its buttons side by side, whichever way they stand now."""
+    layout = cell.layout()
+    margins = layout.contentsMargins()
+    widths = [layout.itemAt(i).sizeHint().width() for i in range(layout.count())]
+    shown = [w for w in widths if w > 0]
+    return sum(shown) + layout.spacing() * max(len(shown) - 1, 0) + margins.left() + margins.right()
 
 
 def _stacked_width(cell: QWidget) -> int:
