@@ -7,7 +7,7 @@ Why not the model fitted on all coded texts for the uncoded ones: the correction
 mistakes of models that learned from 4/5 of the coded texts, so the predictions it corrects must
 come from such models too. A model fitted on all of them is a little different (often a little
 surer); that difference is a bias of the same order as the interval's half-width when n is a few
-hundred to a thousand (0.1 to 1.5 points on the corpora of ``benchmarks/bench_findings.py``).
+hundred to a thousand (0.1 to 1.5 points on the corpora of ``benchmarks/bench_findings_corpora.py``).
 """
 
 from __future__ import annotations

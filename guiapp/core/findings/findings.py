@@ -17,6 +17,7 @@ OtherCorpus                prior-shift quantification (``quantification.py``)
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import replace
 
 import numpy as np
 from scipy.stats import norm
@@ -34,6 +35,7 @@ from guiapp.core.findings.designs import (
     Stratified,
     check_design,
 )
+from guiapp.core.findings.group_floor import design_factor, pooled_ratio
 from guiapp.core.findings.inputs import (
     Checked,
     CodedSample,
@@ -42,7 +44,13 @@ from guiapp.core.findings.inputs import (
     group_labels,
 )
 from guiapp.core.findings.naive import filled_in, wilson
-from guiapp.core.findings.records import Difference, Findings, Share, group_pairs
+from guiapp.core.findings.records import (
+    Difference,
+    Findings,
+    Share,
+    group_pairs,
+    sum_note,
+)
 from guiapp.core.findings.shares import (
     Estimate,
     difference_variance,
@@ -53,27 +61,27 @@ from guiapp.core.findings.shares import (
 )
 
 MIN_CODED = 30  # fewer coded texts in a group: its interval is rough (a warning)
+MIN_OF_CATEGORY = 5  # fewer coded texts of a category in a group: its interval leans on the other groups
 LOW_POWER = 0.5  # a tuned λ below this is worth a sentence
 
 
 def estimate_findings(probabilities: np.ndarray, categories: Sequence[str], coded: CodedSample,
                       design: object = RandomSample(), *, groups: Sequence | None = None,
                       group_name: str | None = None, level: float = 0.95, power_tuning: bool = True,
-                      min_coded: int = MIN_CODED, reference: object | None = None,
+                      min_coded: int = MIN_CODED, reference: object | None = None, all_pairs: bool = False,
                       bootstrap_replicates: int = 500, seed: int = 0,
                       on_event: EventCallback = ignore_events) -> Findings:
     """The findings for the corpus whose texts have ``probabilities`` (N × K, columns in
     ``categories`` order), from the ``coded`` texts chosen as ``design`` says. ``groups``: one value
     per corpus text (a metadata column) for shares per group and differences between groups —
-    against ``reference`` when given, else between every pair of groups (with more than 12 groups,
-    against the largest). ``power_tuning``: PPI++'s λ (False: λ = 1, plain DSL/PPI)."""
+    against ``reference`` when given, else against the largest group (every pair with ``all_pairs``). ``power_tuning``: PPI++'s λ (False: λ = 1, plain DSL/PPI)."""
     level = check_level(level)
     check_design(design, coded.in_corpus)
     if isinstance(design, OtherCorpus):
         from guiapp.core.findings.quantified_findings import quantified_findings
 
         return quantified_findings(probabilities, categories, coded, design, groups=groups, group_name=group_name,
-                                   level=level, min_coded=min_coded, reference=reference,
+                                   level=level, min_coded=min_coded, reference=reference, all_pairs=all_pairs,
                                    replicates=bootstrap_replicates, seed=seed, on_event=on_event)
     checked = check_inputs(probabilities, categories, coded)
     estimator: _Estimator = (_Iid(checked, power_tuning, coded.groups) if isinstance(design, SeparateSample)
@@ -89,17 +97,20 @@ def estimate_findings(probabilities: np.ndarray, categories: Sequence[str], code
         warnings.append(corpus_warning)
     everything = np.ones(checked.n_texts, dtype=bool)
     shares = _shares(None, checked.categories, overall, estimator.coded_only(None), hard, soft, everything,
-                     level, corpus_warning)
+                     level, corpus_warning, None)
     differences: list[Difference] = []
     names: tuple[str, ...] = ()
     if groups is not None:
         members, names = estimator.groups(groups)
+        ratio = estimator.pooled_ratio(members, overall.power)
         estimates = {}
         too_few = []
         for g, name in enumerate(names):
-            estimate = estimator.group(members, g)
+            estimate = estimator.group(members, g, overall.power)
             if estimate.n_coded < 2:
                 too_few.append(f"“{name}” ({estimate.n_coded})")
+            else:
+                estimate = replace(estimate, spread=ratio * estimator.factor(estimate))
             estimates[name] = estimate
         if len(too_few) == len(names):
             raise DataError("Every group has fewer than two coded texts, so no group's share can be given an "
@@ -109,6 +120,7 @@ def estimate_findings(probabilities: np.ndarray, categories: Sequence[str], code
             warnings.append(f"{len(too_few)} group{'s have' if len(too_few) > 1 else ' has'} fewer than two coded "
                             "texts and get no share of their own: " + ", ".join(too_few[:8])
                             + (" …" if len(too_few) > 8 else "") + ". Code a few of their texts to see them.")
+        thin: list[tuple[str, str, int]] = []
         for g, name in enumerate(names):
             if estimates[name].n_coded < 2:
                 continue
@@ -116,12 +128,23 @@ def estimate_findings(probabilities: np.ndarray, categories: Sequence[str], code
             if warning:
                 warnings.append(warning)
             of_text = members.of_text == g
-            shares.extend(_shares(name, checked.categories, estimates[name], estimator.coded_only((members, g)),
-                                  hard, soft, of_text, level, warning))
+            alone = estimator.coded_only((members, g))
+            alone = replace(alone, spread=np.ones(len(checked.categories)) * estimator.factor(alone))
+            of_category = estimator.coded_counts(members, g)
+            thin.extend((name, checked.categories[k], int(of_category[k]))
+                        for k in np.flatnonzero(of_category < MIN_OF_CATEGORY))
+            shares.extend(_shares(name, checked.categories, estimates[name], alone, hard, soft, of_text, level,
+                                  warning, of_category))
+        if thin:
+            warnings.append(_thin_warning(thin, len(checked.categories) * sum(
+                1 for name in names if estimates[name].n_coded >= 2)))
         index = {name: g for g, name in enumerate(names)}
         names = tuple(name for name in names if estimates[name].n_coded >= 2)
         differences = _differences(estimator, names, index, estimates, members, hard, checked.categories, level,
-                                   reference)
+                                   reference, all_pairs)
+    note = sum_note(shares, several=False)
+    if note:
+        warnings.append(note)
     return Findings(checked.categories, tuple(shares), tuple(differences), estimator.method, estimator.key,
                     design.assumption, level, checked.n_texts, checked.n_coded,  # type: ignore[attr-defined]
                     group_name, names, overall.power if estimator.tuned else None, tuple(warnings))
@@ -144,8 +167,14 @@ class _Estimator:
     def overall(self) -> Estimate: ...
     def coded_only(self, where: tuple[_Members, int] | None) -> Estimate: ...
     def groups(self, values: Sequence) -> tuple[_Members, tuple[str, ...]]: ...
-    def group(self, members: _Members, g: int) -> Estimate: ...
+    def group(self, members: _Members, g: int, power: float) -> Estimate: ...
     def difference_variance(self, first: Estimate, second: Estimate) -> np.ndarray: ...
+    def pooled_ratio(self, members: _Members, power: float) -> np.ndarray: ...
+    def factor(self, estimate: Estimate) -> float: ...
+
+    def coded_counts(self, members: _Members, g: int) -> np.ndarray:
+        """How many coded texts of group ``g`` are coded in each category."""
+        return self.checked.y[members.of_coded == g].sum(axis=0)  # type: ignore[attr-defined]
 
 
 class _Designed(_Estimator):
@@ -164,8 +193,11 @@ class _Designed(_Estimator):
     def coded_only(self, where: tuple[_Members, int] | None) -> Estimate:
         if where is None:
             everything = np.ones(self.checked.n_texts, dtype=bool)
-            return in_group(self.checked, self.weighting, everything, np.ones(self.checked.n_coded, dtype=bool),
-                            False, model=False)
+            alone = in_group(self.checked, self.weighting, everything, np.ones(self.checked.n_coded, dtype=bool),
+                             False, model=False)
+            if alone.score is None:  # no score interval for this design: Wilson's on the effective number
+                alone = replace(alone, spread=np.ones(len(self.checked.categories)) * self.factor(alone))
+            return alone
         members, g = where
         return in_group(self.checked, self.weighting, members.of_text == g, members.of_coded == g, False,
                         model=False)
@@ -176,11 +208,19 @@ class _Designed(_Estimator):
         of_text, names = found
         return _Members(of_text, of_text[self.checked.positions]), names
 
-    def group(self, members: _Members, g: int) -> Estimate:
-        return in_group(self.checked, self.weighting, members.of_text == g, members.of_coded == g, self.tune)
+    def group(self, members: _Members, g: int, power: float) -> Estimate:
+        return in_group(self.checked, self.weighting, members.of_text == g, members.of_coded == g, self.tune,
+                        power=power)
 
     def difference_variance(self, first: Estimate, second: Estimate) -> np.ndarray:
         return difference_variance(self.weighting, first, second)
+
+    def pooled_ratio(self, members: _Members, power: float) -> np.ndarray:
+        c = self.checked
+        return pooled_ratio(c.y, c.f_coded, power, self.weighting.weights, members.of_coded)
+
+    def factor(self, estimate: Estimate) -> float:
+        return design_factor(estimate.n_coded, estimate.n_texts)
 
 
 class _Iid(_Estimator):
@@ -226,23 +266,32 @@ class _Iid(_Estimator):
         keep[present] = np.arange(len(present))
         return _Members(keep[index[:n]], keep[index[n:]]), tuple(names[int(g)] for g in present)
 
-    def group(self, members: _Members, g: int) -> Estimate:
+    def group(self, members: _Members, g: int, power: float) -> Estimate:
         c = self.checked
         in_coded = members.of_coded == g
         if in_coded.sum() < 2:
             k = c.y.shape[1]
             return Estimate(np.full(k, np.nan), np.full((k, k), np.nan), np.zeros((0, k)), 1.0,
                             int((members.of_text == g).sum()), int(in_coded.sum()))
-        return ppi_iid.shares(c.y[in_coded], c.f_coded[in_coded], c.f_model[members.of_text == g], self.tune)
+        return ppi_iid.shares(c.y[in_coded], c.f_coded[in_coded], c.f_model[members.of_text == g], self.tune,
+                              lam=power)
 
     def difference_variance(self, first: Estimate, second: Estimate) -> np.ndarray:
         return np.diag(first.covariance + second.covariance)
+
+    def pooled_ratio(self, members: _Members, power: float) -> np.ndarray:
+        c = self.checked
+        return pooled_ratio(c.y, c.f_coded, power, np.ones(c.n_coded), members.of_coded)
+
+    def factor(self, estimate: Estimate) -> float:
+        # the coded texts are outside the corpus: the group's share among its own texts (1/n + 1/N)
+        return design_factor(estimate.n_coded, estimate.n_texts, outside=True)
 
 
 # ---------------------------------------------------------------------- building the record
 def _shares(group: str | None, categories: tuple[str, ...], estimate: Estimate, coded_only: Estimate,
             hard: np.ndarray, soft: np.ndarray, of_text: np.ndarray, level: float,
-            warning: str) -> list[Share]:
+            warning: str, of_category: np.ndarray | None) -> list[Share]:
     naive = hard[of_text].mean(axis=0)
     naive_low, naive_high = wilson(naive, int(of_text.sum()), level)
     probabilistic = soft[of_text].mean(axis=0)
@@ -251,35 +300,56 @@ def _shares(group: str | None, categories: tuple[str, ...], estimate: Estimate, 
     coded_low, coded_high = _interval(coded_only, level)
     out = []
     for k, category in enumerate(categories):
+        note = warning
+        if of_category is not None and of_category[k] < MIN_OF_CATEGORY:
+            note = " ".join(part for part in (warning, _thin_cell(int(of_category[k]), group)) if part)
         out.append(Share(group, category, _clip(estimate.shares[k]), _clip(low[k]), _clip(high[k]), float(se[k]),
                          float(naive[k]), float(naive_low[k]), float(naive_high[k]), float(probabilistic[k]),
                          _clip(coded_only.shares[k]), _clip(coded_low[k]), _clip(coded_high[k]), estimate.n_texts,
-                         estimate.n_coded, warning))
+                         estimate.n_coded, note))
     return out
+
+
+def _thin_cell(count: int, group: str | None) -> str:
+    texts = "no coded text" if count == 0 else f"only {count} coded text{'s' if count > 1 else ''}"
+    return (f"The group “{group}” holds {texts} of this category: its interval rests on the model's mistakes "
+            "in all groups and is wide.")
+
+
+def _thin_warning(thin: list[tuple[str, str, int]], cells: int) -> str:
+    """One sentence on the (group, category) shares resting on fewer than MIN_OF_CATEGORY coded texts."""
+    examples = ", ".join(f"“{category}” in “{group}” ({count})" for group, category, count in thin[:3])
+    return (f"{len(thin):,} of {cells:,} shares per group rest on fewer than {MIN_OF_CATEGORY} coded texts of their "
+            f"category in their group (for example {examples}{' …' if len(thin) > 3 else ''}): their intervals "
+            "lean on the model's mistakes in all groups and are wide (marked ⚠). Code more texts of these groups "
+            "and categories, or choose a column with fewer groups.")
 
 
 def _interval(estimate: Estimate, level: float) -> tuple[np.ndarray, np.ndarray]:
     """The score interval of a random sample, else the estimate ± the quantile (normal, or t on the
     effective number of coded texts) times the standard error."""
-    found = score_interval(estimate, quantile(level, float("inf")))
-    if found is not None:
-        return found
-    half = quantile(level, estimate.effective_n) * estimate.standard_errors
-    return estimate.shares - half, estimate.shares + half
+    z = quantile(level, float("inf"))
+    found = score_interval(estimate, z)
+    if found is None:
+        half = quantile(level, estimate.effective_n) * estimate.standard_errors
+        found = estimate.shares - half, estimate.shares + half
+    return estimate.widened(*found, level)
 
 
 def _differences(estimator: _Estimator, names: tuple[str, ...], index: dict[str, int],
                  estimates: dict[str, Estimate], members: _Members, hard: np.ndarray, categories: tuple[str, ...],
-                 level: float, reference: object | None) -> list[Difference]:
+                 level: float, reference: object | None, all_pairs: bool = False) -> list[Difference]:
     """Differences between the groups ``names`` (``index``: each group's number in ``members``)."""
     if len(names) < 2:
         return []
-    pairs = group_pairs(names, reference, lambda name: estimates[name].n_texts)
+    pairs = group_pairs(names, reference, lambda name: estimates[name].n_texts, all_pairs)
     naive = {name: hard[members.of_text == index[name]].mean(axis=0) for name in names}
     out = []
     for first, second in pairs:
         a, b = estimates[first], estimates[second]
-        se = np.sqrt(np.clip(estimator.difference_variance(a, b), 0.0, None))
+        # each group's pooled floor, where it is above the group's own variance, adds to the difference's
+        variance = estimator.difference_variance(a, b) + a.pooled_excess + b.pooled_excess
+        se = np.sqrt(np.clip(variance, 0.0, None))
         effective = min(a.effective_n, b.effective_n) if a.score is None else float("inf")
         q = quantile(level, effective)
         df = max(effective - 1.0, 1.0)

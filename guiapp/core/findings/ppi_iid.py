@@ -42,9 +42,11 @@ def power(y: np.ndarray, f_coded: np.ndarray, f_corpus: np.ndarray) -> float:
     return float(np.clip(np.trace(cross) / denominator, 0.0, 1.0))
 
 
-def shares(y: np.ndarray, f_coded: np.ndarray, f_corpus: np.ndarray, tune: bool) -> Estimate:
-    """PPI++ shares of the corpus (rows of ``f_corpus``) from the coded texts (``y``, ``f_coded``)."""
-    lam = power(y, f_coded, f_corpus) if tune else 1.0
+def shares(y: np.ndarray, f_coded: np.ndarray, f_corpus: np.ndarray, tune: bool, lam: float | None = None) -> Estimate:
+    """PPI++ shares of the corpus (rows of ``f_corpus``) from the coded texts (``y``, ``f_coded``);
+    ``lam``: a λ fixed beforehand (a group takes the whole corpus's), else tuned here when ``tune``."""
+    if lam is None:
+        lam = power(y, f_coded, f_corpus) if tune else 1.0
     n, big_n = y.shape[0], f_corpus.shape[0]
     rectified = y - lam * f_coded
     estimate = lam * f_corpus.mean(axis=0) + rectified.mean(axis=0)

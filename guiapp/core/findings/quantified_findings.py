@@ -27,7 +27,7 @@ from guiapp.core.findings.records import Difference, Findings, Share, group_pair
 
 def quantified_findings(probabilities: np.ndarray, categories: Sequence[str], coded: CodedSample,
                         design: OtherCorpus, *, groups: Sequence | None, group_name: str | None, level: float,
-                        min_coded: int, reference: object | None, replicates: int, seed: int,
+                        min_coded: int, reference: object | None, replicates: int, seed: int, all_pairs: bool = False,
                         on_event: EventCallback) -> Findings:
     replicates = check_replicates(replicates)
     checked = check_inputs(probabilities, categories, CodedSample(coded.labels, coded.probabilities))
@@ -50,8 +50,7 @@ def quantified_findings(probabilities: np.ndarray, categories: Sequence[str], co
     tail = (1 - level) / 2
     hard = one_hot_predictions(checked.f_model)
     coded_share = checked.y.mean(axis=0)
-    coded_se = np.sqrt(coded_share * (1 - coded_share) / checked.n_coded)
-    z = float(norm.ppf(0.5 + level / 2))
+    coded_low, coded_high = wilson(coded_share, checked.n_coded, level)  # 0 of n still has an upper bound
     shares: list[Share] = []
     points = []
     for index, members in enumerate(member_lists):
@@ -66,12 +65,12 @@ def quantified_findings(probabilities: np.ndarray, categories: Sequence[str], co
         for k, category in enumerate(checked.categories):
             shares.append(Share(group, category, float(point[k]), float(low[k]), float(high[k]), float(se[k]),
                                 float(naive[k]), float(naive_low[k]), float(naive_high[k]), float(probabilistic[k]),
-                                float(coded_share[k]), float(max(0.0, coded_share[k] - z * coded_se[k])),
-                                float(min(1.0, coded_share[k] + z * coded_se[k])), len(members), 0, ""))
+                                float(coded_share[k]), float(coded_low[k]), float(coded_high[k]), len(members), 0,
+                                ""))
     differences = []
     if len(names) >= 2:
         differences = _differences(names, points[1:], draws[:, 1:], [hard[m].mean(axis=0) for m in member_lists[1:]],
-                                   checked.categories, tail, reference, [len(m) for m in member_lists[1:]])
+                                   checked.categories, tail, reference, [len(m) for m in member_lists[1:]], all_pairs)
     words = QUANTIFICATION_WORDS[method]
     return Findings(checked.categories, tuple(shares), tuple(differences), words, f"quantification-{method}",
                     design.assumption, level, n, checked.n_coded, group_name, names, None, tuple(warnings))
@@ -79,9 +78,9 @@ def quantified_findings(probabilities: np.ndarray, categories: Sequence[str], co
 
 def _differences(names: tuple[str, ...], points: list[np.ndarray], draws: np.ndarray, naive: list[np.ndarray],
                  categories: tuple[str, ...], tail: float, reference: object | None,
-                 sizes: list[int]) -> list[Difference]:
+                 sizes: list[int], all_pairs: bool = False) -> list[Difference]:
     index = {name: i for i, name in enumerate(names)}
-    pairs = group_pairs(names, reference, lambda name: sizes[index[name]])
+    pairs = group_pairs(names, reference, lambda name: sizes[index[name]], all_pairs)
     out = []
     for first, second in pairs:
         a, b = index[first], index[second]

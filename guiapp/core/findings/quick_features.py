@@ -13,7 +13,7 @@ explain, so the Findings step uses a model chosen for that, not the Coding step'
   Coding step's models; C = 10 on the unit-length embeddings, C = 1 on the words), and a text's
   probabilities are the **mean of the two models' probabilities**.
 
-Chosen by the validity simulation ``benchmarks/bench_findings.py`` against the Coding step's
+Chosen by the validity simulation ``benchmarks/bench_findings_corpora.py`` against the Coding step's
 SVM on the default bag of words, the same bag of words with every word kept, word pairs, tf-idf
 weights, other regularisations, logistic regression alone on either reading, and both readings in
 one model; the same choice for both of its corpora (tweets, bill titles). See docs/findings.md.

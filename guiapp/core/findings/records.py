@@ -148,20 +148,41 @@ class Findings:
         return text + "\n\n" + "\n".join(cited)
 
 
-MAX_PAIRS_GROUPS = 12  # more groups: differences against one group only
+OVER_FULL = 0.0005  # shares adding up to more than 100 % by more than rounding
+SUM_NOTE_START = "The shares add up to more than 100 %"
 
 
-def group_pairs(names: Sequence[str], reference: object | None, size: Callable[[str], int]) -> list[tuple[str, str]]:
-    """The pairs of groups whose difference is given: each against ``reference`` when one is named, every
-    pair of up to ``MAX_PAIRS_GROUPS`` groups, else each against the largest group (``size``: its texts)."""
+def sum_note(shares: Sequence[Share], several: bool) -> str:
+    """One sentence on why the shares of the whole corpus or of a group add up to more than 100 %, or ""
+    when none does. ``several``: a text can have several categories."""
+    totals: dict[str | None, float] = {}
+    for share in shares:
+        if share.estimate == share.estimate:  # not NaN
+            totals[share.group] = totals.get(share.group, 0.0) + share.estimate
+    over = {group: total for group, total in totals.items() if total > 1 + OVER_FULL}
+    if not over:
+        return ""
+    where = [("all texts" if group is None else f"“{group}”") + f" {100 * total:.1f} %"
+             for group, total in over.items()]
+    said = SUM_NOTE_START + " (" + ", ".join(where[:3]) + (" …" if len(where) > 3 else "") + ")"
+    if several:
+        return said + ": a text can have several categories and counts in each of them."
+    return (said + ": each category's share is estimated on its own, with its own correction for the model's "
+            "mistakes, and a correction that would take a share below 0 % is shown as 0 %.")
+
+
+def group_pairs(names: Sequence[str], reference: object | None, size: Callable[[str], int],
+                all_pairs: bool = False) -> list[tuple[str, str]]:
+    """The pairs of groups whose difference is given: each against ``reference`` when one is named;
+    every pair when ``all_pairs`` is asked for (or there are only two groups); else each against the
+    largest group (``size``: its texts) — 11 years give 10 comparisons per category, not 55."""
     if reference is not None:
         shown = str(reference)
         if shown not in names:
             raise DataError(f"There is no group “{shown}” to compare the others with.",
                             "Choose one of the groups: " + ", ".join(names[:10]) + ".")
         return [(name, shown) for name in names if name != shown]
-    if len(names) <= MAX_PAIRS_GROUPS:
+    if all_pairs or len(names) <= 2:
         return list(combinations(names, 2))
     largest = max(names, key=size)
     return [(name, largest) for name in names if name != largest]
-

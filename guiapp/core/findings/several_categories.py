@@ -12,7 +12,7 @@ from dataclasses import replace
 import numpy as np
 
 from guiapp.core.findings.inputs import CodedSample
-from guiapp.core.findings.records import Findings
+from guiapp.core.findings.records import SUM_NOTE_START, Findings, sum_note
 
 EACH_ON_ITS_OWN = ("A text can have several categories, so each category's share is the share of texts that have "
                    "it, estimated on its own; the shares add up to more than 100 % when texts have several.")
@@ -56,7 +56,11 @@ def estimate_each(probabilities: np.ndarray, categories: Sequence[str], coded: C
     by_group = [share for group in first.groups for name, found in parts for share in found.shares
                 if share.group == group and share.category == name]
     differences = [d for name, found in parts for d in found.differences if d.category == name]
-    warnings = list(dict.fromkeys(warning for _, found in parts for warning in found.warnings))
+    warnings = list(dict.fromkeys(warning for _, found in parts for warning in found.warnings
+                                  if not warning.startswith(SUM_NOTE_START)))
+    note = sum_note(overall + by_group, several=True)
+    if note:
+        warnings.append(note)
     powers = [found.power for _, found in parts if found.power is not None]
     return replace(first, categories=tuple(str(c) for c in categories), shares=tuple(overall + by_group),
                    differences=tuple(differences), warnings=tuple(warnings),

@@ -42,7 +42,7 @@ f(1 − f) + (its expected value)², does not depend on that luck; **half** the 
 those is a floor under the observed variance (the larger of the two is used for each category).
 Half, because the model's probabilities are fitted to the coded texts, most of which the Coding
 step chose where the model was unsure: on the easy texts, which carry the large weights, they
-expect two to three times the mistakes that happen (``benchmarks/bench_findings.py``: the whole
+expect two to three times the mistakes that happen (``benchmarks/bench_findings_corpora.py``: the whole
 floor gave 97–99 % coverage, none 88–96 %, half 94–97 % in a pilot of 60 draws whose seeds the
 reported run does not use). A model surer than it should be gives a lower floor, so the observed
 variance still counts.
@@ -54,9 +54,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from guiapp.core.findings.group_floor import floor_bounds, floor_variance
 from guiapp.core.findings.inputs import Checked
 from guiapp.core.findings.weighting import SimpleRandom, Weighting
-
 
 FLOOR_SHARE = 0.5  # the share of the model's expected variance that is a floor under the observed one
 
@@ -77,13 +77,38 @@ class Estimate:
     effective_n: float = float("inf")  # Kish's effective number of coded texts (t quantile with it − 1 df)
     moments: np.ndarray | None = None  # the model's expected square of each linearised residual (n_coded × K)
     floor: np.ndarray | None = None  # the variance those give (K), a floor under the observed one
+    # a group's pooled floor (``group_floor.py``): its variance per unit of θ(1 − θ), per category (K)
+    spread: np.ndarray | None = None
 
     @property
     def standard_errors(self) -> np.ndarray:
+        return np.sqrt(np.clip(self._variance() + self.pooled_excess, 0.0, None))
+
+    def _variance(self) -> np.ndarray:
         variance = np.diag(self.covariance)
         if self.floor is not None:
             variance = np.fmax(variance, self.floor)
-        return np.sqrt(np.clip(variance, 0.0, None))
+        return variance
+
+    @property
+    def pooled_excess(self) -> np.ndarray:
+        """What the pooled floor (``group_floor.py``) adds to each category's variance (K; 0 where none)."""
+        if self.spread is None:
+            return np.zeros(self.shares.shape)
+        own = self._variance()
+        return np.nan_to_num(np.fmax(floor_variance(self.shares, self.spread) - np.clip(own, 0.0, None), 0.0))
+
+    def widened(self, low: np.ndarray, high: np.ndarray, level: float) -> tuple[np.ndarray, np.ndarray]:
+        """The interval (``low``, ``high``) joined with the pooled floor's interval, if any; a lower end
+        below one of the group's ``n_texts`` texts is 0 (the share is a number of its texts: 0.3 texts
+        means none)."""
+        if self.spread is None:
+            return low, high
+        floor_low, floor_high = floor_bounds(self.shares, self.spread, level)
+        low, high = np.fmin(low, floor_low), np.fmax(high, floor_high)
+        if self.n_texts > 0:
+            low = np.where(low * self.n_texts < 1 - 1e-9, 0.0, low)
+        return low, high
 
 
 def tuned_power(weighting: Weighting, a: np.ndarray, b: np.ndarray) -> float:
@@ -161,9 +186,11 @@ def score_interval(estimate: Estimate, z: float) -> tuple[np.ndarray, np.ndarray
 
 
 def in_group(checked: Checked, weighting: Weighting, of_text: np.ndarray, of_coded: np.ndarray,
-             tune: bool, model: bool = True) -> Estimate:
+             tune: bool, model: bool = True, power: float | None = None) -> Estimate:
     """The shares of the texts with ``of_text`` True (ratio form); ``of_coded`` the same for the
-    coded texts. ``model=False``: the coded texts alone (f = 0)."""
+    coded texts. ``model=False``: the coded texts alone (f = 0). ``power``: a λ fixed beforehand
+    (for a group, the whole corpus's: tuned on a handful of coded texts λ is noisy and its bias
+    grows, PPI++ §6), else tuned here when ``tune``."""
     c = np.where(of_coded, weighting.weights, 0.0)
     total = c.sum()
     size = int(of_text.sum())
@@ -179,7 +206,8 @@ def in_group(checked: Checked, weighting: Weighting, of_text: np.ndarray, of_cod
         return Estimate(y_mean, weighting.variance(a), a, 0.0, size, int((c > 0).sum()), score, effective_number(c))
     f_mean = (c[:, None] * checked.f_coded).sum(axis=0) / total
     b = of_coded[:, None] * (checked.f_coded - f_mean) / size
-    power = tuned_power(weighting, a, b) if tune else 1.0
+    if power is None:
+        power = tuned_power(weighting, a, b) if tune else 1.0
     shares = power * checked.f[of_text].mean(axis=0) + y_mean - power * f_mean
     z = a - power * b
     score = _score_terms(checked.y[members], checked.f_coded[members], power, size) if simple else None
