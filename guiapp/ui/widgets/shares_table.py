@@ -57,7 +57,7 @@ class ShareStrip(QWidget):
                  parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.share, self.interval, self.naive, self.top = share, interval, naive, max(top, 1e-9)
-        self.setMinimumWidth(140)
+        self.setMinimumWidth(60)  # the table gives it what the window leaves (at least 100)
         self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Fixed)
 
     def sizeHint(self) -> QSize:
@@ -99,8 +99,11 @@ class SharesTable(QTableWidget):
         self.verticalHeader().setDefaultSectionSize(28)
         header = self.horizontalHeader()
         header.setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
-        header.setSectionResizeMode(CATEGORY, QHeaderView.ResizeMode.Stretch)  # long names are shortened with "…"
-        header.setSectionResizeMode(STRIP, QHeaderView.ResizeMode.Fixed)
+        for column in (CATEGORY, STRIP, NAIVE, CODED_ONLY):  # share what the window leaves (``_fit``)
+            header.setSectionResizeMode(column, QHeaderView.ResizeMode.Interactive)
+        header.setStretchLastSection(False)
+        header.setTextElideMode(Qt.TextElideMode.ElideRight)
+        self.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)  # never scrolls sideways
         self.setColumnWidth(STRIP, STRIP_WIDTH)
         self.setTextElideMode(Qt.TextElideMode.ElideRight)
         self.setWordWrap(False)
@@ -133,11 +136,31 @@ class SharesTable(QTableWidget):
                     item.setForeground(QColor(theme.HINT_TEXT if rough else theme.SOFT_TEXT))
                 if share.warning:
                     item.setToolTip(share.warning)
-                elif column == CATEGORY:
-                    item.setToolTip(share.category)  # shortened with "…" when the window is narrow
+                elif column in (CATEGORY, NAIVE, CODED_ONLY):
+                    item.setToolTip(text)  # shortened with "…" when the window is narrow
                 self.setItem(row, column, item)
             self.setCellWidget(row, STRIP, ShareStrip(share.estimate, (share.low, share.high), share.naive, top))
         self.setColumnHidden(GROUP, not any(share.group is not None for share in shares))
+        self.resizeColumnsToContents()
+        self._fit()
+
+    def resizeEvent(self, event) -> None:  # Qt's name
+        super().resizeEvent(event)
+        self._fit()
+
+    def _fit(self) -> None:
+        """Give the category, the strip and the two contrast columns the width the fixed columns leave,
+        so that the table fits its window (texts too long are shortened with "…", the whole in the tooltip)."""
+        free = self.viewport().width() - sum(self.columnWidth(c) for c in (GROUP, SHARE, INTERVAL, N_CODED)
+                                             if not self.isColumnHidden(c))
+        wanted = {c: max(self.sizeHintForColumn(c), self.horizontalHeader().sectionSizeHint(c))
+                  for c in (CATEGORY, NAIVE, CODED_ONLY)}
+        strip = int(min(STRIP_WIDTH, max(100, free - sum(wanted.values()))))
+        self.setColumnWidth(STRIP, strip)
+        rest = max(0, free - strip)
+        total = sum(wanted.values()) or 1
+        for column, width in wanted.items():
+            self.setColumnWidth(column, int(min(width, rest * width / total)) if total > rest else width)
 
     def cell_text(self, row: int, column: int) -> str:
         item = self.item(row, column)
