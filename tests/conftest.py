@@ -59,6 +59,15 @@ def _live_threads() -> set[threading.Thread]:
 
 
 @pytest.fixture(autouse=True)
+def idle_computer(monkeypatch):
+    """Expected times read this computer's load (``core/compute/machine_load.py``); tests see an idle
+    one, so what they assert does not depend on what else runs here (a test may set a load of its own)."""
+    from guiapp.core.compute import machine_load
+
+    monkeypatch.setattr(machine_load, "system_load", lambda: 0.0)
+
+
+@pytest.fixture(autouse=True)
 def no_leaked_threads():
     """Fail a test that leaves a Python thread or a TextLab worker thread running."""
     before = _live_threads()

@@ -374,3 +374,27 @@ def test_screenshots_of_the_run_page(qtbot, errors):
     finish(qtbot, page)
     qtbot.wait(30)
     save_screenshot(page, "run_page_cancelled")
+
+
+def test_the_expected_time_allows_for_a_busy_computer_and_says_so(qtbot, errors):
+    from guiapp.core.compute.machine_load import MachineLoad
+    from tests.ui.sample_reports import ready_report
+
+    gate = threading.Event()
+    page = make_page(qtbot, errors, scripted_run(sample_result(), gate=gate))
+    page.ask_before_large_runs = False
+    page.session.set_data(report=ready_report())
+    page.load_reader = lambda: MachineLoad(2, None)
+    unknown = page.run_size(sample_spec()).describe()
+    assert "if nothing else runs (how busy this computer is could not be read" in unknown
+    idle = page.run_size(sample_spec())
+    page.load_reader = lambda: MachineLoad(2, 1.6)
+    busy = page.run_size(sample_spec())
+    assert busy.seconds == pytest.approx(idle.seconds * 1.8)
+    page.start(sample_spec())
+    try:
+        shown = page.details_label.plain_text()
+        assert "on this computer (allowing for other programs, which keep 1.6 of its 2 cores busy" in shown
+    finally:
+        gate.set()
+    finish(qtbot, page)

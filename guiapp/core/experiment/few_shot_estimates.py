@@ -122,23 +122,6 @@ def setfit_out_of_fold_seconds(model: ModelSpec, n_train: int, folds: int, *, on
     return folds * setfit_run_seconds(model, dearest, fit, held_out, on_gpu=on_gpu, mean_tokens=mean_tokens)
 
 
-def setfit_out_of_fold_fits(model: ModelSpec, n_train: int, folds: int, *, validation_split: bool, combined: bool,
-                            on_gpu: bool = False, mean_tokens: float | None = None) -> int:
-    """How many extra SetFit training runs give held-out probabilities for every training text (the
-    fine-tuned Transformer's rule, ``transformer_out_of_fold.py``): ``folds`` when its tuning on one
-    validation split left most texts without them, combined models are learnt, and the runs are
-    expected to take at most ``AFFORDABLE_SECONDS``; else 0."""
-    from guiapp.core.experiment.transformer_out_of_fold import AFFORDABLE_SECONDS
-
-    if not (validation_split and combined) or n_train <= 0 or folds < 2:
-        return 0
-    try:
-        seconds = setfit_out_of_fold_seconds(model, n_train, folds, on_gpu=on_gpu, mean_tokens=mean_tokens)
-    except (ValueError, KeyError, OSError):
-        return 0
-    return folds if seconds <= AFFORDABLE_SECONDS else 0
-
-
 def setfit_tuning(how: str, on_gpu: bool, model: ModelSpec, n_train: int | None, folds: int, *,
                   mean_tokens: float | None = None) -> str:
     """How SetFit's setting is chosen: :data:`CROSS_VALIDATION` (on the study's ``folds`` splits) or

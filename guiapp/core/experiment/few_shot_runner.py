@@ -16,7 +16,7 @@ stratified validation split of the training texts where the folds would take lon
 setting with the best mean macro-F1 is refitted on all training texts. Its probabilities for the
 texts held out from the chosen setting's tuning runs are its out-of-fold probabilities (every
 training text with the folds, the validation texts with one split). After one validation split,
-when combined models are learnt and it is affordable (``few_shot_estimates.setfit_out_of_fold_fits``,
+when combined models are learnt and it is affordable (``transformer_out_of_fold.setfit_out_of_fold_fits``,
 at most ten minutes more, the fine-tuned Transformer's rule), the chosen setting is trained once more
 in each of the study's folds, so every training text has out-of-fold probabilities.
 
@@ -40,7 +40,6 @@ from guiapp.core.experiment import metrics
 from guiapp.core.experiment.artefacts import model_folder_name
 from guiapp.core.experiment.few_shot_estimates import (
     CROSS_VALIDATION,
-    setfit_out_of_fold_fits,
     setfit_tuning,
     setfit_work,
 )
@@ -51,6 +50,7 @@ from guiapp.core.experiment.results import GridPointResult, ModelResult
 from guiapp.core.experiment.run_plan import mean_subword_tokens
 from guiapp.core.experiment.threshold_choice import tuned_thresholds
 from guiapp.core.experiment.transformer_decisions import Decisions
+from guiapp.core.experiment.transformer_out_of_fold import setfit_out_of_fold_fits
 from guiapp.core.experiment.tuning_splits import splits_for
 from guiapp.core.models.few_shot_options import (
     category_descriptions,

@@ -21,7 +21,7 @@ The plan follows the runner step by step, so that the Run step's header, the log
   would take long on a CPU: ``few_shot_estimates.setfit_tuning``), each run learning from its
   pairs of coded texts (pairs per text × texts, for each epoch), then fits the chosen setting on all
   training texts; its combined-model probabilities come with its tuning runs — after one validation
-  split, where affordable (``few_shot_estimates.setfit_out_of_fold_fits``, the Transformer's rule),
+  split, where affordable (``transformer_out_of_fold.setfit_out_of_fold_fits``, the Transformer's rule),
   the chosen setting is also trained once in each fold, so that every training text has them;
 * the texts are turned into sentence embeddings once per embedding model, whatever the number of
   models that use them; the combined models are learnt from the probabilities above (no fit of
@@ -38,7 +38,10 @@ from dataclasses import dataclass
 from typing import Any
 
 from guiapp.core.experiment import estimates, few_shot_estimates
-from guiapp.core.experiment.transformer_out_of_fold import out_of_fold_fits
+from guiapp.core.experiment.transformer_out_of_fold import (
+    out_of_fold_fits,
+    setfit_out_of_fold_fits,
+)
 from guiapp.core.study.sections import ModelSpec
 from guiapp.core.study.spec import ExperimentSpec
 
@@ -301,7 +304,7 @@ def _few_shot_plan(model: ModelSpec, spec: ExperimentSpec, n_train: int | None, 
     seconds = _seconds(few_shot_estimates.setfit_seconds, model, n_train or 0, n_test, tuning_splits=tuning_splits,
                        cross_validation=cross_validation, validation_share=evaluation.validation_share,
                        on_gpu=bool(gpu), mean_tokens=mean_tokens) if known else None
-    refits = few_shot_estimates.setfit_out_of_fold_fits(
+    refits = setfit_out_of_fold_fits(
         model, n_train or 0, evaluation.folds, validation_split=not cross_validation,
         combined=evaluation.combine and len(spec.models) >= 2, on_gpu=bool(gpu), mean_tokens=mean_tokens) if known else 0
     if refits and seconds is not None:

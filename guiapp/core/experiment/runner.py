@@ -24,6 +24,7 @@ from sklearn.base import clone
 from guiapp import __version__
 from guiapp.core.compute import process_pool
 from guiapp.core.compute.executors import Executor
+from guiapp.core.compute.machine_load import read_load
 from guiapp.core.compute.where import open_executor
 from guiapp.core.errors import UserError
 from guiapp.core.events import (
@@ -41,7 +42,13 @@ from guiapp.core.experiment.conventional_files import save_conventional
 from guiapp.core.experiment.fitting import fit_classifier, predict, predict_proba
 from guiapp.core.experiment.held_out import CI_LEVEL, evaluate_on_test
 from guiapp.core.experiment.out_of_fold import OutOfFold, conventional_out_of_fold
-from guiapp.core.experiment.per_model import PreparedCache, model_events, now, prepared_texts
+from guiapp.core.experiment.per_model import (
+    PreparedCache,
+    model_events,
+    now,
+    prepared_texts,
+    progress_spans,
+)
 from guiapp.core.experiment.resampling import cv_folds, oversampled_rows
 from guiapp.core.experiment.results import ExperimentResult, ModelResult, answers
 from guiapp.core.experiment.run_plan import fine_tunes_on_gpu, mean_subword_tokens
@@ -102,7 +109,8 @@ def _run_experiment(spec: ExperimentSpec, on_event: EventCallback, spec_file: st
     # before the first fit: every fit of the study and how each model is tuned, in words (run_plan.py)
     size = estimate_run(spec, len(train), len(test), len(data.categories), n_jobs,
                         on_gpu=None if executor.remote else fine_tunes_on_gpu(spec),
-                        mean_tokens=mean_subword_tokens([data.texts[i] for i in train]))
+                        mean_tokens=mean_subword_tokens([data.texts[i] for i in train]),
+                        load=None if executor.remote else read_load())
     on_event(Log(size.warning(), "warning") if size.large else Log(size.describe()))
     result = ExperimentResult(
         spec=spec.to_dict(),
@@ -122,8 +130,9 @@ def _run_experiment(spec: ExperimentSpec, on_event: EventCallback, spec_file: st
     n_models = len(spec.models)
     # the models' out-of-fold probabilities, kept when combined models will be learnt from them
     out_of_fold: dict[str, OutOfFold] | None = {} if spec.evaluation.combine and n_models >= 2 else None
+    spans = progress_spans(_model_seconds(spec, size, len(train) + len(test)))
     for index, model in enumerate(spec.models):
-        report = model_events(on_event, index, n_models, model.display_name)
+        report = model_events(on_event, index, n_models, model.display_name, spans[index] if spans else None)
         on_event(TaskUpdate(index, "running", model.display_name))
         try:
             if model.representation == "transformer":
@@ -170,6 +179,23 @@ def _run_experiment(spec: ExperimentSpec, on_event: EventCallback, spec_file: st
     result.finished_at = now()
     on_event(Progress(1.0, "Finished"))
     return result
+
+
+def _model_seconds(spec: ExperimentSpec, size, n_texts: int) -> list[float | None]:  # size: a RunSize
+    """Each model's expected seconds, the texts' sentence embeddings counted with the first model that
+    needs them (for the progress bar's shares)."""
+    from guiapp.core.experiment.estimates import embedding_seconds
+
+    seconds: list[float | None] = [model.seconds for model in size.plan.models]
+    if len(seconds) != len(spec.models):
+        return [None] * len(spec.models)
+    embedded: set[str] = set()
+    for index, model in enumerate(spec.models):
+        key = json.dumps([model.representation, model.representation_options], sort_keys=True, default=str)
+        if model.representation == "sentence_embeddings" and key not in embedded and seconds[index] is not None:
+            embedded.add(key)
+            seconds[index] = (seconds[index] or 0.0) + embedding_seconds(model, n_texts)
+    return seconds
 
 
 def run_model(

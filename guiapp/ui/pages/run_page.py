@@ -29,14 +29,14 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from guiapp.core.compute.machine_load import read_load
 from guiapp.core.events import Log, Metric, Progress, TaskUpdate, ignore_events
-from guiapp.core.progress_clock import TimeLeftClock
+from guiapp.core.progress_clock import TimeLeftClock, describe_time_left
 from guiapp.core.study.spec import ExperimentSpec
 from guiapp.ui import theme
 from guiapp.ui.widgets.empty_state import EmptyState
 from guiapp.ui.widgets.fitting_splitter import FittingSplitter
 from guiapp.ui.widgets.glossary import GlossaryLabel
-from guiapp.ui.widgets.job_progress import format_time_left
 from guiapp.ui.widgets.layouts import vbox
 from guiapp.ui.widgets.model_progress import ModelProgressList, ModelProgressRow
 from guiapp.ui.widgets.chart_numbers import format_seconds
@@ -106,6 +106,7 @@ class RunPage(QWidget):
         self.errors = errors
         self.session = session or StudySession(self)
         self.ask_before_large_runs = True  # "start anyway?" above a large number of fits (tests turn it off)
+        self.load_reader = read_load  # how busy this computer is (tests give a load of their own)
         self.run_fn: RunFunction = run_fn or run_engine
         self.result = None
         self.spec: ExperimentSpec | None = None
@@ -172,7 +173,8 @@ class RunPage(QWidget):
         tokens = getattr(report, "tokens", None)
         return estimate_run(spec, n_train or None, n_test, len(report.categories) if report is not None else 2,
                             on_gpu=fine_tunes_on_gpu(spec, may_import=False),  # PyTorch is not loaded here for it
-                            mean_tokens=tokens.mean if tokens is not None else None)
+                            mean_tokens=tokens.mean if tokens is not None else None,
+                            load=self.load_reader())  # a busy computer takes longer, and the time says so
 
     def _confirm_large_run(self, spec: ExperimentSpec) -> bool:
         """Ask before a study of more fits than a researcher would start by accident (a grid of thousands)."""
@@ -213,7 +215,7 @@ class RunPage(QWidget):
         self.overall_bar.setTextVisible(False)
         self.overall_bar.setFixedHeight(16)
         self.time_label = QLabel("", objectName="runTime")
-        self.time_label.setMinimumWidth(230)
+        self.time_label.setMinimumWidth(330)  # room for "about 5 min left (a rough guess)"
         self.time_label.setAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
         self.cancel_button = QPushButton("Cancel", objectName="runCancel")
         self.cancel_button.setToolTip(
@@ -293,8 +295,8 @@ class RunPage(QWidget):
         count = len(names)
         self.title_label.setText(f"Comparing {count} model{'s' if count != 1 else ''} on “{study_name(spec)}”")
         where = f"  ·  {self.where.describe()}" if spec.cluster.scheduler else ""
-        self.details_label.set_plain_text(f"{describe_test_texts(spec)}  ·  {describe_plan(self.run_size(spec))}"
-                                          f"{where}")
+        size = self.run_size(spec)
+        self.details_label.set_plain_text(f"{describe_test_texts(spec)}  ·  {describe_plan(size)}{where}")
         self.model_list.set_models(names)
         self.log_view.clear()
         self._fraction = 0.0
@@ -320,7 +322,7 @@ class RunPage(QWidget):
         signals.cancelled.connect(lambda w=worker: self._on_cancelled(w))
         signals.done.connect(lambda w=worker: self._on_done(w))
         self._started = time.monotonic()
-        self._clock.reset(self._started)
+        self._clock.reset(self._started, expected=size.seconds)  # the plan steers the first estimates
         self._ended = None
         self._set_state("running")
         self.append_log(f"Started: {count} model{'s' if count != 1 else ''} to compare.")
@@ -557,7 +559,7 @@ class RunPage(QWidget):
         if self._state == "stopping":
             text += "  ·  stopping…"
         elif (left := self._clock.update(time.monotonic(), fraction)) is not None and elapsed >= 3.0:
-            text += "  ·  " + format_time_left(left)
+            text += "  ·  " + describe_time_left(left, self._clock.uncertain)
         else:
             text += "  ·  estimating…"
         self.time_label.setText(text)
