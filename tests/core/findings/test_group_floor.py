@@ -117,3 +117,15 @@ def test_differences_are_against_a_reference_group_by_default():
     found = estimate_findings(probabilities, CATS, coded, RandomSample(), groups=year.tolist(), reference="2")
     assert len(found.differences) == 5 * len(CATS)
     assert {d.other for d in found.differences} == {"2"}
+
+
+def test_eleven_years_are_compared_with_the_largest_unless_every_pair_is_asked_for():
+    rng = np.random.default_rng(5)
+    _, label, probabilities, positions = _corpus(5)
+    year = rng.choice(11, size=len(label), p=np.r_[0.2, np.full(10, 0.08)])
+    coded = CodedSample([CATS[k] for k in label[positions]], probabilities[positions], positions)
+    found = estimate_findings(probabilities, CATS, coded, RandomSample(), groups=year.tolist())
+    assert len(found.differences_frame()) == 10 * len(CATS)  # the Differences sheet: 30 rows, not 165
+    assert {d.other for d in found.differences} == {"0"}  # the largest year
+    every = estimate_findings(probabilities, CATS, coded, RandomSample(), groups=year.tolist(), all_pairs=True)
+    assert len(every.differences) == 55 * len(CATS)
