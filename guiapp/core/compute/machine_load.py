@@ -40,8 +40,8 @@ class MachineLoad:
         if self.busy < BUSY_FLOOR:
             return ""
         share = min(self.busy, float(self.cores))
-        return (f"allowing for other programs, which keep {share:.1f} of its {self.cores} cores busy "
-                f"({self.slowdown():.1f} times as long as on an idle computer)")
+        return (f"allowing for other programs, which keep {share:.1f} of its {self.cores} cores busy and make it "
+                f"take {self.slowdown():.1f} times as long")
 
 
 def read_load() -> MachineLoad:

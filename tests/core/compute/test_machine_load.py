@@ -16,7 +16,7 @@ def test_other_programs_lengthen_the_time_and_an_idle_or_unread_load_does_not() 
     assert MachineLoad(2, 0.1).slowdown() == 1.0 and MachineLoad(2, 0.1).describe() == ""
     assert MachineLoad(2, 1.6).slowdown() == pytest.approx(1.8)
     assert MachineLoad(4, 400.0).slowdown() == 10.0  # capped
-    assert "keep 1.6 of its 2 cores busy (1.8 times as long" in MachineLoad(2, 1.6).describe()
+    assert "keep 1.6 of its 2 cores busy and make it take 1.8 times as long" in MachineLoad(2, 1.6).describe()
     assert MachineLoad(2, None).slowdown() == 1.0
     assert "could not be read" in MachineLoad(2, None).describe()
 
