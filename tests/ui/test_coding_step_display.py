@@ -147,3 +147,33 @@ def test_the_learning_model_starts_on_sentence_embeddings_where_the_model_is_ins
     embeddings = bare.kind_combo.findData(EMBEDDINGS)
     assert "not installed" in bare.kind_combo.itemText(embeddings)
     assert not bare.kind_combo.model().item(embeddings).isEnabled()
+
+
+def test_sentence_embeddings_wait_for_the_coding_step_to_be_shown(qtbot, window, tmp_path, monkeypatch):
+    """Opening a table does not embed its texts in the background: the quick model on sentence
+    embeddings first learns when the researcher opens the Coding step."""
+    from guiapp.core.coding.coding_loop import CodingLoop
+    from guiapp.core.events import Cancelled
+
+    learnt = []
+
+    def retrain(loop, *args, **kwargs):  # noqa: ANN001, ANN002, ANN003, ANN202
+        learnt.append(loop.kind)
+        raise Cancelled  # as if the researcher had left: nothing to show
+
+    monkeypatch.setattr(CodingLoop, "retrain", retrain)
+    frame = pd.DataFrame({"text": [f"text number {i} about {'tax' if i % 2 else 'health'}" for i in range(60)],
+                          "label": ["tax" if i % 2 else "health" for i in range(30)] + [None] * 30})
+    path = tmp_path / "texts.csv"
+    frame.to_csv(path, index=False)
+    page = window.coding_page
+    page.bar.kind_combo.setCurrentIndex(page.bar.kind_combo.findData(EMBEDDINGS))  # the default where installed
+    window.open_path(path)
+    wait_for_report(qtbot, window)
+    qtbot.waitUntil(lambda: page.loop is not None)
+    assert page.loop.kind == EMBEDDINGS
+    qtbot.wait(200)
+    assert learnt == [] and not page.is_busy()
+    window.go_to_step(CODING_STEP)
+    qtbot.waitUntil(lambda: learnt == [EMBEDDINGS], timeout=10_000)
+    qtbot.waitUntil(lambda: not page.is_busy(), timeout=10_000)

@@ -21,6 +21,7 @@ from PySide6.QtWidgets import (
 
 from guiapp.core.coding.codebook import CodebookCategory
 from guiapp.core.coding.coding_record import SOURCES
+from guiapp.core.coding.quick_model import EMBEDDINGS
 from guiapp.core.coding.second_file import file_name
 from guiapp.core.errors import UserError
 from guiapp.ui import theme
@@ -75,6 +76,7 @@ class CodingPage(QWidget):
         self._texts_frame = None  # the table or the second file: where the texts on screen come from
         self._flag = ("", "")  # the flag and comment given to the text on screen, recorded with its coding
         self._pool_key: tuple | None = None
+        self._retrain_when_shown = False  # a retraining waits for the step to be shown (see _retrain_if_due)
         self._file_categories: dict = {}  # row → the category the file gives it
         self._drawn_from = None  # the record of codings the text on screen was drawn against
 
@@ -375,6 +377,9 @@ class CodingPage(QWidget):
         if loop is None or self._retrain_slot.current is not None or not loop.needs_retraining(
                 self.session.codings, self._file_categories):
             return
+        if loop.kind == EMBEDDINGS and not self.isVisible():  # embedding a corpus takes a while: only once
+            self._retrain_when_shown = True                   # the researcher codes, not on every table opened
+            return
         worker = Worker(loop.retrain, snapshot(self.session.codings), dict(self._file_categories), name="retrain")
         worker.signals.finished.connect(lambda result, w=worker: self._retrained(w, result))
         worker.signals.failed.connect(lambda error: self.errorRaised.emit(error, "Training the quick model"))
@@ -461,6 +466,9 @@ class CodingPage(QWidget):
     def showEvent(self, event) -> None:  # noqa: ANN001, N802 — Qt's name
         super().showEvent(event)
         self.text_view.setFocus()  # the number keys code at once
+        if self._retrain_when_shown:
+            self._retrain_when_shown = False
+            self._retrain_if_due()
 
     def _show_disagreement(self, row) -> None:  # noqa: ANN001 — a row of the table
         """The whole text of a row the two coders coded differently."""
