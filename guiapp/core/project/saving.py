@@ -103,7 +103,7 @@ def _write_archive(handle, project: fmt.Project, on_event: EventCallback) -> Non
     predicted_texts = _parquet_bytes(predicted.table, "predicted texts", on_event) if predicted is not None else None
     answers = _parquet_bytes(predicted.answers(), "predictions", on_event) if predicted is not None else None
     predictions = _json_bytes(predicted.description()) if predicted is not None else None
-    findings = _json_bytes(project.findings.to_dict()) if project.findings is not None else None
+    findings = _findings_bytes(project.findings, on_event) if project.findings is not None else None
     model_files = _model_files(project.model_folders, on_event)
     explanations = {name: data for name, data in sorted(project.explanations.items())
                     if fmt.explanation_member_ok(name)}
@@ -164,6 +164,17 @@ def _json_bytes(data: Any) -> bytes:
     except (TypeError, ValueError) as error:
         raise UserError("The project could not be saved: part of it cannot be written as JSON.",
                         "This is a bug in TextLab; please report it.", details=repr(error)) from error
+
+
+def _findings_bytes(kept: Any, on_event: EventCallback) -> bytes | None:
+    """The findings last shown, as JSON; findings that cannot be written are left out (they are measured
+    again when the project is opened), never the project."""
+    try:
+        return _json_bytes(kept.to_dict())
+    except (UserError, TypeError, ValueError, AttributeError):
+        on_event(Log("The findings last shown could not be kept in the project; the Findings step measures them "
+                     "again when it is opened.", "warning"))
+        return None
 
 
 def _parquet_bytes(table: pd.DataFrame, what: str, on_event: EventCallback) -> bytes:

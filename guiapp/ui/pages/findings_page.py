@@ -219,8 +219,10 @@ class FindingsPage(QWidget):
         self.model_combo.clear()
         if predictions is not None:
             self.model_combo.addItems(predictions.models)
+            self.model_combo.setCurrentIndex(max(self.model_combo.findText(str(choice.get("model", ""))), 0))
         self.model_combo.blockSignals(False)
-        self._source_chosen()
+        self._source_chosen(remember=current in (None, keep))  # one not there yet (a project opening) stays chosen
+        self._show_kept()
 
     def _follow(self) -> None:
         """Something the findings rest on changed: measure again now when shown, else when next shown
@@ -232,7 +234,7 @@ class FindingsPage(QWidget):
             self._stale = True
 
     def _predictions_changed(self, predictions) -> None:  # noqa: ANN001
-        if predictions is not None:  # new answers: they are what the researcher wants measured
+        if predictions is not None and not self.session.predictions_restored:  # new answers: measured next
             self._wanted_source = PREDICTED
         self._follow()
 
@@ -246,9 +248,10 @@ class FindingsPage(QWidget):
             self._stale = False
             self.refresh()
 
-    def _source_chosen(self) -> None:
+    def _source_chosen(self, *, remember: bool = True) -> None:
         source = self.source_combo.currentData()
-        self.session.findings_choice["source"] = source
+        if remember:
+            self.session.findings_choice["source"] = source
         predicted = source == PREDICTED
         for widget in (self.model_label, self.model_combo, self.elsewhere_box):
             widget.setVisible(predicted)
@@ -265,6 +268,7 @@ class FindingsPage(QWidget):
         session, model = self.session, self.model_combo.currentText()
         if self.source_combo.currentData() != PREDICTED or not model or session.predictions is None:
             return
+        session.findings_choice["model"] = model
         self._clear_findings()  # the model's answers are lined up with the test texts in a job: a corpus can be large
         self._run(Worker(_predicted_inputs, session.result, model, session.predictions, session.predicted_table,
                          session.frame, session.test_frame, session.codings, name="findings inputs"),
@@ -326,6 +330,18 @@ class FindingsPage(QWidget):
         self.regression = None
         self.intro.setText(intro)
         self._group_chosen()
+
+    def _show_kept(self) -> None:
+        """The findings an opened project showed, shown again while they are measured anew (once)."""
+        kept = self.session.kept_findings
+        if kept is None or self.findings is not None:
+            return
+        chosen = {"source": self.source_combo.currentData(), "group": self.session.findings_choice.get("group", "")}
+        if chosen["source"] == PREDICTED:
+            chosen["model"] = self.model_combo.currentText()
+        if kept.matches(chosen):
+            self.session.kept_findings = None
+            self._estimated(kept.findings)
 
     def _clear_findings(self) -> None:
         self.inputs = self.findings = None
@@ -403,7 +419,7 @@ class FindingsPage(QWidget):
         self.findings = findings
         self.session.set_findings(findings)  # the methods appendix gets its paragraph
         self.save_button.setEnabled(True)
-        notes = [*self.inputs.notes, *findings.warnings]
+        notes = [*(self.inputs.notes if self.inputs is not None else ()), *findings.warnings]
         self.assumption.setText(f"{findings.assumption} Estimated by {findings.method}.")
         shown = notes if len(notes) <= 3 else [*notes[:2], f"… and {len(notes) - 2} more like these (point here to "
                                                            "read them all)."]

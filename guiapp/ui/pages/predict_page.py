@@ -12,6 +12,7 @@ the top words explain the first category the model gave the text.
 
 from __future__ import annotations
 
+import html
 from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -163,6 +164,7 @@ class PredictPage(QWidget):
         self.session.codingsChanged.connect(self.study_table_changed)  # a text coded here is no longer uncoded
         self.session.dataChanged.connect(self.study_table_changed)
         self.session.resultChanged.connect(lambda result: self.set_result(result, self.session.model_folder))
+        self.session.predictionsChanged.connect(self._predictions_changed)
 
     # -- layout --------------------------------------------------------------------------------------
     def _build_content(self) -> QWidget:
@@ -346,7 +348,8 @@ class PredictPage(QWidget):
                         coded_texts=self.result.test_texts, top_words=self.top_words_box.isChecked(),
                         name="predict new texts")
         frame, source = self.source.frame, self.source.path
-        worker.signals.finished.connect(lambda found, w=worker: self._predicted(w, found, frame, source))
+        read_from = {"sheet": self.source.sheet, "text_columns": self.source.text_columns()}
+        worker.signals.finished.connect(lambda found, w=worker: self._predicted(w, found, frame, source, read_from))
         worker.signals.failed.connect(lambda error, w=worker: self._predict_ended(w, error))
         worker.signals.cancelled.connect(lambda w=worker: self._predict_ended(w, None))
         self.progress.show()
@@ -357,16 +360,27 @@ class PredictPage(QWidget):
         worker.signals.done.connect(lambda w=worker: self._predict_done(w))
         self._show_progress()
 
-    def _predicted(self, worker: Worker, found: NewTextPredictions, frame: pd.DataFrame, source: Path | None) -> None:
+    def _predicted(self, worker: Worker, found: NewTextPredictions, frame: pd.DataFrame, source: Path | None,
+                   read_from: dict) -> None:
         if worker is not self._predict_slot.current:
             return
         self.progress.hide()
         self.found, self._predicted_frame, self._predicted_source = found, frame, source
-        self.session.set_predictions(found, frame)
+        self.session.set_predictions(found, frame, source=str(source) if source is not None else "", **read_from)
         self._show_answers()
         self._inputs_changed()
         self.statusMessage.emit(f"Predicted {len(frame):,} texts with {len(found.models)} "
                                 f"{'model' if len(found.models) == 1 else 'models'}.")
+
+    def _predictions_changed(self, found: NewTextPredictions | None) -> None:
+        """Answers this page did not just make (those an opened project kept) are shown as its own."""
+        session = self.session
+        if found is None or found is self.found or session.predicted_table is None:
+            return
+        self.found, self._predicted_frame = found, session.predicted_table
+        self._predicted_source = Path(session.predicted_source) if session.predicted_source else None
+        self._show_answers()
+        self._inputs_changed()
 
     def _predict_ended(self, worker: Worker, error: BaseException | None) -> None:
         if worker is not self._predict_slot.current:
@@ -403,8 +417,10 @@ class PredictPage(QWidget):
         self.warnings.setText("<b>Please check:</b><br>" + "<br>".join(found.warnings))
         self.warnings.setVisible(bool(found.warnings))
         empty = found.predictions[0].n_empty
+        source = self._predicted_source
+        where = html.escape(source.name) if source is not None else "the uncoded rows of your table"
         self.summary.setText(
-            f"<b>{len(frame) - empty:,} texts predicted</b> by {', '.join(found.models)}"
+            f"<b>{len(frame) - empty:,} texts predicted</b> from {where} by {', '.join(found.models)}"
             + (f". {empty:,} empty {'text gets' if empty == 1 else 'texts get'} no prediction." if empty else ".")
         )
         several = any(predictions.multi_label for predictions in found.predictions)

@@ -109,6 +109,7 @@ class RunPage(QWidget):
         self.load_reader = read_load  # how busy this computer is (tests give a load of their own)
         self.run_fn: RunFunction = run_fn or run_engine
         self.result = None
+        self._opened_result = False  # ``result`` came with an opened project rather than from a run here
         self.spec: ExperimentSpec | None = None
         self._slot = WorkerSlot(self)
         self._state = "idle"
@@ -132,6 +133,7 @@ class RunPage(QWidget):
         layout.addWidget(self.stack, 1)
         layout.addWidget(self.where)
         self.session.runWanted.connect(self.start_asked)
+        self.session.resultChanged.connect(self._result_shown)
         self.resultReady.connect(self._publish_result)
         self.statusMessage.connect(self.session.say)
 
@@ -235,9 +237,13 @@ class RunPage(QWidget):
         self.results_button.setStyleSheet(theme.GO_BUTTON_STYLE)
         self.results_button.setToolTip("Compare the models: scores, mistakes per category, chosen settings.")
         self.results_button.clicked.connect(self._show_results)
+        self.again_button = QPushButton("Run again", objectName="runAgain")
+        self.again_button.setToolTip("Compare the models of the Models step again, on your coded texts as they are now.")
+        self.again_button.clicked.connect(self.run_again)
         banner_row = QHBoxLayout(self.banner)
         banner_row.setContentsMargins(12, 8, 12, 8)
         banner_row.addWidget(self.banner_label, 1)
+        banner_row.addWidget(self.again_button)
         banner_row.addWidget(self.results_button)
         self.banner.hide()
 
@@ -290,7 +296,7 @@ class RunPage(QWidget):
             return False
         spec = self.where.spec_for_run(spec)  # a copy: the user's study is not changed
         self.spec = spec
-        self.result = None
+        self.result, self._opened_result = None, False
         names = [model.display_name for model in spec.models]
         count = len(names)
         self.title_label.setText(f"Comparing {count} model{'s' if count != 1 else ''} on “{study_name(spec)}”")
@@ -332,6 +338,43 @@ class RunPage(QWidget):
         self.statusMessage.emit(f"Running {count} model{'s' if count != 1 else ''}"
                                 f"{' ' + self.where.describe() if spec.cluster.scheduler else ''}…")
         return True
+
+    def run_again(self) -> None:
+        """Run the study as the Models step sets it up now."""
+        spec = self.session.study_spec()
+        reason = self.session.not_ready_reason()
+        if spec is None or reason or not spec.models:
+            self.statusMessage.emit(reason or "Choose the models to compare on the Models step first.")
+            return
+        self.session.run(spec)
+
+    def _result_shown(self, result) -> None:  # noqa: ANN001 — an ExperimentResult, or None
+        """A result this page did not just run (an opened project's): its models with their scores,
+        and Run again."""
+        if result is None or result is self.result or self.is_busy():
+            return
+        self.result, self._opened_result = result, True
+        names = [model.name for model in result.models]
+        count = len(names)
+        self.title_label.setText(f"{count} model{'s' if count != 1 else ''} compared on "
+                                 f"“{result.study_source.study_name or 'your study'}”")
+        self.details_label.set_plain_text(f"{result.split.get('description') or ''}".strip(" ·"))
+        self.model_list.set_models(names)
+        self._reconcile(result)
+        self.log_view.clear()
+        self.append_log("The results of this run came with the project; press Run again to compare the models "
+                        "anew.")
+        self._fraction = 1.0
+        self.overall_bar.setRange(0, 1000)
+        self.overall_bar.setValue(1000)
+        self.overall_message.setText("Finished before the project was saved.")
+        self.time_label.setText("")
+        self.cancel_button.hide()
+        self.stack.setCurrentWidget(self.running)
+        finished = len(result.finished_models())
+        self._set_state("finished")
+        self._show_banner("finished", f"{finished} of {count} models compared when this study last ran. See "
+                          "the results, or run the study again.", results=bool(finished))
 
     def cancel(self) -> None:
         """Ask the engine to stop at its next checkpoint (within a second or two)."""
@@ -537,10 +580,13 @@ class RunPage(QWidget):
         self.banner.setStyleSheet(f"QFrame#runBanner {{ {theme.notice_style(BANNER_NOTICES[kind], '', 6)} }}")
         self.banner_label.setText(text)
         self.results_button.setVisible(results)
+        self.again_button.setVisible(kind != "stopping")
         self.banner.show()
 
     def _show_results(self) -> None:
-        if self.result is not None:
+        if self.result is not None and self._opened_result:  # an opened project's: shown already
+            self.session.go_to(RESULTS_STEP)
+        elif self.result is not None:
             self.resultReady.emit(self.result)
 
     def _elapsed(self) -> float:

@@ -85,6 +85,11 @@ class StudySession(QObject):
         self.explained_documents: list = []  # "Explain all": one explanation per test document
         self.predictions = None  # NewTextPredictions: the trained models' answers for new texts
         self.predicted_table: pd.DataFrame | None = None  # the texts they answered, as read
+        self.predicted_source = ""  # the file those texts came from ("": the table's own uncoded rows)
+        self.predicted_sheet: str | None = None
+        self.predicted_columns: list[str] = []  # the column(s) that held the texts
+        self.predictions_restored = False  # the predictions came with an opened project (not just made)
+        self.kept_findings = None  # KeptFindings an opened project showed, until the Findings step measures again
         self.findings = None  # Findings of the Findings step (for the methods appendix)
         self.findings_choice: dict = {}  # what the Findings step measures: source, group, drawn per group (kept)
         self.run_state = "idle"
@@ -201,9 +206,15 @@ class StudySession(QObject):
         self.findings = findings
         self.findingsChanged.emit(findings)
 
-    def set_predictions(self, predictions, table: pd.DataFrame | None) -> None:  # noqa: ANN001
-        """The models' answers (NewTextPredictions) for the texts of ``table``; None, None clears them."""
+    def set_predictions(self, predictions, table: pd.DataFrame | None, *, source: str = "",
+                        sheet: str | None = None, text_columns: list[str] | tuple = (),
+                        restored: bool = False) -> None:
+        """The models' answers (NewTextPredictions) for the texts of ``table``, read from ``source`` (a
+        file; "" for the table's own uncoded rows); None, None clears them. ``restored``: they come with
+        an opened project rather than from predicting now."""
         self.predictions, self.predicted_table = predictions, table
+        self.predicted_source, self.predicted_sheet, self.predicted_columns = source, sheet, list(text_columns)
+        self.predictions_restored = restored and predictions is not None
         self.predictionsChanged.emit(predictions)
 
     def _set_results_note(self, text: str) -> None:
@@ -348,10 +359,23 @@ class StudySession(QObject):
         from guiapp.core.project.format import Project
         from guiapp.ui.widgets.explanation_panel import explanations_folder
 
+        from guiapp.core.findings.kept_findings import KeptFindings
+        from guiapp.core.predict.predicted_texts import PredictedTexts
+
         spec = self.study_spec()
         if self.table is None or spec is None:
             return None
         result = self.result
+        predicted = None
+        if result is not None and self.predictions is not None and self.predicted_table is not None:
+            predicted = PredictedTexts(self.predictions, self.predicted_table, self.predicted_source,
+                                       self.predicted_sheet, list(self.predicted_columns))
+        findings = self.kept_findings
+        if self.findings is not None:  # the group they measured is theirs, whatever was picked since
+            findings = KeptFindings(self.findings, {**_plain_choice(self.findings_choice),
+                                                    "group": self.findings.group_name or ""})
+        if findings is not None and predicted is None and findings.choice.get("source") == "predicted":
+            findings = None  # findings of predicted texts that are no longer there
         return Project(
             spec=spec,
             table=self.table.frame,
@@ -367,6 +391,8 @@ class StudySession(QObject):
             codebook=self.codebook,
             codings=self.codings,
             coding_texts=self.coding_texts,
+            predicted=predicted,
+            findings=findings,
         )
 
     def restore(self, project, table, test_file: tuple[str, str | None] | None) -> None:  # noqa: ANN001
@@ -376,12 +402,14 @@ class StudySession(QObject):
 
         spec = project.spec
         self.findings_choice = _plain_choice(project.ui_state.get("findings"))
+        self.kept_findings = project.findings
         self.show_table(table, spec.data.mapping, test_file, spec.data.category_fixes)
         self.load_spec(spec)
         self.set_codebook(project.codebook)
         self.set_codings(project.codings, project.coding_texts)
         if project.result is None:
             self.clear_result()
+            self._restore_findings(project)
             return
         restore_cache_files(explanations_folder(project.result), project.explanations)
         self.set_result(project.result, project.model_folders)
@@ -390,10 +418,21 @@ class StudySession(QObject):
         chosen = project.ui_state.get("results_model")
         if isinstance(chosen, str):
             self.choose_model(chosen)
+        kept = project.predicted
+        if kept is not None:
+            self.set_predictions(kept.predictions, kept.table, source=kept.source, sheet=kept.sheet,
+                                 text_columns=kept.text_columns, restored=True)
+        self._restore_findings(project)
+
+    def _restore_findings(self, project) -> None:  # a Project
+        """The findings an opened project kept: the methods appendix has them at once, and the Findings
+        step shows them until it has measured again."""
+        if project.findings is not None:
+            self.set_findings(project.findings.findings)
 
 
 def _plain_choice(choice: object) -> dict:
     """The Findings step's choice as a project kept it: names and ticks, nothing else."""
-    if not isinstance(choice, dict):
-        return {}
-    return {str(key): value for key, value in choice.items() if isinstance(value, str | bool)}
+    from guiapp.core.findings.kept_findings import plain_choice
+
+    return plain_choice(choice)

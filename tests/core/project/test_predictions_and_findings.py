@@ -123,3 +123,22 @@ def test_the_uncoded_rows_of_the_table_are_named_as_such(kept):
     project, _, _ = kept
     own = PredictedTexts(project.predicted.predictions, project.predicted.table)
     assert own.source_name() == OWN_ROWS
+
+
+def test_answers_with_several_categories_per_text_come_back(tmp_path):
+    from guiapp.core.predict.new_texts import NewTextPredictions
+    from guiapp.core.predict.stream import NO_PREDICTION, Predictions
+
+    predicted = np.array([[1, 0, 1], [0, 0, 0], [NO_PREDICTION] * 3], dtype=np.int8)
+    chances = np.array([[0.9, 0.2, 0.7], [0.1, 0.3, 0.2], [np.nan] * 3], dtype=np.float32)
+    found = NewTextPredictions(["Several"], [Predictions(["a", "b", "c"], predicted, chances, 1.5)], ["Short texts."])
+    project = plain_project(10)
+    project.predicted = PredictedTexts(found, pd.DataFrame({"text": ["x y", "z", ""]}))
+    again = open_project(save_project(tmp_path / "several.textlab", project), extract_models_to=None).predicted
+    answers = again.predictions.predictions[0]
+    assert answers.multi_label and answers.categories == ["a", "b", "c"] and answers.seconds == 1.5
+    np.testing.assert_array_equal(answers.predicted, predicted)
+    np.testing.assert_array_equal(answers.probabilities, chances)
+    labels = answers.labels()
+    assert labels[0] == "a; c" and labels[2] == ""
+    assert again.predictions.warnings == ["Short texts."] and again.source_name() == OWN_ROWS
