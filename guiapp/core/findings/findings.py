@@ -35,7 +35,13 @@ from guiapp.core.findings.designs import (
     Stratified,
     check_design,
 )
-from guiapp.core.findings.group_floor import design_factor, pooled_ratio
+from guiapp.core.findings.group_floor import (
+    design_factor,
+    design_factors,
+    model_moments,
+    pooled_ratio,
+    variance_weights,
+)
 from guiapp.core.findings.inputs import (
     Checked,
     CodedSample,
@@ -102,7 +108,7 @@ def estimate_findings(probabilities: np.ndarray, categories: Sequence[str], code
     names: tuple[str, ...] = ()
     if groups is not None:
         members, names = estimator.groups(groups)
-        ratio = estimator.pooled_ratio(members, overall.power)
+        ratio, factors = estimator.pooled_floor(members, overall.power)
         estimates = {}
         too_few = []
         for g, name in enumerate(names):
@@ -110,7 +116,7 @@ def estimate_findings(probabilities: np.ndarray, categories: Sequence[str], code
             if estimate.n_coded < 2:
                 too_few.append(f"“{name}” ({estimate.n_coded})")
             else:
-                estimate = replace(estimate, spread=ratio * estimator.factor(estimate))
+                estimate = replace(estimate, spread=ratio * factors[g])
             estimates[name] = estimate
         if len(too_few) == len(names):
             raise DataError("Every group has fewer than two coded texts, so no group's share can be given an "
@@ -129,7 +135,7 @@ def estimate_findings(probabilities: np.ndarray, categories: Sequence[str], code
                 warnings.append(warning)
             of_text = members.of_text == g
             alone = estimator.coded_only((members, g))
-            alone = replace(alone, spread=np.ones(len(checked.categories)) * estimator.factor(alone))
+            alone = replace(alone, spread=np.ones(len(checked.categories)) * estimator.factor(alone, members, g))
             of_category = estimator.coded_counts(members, g)
             thin.extend((name, checked.categories[k], int(of_category[k]))
                         for k in np.flatnonzero(of_category < MIN_OF_CATEGORY))
@@ -156,6 +162,7 @@ class _Members:
 
     def __init__(self, of_text: np.ndarray, of_coded: np.ndarray) -> None:
         self.of_text, self.of_coded = of_text, of_coded
+        self.variance_weights: np.ndarray | None = None  # see _Designed._variance_weights
 
 
 class _Estimator:
@@ -169,8 +176,11 @@ class _Estimator:
     def groups(self, values: Sequence) -> tuple[_Members, tuple[str, ...]]: ...
     def group(self, members: _Members, g: int, power: float) -> Estimate: ...
     def difference_variance(self, first: Estimate, second: Estimate) -> np.ndarray: ...
-    def pooled_ratio(self, members: _Members, power: float) -> np.ndarray: ...
-    def factor(self, estimate: Estimate) -> float: ...
+    def pooled_floor(self, members: _Members, power: float) -> tuple[np.ndarray, np.ndarray]:
+        """The pooled floor's r (K) and a (groups × K), see ``group_floor.py``."""
+
+    def factor(self, estimate: Estimate, members: _Members | None = None, g: int = 0) -> float:
+        """a_g of group ``g`` of ``members`` (the whole corpus when None), see ``group_floor.py``."""
 
     def coded_counts(self, members: _Members, g: int) -> np.ndarray:
         """How many coded texts of group ``g`` are coded in each category."""
@@ -215,12 +225,20 @@ class _Designed(_Estimator):
     def difference_variance(self, first: Estimate, second: Estimate) -> np.ndarray:
         return difference_variance(self.weighting, first, second)
 
-    def pooled_ratio(self, members: _Members, power: float) -> np.ndarray:
+    def pooled_floor(self, members: _Members, power: float) -> tuple[np.ndarray, np.ndarray]:
         c = self.checked
-        return pooled_ratio(c.y, c.f_coded, power, self.weighting.weights, members.of_coded)
+        sizes = _sizes(members)
+        factors = design_factors(self.weighting.weights, model_moments(c.f_coded, power), members.of_coded, sizes)
+        return pooled_ratio(c.y, c.f_coded, power, self.weighting.weights, members.of_coded, factors, sizes), factors
 
-    def factor(self, estimate: Estimate) -> float:
-        return design_factor(estimate.n_coded, estimate.n_texts)
+    def factor(self, estimate: Estimate, members: _Members | None = None, g: int = 0) -> float:
+        if members is None:
+            members = _Members(np.zeros(self.checked.n_texts, dtype=np.intp),
+                               np.zeros(self.checked.n_coded, dtype=np.intp))
+        if members.variance_weights is None:
+            members.variance_weights = variance_weights(self.weighting.weights, members.of_coded, _sizes(members))[1]
+        # no model: the coded texts' own weights, Kish's effective number (1/n_eff − 1/N_g)
+        return float(members.variance_weights[members.of_coded == g].sum()) / max(estimate.n_texts, 1) ** 2
 
 
 class _Iid(_Estimator):
@@ -279,13 +297,22 @@ class _Iid(_Estimator):
     def difference_variance(self, first: Estimate, second: Estimate) -> np.ndarray:
         return np.diag(first.covariance + second.covariance)
 
-    def pooled_ratio(self, members: _Members, power: float) -> np.ndarray:
+    def pooled_floor(self, members: _Members, power: float) -> tuple[np.ndarray, np.ndarray]:
         c = self.checked
-        return pooled_ratio(c.y, c.f_coded, power, np.ones(c.n_coded), members.of_coded)
+        sizes, coded = _sizes(members), np.bincount(members.of_coded[members.of_coded >= 0], minlength=0)
+        coded = np.pad(coded, (0, max(0, len(sizes) - len(coded))))
+        factors = np.array([design_factor(int(coded[g]), int(sizes[g]), outside=True) for g in range(len(sizes))])
+        ratio = pooled_ratio(c.y, c.f_coded, power, np.ones(c.n_coded), members.of_coded)
+        return ratio, np.repeat(factors[:, None], len(ratio), axis=1)
 
-    def factor(self, estimate: Estimate) -> float:
+    def factor(self, estimate: Estimate, members: _Members | None = None, g: int = 0) -> float:
         # the coded texts are outside the corpus: the group's share among its own texts (1/n + 1/N)
         return design_factor(estimate.n_coded, estimate.n_texts, outside=True)
+
+
+def _sizes(members: _Members) -> np.ndarray:
+    """The number of corpus texts in each group."""
+    return np.bincount(members.of_text[members.of_text >= 0]).astype(np.float64)
 
 
 # ---------------------------------------------------------------------- building the record

@@ -5,27 +5,38 @@ of them. The group's own variance of the model's mistakes is then a lottery: if 
 of the category happen to be ones the model got right — or there are none — the variance is near 0
 and the interval collapses onto the model's count, whatever the model's mistakes are elsewhere.
 
-The floor pools what the coded texts of **all** groups say about each category. For category k,
+The floor pools what the coded texts of **all** groups say about each category. A group's share is a
+Hájek mean: its design variance is, to first order (Särndal, Swensson & Wretman 1992, §5.7; exactly
+the design's own for independent choices, 1/π = c),
 
-    r_k = (Σ c (e − ē_g)² + κ) / (Σ c (y − ȳ_g)² + κ),   e = y − λf,
+    V_g = (1/N_g²) Σ_{coded of g} w (e − ē_g)²,   w = c'(c' − 1),  e = y − λf,
 
-the share of the category's variance that the model leaves unexplained (its mistakes' variance over
-the indicator's variance), both pooled within groups over every coded text (c its design weight,
-scaled to a mean of 1; ē_g, ȳ_g the group's weighted means), with a prior of κ = 2 coded texts that
-the model explains nothing of: a category with no or few coded texts is taken as one the model
-cannot see (r near 1), one with many gets its measured ratio. The group's variance at a share θ is
-then at least
+c' the design weights scaled to add up to the group's N_g texts. For category k the floor replaces
+each text's squared residual by r_k · θ(1 − θ) · h, h the text's share of the mistakes the model
+expects, m = f(1 − f) + ((1 − λ)f)², relative to their weighted mean in the group (where the Coding
+step drew the unsure texts with small weights, their mistakes count for little). Then
 
-    r_k · θ(1 − θ) · a_g,   a_g = (1 − n_g/N_g) / n_g  (a random sample of the texts),
-                            a_g = (1 − n_g/N_g) / n_eff,g  (other designs: Kish's effective number),
-                            a_g = 1/n_g + 1/N_g  (coded texts outside the corpus: the corpus's share),
+    V_g ≥ r_k · θ(1 − θ) · a_gk,   a_gk = Σ w m / (N_g Σ c' m),
+    r_k = (Σ w (e − ē_g)² + κ) / (Σ_g N_g² a_gk s²_g(y) + κ),
 
-and the floor's interval holds every θ with (θ̂ − θ)² ≤ z² · r_k · θ(1 − θ) · a_g — Wilson's score
-interval on an effective number of coded texts m = 1/(r_k · a_g) — joined with the group's own
-interval (the wider of the two on each side). A lower end below one of the group's texts is 0: the
-share of a group is a number of its texts, and 0.3 of a text means none (without this, a group
-holding no text of a category is "missed" by an interval starting at 0.001 %). So a group's interval is never narrower than the pooled mistakes
-allow, and a group whose own mistakes are larger keeps its own, wider interval. With the model
+the share of the design's variance of the category that the model leaves unexplained, pooled within
+groups over every coded text (ē_g, and s²_g(y) the indicator's spread, weighted by c; w scaled to a
+mean of 1), with a prior of κ = 2 coded texts that the model explains nothing of: a category with no
+or few coded texts is taken as one the model cannot see (r near 1), one with many gets its measured
+ratio. With equal weights (a random sample) a_gk = (1 − n_g/N_g)/n_g and r_k is the plain ratio of
+the residuals' spread to the indicator's; where the model expects the same mistakes everywhere,
+a_gk = 1/n_eff − 1/N_g with Kish's effective number. Coded texts outside the corpus (the study's test
+texts, each counted once) have a_g = 1/n_g + 1/N_g (the corpus's share); the coded texts alone a_g
+with the flat Kish form.
+
+The floor's interval holds every θ with (θ̂ − θ)² ≤ z² · r_k · θ(1 − θ) · a_gk — Wilson's score
+interval on an effective number of coded texts 1/(r_k · a_gk). Where its variance at the estimate is
+above the group's own, it replaces the group's interval; elsewhere the group keeps its own (one
+interval or the other, not the outer ends of both: that union held 99 % for the Coding step's draws,
+each side taken from whichever interval reached further). A lower end below one of the group's texts
+is 0: the share of a group is a number of its texts, and 0.3 of a text means none. So a group's
+interval is never narrower than the pooled mistakes allow, and a group whose own mistakes are larger
+keeps its own, wider interval. With the model
 left out (the coded texts alone) r_k = 1: Wilson's interval on the group's coded texts, so 0 of n
 still has an upper bound. Reading: Wilson (1927); Brown, Cai & DasGupta (2001), who recommend
 Wilson's interval for small n over the exact one (Clopper–Pearson held 99 % here, not 95 %);
@@ -41,39 +52,94 @@ import numpy as np
 PRIOR_TEXTS = 2.0  # κ: coded texts the model is assumed to explain nothing of
 
 
+def variance_weights(weights: np.ndarray, group_of_coded: np.ndarray,
+                     group_sizes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """(c', w): the design weights c scaled so that each group's coded texts add up to its size N_g
+    (the Hájek form), and w = c'(c' − 1), at least 0, what each coded text's squared residual counts
+    for in its group's design variance (see the module docstring). Both 0 for group −1."""
+    scaled, out = np.zeros(len(weights)), np.zeros(len(weights))
+    for group in np.unique(group_of_coded[group_of_coded >= 0]):
+        rows = group_of_coded == group
+        total = weights[rows].sum()
+        if total <= 0:
+            continue
+        scaled[rows] = weights[rows] * group_sizes[group] / total
+        out[rows] = np.clip(scaled[rows] * (scaled[rows] - 1.0), 0.0, None)
+    return scaled, out
+
+
+def model_moments(f: np.ndarray, power: float) -> np.ndarray:
+    """m: the square of each coded text's residual y − λf that the model expects (y drawn from its
+    probabilities f): f(1 − f) + ((1 − λ)f)²; where a category's mistakes are likely."""
+    return f * (1.0 - f) + ((1.0 - power) * f) ** 2
+
+
+def design_factors(weights: np.ndarray, moments: np.ndarray, group_of_coded: np.ndarray,
+                   group_sizes: np.ndarray) -> np.ndarray:
+    """a_gk (groups × categories): Σ w m / (N_g Σ c' m) over the group's coded texts (``moments``: m,
+    coded texts × categories); Σ w / N_g² (= 1/n_eff − 1/N_g, Kish) where the model expects no
+    mistake on any of them; inf for a group without coded texts."""
+    scaled, w = variance_weights(weights, group_of_coded, group_sizes)
+    out = np.full((len(group_sizes), moments.shape[1]), np.inf)
+    for group in range(len(group_sizes)):
+        rows = group_of_coded == group
+        if not rows.any() or group_sizes[group] <= 0:
+            continue
+        size = float(group_sizes[group])
+        flat = w[rows].sum() / size**2
+        expected = (scaled[rows][:, None] * moments[rows]).sum(axis=0)
+        weighted = (w[rows][:, None] * moments[rows]).sum(axis=0)
+        ok = expected > 1e-12 * rows.sum()
+        out[group] = np.where(ok, weighted / (size * np.where(ok, expected, 1.0)), flat)
+    return out
+
+
 def pooled_ratio(y: np.ndarray, f: np.ndarray, power: float, weights: np.ndarray,
-                 group_of_coded: np.ndarray) -> np.ndarray:
-    """r_k for each category (see the module docstring); coded texts of group −1 count in none."""
+                 group_of_coded: np.ndarray, factors: np.ndarray | None = None,
+                 group_sizes: np.ndarray | None = None) -> np.ndarray:
+    """r_k for each category (see the module docstring); coded texts of group −1 count in none.
+    ``weights``: the design weights c. ``factors`` (a_gk from :func:`design_factors`) with
+    ``group_sizes``: coded texts of the corpus, each residual counted with its w; None: coded texts
+    that are a random sample of their own (outside the corpus), each counted with c."""
     keep = group_of_coded >= 0
-    y, f, c, g = y[keep], f[keep], weights[keep], group_of_coded[keep]
     k = y.shape[1]
-    if y.shape[0] == 0 or c.sum() <= 0:
+    if not keep.any() or weights[keep].sum() <= 0:
         return np.ones(k)
-    c = c / c.mean()
+    if factors is None:
+        variance, mass = weights, None
+    else:
+        assert group_sizes is not None
+        variance = variance_weights(weights, group_of_coded, group_sizes)[1]
+        mass = np.nan_to_num(factors * np.asarray(group_sizes, dtype=np.float64)[:, None] ** 2, posinf=0.0)
+    unit = variance[keep].mean()
+    if unit <= 0:  # every text of every group coded: no variance to pool
+        return np.ones(k)
     e = y - power * f
     unexplained = np.zeros(k)
     spread = np.zeros(k)
-    for group in np.unique(g):
-        rows = g == group
-        w = c[rows][:, None]
-        total = w.sum()
+    for group in np.unique(group_of_coded[keep]):
+        rows = group_of_coded == group
+        c = weights[rows][:, None]
+        total = c.sum()
         if total <= 0:
             continue
-        unexplained += (w * (e[rows] - (w * e[rows]).sum(axis=0) / total) ** 2).sum(axis=0)
-        spread += (w * (y[rows] - (w * y[rows]).sum(axis=0) / total) ** 2).sum(axis=0)
+        residual = e[rows] - (c * e[rows]).sum(axis=0) / total
+        indicator = y[rows] - (c * y[rows]).sum(axis=0) / total
+        unexplained += (variance[rows][:, None] * residual**2).sum(axis=0) / unit
+        group_mass = variance[rows].sum() if mass is None else mass[group]
+        spread += group_mass * (c * indicator**2).sum(axis=0) / total / unit
     return (unexplained + PRIOR_TEXTS) / (spread + PRIOR_TEXTS)
 
 
-def design_factor(n_coded: int, n_texts: int, effective_n: float | None = None, outside: bool = False) -> float:
-    """a_g: the variance of a group's share per unit of θ(1 − θ) (see the module docstring);
-    ``effective_n`` for designs with unequal weights; ``outside``: coded texts outside the corpus."""
+def design_factor(n_coded: int, n_texts: int, outside: bool = False) -> float:
+    """a_g of coded texts with equal weights (see the module docstring): (1 − n_g/N_g)/n_g for a
+    random sample of the group's texts; ``outside``: coded texts outside the corpus, 1/n_g + 1/N_g."""
     if n_coded <= 0:
         return float("inf")
     if outside:
         return 1.0 / n_coded + (1.0 / n_texts if n_texts > 0 else 0.0)
     fraction = max(0.0, 1.0 - n_coded / n_texts) if n_texts > 0 else 1.0
-    effective = n_coded if effective_n is None or not np.isfinite(effective_n) else max(effective_n, 1.0)
-    return fraction / effective
+    return fraction / n_coded
 
 
 def floor_bounds(share: np.ndarray, spread: np.ndarray, level: float) -> tuple[np.ndarray, np.ndarray]:

@@ -129,3 +129,49 @@ def test_eleven_years_are_compared_with_the_largest_unless_every_pair_is_asked_f
     assert {d.other for d in found.differences} == {"0"}  # the largest year
     every = estimate_findings(probabilities, CATS, coded, RandomSample(), groups=year.tolist(), all_pairs=True)
     assert len(every.differences) == 55 * len(CATS)
+
+
+def test_the_floor_of_unequal_chances_is_the_design_variance_not_a_random_samples():
+    """Texts where the model is unsure are chosen with a high chance (small weights), sure ones with a
+    low chance (large weights): a group's floor, at its own spread of the category, is the variance the
+    weighted estimate has (Σ c(c − 1) e² / N², the design's own for independent choices), not the one
+    a random sample of as many texts would have."""
+    from guiapp.core.findings import KnownProbabilities
+    from guiapp.core.findings.design_weights import weighting_for
+    from guiapp.core.findings.group_floor import (
+        design_factor,
+        design_factors,
+        model_moments,
+    )
+    from guiapp.core.findings.inputs import check_inputs
+    from guiapp.core.findings.shares import in_group
+
+    rng = np.random.default_rng(11)
+    n_texts = 20000
+    group = rng.integers(0, 2, n_texts)
+    sure = rng.random(n_texts) < 0.7
+    probabilities = np.full((n_texts, 3), 0.02)
+    probabilities[np.arange(n_texts), rng.choice(3, size=n_texts, p=[0.2, 0.3, 0.5])] = 0.96
+    unsure = ~sure
+    probabilities[unsure] = rng.dirichlet(np.ones(3), unsure.sum())  # unsure texts: the model guesses
+    # a calibrated model: each text's category drawn from the model's probabilities
+    label = (rng.random(n_texts)[:, None] > probabilities.cumsum(axis=1)).sum(axis=1).clip(0, 2)
+    chance = np.where(sure, 0.01, 0.15)
+    chosen = np.flatnonzero(rng.random(n_texts) < chance)
+    coded = CodedSample([CATS[k] for k in label[chosen]], probabilities[chosen], chosen)
+    checked = check_inputs(probabilities, CATS, coded)
+    weighting = weighting_for(KnownProbabilities(chance[chosen].tolist()), checked)
+    of_coded, sizes = group[chosen], np.bincount(group).astype(float)
+    factors = design_factors(weighting.weights, model_moments(checked.f_coded, 1.0), of_coded, sizes)
+    ratio = pooled_ratio(checked.y, checked.f_coded, 1.0, weighting.weights, of_coded, factors, sizes)
+    srs_ratio = pooled_ratio(checked.y, checked.f_coded, 1.0, weighting.weights, of_coded)
+    for g in (0, 1):
+        rows = of_coded == g
+        estimate = in_group(checked, weighting, group == g, rows, False, power=1.0)
+        design = np.diag(estimate.covariance)
+        c, y = weighting.weights[rows][:, None], checked.y[rows]
+        spread = (c * (y - (c * y).sum(axis=0) / c.sum()) ** 2).sum(axis=0) / c.sum()
+        floor = ratio * factors[g] * spread
+        srs = srs_ratio * design_factor(int(rows.sum()), int(sizes[g])) * spread
+        assert np.abs(np.log(floor / design)).mean() < 0.2  # within about a fifth of the design's variance
+        assert np.abs(np.log(srs / design)).mean() > 0.3  # a random sample's floor is not
