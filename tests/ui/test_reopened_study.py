@@ -73,6 +73,7 @@ def test_predictions_findings_and_run_come_back(qtbot, window, project, tmp_path
     assert predict.answers_box.isVisible()
     assert "90 texts predicted" in predict.summary.text() and "new texts.csv" in predict.summary.text()
     assert predict.preview_model.rowCount() == 90
+    assert "kept in the project" in predict.source.label.text()  # not "No texts chosen yet" above the answers
     assert predict.counts_model.frame().equals(shown_counts)
     save_screenshot(predict, "predict_reopened")
 

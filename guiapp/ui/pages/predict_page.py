@@ -379,6 +379,9 @@ class PredictPage(QWidget):
             return
         self.found, self._predicted_frame = found, session.predicted_table
         self._predicted_source = Path(session.predicted_source) if session.predicted_source else None
+        if self.source.frame is None:  # the answers came with the project, not with texts chosen here
+            self.source.label.setText("The answers below were kept in the project. To predict again, choose a file "
+                                      "or the uncoded rows of your table.")
         self._show_answers()
         self._inputs_changed()
 
