@@ -110,6 +110,11 @@ def table_findings_inputs(frame: pd.DataFrame, mapping, log=None, *, categories=
     logged = design_from_log(log, file_coded, list(frame.index))
     table_entries = [entry for entry in log.entries_of() if entry.source == "table"]
     design = logged.design if table_entries else RandomSample()
+    if not len(logged.labels) and now.n_left_out:  # the cause is the categories left out, not too little coding
+        from guiapp.core.study.left_out_words import BRING_BACK, every_category_left_out
+
+        names = sorted(fixes.leave_out) if fixes is not None else []
+        raise DataError(every_category_left_out(names, now.n_left_out), BRING_BACK)
     if len(logged.labels) < MIN_CODED:
         raise DataError(f"Only {len(logged.labels):,} texts of the table are coded: too few to measure the "
                         "quick model's mistakes.",

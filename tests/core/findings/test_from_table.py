@@ -83,3 +83,13 @@ def test_the_data_steps_fixes_merge_spellings_and_leave_out_categories():
     assert set(inputs.categories) == {"health", "defence", "energy"}
     assert len(inputs.probabilities) == 396 and len(inputs.coded.labels) == 116
     assert any("4 texts of categories left out" in note for note in inputs.notes)
+
+
+def test_every_category_left_out_is_named_as_the_cause():
+    from guiapp.core.study.category_fixes import CategoryFixes
+
+    frame, _truth = table()
+    fixes = CategoryFixes(False, {}, sorted(frame["label"].dropna().unique()))
+    with pytest.raises(DataError, match="belongs to a category the study leaves out") as raised:
+        table_findings_inputs(frame, MAPPING, fixes=fixes)
+    assert "Only 0" not in str(raised.value) and "Undo" in raised.value.hint
