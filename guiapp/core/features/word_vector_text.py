@@ -15,6 +15,7 @@ import os
 import shutil
 import tempfile
 import warnings
+from collections.abc import Iterator
 from pathlib import Path
 from typing import BinaryIO
 
@@ -108,20 +109,12 @@ def _parse(source: Path, tmp: Path, on_event: EventCallback) -> dict[str, object
     with open(source, "rb") as raw, open(tmp / "vectors.npy", "wb") as out:
         stream = _open_text(raw, source.name)  # type: ignore[arg-type]
         writer: _NpyWriter | None = None
-        line_no = 0
-        for line in stream:
-            line_no += 1
-            body = line.rstrip(b"\r\n \t")
-            if not body:
-                continue
+        for line_no, body in _lines(stream):
             if dim is None:
-                fields = body.split()
-                if line_no == 1 and len(fields) == 2 and all(f.isdigit() for f in fields):
-                    dim, file_format = int(fields[1]), "word2vec"
+                dim, header = _dimension(body, line_no, source)
+                if header:
+                    file_format = "word2vec"
                     continue
-                dim = len(fields) - 1
-                if dim < 1:
-                    raise _bad_line(source, line_no, "has a word but no numbers")
             if writer is None:
                 writer = _NpyWriter(out, dim)
             word, values = _split_line(body, dim, source, line_no)
@@ -158,20 +151,12 @@ def check_head(source: Path, max_lines: int = 50) -> None:
     dim: int | None = None
     with open(source, "rb") as raw:
         stream = _open_text(raw, source.name)  # type: ignore[arg-type]
-        values, lines, line_no = [], [], 0
-        for line in stream:
-            line_no += 1
-            body = line.rstrip(b"\r\n \t")
-            if not body:
-                continue
+        values, lines = [], []
+        for line_no, body in _lines(stream):
             if dim is None:
-                fields = body.split()
-                if line_no == 1 and len(fields) == 2 and all(f.isdigit() for f in fields):
-                    dim = int(fields[1])
+                dim, header = _dimension(body, line_no, source)
+                if header:
                     continue
-                dim = len(fields) - 1
-                if dim < 1:
-                    raise _bad_line(source, line_no, "has a word but no numbers")
             values.append(_split_line(body, dim, source, line_no)[1])
             lines.append(line_no)
             if line_no >= max_lines:
@@ -179,6 +164,25 @@ def check_head(source: Path, max_lines: int = 50) -> None:
     if dim is None or not values:
         raise UserError(f"“{source.name}” contains no word vectors.", _HINT)
     _parse_values(values, lines, dim, source)
+
+
+def _lines(stream) -> Iterator[tuple[int, bytes]]:  # noqa: ANN001 — a binary text stream
+    """Each line that is not blank, with its number (counting from 1) and without its line end."""
+    for line_no, line in enumerate(stream, start=1):
+        body = line.rstrip(b"\r\n \t")
+        if body:
+            yield line_no, body
+
+
+def _dimension(body: bytes, line_no: int, source: Path) -> tuple[int, bool]:
+    """The numbers per word, read from the first line that is not blank; True with it when that line
+    is word2vec's header ("400000 300"), which holds no word."""
+    fields = body.split()
+    if line_no == 1 and len(fields) == 2 and all(f.isdigit() for f in fields):
+        return int(fields[1]), True
+    if len(fields) < 2:
+        raise _bad_line(source, line_no, "has a word but no numbers")
+    return len(fields) - 1, False
 
 
 def _split_line(body: bytes, dim: int, source: Path, line_no: int) -> tuple[str, bytes]:
