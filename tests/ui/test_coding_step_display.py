@@ -177,3 +177,28 @@ def test_sentence_embeddings_wait_for_the_coding_step_to_be_shown(qtbot, window,
     window.go_to_step(CODING_STEP)
     qtbot.waitUntil(lambda: len(page.loop.rounds) == 1 and not page.is_busy(), timeout=120_000)
     assert learnt == [EMBEDDINGS]  # once, on sentence embeddings
+
+
+def test_a_quick_model_that_cannot_learn_says_so_once_not_over_and_over(qtbot, window, tmp_path, monkeypatch):
+    from guiapp.core.coding.coding_loop import CodingLoop
+    from guiapp.core.errors import UserError
+
+    tries, said = [], []
+
+    def retrain(loop, *args, **kwargs):  # noqa: ANN001, ANN002, ANN003, ANN202
+        tries.append(1)
+        raise UserError("The sentence model cannot be read.", "Install TextLab again.")
+
+    monkeypatch.setattr(CodingLoop, "retrain", retrain)
+    window.coding_page.errorRaised.connect(lambda error, what: said.append(what))
+    frame = pd.DataFrame({"text": [f"text number {i} about {'tax' if i % 2 else 'health'}" for i in range(60)],
+                          "label": ["tax" if i % 2 else "health" for i in range(30)] + [None] * 30})
+    path = tmp_path / "texts.csv"
+    frame.to_csv(path, index=False)
+    window.go_to_step(CODING_STEP)
+    window.open_path(path)
+    wait_for_report(qtbot, window)
+    page = window.coding_page
+    qtbot.waitUntil(lambda: len(tries) == 1 and not page.is_busy(), timeout=10_000)
+    qtbot.wait(300)
+    assert len(tries) == 1 and said == ["Training the quick model"]

@@ -77,6 +77,7 @@ class CodingPage(QWidget):
         self._flag = ("", "")  # the flag and comment given to the text on screen, recorded with its coding
         self._pool_key: tuple | None = None
         self._retrain_when_shown = False  # a retraining waits for the step to be shown (see _retrain_if_due)
+        self._failed_with: tuple | None = None  # (loop, codings) of the last retraining that failed: not tried again
         self._file_categories: dict = {}  # row → the category the file gives it
         self._drawn_from = None  # the record of codings the text on screen was drawn against
 
@@ -377,14 +378,20 @@ class CodingPage(QWidget):
         if loop is None or self._retrain_slot.current is not None or not loop.needs_retraining(
                 self.session.codings, self._file_categories):
             return
+        if self._failed_with == (id(loop), len(self.session.codings)):  # said once; tried again after the next coding
+            return
         if loop.kind == EMBEDDINGS and not self.isVisible():  # embedding a corpus takes a while: only once
             self._retrain_when_shown = True                   # the researcher codes, not on every table opened
             return
         worker = Worker(loop.retrain, snapshot(self.session.codings), dict(self._file_categories), name="retrain")
         worker.signals.finished.connect(lambda result, w=worker: self._retrained(w, result))
-        worker.signals.failed.connect(lambda error: self.errorRaised.emit(error, "Training the quick model"))
+        worker.signals.failed.connect(self._retrain_failed)
         worker.signals.done.connect(self._retrain_if_due, Qt.ConnectionType.QueuedConnection)  # after the slot let go
         self._retrain_slot.start(worker)
+
+    def _retrain_failed(self, error: BaseException) -> None:
+        self._failed_with = (id(self.loop), len(self.session.codings))
+        self.errorRaised.emit(error, "Training the quick model")
 
     def _retrained(self, worker: Worker, result) -> None:  # noqa: ANN001 — a RoundResult
         if (self.loop is None or worker is not self._retrain_slot.current or result.loop is not self.loop
