@@ -53,7 +53,9 @@ from guiapp.core.findings.naive import filled_in, wilson
 from guiapp.core.findings.records import (
     Difference,
     Findings,
+    NoSuchGroup,
     Share,
+    comparison_of,
     group_pairs,
     sum_note,
 )
@@ -83,6 +85,7 @@ def estimate_findings(probabilities: np.ndarray, categories: Sequence[str], code
     against ``reference`` when given, else against the largest group (every pair with ``all_pairs``). ``power_tuning``: PPI++'s λ (False: λ = 1, plain DSL/PPI)."""
     level = check_level(level)
     check_design(design, coded.in_corpus)
+    check_comparison(groups, reference)
     if isinstance(design, OtherCorpus):
         from guiapp.core.findings.quantified_findings import quantified_findings
 
@@ -146,6 +149,11 @@ def estimate_findings(probabilities: np.ndarray, categories: Sequence[str], code
                 1 for name in names if estimates[name].n_coded >= 2)))
         index = {name: g for g, name in enumerate(names)}
         names = tuple(name for name in names if estimates[name].n_coded >= 2)
+        if reference is not None and str(reference) in index and str(reference) not in names:
+            raise NoSuchGroup(f"The group “{reference}” has fewer than two coded texts, so it has no share to compare "
+                              "the other groups with.",
+                              "Choose another group to compare with (or the largest), or code a few texts of "
+                              f"“{reference}”.")
         differences = _differences(estimator, names, index, estimates, members, hard, checked.categories, level,
                                    reference, all_pairs)
     note = sum_note(shares, several=False)
@@ -153,7 +161,16 @@ def estimate_findings(probabilities: np.ndarray, categories: Sequence[str], code
         warnings.append(note)
     return Findings(checked.categories, tuple(shares), tuple(differences), estimator.method, estimator.key,
                     design.assumption, level, checked.n_texts, checked.n_coded,  # type: ignore[attr-defined]
-                    group_name, names, overall.power if estimator.tuned else None, tuple(warnings))
+                    group_name, names, overall.power if estimator.tuned else None, tuple(warnings),
+                    comparison_of(reference, all_pairs) if differences else "")
+
+
+def check_comparison(groups: Sequence | None, reference: object | None) -> None:
+    """A group to compare with needs groups."""
+    if groups is None and reference is not None and str(reference) != "":
+        raise DataError(f"There are no groups to compare with “{reference}”: no column of groups is chosen.",
+                        "Choose the column whose groups to compare (per group, --by), or leave out the group "
+                        "to compare with.")
 
 
 # ---------------------------------------------------------------------- estimators

@@ -52,10 +52,12 @@ class StudyFindingsInputs:
                             "shares per group.", "Choose a column that your coded table has too.")
         return group_names(self.corpus[column]), group_names(self.coded.metadata[column])
 
-    def estimate(self, column: str | None = None, *, elsewhere: bool = False,
-                 on_event: EventCallback = ignore_events):  # noqa: ANN201 — a Findings
+    def estimate(self, column: str | None = None, *, elsewhere: bool = False, reference: str | None = None,
+                 all_pairs: bool = False, on_event: EventCallback = ignore_events):  # noqa: ANN201 — a Findings
         """The shares in the corpus, per value of ``column`` when one is named; ``elsewhere``: the corpus
-        comes from another time or source than the coded texts (prior-shift quantification)."""
+        comes from another time or source than the coded texts (prior-shift quantification). The
+        differences compare each group with ``reference`` (a group's name), every pair with
+        ``all_pairs``, else each group with the largest."""
         from guiapp.core.findings.findings import estimate_findings
 
         coded, groups = self.coded, None
@@ -63,13 +65,14 @@ class StudyFindingsInputs:
             groups, coded_groups = self.groups(column)
             coded = replace(coded, groups=coded_groups)
         design = OtherCorpus() if elsewhere else self.design
+        compare = {"reference": reference or None, "all_pairs": all_pairs}
         if self.coded_categories is not None:
             from guiapp.core.findings.several_categories import estimate_each
 
             return estimate_each(self.probabilities, self.categories, coded, self.coded_categories, design,
-                                 groups=groups, group_name=column or None, on_event=on_event)
+                                 groups=groups, group_name=column or None, **compare, on_event=on_event)
         return estimate_findings(self.probabilities, self.categories, coded, design, groups=groups,
-                                 group_name=column or None, on_event=on_event)
+                                 group_name=column or None, **compare, on_event=on_event)
 
     def regress(self, formula: str, kind: str = "logistic"):  # noqa: ANN201 — a Regression
         """A regression of a category on the corpus's columns (``formula``: "economy ~ party + year")."""

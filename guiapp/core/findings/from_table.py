@@ -52,10 +52,12 @@ class TableFindingsInputs:
             raise DataError(f"The table has no column “{column}”.", "Choose one of its columns.")
         return group_names(self.corpus[column])
 
-    def estimate(self, column: str | None = None, *, stratified: bool = False,
-                 on_event: EventCallback = ignore_events):  # noqa: ANN201 — a Findings
+    def estimate(self, column: str | None = None, *, stratified: bool = False, reference: str | None = None,
+                 all_pairs: bool = False, on_event: EventCallback = ignore_events):  # noqa: ANN201 — a Findings
         """The shares among the table's texts, per value of ``column`` when one is named;
-        ``stratified``: the coded texts were drawn at random within each group of ``column``."""
+        ``stratified``: the coded texts were drawn at random within each group of ``column``. The
+        differences compare each group with ``reference`` (a group's name), every pair with
+        ``all_pairs``, else each group with the largest."""
         from guiapp.core.findings.findings import estimate_findings
 
         groups = self.groups(column) if column else None
@@ -69,7 +71,8 @@ class TableFindingsInputs:
                                 "Untick “drawn per group”: the Coding step's own chances weigh them.")
             design = Stratified(groups)
         return estimate_findings(self.probabilities, self.categories, self.coded, design, groups=groups,
-                                 group_name=column or None, on_event=on_event)
+                                 group_name=column or None, reference=reference or None, all_pairs=all_pairs,
+                                 on_event=on_event)
 
     def regress(self, formula: str, kind: str = "logistic"):  # noqa: ANN201 — a Regression
         """A regression of a category on the table's columns (``formula``: "economy ~ party + year")."""

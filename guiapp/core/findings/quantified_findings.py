@@ -22,7 +22,13 @@ from guiapp.core.findings.quantification import (
     one_hot_predictions,
     point_estimates,
 )
-from guiapp.core.findings.records import Difference, Findings, Share, group_pairs
+from guiapp.core.findings.records import (
+    Difference,
+    Findings,
+    Share,
+    comparison_of,
+    group_pairs,
+)
 
 
 def quantified_findings(probabilities: np.ndarray, categories: Sequence[str], coded: CodedSample,
@@ -73,7 +79,8 @@ def quantified_findings(probabilities: np.ndarray, categories: Sequence[str], co
                                    checked.categories, tail, reference, [len(m) for m in member_lists[1:]], all_pairs)
     words = QUANTIFICATION_WORDS[method]
     return Findings(checked.categories, tuple(shares), tuple(differences), words, f"quantification-{method}",
-                    design.assumption, level, n, checked.n_coded, group_name, names, None, tuple(warnings))
+                    design.assumption, level, n, checked.n_coded, group_name, names, None, tuple(warnings),
+                    comparison_of(reference, all_pairs) if differences else "")
 
 
 def _differences(names: tuple[str, ...], points: list[np.ndarray], draws: np.ndarray, naive: list[np.ndarray],

@@ -23,6 +23,7 @@ CITATIONS = (
 )
 SEQUENTIAL_CITATION = ("Zrnic, T., & Candès, E. J. (2024). Active statistical inference. Proceedings of the "
                        "41st International Conference on Machine Learning.")
+ALL_PAIRS = "all pairs"  # the Findings step's and the project's word for every pair of groups
 QUANTIFICATION_CITATION = ("Saerens, M., Latinne, P., & Decaestecker, C. (2002). Adjusting the outputs of a "
                            "classifier to new a priori probabilities. Neural Computation, 14(1), 21–41.")
 
@@ -84,6 +85,23 @@ class Findings:
     groups: tuple[str, ...] = ()
     power: float | None = None
     warnings: tuple[str, ...] = ()
+    comparison: str = ""  # the differences: each group against this group, ALL_PAIRS, or "" (the largest)
+
+    def largest(self) -> str:
+        """The group with the most texts, the one the others are compared with unless asked otherwise."""
+        sizes = {share.group: share.n_texts for share in self.shares if share.group is not None}
+        return largest_group(self.groups, lambda name: sizes.get(name, 0)) if self.groups else ""
+
+    def comparison_words(self) -> str:
+        """'each year compared with 2015', 'every pair of years', 'each year compared with the largest, 2012'."""
+        if not self.differences:
+            return ""
+        column = f"group of “{self.group_name}”" if self.group_name else "group"
+        if self.comparison == ALL_PAIRS:
+            return f"every pair of groups of “{self.group_name}”" if self.group_name else "every pair of groups"
+        if self.comparison:
+            return f"each {column} compared with “{self.comparison}”"
+        return f"each {column} compared with the largest group, “{self.largest()}”"
 
     def overall(self) -> list[Share]:
         return [share for share in self.shares if share.group is None]
@@ -133,7 +151,8 @@ class Findings:
         groups = ""
         if self.group_name is not None and self.groups:
             groups = (f" Shares were also estimated within each value of “{self.group_name}” "
-                      f"({len(self.groups)} groups), with the differences between groups and their intervals.")
+                      f"({len(self.groups)} groups), with the differences between groups and their intervals"
+                      + (f" ({self.comparison_words()})." if self.differences else "."))
         text = (f"The share of each category in the corpus ({self.n_texts:,} texts) was estimated from the "
                 f"model's predicted probabilities for every text and {self.n_coded:,} coded texts, by "
                 f"{self.method}. {self.assumption} The {percent} intervals carry the model's mistakes as "
@@ -171,18 +190,44 @@ def sum_note(shares: Sequence[Share], several: bool) -> str:
             "mistakes, and a correction that would take a share below 0 % is shown as 0 %.")
 
 
+class NoSuchGroup(DataError):
+    """A group named to compare the others with that the findings have no share of."""
+
+
+def comparison_of(reference: object | None, all_pairs: bool) -> str:
+    """What the differences compare, as a Findings records it: a group's name, ALL_PAIRS, or "" (each
+    group against the largest)."""
+    if reference is not None and str(reference) != "":
+        return str(reference)
+    return ALL_PAIRS if all_pairs else ""
+
+
+def largest_group(names: Sequence[str], size: Callable[[str], int]) -> str:
+    """The group the others are compared with unless asked otherwise: the one with the most texts
+    (of equal ones, the last)."""
+    return max(reversed(list(names)), key=size)
+
+
 def group_pairs(names: Sequence[str], reference: object | None, size: Callable[[str], int],
                 all_pairs: bool = False) -> list[tuple[str, str]]:
     """The pairs of groups whose difference is given: each against ``reference`` when one is named;
-    every pair when ``all_pairs`` is asked for (or there are only two groups); else each against the
-    largest group (``size``: its texts) — 11 years give 10 comparisons per category, not 55."""
-    if reference is not None:
+    every pair when ``all_pairs`` is asked for; else each against the largest group (``size``: its
+    texts) — 11 years give 10 comparisons per category, not 55."""
+    if reference is not None and str(reference) != "":
         shown = str(reference)
         if shown not in names:
-            raise DataError(f"There is no group “{shown}” to compare the others with.",
-                            "Choose one of the groups: " + ", ".join(names[:10]) + ".")
+            raise NoSuchGroup(f"There is no group “{shown}” to compare the others with: the groups with a share are "
+                              + _listed(names) + ".",
+                              "Choose one of these groups to compare with, or leave the choice out to compare each "
+                              "group with the largest.")
         return [(name, shown) for name in names if name != shown]
-    if all_pairs or len(names) <= 2:
+    if all_pairs:
         return list(combinations(names, 2))
-    largest = max(names, key=size)
+    largest = largest_group(names, size)
     return [(name, largest) for name in names if name != largest]
+
+
+def _listed(names: Sequence[str]) -> str:
+    shown = [f"“{name}”" for name in names[:12]]
+    more = f" and {len(names) - 12:,} more" if len(names) > 12 else ""
+    return ", ".join(shown) + more
