@@ -28,8 +28,10 @@ from PySide6.QtWidgets import (
 )
 
 from guiapp.core.errors import UserError
+from guiapp.core.findings.records import ALL_PAIRS
 from guiapp.ui import theme
 from guiapp.ui.session.study_session import StudySession
+from guiapp.ui.widgets.comparison_choice import ComparisonChoice
 from guiapp.ui.widgets.empty_state import EmptyState
 from guiapp.ui.widgets.job_progress import JobProgress
 from guiapp.ui.widgets.layouts import STRETCH, hbox, vbox
@@ -164,10 +166,16 @@ class FindingsPage(QWidget):
                                                     "model's answers"])
         self.differences.horizontalHeader().setStretchLastSection(True)
         self.differences.verticalHeader().hide()
-        self.differences_note = QLabel("Choose a column under “Per group” to compare its groups.", wordWrap=True)
+        self.differences_note = QLabel("Choose a column under “Per group” to compare its groups.", wordWrap=True,
+                                       objectName="differencesNote")
         self.differences_note.setStyleSheet(theme.SOFT_STYLE)
+        self.compare_label = QLabel("Compared with:")
+        self.compare_combo = ComparisonChoice()
+        self.compare_combo.currentIndexChanged.connect(lambda _i: self._comparison_chosen())
         differences_tab = QWidget()
-        vbox(differences_tab, self.differences_note, (self.differences, 1))
+        vbox(differences_tab, hbox(None, self.compare_label, self.compare_combo, STRETCH), self.differences_note,
+             (self.differences, 1))
+        self._show_comparison(None)
         self.regression_form = RegressionForm()
         self.regression_form.fitWanted.connect(self.fit_regression)
         self.tabs = QTabWidget(objectName="findingsTabs")
@@ -361,6 +369,8 @@ class FindingsPage(QWidget):
         choice = self.session.findings_choice
         if picked:
             choice["group"] = self.group_combo.currentData() or ""
+            if choice.get("compare_with") != ALL_PAIRS:  # a group of the column before is none of this one's
+                choice["compare_with"] = ""
         self.stratified_box.blockSignals(True)
         self.stratified_box.setChecked(bool(choice.get("stratified")))
         self.stratified_box.blockSignals(False)
@@ -384,8 +394,15 @@ class FindingsPage(QWidget):
             options = {"stratified": self.stratified_box.isVisible() and self.stratified_box.isChecked()}
         else:
             options = {"elsewhere": self.elsewhere_box.isChecked()}
+        compare = str(self.session.findings_choice.get("compare_with", "")) if column else ""
+        options["all_pairs"] = compare == ALL_PAIRS
+        options["reference"] = compare if compare not in ("", ALL_PAIRS) else None
         self._run(Worker(_estimate, self.inputs, column, options, name="findings"), self._estimated,
                   "Estimating the shares…")
+
+    def _comparison_chosen(self) -> None:
+        self.session.findings_choice["compare_with"] = self.compare_combo.choice()
+        self.estimate()
 
     def _run(self, worker: Worker, done, message: str) -> None:  # noqa: ANN001 — done(the job's result)
         """Start a job of the page's one slot, with progress and Cancel; ``done`` takes its result
@@ -432,8 +449,9 @@ class FindingsPage(QWidget):
 
     def _show_differences(self, findings) -> None:  # noqa: ANN001
         rows = list(findings.differences)
+        self._show_comparison(findings if rows else None)
         self.differences_note.setText(
-            f"Differences between the groups of “{findings.group_name}”, in points of share." if rows else
+            f"Differences in points of share: {findings.comparison_words()}." if rows else
             "Choose a column under “Per group” to compare its groups.")
         self.differences.setRowCount(len(rows))
         for row, difference in enumerate(rows):
@@ -441,6 +459,13 @@ class FindingsPage(QWidget):
                                            f"{100 * difference.naive:+.1f} points")):
                 self.differences.setItem(row, column, QTableWidgetItem(text))
         self.differences.resizeColumnsToContents()
+
+    def _show_comparison(self, findings) -> None:  # noqa: ANN001 — a Findings with differences, or None
+        """The "Compared with:" choice, offered with the groups of ``findings`` (hidden without)."""
+        if findings is not None:
+            self.compare_combo.set_groups(findings.groups, findings.largest(), findings.comparison)
+        for widget in (self.compare_label, self.compare_combo):
+            widget.setVisible(findings is not None)
 
     def fit_regression(self, outcome: str, columns: list, kind: str) -> None:
         if self.inputs is None:
