@@ -63,3 +63,49 @@ def test_a_projects_own_table_is_measured_without_a_corpus_file(study, capsys):
     assert main(["findings", str(path), str(folder / "corpus.csv"), "--drawn-per-group", "--out",
                  str(folder / "x.csv")]) == 2
     assert "own table" in capsys.readouterr().err
+
+
+def test_differences_compare_with_a_named_group_or_every_pair(study, capsys):
+    folder, path, _ = study
+    corpus = str(folder / "corpus.csv")
+    out = folder / "compared.xlsx"
+    code = main(["findings", str(path), corpus, "--by", "year", "--compare-with", "2003", "--out", str(out)])
+    printed = capsys.readouterr()
+    assert code == 0, printed.err
+    sheet = pd.read_excel(out, sheet_name="Differences", engine="calamine")
+    categories = sheet["category"].nunique()
+    assert len(sheet) == 6 * categories and set(sheet["compared with"].astype(str)) == {"2003"}
+    assert "compared with “2003”" in printed.out
+
+    code = main(["findings", str(path), corpus, "--by", "year", "--all-pairs", "--out", str(out), "--overwrite"])
+    printed = capsys.readouterr()
+    assert code == 0, printed.err
+    assert len(pd.read_excel(out, sheet_name="Differences", engine="calamine")) == 21 * categories  # 7 × 6 / 2
+    assert "every pair" in printed.out
+
+    code = main(["findings", str(path), corpus, "--by", "year", "--out", str(out), "--overwrite"])
+    assert code == 0
+    sheet = pd.read_excel(out, sheet_name="Differences", engine="calamine")
+    assert len(sheet) == 6 * categories and sheet["compared with"].nunique() == 1  # the largest year
+    capsys.readouterr()
+
+
+def test_a_comparison_that_cannot_be_made_is_refused_in_words(study, capsys):
+    folder, path, _ = study
+    corpus = str(folder / "corpus.csv")
+    out = str(folder / "refused.csv")
+    assert main(["findings", str(path), corpus, "--by", "year", "--compare-with", "1999", "--out", out]) == 2
+    said = capsys.readouterr().err
+    assert "no group “1999”" in said and "“2000”" in said and "“2006”" in said and "Choose one" in said
+    assert main(["findings", str(path), corpus, "--compare-with", "2003", "--out", out]) == 2
+    assert "--by COLUMN" in capsys.readouterr().err
+    assert main(["findings", str(path), corpus, "--by", "year", "--compare-with", "2003", "--all-pairs",
+                 "--out", out]) == 2
+    assert "two different comparisons" in capsys.readouterr().err
+
+
+def test_the_help_tells_of_the_comparisons(capsys):
+    with pytest.raises(SystemExit):
+        main(["findings", "--help"])
+    said = capsys.readouterr().out
+    assert "--compare-with GROUP" in said and "--all-pairs" in said and "largest group" in said

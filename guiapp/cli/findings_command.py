@@ -9,6 +9,9 @@ its coded and uncoded texts, as the Findings step's "Your table" does: a quick m
 the codings (the file's and the Coding step's, those drawn weighted by their chance);
 ``--drawn-per-group`` with ``--by`` says the file's codings were drawn at random within each group.
 
+The differences compare each group with the largest one; ``--compare-with 2015`` compares each with
+that group instead, ``--all-pairs`` gives every pair of groups (11 years: 55 rows per category).
+
 The study's table (for the test texts' other columns, which ``--by`` and ``--regress`` need) is the
 project's own, or — for a results folder — the data file the study read, when it is still there.
 Exit status: 0 written, 2 could not estimate (the message says why), 130 interrupted.
@@ -32,6 +35,12 @@ def add_findings_command(commands) -> None:  # noqa: ANN001
     findings.add_argument("--out", required=True, help="where to write the findings: .xlsx (every table) or .csv (the shares)")
     findings.add_argument("--model", help="a model's name as in the results (default: the best)")
     findings.add_argument("--by", help="a column to give the shares per value of (party, year, outlet …)")
+    findings.add_argument("--compare-with", metavar="GROUP",
+                          help="with --by: compare each group with this one (a value of the column, e.g. 2015); "
+                               "default: the largest group")
+    findings.add_argument("--all-pairs", action="store_true",
+                          help="with --by: give the difference of every pair of groups instead of each group against "
+                               "one (many rows: 11 groups give 55 per category)")
     findings.add_argument("--regress", help='a regression of a category on columns, e.g. "economy ~ party + year"')
     findings.add_argument("--linear", action="store_true", help="a linear regression (default: logistic)")
     findings.add_argument("--sheet", help="the sheet of a workbook (default: the first)")
@@ -53,6 +62,8 @@ def findings_command(args: argparse.Namespace, progress: ProgressPrinter) -> int
     for share in findings.overall():
         print(f"{share.category}: {100 * share.estimate:.1f} % [{100 * share.low:.1f}, {100 * share.high:.1f}]"
               f"  (counting the model's answers: {100 * share.naive:.1f} %)")
+    if findings.differences:
+        print(f"Differences: {findings.comparison_words()}.")
     for difference in findings.differences:
         print(f"{difference.category} — {difference.sentence()}")
     print(findings.assumption, file=sys.stderr)
@@ -76,9 +87,11 @@ def _findings(args: argparse.Namespace, on_event):  # noqa: ANN001, ANN202
     check_output_name(out, FORMATS, ".xlsx (Excel) or .csv")
     if out.exists() and not args.overwrite:
         raise UserError(f"{out} already exists.", "Choose another name, or add --overwrite to replace it.")
+    compare = _comparison(args)
     if args.file is None:
         inputs = _own_table(args.results, on_event)
-        findings = inputs.estimate(args.by, stratified=args.drawn_per_group, on_event=sub_progress(on_event, 0.8, 0.95))
+        findings = inputs.estimate(args.by, stratified=args.drawn_per_group, **compare,
+                                   on_event=sub_progress(on_event, 0.8, 0.95))
         regression = inputs.regress(args.regress, "linear" if args.linear else "logistic") if args.regress else None
         return write_findings(out, findings, regression, overwrite=args.overwrite), findings
     if args.drawn_per_group:
@@ -94,10 +107,26 @@ def _findings(args: argparse.Namespace, on_event):  # noqa: ANN001, ANN202
     predictions = predict_new_texts([model], texts_of(corpus, ColumnMapping(text_columns=columns)),
                                     on_event=sub_progress(on_event, 0.1, 0.8))
     inputs = findings_inputs(result, model.name, predictions, corpus, study_table, test_table)
-    findings = inputs.estimate(args.by, on_event=sub_progress(on_event, 0.8, 0.95))
+    findings = inputs.estimate(args.by, **compare, on_event=sub_progress(on_event, 0.8, 0.95))
     regression = inputs.regress(args.regress, "linear" if args.linear else "logistic") if args.regress else None
     written = write_findings(out, findings, regression, overwrite=args.overwrite, protected=[args.file])
     return written, findings
+
+
+def _comparison(args: argparse.Namespace) -> dict:
+    """``--compare-with`` and ``--all-pairs`` as ``estimate``'s options, checked."""
+    from guiapp.core.errors import UserError
+
+    if args.compare_with is not None and args.all_pairs:
+        raise UserError("--compare-with and --all-pairs ask for two different comparisons.",
+                        "Keep --compare-with GROUP to compare each group with one, or --all-pairs for every pair.")
+    if (args.compare_with is not None or args.all_pairs) and not args.by:
+        option = "--all-pairs" if args.all_pairs else "--compare-with"
+        raise UserError(f"{option} compares groups, and no column of groups is named.",
+                        f"Add --by COLUMN (party, year …) to give the shares per group, or leave out {option}.")
+    if args.compare_with is not None and not args.compare_with.strip():
+        raise UserError("--compare-with names no group.", "Name one of the column's values, e.g. --compare-with 2015.")
+    return {"reference": args.compare_with, "all_pairs": args.all_pairs}
 
 
 def _own_table(project_path: str, on_event):  # noqa: ANN001, ANN202 — TableFindingsInputs
