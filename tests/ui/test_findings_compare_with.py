@@ -4,6 +4,7 @@ picks, or every other group (all pairs) — shown in the table and the note, kep
 from __future__ import annotations
 
 import numpy as np
+import pandas as pd
 
 from guiapp.core.project.saving import save_project
 from guiapp.core.study.mapping import ColumnMapping
@@ -24,7 +25,7 @@ def differences(page) -> list[str]:
     return [page.differences.item(row, 1).text() for row in range(page.differences.rowCount())]
 
 
-def test_compared_with_a_chosen_year_or_every_pair(qtbot):
+def test_compared_with_a_chosen_year_or_every_pair(qtbot, tmp_path):
     rng = np.random.default_rng(3)
     frame = coded_texts(420, seed=9).assign(year=rng.choice(np.arange(2010, 2016), 420,
                                                             p=[0.12, 0.12, 0.3, 0.12, 0.12, 0.22]))
@@ -69,6 +70,11 @@ def test_compared_with_a_chosen_year_or_every_pair(qtbot):
     combo.setCurrentIndex(combo.findText("2015"))
     qtbot.waitUntil(lambda: measured(page, "year") and page.findings.comparison == "2015", timeout=30_000)
     save_screenshot(page, "findings_differences_compared")
+    out = tmp_path / "findings.xlsx"  # "Save findings…" writes the comparison shown
+    page.save_to(out)
+    qtbot.waitUntil(lambda: out.exists() and not page.is_busy(), timeout=30_000)
+    sheet = pd.read_excel(out, sheet_name="Differences", engine="calamine")
+    assert len(sheet) == 5 * categories and set(sheet["compared with"].astype(str)) == {"2015"}
 
 
 def test_the_year_compared_with_comes_back_after_reopening(qtbot, window, project, tmp_path, isolated_settings):
