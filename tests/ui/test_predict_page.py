@@ -103,6 +103,22 @@ def test_the_uncoded_rows_of_the_study_table_can_be_predicted(qtbot, page, proje
     assert [page.preview_model.headerData(i, vertical) for i in range(10)] == [str(row) for row in rows]
 
 
+
+def test_texts_coded_after_they_were_predicted_are_named(qtbot, page, project):
+    """The answers are of a moment: a text coded on the Coding step after it was predicted is named,
+    with how to predict without it."""
+    page.set_result(project.result, lambda model: project.model_folder(model.name))
+    page.source.own_button.click()
+    page.predict()
+    qtbot.waitUntil(lambda: page.found is not None and not page.is_busy(), timeout=30000)
+    assert "coded since" not in page.summary.text()
+    session = page.session
+    first = page.source.frame.index[0]
+    session.codings.record(first, "health", coder="Ana", chosen_by="in order", probability=None)
+    session.codings_changed()
+    assert "1 of this text has been coded since" in page.summary.text()
+    assert "9 uncoded rows" in page.source.own_button.text()
+
 def test_top_words_are_added_on_request(qtbot, page, project):
     page.set_result(project.result, lambda model: project.model_folder(model.name))
     page.source.own_button.click()

@@ -295,13 +295,18 @@ class PredictPage(QWidget):
         shown, else when it is next shown (a coding on the Coding step costs no counting)."""
         self._own_rows_stale = not self.isVisible()
         if not self._own_rows_stale:
-            self.source.refresh_own_rows()
+            self._table_now_counted()
 
     def showEvent(self, event) -> None:  # noqa: ANN001, N802 — Qt's name
         super().showEvent(event)
         if getattr(self, "_own_rows_stale", False):
             self._own_rows_stale = False
-            self.source.refresh_own_rows()
+            self._table_now_counted()
+
+    def _table_now_counted(self) -> None:
+        self.source.refresh_own_rows()
+        if self.found is not None and self._predicted_frame is not None:
+            self._show_summary()
 
     def open_path(self, path: Path) -> None:
         """A file dropped onto the window or opened from the File menu while on this step."""
@@ -419,13 +424,7 @@ class PredictPage(QWidget):
         assert found is not None and frame is not None
         self.warnings.setText("<b>Please check:</b><br>" + "<br>".join(found.warnings))
         self.warnings.setVisible(bool(found.warnings))
-        empty = found.predictions[0].n_empty
-        source = self._predicted_source
-        where = html.escape(source.name) if source is not None else "the uncoded rows of your table"
-        self.summary.setText(
-            f"<b>{len(frame) - empty:,} texts predicted</b> from {where} by {', '.join(found.models)}"
-            + (f". {empty:,} empty {'text gets' if empty == 1 else 'texts get'} no prediction." if empty else ".")
-        )
+        self._show_summary()
         several = any(predictions.multi_label for predictions in found.predictions)
         self.counts_label.setText(SEVERAL_COUNTS_TEXT if several else COUNTS_TEXT)
         self.preview_model.several = several
@@ -448,6 +447,27 @@ class PredictPage(QWidget):
             self.preview_view.setColumnWidth(position, min(self.preview_view.columnWidth(position), 280))
         self.preview_label.setText(f"The first {shown:,} of {len(frame):,} rows, with the answers at the right:")
         self.answers_box.show()
+
+    def _show_summary(self) -> None:
+        found, frame, source = self.found, self._predicted_frame, self._predicted_source
+        empty = found.predictions[0].n_empty
+        where = html.escape(source.name) if source is not None else "the uncoded rows of your table"
+        since = self._coded_since(frame) if source is None else 0
+        self.summary.setText(
+            f"<b>{len(frame) - empty:,} texts predicted</b> from {where} by {', '.join(found.models)}"
+            + (f". {empty:,} empty {'text gets' if empty == 1 else 'texts get'} no prediction." if empty else ".")
+            + (f" {since:,} of {'this text has' if since == 1 else 'these texts have'} been coded since: to leave "
+               "them out, use the uncoded rows of your table again and press Predict." if since else "")
+        )
+
+    def _coded_since(self, frame: pd.DataFrame) -> int:
+        """How many of the table's rows predicted here have a category now (coded since, on the Coding
+        step or in a reloaded file)."""
+        now = self.session.table_now()
+        if now is None:
+            return 0
+        rows = frame.index.intersection(now.uncoded.index)
+        return int((~now.uncoded.loc[rows]).sum())
 
     def _clear_answers(self) -> None:
         self.found, self._predicted_frame, self._predicted_source = None, None, None
