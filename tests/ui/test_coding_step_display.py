@@ -202,3 +202,22 @@ def test_a_quick_model_that_cannot_learn_says_so_once_not_over_and_over(qtbot, w
     qtbot.waitUntil(lambda: len(tries) == 1 and not page.is_busy(), timeout=10_000)
     qtbot.wait(300)
     assert len(tries) == 1 and said == ["Training the quick model"]
+
+
+def test_the_keys_hint_is_read_whole_in_a_narrow_window(qtbot):
+    from PySide6.QtWidgets import QLabel
+
+    from guiapp.ui.widgets.coding_text_view import CodingTextView
+
+    view = CodingTextView()
+    qtbot.addWidget(view)
+    view.show_text("A bill to provide for pension reform.", {}, [f"topic {i}" for i in range(12)])
+    view.resize(460, 560)  # the text's column at 1024 x 700
+    view.show()
+    qtbot.waitExposed(view)
+    hint = view.findChild(QLabel, "codingKeysHint")
+    needed = hint.fontMetrics().horizontalAdvance(hint.text())
+    assert hint.width() < needed  # narrower than its one line …
+    assert hint.height() >= hint.heightForWidth(hint.width())  # … so it wraps, whole, instead of being cut
+    view.resize(900, 560)
+    qtbot.waitUntil(lambda: hint.width() >= needed)  # one line again when there is room

@@ -33,7 +33,7 @@ from PySide6.QtWidgets import (
 from guiapp.ui import theme
 from guiapp.ui.widgets.flag_dialog import FlagDialog
 from guiapp.ui.widgets.flow_layout import FlowRow, together
-from guiapp.ui.widgets.layouts import STRETCH, hbox, vbox
+from guiapp.ui.widgets.layouts import hbox, vbox
 
 KEYED = 9  # categories 1–9 have a key and a button; more are found in the list
 _SHORT_VALUE = 80  # characters of a metadata value shown before "…"
@@ -139,11 +139,13 @@ class CodingTextView(QWidget):
         self._flag = QPushButton("Flag… (F)", objectName="flagButton")
         self._flag.setToolTip("Mark this text to come back to — unsure, ask a colleague — with a comment (key F).")
         self._flag.clicked.connect(self.open_flag_dialog)
-        keys_hint = QLabel("Keys: 1–9 code · S skip · Z undo · F flag")
+        keys_hint = QLabel("Keys: 1–9 code · S skip · Z undo · F flag", objectName="codingKeysHint", wordWrap=True,
+                           alignment=Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
         keys_hint.setStyleSheet(f"{theme.HINT_STYLE} font-size: 12px;")
+        keys_hint.setMinimumWidth(90)  # a narrow window wraps the hint onto two lines rather than cutting it
         bar = QFrame(objectName="codingActions")
         bar.setStyleSheet(ACTION_BAR_STYLE)
-        hbox(bar, self._skip, self._undo, self._flag, STRETCH, keys_hint, margins=(0, 10, 0, 0))
+        hbox(bar, self._skip, self._undo, self._flag, (keys_hint, 1), margins=(0, 10, 0, 0))
 
         self._empty = QLabel(objectName="codingEmpty", wordWrap=True, alignment=Qt.AlignmentFlag.AlignCenter)
         self._empty.setStyleSheet(EMPTY_STYLE)
