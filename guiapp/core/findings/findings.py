@@ -38,7 +38,9 @@ from guiapp.core.findings.designs import (
 from guiapp.core.findings.group_floor import (
     design_factor,
     design_factors,
+    floor_variance,
     model_moments,
+    moderation,
     pooled_ratio,
     variance_weights,
 )
@@ -121,6 +123,7 @@ def estimate_findings(probabilities: np.ndarray, categories: Sequence[str], code
             else:
                 estimate = replace(estimate, spread=ratio * factors[g])
             estimates[name] = estimate
+        _moderate(estimator, members, names, estimates)
         if len(too_few) == len(names):
             raise DataError("Every group has fewer than two coded texts, so no group's share can be given an "
                             "interval.", "Code at least two texts of each group (30 or more for a useful interval), "
@@ -165,6 +168,22 @@ def estimate_findings(probabilities: np.ndarray, categories: Sequence[str], code
                     comparison_of(reference, all_pairs) if differences else "")
 
 
+def _moderate(estimator: _Estimator, members: _Members, names: tuple[str, ...], estimates: dict) -> None:
+    """Each group's own degrees of freedom per category and the floor's prior degrees of freedom, fitted
+    over every group and category (``group_floor.py``), set on the estimates in place."""
+    floored = [(g, name) for g, name in enumerate(names) if estimates[name].spread is not None]
+    if not floored:
+        return
+    found = [estimates[name] for _, name in floored]
+    degrees, prior = moderation([estimator.group_residuals(e, members, g) for (g, _), e in zip(floored, found)],
+                                np.array([min(e.effective_n, e.n_coded) for e in found]),
+                                np.array([estimator.coded_counts(members, g) for g, _ in floored]),
+                                np.array([e.own_variance for e in found]),
+                                np.array([floor_variance(e.shares, e.spread) for e in found]))
+    for (_, name), df in zip(floored, degrees):
+        estimates[name] = replace(estimates[name], own_df=df, prior_df=prior)
+
+
 def check_comparison(groups: Sequence | None, reference: object | None) -> None:
     """A group to compare with needs groups."""
     if groups is None and reference is not None and str(reference) != "":
@@ -198,6 +217,10 @@ class _Estimator:
 
     def factor(self, estimate: Estimate, members: _Members | None = None, g: int = 0) -> float:
         """a_g of group ``g`` of ``members`` (the whole corpus when None), see ``group_floor.py``."""
+
+    def group_residuals(self, estimate: Estimate, members: _Members, g: int) -> np.ndarray:
+        """The linearised residuals of group ``g``'s coded texts (their rows of ``estimate``)."""
+        return estimate.residuals[members.of_coded == g]
 
     def coded_counts(self, members: _Members, g: int) -> np.ndarray:
         """How many coded texts of group ``g`` are coded in each category."""
@@ -313,6 +336,9 @@ class _Iid(_Estimator):
 
     def difference_variance(self, first: Estimate, second: Estimate) -> np.ndarray:
         return np.diag(first.covariance + second.covariance)
+
+    def group_residuals(self, estimate: Estimate, members: _Members, g: int) -> np.ndarray:
+        return estimate.residuals  # the group's own coded texts only
 
     def pooled_floor(self, members: _Members, power: float) -> tuple[np.ndarray, np.ndarray]:
         c = self.checked

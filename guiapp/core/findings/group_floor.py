@@ -29,16 +29,31 @@ a_gk = 1/n_eff − 1/N_g with Kish's effective number. Coded texts outside the c
 texts, each counted once) have a_g = 1/n_g + 1/N_g (the corpus's share); the coded texts alone a_g
 with the flat Kish form.
 
-The floor's interval holds every θ with (θ̂ − θ)² ≤ z² · r_k · θ(1 − θ) · a_gk — Wilson's score
-interval on an effective number of coded texts 1/(r_k · a_gk). Where its variance at the estimate is
-above the group's own, it replaces the group's interval; elsewhere the group keeps its own (one
-interval or the other, not the outer ends of both: that union held 99 % for the Coding step's draws,
-each side taken from whichever interval reached further). A lower end below one of the group's texts
-is 0: the share of a group is a number of its texts, and 0.3 of a text means none. So a group's
-interval is never narrower than the pooled mistakes allow, and a group whose own mistakes are larger
-keeps its own, wider interval. With the model
-left out (the coded texts alone) r_k = 1: Wilson's interval on the group's coded texts, so 0 of n
-still has an upper bound. Reading: Wilson (1927); Brown, Cai & DasGupta (2001), who recommend
+The floor and the group's own variance are combined as empirical Bayes combines a variance with a
+prior one (Smyth 2004, *Stat. Appl. Genet. Mol. Biol.* 3:3, the moderated variance of limma; the
+"synthetic" variance of small-area estimation): for each group g and category k
+
+    V = (d0 · V_floor + d_gk · V_own) / (d0 + d_gk),   Student's t on d0 + d_gk degrees of freedom,
+
+d_gk the degrees of freedom of the group's own variance and d0 the floor's. d_gk = 2/(2/(n − 1) +
+(κ_k − 3)/n), the variance of a sample variance for residuals of kurtosis κ_k, on n = Kish's effective
+number of the group's coded texts: n − 1 for normal residuals, about twice the number of the
+category's coded texts for a rare one (a variance that rests on one or two of its texts is worth
+little); κ_k pooled over the groups, each group's residuals scaled to a mean square of 1 first; d_gk = 0
+where the group has no coded text of the category (its interval is the floor's: never narrower than
+the data allow). d0 is estimated from the data as limma's ``fitFDist`` does: the spread of
+log(V_own/V_floor) over every group and category beyond what the own variances' sampling explains
+(trigamma(d_gk/2) each) is trigamma(d0/2); d0 is infinite (the floor alone) where there is none
+beyond it. So a group whose own mistakes are far above the floor, seen on many coded texts, keeps
+about its own variance, and one whose own variance rests on a few texts follows the floor — not the
+larger of two noisy variances, which is biased upwards (it held 97–98 % for the Coding step's draws).
+The interval holds every θ with (θ̂ − θ)² ≤ q² [w · r_k a_gk · θ(1 − θ) + (1 − w) · V_own(θ)],
+w = d0/(d0 + d_gk), V_own(θ) the score form of a random sample's own variance (else its value at the
+estimate): Wilson's score interval on the floor where w = 1, so 0 of n keeps an upper end. A lower
+end below one of the group's texts is 0: the share of a group is a number of its texts, and 0.3 of
+a text means none. With the model left out (the coded texts alone) r_k = 1 and the floor's
+interval is used where its variance is the larger: Wilson's interval on the group's coded texts, so
+0 of n still has an upper bound. Reading: Wilson (1927); Brown, Cai & DasGupta (2001), who recommend
 Wilson's interval for small n over the exact one (Clopper–Pearson held 99 % here, not 95 %);
 Kish (1965); the pooled variance is the "synthetic" part of small-area estimation (Rao & Molina 2015,
 ch. 3) used for the variance only, not for the share, which stays the group's own, unbiased
@@ -163,3 +178,83 @@ def floor_variance(share: np.ndarray, spread: np.ndarray) -> np.ndarray:
     m = 1.0 / spread
     theta = (np.clip(np.nan_to_num(share, nan=0.0), 0.0, 1.0) * m + 1.0) / (m + 2.0)
     return theta * (1 - theta) / (m + 2.0)
+
+
+def _trigamma_inverse(x: float) -> float:
+    """y with trigamma(y) = x (Smyth 2004, limma's Newton iteration on 1/trigamma)."""
+    from scipy.special import polygamma
+
+    if x > 1e7:
+        return 1.0 / np.sqrt(x)
+    if x < 1e-6:
+        return 1.0 / x
+    y = 0.5 + 1.0 / x
+    for _ in range(50):
+        tri = float(polygamma(1, y))
+        step = tri * (1.0 - tri / x) / float(polygamma(2, y))
+        y += step
+        if -step / y < 1e-8:
+            break
+    return y
+
+
+def prior_degrees(own: np.ndarray, floor: np.ndarray, degrees: np.ndarray) -> float:
+    """d0: the prior degrees of freedom of the floor, as limma's ``fitFDist`` estimates them (Smyth
+    2004, §6.2) from the cells (group, category) with an own variance ``own`` on ``degrees`` > 0 degrees
+    of freedom: the spread of log(own/floor) beyond what the own variances' χ² sampling explains
+    (trigamma(d/2) each) is the prior's, trigamma(d0/2). inf where there is no spread beyond it (the
+    floor is taken as known); 0 with fewer than two cells."""
+    from scipy.special import digamma, polygamma
+
+    own, floor, degrees = (np.asarray(a, dtype=np.float64).ravel() for a in (own, floor, degrees))
+    keep = (degrees > 0) & (own > 0) & (floor > 0) & np.isfinite(own) & np.isfinite(floor)
+    if keep.sum() < 2:
+        return 0.0
+    half = degrees[keep] / 2
+    e = np.log(own[keep] / floor[keep]) - digamma(half) + np.log(half)
+    excess = float(e.var(ddof=1) - polygamma(1, half).mean())
+    if excess <= 0:
+        return float("inf")
+    return 2.0 * _trigamma_inverse(excess)
+
+
+def pooled_kurtosis(blocks: list[np.ndarray]) -> np.ndarray:
+    """κ_k: the kurtosis of each category's residuals within a group, pooled over the groups (``blocks``:
+    each group's linearised residuals, coded texts × K). Each group's residuals are centred and scaled to
+    a mean square of 1 first, so that groups whose mistakes differ in size do not add to the shape (that
+    difference is what the prior degrees of freedom measure); 3 (a normal's) where nothing varies."""
+    scaled = []
+    for block in blocks:
+        if block.shape[0] < 2:
+            continue
+        centred = block - block.mean(axis=0)
+        square = (centred**2).mean(axis=0)
+        scaled.append(np.where(square > 0, centred / np.sqrt(np.where(square > 0, square, 1.0)), np.nan))
+    if not scaled:
+        return np.full(blocks[0].shape[1] if blocks else 0, 3.0)
+    values = np.concatenate(scaled)
+    with np.errstate(invalid="ignore"):
+        kurtosis = np.nanmean(values**4, axis=0) / np.nanmean(values**2, axis=0) ** 2
+    return np.where(np.isfinite(kurtosis), kurtosis, 3.0)
+
+
+def own_degrees(effective_n: float, kurtosis: np.ndarray, counts: np.ndarray) -> np.ndarray:
+    """d_gk: the degrees of freedom of a group's own variance of each category, 2/(2/(n − 1) + (κ − 3)/n)
+    on n = ``effective_n`` coded texts (the variance of a sample variance, Var(s²)/σ⁴, for residuals of
+    kurtosis κ: n − 1 for normal ones, about twice the number of the category's texts for a rare one);
+    0 where the group has no coded text of the category (``counts``) or fewer than two coded texts."""
+    if not effective_n > 1:
+        return np.zeros(len(counts))
+    spread = 2.0 / (effective_n - 1.0) + (np.asarray(kurtosis) - 3.0) / effective_n
+    degrees = np.where(spread > 0, 2.0 / np.where(spread > 0, spread, 1.0), effective_n - 1.0)
+    return np.where(np.asarray(counts) > 0, degrees, 0.0)
+
+
+def moderation(blocks: list[np.ndarray], effective_n: np.ndarray, counts: np.ndarray, own: np.ndarray,
+               floor: np.ndarray) -> tuple[np.ndarray, float]:
+    """(d_gk for each group, groups × K; d0): the own variances' degrees of freedom and the floor's prior
+    degrees of freedom fitted to the groups' own variances ``own`` against the floor's ``floor`` (both
+    groups × K at the estimates; ``counts``: coded texts of each category per group)."""
+    kurtosis = pooled_kurtosis(blocks)
+    degrees = np.array([own_degrees(float(n), kurtosis, c) for n, c in zip(effective_n, counts, strict=True)])
+    return degrees, prior_degrees(own, floor, degrees)

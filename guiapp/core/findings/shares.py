@@ -79,10 +79,19 @@ class Estimate:
     floor: np.ndarray | None = None  # the variance those give (K), a floor under the observed one
     # a group's pooled floor (``group_floor.py``): its variance per unit of θ(1 − θ), per category (K)
     spread: np.ndarray | None = None
+    # the moderated variance (``group_floor.py``): the own variance's degrees of freedom (K) and the floor's
+    own_df: np.ndarray | None = None
+    prior_df: float | None = None
 
     @property
     def standard_errors(self) -> np.ndarray:
         return np.sqrt(np.clip(self._variance() + self.pooled_excess, 0.0, None))
+
+    @property
+    def own_variance(self) -> np.ndarray:
+        """Each category's variance from the estimate's own coded texts (with the model's floor where the
+        design has one), before any pooled floor; at least 0."""
+        return np.clip(self._variance(), 0.0, None)
 
     def _variance(self) -> np.ndarray:
         variance = np.diag(self.covariance)
@@ -92,23 +101,73 @@ class Estimate:
 
     @property
     def pooled_excess(self) -> np.ndarray:
-        """What the pooled floor (``group_floor.py``) adds to each category's variance (K; 0 where none)."""
+        """What the pooled floor (``group_floor.py``) adds to each category's own variance (K): the moderated
+        variance less the own one (below 0 where the own is above the floor), or, without degrees of
+        freedom, how far the floor's variance is above the own one."""
         if self.spread is None:
             return np.zeros(self.shares.shape)
-        own = self._variance()
-        return np.nan_to_num(np.fmax(floor_variance(self.shares, self.spread) - np.clip(own, 0.0, None), 0.0))
+        own = np.clip(self._variance(), 0.0, None)
+        floor = floor_variance(self.shares, self.spread)
+        if self.prior_df is None or self.own_df is None:
+            return np.nan_to_num(np.fmax(floor - own, 0.0))
+        w = self._floor_weight()
+        return np.nan_to_num(w * floor + (1 - w) * own - own)
+
+    def _floor_weight(self) -> np.ndarray:
+        """d0/(d0 + d_g) per category: the floor's weight in the moderated variance."""
+        assert self.own_df is not None and self.prior_df is not None
+        d0, d = self.prior_df, np.clip(self.own_df, 0.0, None)
+        if not np.isfinite(d0):
+            return np.ones_like(d)
+        total = d0 + d
+        return np.where(total > 0, d0 / np.where(total > 0, total, 1.0), 1.0)
+
+    def _own_parts(self) -> tuple[np.ndarray, np.ndarray]:
+        """The own variance as a θ(1 − θ) + b at the share θ tested: the score form of a random sample,
+        else a = 0 and b the own variance at the estimate."""
+        if self.score is None:
+            return np.zeros(self.shares.shape), np.clip(self._variance(), 0.0, None)
+        factor, rest, size = self.score
+        if size:
+            factor, rest = factor * size / max(size - 1, 1), rest * (size - 1) / size if size > 1 else rest
+        return np.full(self.shares.shape, factor), factor * np.asarray(rest, dtype=np.float64)
+
+    def moderated(self, level: float) -> tuple[np.ndarray, np.ndarray]:
+        """Every θ with (θ̂ − θ)² ≤ q² [w r a θ(1 − θ) + (1 − w) V_own(θ)], w = d0/(d0 + d_g), q Student's t on
+        d0 + d_g degrees of freedom (``group_floor.py``); the plain interval where that has no solution."""
+        from scipy.stats import norm, t
+
+        assert self.spread is not None and self.own_df is not None and self.prior_df is not None
+        w = self._floor_weight()
+        df = self.prior_df + np.clip(self.own_df, 0.0, None)
+        p = 0.5 + level / 2
+        q = np.where(np.isfinite(df), t.ppf(p, np.clip(np.where(np.isfinite(df), df, 1.0), 1.0, None)), norm.ppf(p))
+        a_own, b_own = self._own_parts()
+        theta = np.clip(np.nan_to_num(self.shares, nan=0.0), 0.0, 1.0)
+        a = q**2 * (w * np.clip(self.spread, 1e-12, None) + (1 - w) * a_own)
+        b = q**2 * (1 - w) * b_own
+        discriminant = a * (4 * theta * (1 - theta) + a) + 4 * b * (1 + a)
+        root = np.sqrt(np.clip(discriminant, 0.0, None))
+        low = (2 * theta + a - root) / (2 * (1 + a))
+        high = (2 * theta + a + root) / (2 * (1 + a))
+        plain = q * self.standard_errors
+        bad = ~(discriminant > 0) | ~np.isfinite(low) | ~np.isfinite(high) | (low > theta) | (high < theta)
+        return np.where(bad, self.shares - plain, low), np.where(bad, self.shares + plain, high)
 
     def widened(self, low: np.ndarray, high: np.ndarray, level: float) -> tuple[np.ndarray, np.ndarray]:
-        """The interval (``low``, ``high``) or, where the pooled floor's variance at the estimate is the
-        larger, the floor's interval (one interval, not the outer ends of both: joining two intervals
-        side by side keeps the truth whenever either does, and held 99 % for the Coding step's draws);
+        """The interval (``low``, ``high``) where there is no pooled floor; with one, the moderated
+        interval (:meth:`moderated`, ``group_floor.py``) where the degrees of freedom are known, else
+        (the coded texts alone) the floor's interval where its variance at the estimate is the larger;
         a lower end below one of the group's ``n_texts`` texts is 0 (the share is a number of its texts:
         0.3 texts means none)."""
         if self.spread is None:
             return low, high
-        floor_low, floor_high = floor_bounds(self.shares, self.spread, level)
-        use_floor = self.pooled_excess > 0
-        low, high = np.where(use_floor, floor_low, low), np.where(use_floor, floor_high, high)
+        if self.prior_df is not None and self.own_df is not None:
+            low, high = self.moderated(level)
+        else:
+            floor_low, floor_high = floor_bounds(self.shares, self.spread, level)
+            use_floor = self.pooled_excess > 0
+            low, high = np.where(use_floor, floor_low, low), np.where(use_floor, floor_high, high)
         if self.n_texts > 0:
             low = np.where(low * self.n_texts < 1 - 1e-9, 0.0, low)
         return low, high
