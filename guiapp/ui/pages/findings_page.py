@@ -28,7 +28,6 @@ from PySide6.QtWidgets import (
 )
 
 from guiapp.core.errors import UserError
-from guiapp.core.findings.records import ALL_PAIRS
 from guiapp.ui import theme
 from guiapp.ui.session.study_session import StudySession
 from guiapp.ui.widgets.comparison_choice import ComparisonChoice
@@ -366,6 +365,8 @@ class FindingsPage(QWidget):
         self.save_button.setEnabled(False)
 
     def _group_chosen(self, *, picked: bool = False) -> None:
+        from guiapp.core.findings.records import ALL_PAIRS  # findings are loaded by now: no cost to the window
+
         choice = self.session.findings_choice
         if picked:
             choice["group"] = self.group_combo.currentData() or ""
@@ -394,6 +395,8 @@ class FindingsPage(QWidget):
             options = {"stratified": self.stratified_box.isVisible() and self.stratified_box.isChecked()}
         else:
             options = {"elsewhere": self.elsewhere_box.isChecked()}
+        from guiapp.core.findings.records import ALL_PAIRS
+
         compare = str(self.session.findings_choice.get("compare_with", "")) if column else ""
         options["all_pairs"] = compare == ALL_PAIRS
         options["reference"] = compare if compare not in ("", ALL_PAIRS) else None

@@ -7,8 +7,6 @@ from collections.abc import Sequence
 
 from PySide6.QtWidgets import QComboBox, QWidget
 
-from guiapp.core.findings.records import ALL_PAIRS
-
 TIP = ("Which group each group's shares are compared with. The largest group is the usual reference; every pair of "
        "groups gives many rows (11 years: 55 comparisons per category instead of 10).")
 
@@ -24,6 +22,8 @@ class ComparisonChoice(QComboBox):
 
     def set_groups(self, groups: Sequence[str], largest: str, chosen: str) -> None:
         """Offer the largest group, each group, and every pair; show ``chosen`` (without a signal)."""
+        from guiapp.core.findings.records import ALL_PAIRS  # with the findings: the window opens without pandas
+
         self.blockSignals(True)
         self.clear()
         self.addItem(f"the largest group ({largest})", "")
