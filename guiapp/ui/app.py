@@ -10,6 +10,9 @@ from guiapp import APP_NAME, __version__
 
 
 def create_application(argv: list[str] | None = None):
+    from guiapp.ui.qt_system_libraries import stop_unless_windows_can_open
+
+    stop_unless_windows_can_open()  # before Qt loads: a missing X11 library would make it abort
     from PySide6.QtCore import QCoreApplication, Qt
     from PySide6.QtGui import QGuiApplication
     from PySide6.QtWidgets import QApplication
