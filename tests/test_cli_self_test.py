@@ -46,4 +46,4 @@ def test_full_mode_runs_a_tiny_study(capsys) -> None:
     out = capsys.readouterr().out
     assert "✓ tiny study: naive Bayes on a bag of words (200 texts, test macro-F1" in out
     assert "✓ tiny study: fine-tuning all-MiniLM-L6-v2 (2 steps) (2 steps on" in out
-    assert out.strip().splitlines()[-1].startswith("All 7 checks passed")
+    assert out.strip().splitlines()[-1].startswith("All 8 checks passed")

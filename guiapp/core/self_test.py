@@ -18,6 +18,7 @@ from dataclasses import asdict, dataclass, field
 
 from guiapp.core.errors import UserError
 from guiapp.core.events import Cancelled, EventCallback, Progress, ignore_events
+from guiapp.core.on_demand_imports import check_on_demand_imports
 
 BUNDLED_TRANSFORMER = "all-MiniLM-L6-v2"
 EXAMPLE_TEXT, EXAMPLE_CATEGORY, EXAMPLE_SHEET = "Title", "Topic", "Bills"
@@ -210,6 +211,7 @@ def _checks(quick: bool) -> list[tuple[str, Callable[..., str], bool]]:
     ]
     if not quick:
         checks += [
+            ("every library TextLab loads on demand imports", check_on_demand_imports, False),
             ("tiny study: naive Bayes on a bag of words", check_conventional_study, True),
             (f"tiny study: fine-tuning {BUNDLED_TRANSFORMER} (2 steps)", check_fine_tuning, True),
         ]
