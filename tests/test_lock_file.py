@@ -1,5 +1,6 @@
 """The lock files in requirements/: every package at one exact version with the SHA-256 of its file,
-each within the ranges pyproject.toml declares, and the PyTorch build the set-up script pins."""
+each within the ranges pyproject.toml declares, the PyTorch build the set-up script pins, and the
+bundle's lock at the development lock's versions."""
 
 from __future__ import annotations
 
@@ -27,15 +28,28 @@ def locked(path: Path) -> dict[str, Version]:
     return {canonicalize_name(name): Version(version) for name, version, _ in entries}
 
 
-def declared() -> list[Requirement]:
+def declared(bundle: bool = False) -> list[Requirement]:
+    """pyproject.toml's requirements: with the test and cluster extras for the development lock, the
+    installer extra alone for the bundle's."""
     project = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]
     extras = project["optional-dependencies"]
-    return [Requirement(text) for text in [*project["dependencies"], *extras["test"], *extras["cluster"],
-                                           *extras["installers"]]]
+    wanted = ["installers"] if bundle else ["test", "cluster", "installers"]
+    return [Requirement(text) for text in [*project["dependencies"], *(e for name in wanted for e in extras[name])]]
 
 
-def test_there_is_a_lock_for_the_platform_the_set_up_runs_on():
+def test_there_is_a_lock_for_the_platform_the_set_up_runs_on_and_for_its_bundle():
     assert (ROOT / "requirements" / "lock-linux-x86_64-py3.11.txt") in LOCKS
+    assert (ROOT / "requirements" / "lock-linux-x86_64-py3.11-bundle.txt") in LOCKS
+
+
+@pytest.mark.parametrize("path", [path for path in LOCKS if path.stem.endswith("-bundle")],
+                         ids=lambda path: path.name)
+def test_the_bundle_is_built_from_the_development_lock_s_versions(path):
+    bundle = locked(path)
+    development = locked(path.with_name(path.name.replace("-bundle", "")))
+    assert set(bundle) < set(development)
+    assert {name: version for name, version in bundle.items() if development[name] != version} == {}
+    assert not {"pytest", "distributed", "dask-jobqueue"} & set(bundle)  # no test or cluster tool in the bundle
 
 
 @pytest.mark.parametrize("path", LOCKS, ids=[path.name for path in LOCKS])
@@ -44,7 +58,7 @@ def test_each_locked_version_is_within_pyproject_ranges(path):
     assert len(versions) > 50
     environment = LINUX if "linux-x86_64-py3.11" in path.name else None
     missing, outside = [], []
-    for requirement in declared():
+    for requirement in declared(bundle=path.stem.endswith("-bundle")):
         if environment is not None and requirement.marker is not None and not requirement.marker.evaluate(environment):
             continue
         version = versions.get(canonicalize_name(requirement.name))

@@ -1,11 +1,14 @@
 #!/usr/bin/env bash
 # Smoke test of TextLab's .deb on a clean Debian: install it into a minimal bookworm chroot,
-# start the app under a virtual X server, take a screenshot, run the quick self-test, remove the
-# package and check that nothing is left under /opt/textlab.
+# start the app under a virtual X server, take a screenshot, run the full self-test (every library
+# TextLab loads on demand, a tiny study, two steps of fine-tuning), remove and purge the package and
+# check that nothing is left under /opt/textlab nor in /tmp.
 #
 #   sudo installers/linux/smoke_test.sh PATH/TO/textlab_VERSION_amd64.deb [ROOT] [SHOT.png]
 #
-#   ROOT  the chroot (default /tmp/tl-root); made with debootstrap when missing
+#   ROOT  the chroot (default /tmp/tl-root); always made anew with debootstrap (an existing one is
+#         removed first, so no earlier run's leftovers can make the test pass) and removed at the end
+#         unless KEEP_ROOT=1
 #   SHOT  where the screenshot goes (default /tmp/tl-smoke.png)
 #
 # Needs root, debootstrap and a Debian mirror (MIRROR, default http://deb.debian.org/debian).
@@ -19,17 +22,23 @@ MIRROR=${MIRROR:-http://deb.debian.org/debian}
 step() { echo; echo "=== $*"; }
 in_root() { chroot "$ROOT" /usr/bin/env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin HOME=/root LANG=C.UTF-8 "$@"; }
 
-if [ ! -x "$ROOT/usr/bin/apt-get" ]; then
-    step "debootstrap bookworm into $ROOT"
-    debootstrap --variant=minbase bookworm "$ROOT" "$MIRROR"
-fi
-
-cleanup() {
-    umount "$ROOT/proc" 2>/dev/null || true
-    umount "$ROOT/sys" 2>/dev/null || true
+unmount() {
     umount "$ROOT/dev/pts" 2>/dev/null || true
     umount "$ROOT/dev" 2>/dev/null || true
+    umount "$ROOT/sys" 2>/dev/null || true
+    umount "$ROOT/proc" 2>/dev/null || true
 }
+cleanup() {
+    unmount
+    if [ "${KEEP_ROOT:-0}" != "1" ]; then rm -rf --one-file-system "$ROOT"; fi
+}
+if [ -e "$ROOT" ]; then
+    step "remove the root of an earlier run: $ROOT"
+    unmount
+    rm -rf --one-file-system "$ROOT"
+fi
+step "debootstrap bookworm into $ROOT"
+debootstrap --variant=minbase bookworm "$ROOT" "$MIRROR"
 trap cleanup EXIT
 mountpoint -q "$ROOT/proc" || mount -t proc proc "$ROOT/proc"
 mountpoint -q "$ROOT/sys" || mount -t sysfs sys "$ROOT/sys"
@@ -52,9 +61,9 @@ test -f "$ROOT/usr/share/icons/hicolor/256x256/apps/textlab.png"
 step "tools for the test (virtual X server, screenshot)"
 DEBIAN_FRONTEND=noninteractive in_root apt-get install -y --no-install-recommends xvfb xauth x11-apps x11-utils imagemagick
 
-step "command line: textlab --version, textlab self-test --quick"
+step "command line: textlab --version, textlab self-test (the full one)"
 in_root textlab --version
-in_root env QT_QPA_PLATFORM=offscreen textlab self-test --quick
+in_root env QT_QPA_PLATFORM=offscreen textlab self-test
 
 step "GUI: start under xvfb-run, wait for the window, screenshot"
 cat > "$ROOT/tmp/shot.sh" <<'EOF'
@@ -76,11 +85,22 @@ cp "$ROOT/tmp/textlab-shot.png" "$SHOT"
 echo "screenshot: $SHOT"
 in_root env QT_QPA_PLATFORM=offscreen TEXTLAB_EXIT_WHEN_SHOWN=1 /opt/textlab/TextLab
 
-step "remove: dpkg -r textlab; nothing may be left under /opt/textlab"
+step "nothing left in /tmp by the app (the test's own files aside)"
+left=$(find "$ROOT/tmp" -mindepth 1 -maxdepth 1 ! -name 'textlab.deb' ! -name 'shot.sh' ! -name 'textlab-gui.log' \
+       ! -name 'textlab-shot.png' ! -name '.X*' ! -name 'xvfb-run.*' ! -name '.font-unix' ! -name '.ICE-unix' \
+       ! -name '.Test-unix' ! -name '.XIM-unix' -print)
+if [ -n "$left" ]; then
+    echo "left behind in /tmp:"; echo "$left"; ls -la $left 2>/dev/null | head -20
+    exit 1
+fi
+
+step "remove and purge: dpkg -r, dpkg --purge; nothing may be left under /opt/textlab"
 in_root dpkg -r textlab
+in_root dpkg --purge textlab
 if [ -e "$ROOT/opt/textlab" ]; then
     echo "left behind under /opt/textlab:"; find "$ROOT/opt/textlab" | head -20
     exit 1
 fi
 test ! -e "$ROOT/usr/bin/textlab"
+if in_root dpkg -s textlab >/dev/null 2>&1; then echo "dpkg still knows textlab after the purge"; exit 1; fi
 echo; echo "smoke test passed"
