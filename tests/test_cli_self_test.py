@@ -44,6 +44,10 @@ def test_json_report(monkeypatch, capsys) -> None:
 def test_full_mode_runs_a_tiny_study(capsys) -> None:
     assert main(["self-test"]) == 0
     out = capsys.readouterr().out
-    assert "✓ tiny study: naive Bayes on a bag of words (200 texts, test macro-F1" in out
+    assert "✓ every library TextLab loads on demand imports" in out
+    assert "✓ tiny study: every family a study can tick (200 texts, 6 models, test macro-F1: Naive Bayes" in out
+    for family in ("XGBoost · Basic BOW", "SVM · Word vectors", "Sentence embeddings", "Zero-shot · similarity",
+                   "SetFit"):
+        assert family in out
     assert "✓ tiny study: fine-tuning all-MiniLM-L6-v2 (2 steps) (2 steps on" in out
     assert out.strip().splitlines()[-1].startswith("All 8 checks passed")
