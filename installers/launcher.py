@@ -17,6 +17,10 @@ Two things only a frozen app needs:
   ``/tmp/torchinductor_<user>``. TextLab never compiles; the folder goes to TextLab's own cache
   folder instead (``TEXTLAB_CACHE_DIR`` or the platform's user cache folder), unless
   ``TORCHINDUCTOR_CACHE_DIR`` is already set.
+* PyInstaller's run-time hook for matplotlib (which Captum imports) makes a folder in ``/tmp`` for
+  matplotlib's settings before this script runs, and removes it only at a normal exit: an app that
+  is killed (a logout, a crash, the smoke test's ``kill``) leaves an empty ``/tmp/tmpXXXXXXXX``
+  behind. The empty folder is removed at once and matplotlib's settings go to TextLab's cache folder.
 """
 
 import multiprocessing
@@ -56,12 +60,31 @@ def torch_cache_outside_tmp() -> None:
         pass
 
 
+def matplotlib_settings_outside_tmp() -> None:
+    import tempfile
+    from pathlib import Path
+
+    made = os.environ.get("MPLCONFIGDIR")
+    if not made or Path(made).parent.resolve() != Path(tempfile.gettempdir()).resolve():
+        return  # not the run-time hook's folder (set by the user, or no matplotlib in the bundle)
+    try:
+        from guiapp.core.locations import cache_dir
+
+        settings = cache_dir() / "matplotlib"
+        settings.mkdir(parents=True, exist_ok=True)
+        os.environ["MPLCONFIGDIR"] = str(settings)
+        Path(made).rmdir()  # empty: nothing has used it yet (the hook's own clean-up at exit then finds nothing)
+    except Exception:  # never keep the app from starting over a settings folder
+        pass
+
+
 if __name__ == "__main__":
     # scikit-learn/joblib may start worker processes; in a frozen app they re-run this executable,
     # and freeze_support() makes those children do their work instead of opening another window.
     multiprocessing.freeze_support()
     run_loky_helper(sys.argv)
     torch_cache_outside_tmp()
+    matplotlib_settings_outside_tmp()
     from guiapp.cli.entry import main
 
     sys.exit(main())
