@@ -461,13 +461,10 @@ class PredictPage(QWidget):
         )
 
     def _coded_since(self, frame: pd.DataFrame) -> int:
-        """How many of the table's rows predicted here have a category now (coded since, on the Coding
-        step or in a reloaded file)."""
-        now = self.session.table_now()
-        if now is None:
-            return 0
-        rows = frame.index.intersection(now.uncoded.index)
-        return int((~now.uncoded.loc[rows]).sum())
+        """How many of the table's rows predicted here are no longer among its uncoded rows as last
+        counted (coded since, on the Coding step or in a reloaded file)."""
+        own = self.source.own_rows
+        return 0 if own is None else len(frame.index.difference(own))
 
     def _clear_answers(self) -> None:
         self.found, self._predicted_frame, self._predicted_source = None, None, None

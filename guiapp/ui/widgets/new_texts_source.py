@@ -54,6 +54,7 @@ class NewTextsSource(QWidget):
         self.frame: pd.DataFrame | None = None
         self.path: Path | None = None  # None for the study's own uncoded rows
         self.sheet: str | None = None
+        self.own_rows: pd.Index | None = None  # the table's uncoded rows when last counted (refresh_own_rows)
 
         self.choose_button = QPushButton("Choose a file…", objectName="chooseNewTexts", toolTip=(
             "A spreadsheet with one text per row (Excel, CSV, ODS, Parquet …). It is only read, never changed."),
@@ -130,7 +131,8 @@ class NewTextsSource(QWidget):
     def refresh_own_rows(self) -> None:
         """Enable "use the uncoded rows" only when the study's table has such rows."""
         frame, mapping = self._study_table()
-        count = 0 if frame is None or mapping is None else len(uncoded_rows(frame, mapping))
+        self.own_rows = None if frame is None or mapping is None else uncoded_rows(frame, mapping).index
+        count = 0 if self.own_rows is None else len(self.own_rows)
         self.own_button.setEnabled(count > 0)
         self.own_button.setText(f"Use the {count:,} uncoded rows of your table" if count
                                 else "Use the uncoded rows of your table")
