@@ -45,6 +45,14 @@ def run_cache_folder(cache_root: str | Path, started_at: str | None) -> Path:
     return Path(cache_root) / re.sub(r"[^A-Za-z0-9._+-]", "-", key)
 
 
+def explanations_folder(result: Any) -> Path:  # an ExperimentResult, or None before a run
+    """Where the explanations of ``result``'s models are kept on this computer (a project carries
+    copies of these files, see ``core/project/format.py``)."""
+    from guiapp.core import locations
+
+    return run_cache_folder(locations.cache_dir() / "explanations", result.started_at if result is not None else None)
+
+
 def cache_files(folder: str | Path | None) -> dict[str, bytes]:
     """The cache files of ``folder`` (file name → bytes), e.g. to keep them in a project."""
     if folder is None or not Path(folder).is_dir():

@@ -355,9 +355,8 @@ class StudySession(QObject):
     # -- projects ---------------------------------------------------------------------------------------
     def capture_project(self, ui_state: dict):  # noqa: ANN201 — a Project, or None before a table
         """Everything the user would lose on closing: data, study, results, trained models, view."""
-        from guiapp.core.explain.cache import cache_files
+        from guiapp.core.explain.cache import cache_files, explanations_folder
         from guiapp.core.project.format import Project
-        from guiapp.ui.widgets.explanation_panel import explanations_folder
 
         from guiapp.core.findings.kept_findings import KeptFindings
         from guiapp.core.predict.predicted_texts import PredictedTexts
@@ -397,8 +396,7 @@ class StudySession(QObject):
 
     def restore(self, project, table, test_file: tuple[str, str | None] | None) -> None:  # noqa: ANN001
         """Fill the session with ``project`` (its ``table`` already read); every step follows."""
-        from guiapp.core.explain.cache import restore_cache_files
-        from guiapp.ui.widgets.explanation_panel import explanations_folder
+        from guiapp.core.explain.cache import explanations_folder, restore_cache_files
 
         spec = project.spec
         self.findings_choice = _plain_choice(project.ui_state.get("findings"))

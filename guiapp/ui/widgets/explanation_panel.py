@@ -20,10 +20,9 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from guiapp.core import locations
 from guiapp.core.events import EventCallback
 from guiapp.core.experiment.results import ExperimentResult, ModelResult
-from guiapp.core.explain.cache import ExplanationCache, run_cache_folder
+from guiapp.core.explain.cache import ExplanationCache, explanations_folder
 from guiapp.core.explain.document_names import name_test_documents
 from guiapp.core.export.corpus_words_export import write_corpus_words_csv
 from guiapp.core.export.target import study_data_files
@@ -86,12 +85,6 @@ def explain_all_job(models, name, folder, texts, categories, steps, cache, on_ev
     found = explain_all(model, texts, categories, steps=steps, cache=cache, on_event=on_event)
     cache.save()
     return found
-
-
-def explanations_folder(result: ExperimentResult | None) -> Path:
-    """Where the explanations of ``result``'s models are kept on this computer (a project carries
-    copies of these files, see ``core/project/format.py``)."""
-    return run_cache_folder(locations.cache_dir() / "explanations", result.started_at if result is not None else None)
 
 
 class ExplanationPanel(QWidget):
