@@ -86,7 +86,7 @@ def _tables(name: str, folder: Path) -> tuple[Path, Path | None]:
 
 
 def run_one(name: str, folder: Path, keep: Path | None) -> dict:
-    from guiapp.core.experiment.runner import run_experiment
+    from guiapp.core.experiment.run.runner import run_experiment
     from guiapp.core.study.mapping import ColumnMapping
     from guiapp.core.study.sections import DEFAULT_MODELS, EvaluationSpec, ModelSpec
     from guiapp.core.study.spec import DataSpec, ExperimentSpec
@@ -118,7 +118,7 @@ def _kept(folder: Path) -> dict:
     """A run read back from its kept results.json (the study's time from its start and end stamps)."""
     from datetime import datetime
 
-    from guiapp.core.experiment.results import ExperimentResult
+    from guiapp.core.experiment.results.experiment_result import ExperimentResult
 
     result = ExperimentResult.from_json((folder / "results.json").read_text(encoding="utf-8"))
     seconds = (datetime.fromisoformat(result.finished_at) - datetime.fromisoformat(result.started_at)).total_seconds()

@@ -88,7 +88,7 @@ def main() -> int:
     import distributed
 
     from guiapp.core.compute.executors import DaskExecutor, LocalExecutor
-    from guiapp.core.experiment.runner import run_experiment
+    from guiapp.core.experiment.run.runner import run_experiment
     from guiapp.core.study.spec import ExperimentSpec
     from guiapp.core.study.study_data import load_study_data
 

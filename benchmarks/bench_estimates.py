@@ -108,10 +108,10 @@ def main() -> int:
     if args.fresh_cache:
         os.environ["TEXTLAB_CACHE_DIR"] = tempfile.mkdtemp(prefix="textlab-bench-cache-")
 
-    from guiapp.core.experiment.run_plan import plan_run
-    from guiapp.core.experiment.run_size import estimate_run
-    from guiapp.core.experiment.runner import run_experiment
-    from guiapp.core.experiment.tuning import default_jobs
+    from guiapp.core.experiment.run.run_plan import plan_run
+    from guiapp.core.experiment.run.run_size import estimate_run
+    from guiapp.core.experiment.run.runner import run_experiment
+    from guiapp.core.experiment.protocol.tuning import default_jobs
     from guiapp.core.study.mapping import ColumnMapping
     from guiapp.core.study.sections import DEFAULT_MODELS, EvaluationSpec, ModelSpec
     from guiapp.core.study.spec import DataSpec, ExperimentSpec

@@ -156,8 +156,8 @@ def corpus(dataset: str) -> tuple[pd.DataFrame, list[str]]:
 
 def study(dataset: str, keep: Path):
     """The study's result, run once with the app's default models and kept in ``keep``."""
-    from guiapp.core.experiment.results import ExperimentResult
-    from guiapp.core.experiment.runner import run_experiment
+    from guiapp.core.experiment.results.experiment_result import ExperimentResult
+    from guiapp.core.experiment.run.runner import run_experiment
     from guiapp.core.study.mapping import ColumnMapping
     from guiapp.core.study.sections import DEFAULT_MODELS, EvaluationSpec, ModelSpec
     from guiapp.core.study.spec import DataSpec, ExperimentSpec

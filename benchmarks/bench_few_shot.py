@@ -236,7 +236,7 @@ def logistic_regression(matrix: np.ndarray, split: Split, rows: np.ndarray, seed
     """The app's default: C chosen by 5-fold stratified cross-validated macro-F1, refitted on all drawn texts."""
     from sklearn.model_selection import StratifiedKFold
 
-    from guiapp.core.experiment.metrics import macro_f1
+    from guiapp.core.experiment.scores.metrics import macro_f1
     from guiapp.core.models.conventional import make_classifier
 
     X, y = matrix[rows].astype(np.float64), split.y[rows]
@@ -313,7 +313,7 @@ class Results:
 
 
 def score(split: Split, outcome: dict) -> dict:
-    from guiapp.core.experiment.metrics import bootstrap_macro_f1, macro_f1
+    from guiapp.core.experiment.scores.metrics import bootstrap_macro_f1, macro_f1
 
     truth = split.y[split.test]
     interval = bootstrap_macro_f1(truth, outcome["predicted"], len(split.categories), BOOTSTRAP, 0)

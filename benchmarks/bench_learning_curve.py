@@ -70,7 +70,7 @@ def study(with_embeddings: bool):
 
 
 def engine(spec, table, sizes, repeats, jobs):
-    from guiapp.core.experiment.learning_curves import LearningCurveOptions, run_learning_curve
+    from guiapp.core.experiment.curves.learning_curves import LearningCurveOptions, run_learning_curve
 
     start = time.perf_counter()
     result = run_learning_curve(spec, table=table, n_jobs=jobs,
@@ -88,8 +88,8 @@ def baseline(spec, table, sizes, repeats, jobs):
     from sklearn.model_selection import GridSearchCV, StratifiedKFold
     from sklearn.svm import SVC
 
-    from guiapp.core.experiment.nested_subsets import CurvePlan, curve_sizes, repeat_seeds
-    from guiapp.core.experiment.resampling import oversampling_targets
+    from guiapp.core.experiment.curves.nested_subsets import CurvePlan, curve_sizes, repeat_seeds
+    from guiapp.core.experiment.protocol.resampling import oversampling_targets
     from guiapp.core.features import make_representation
     from guiapp.core.models.conventional import expand_grid
     from guiapp.core.study.study_data import load_study_data

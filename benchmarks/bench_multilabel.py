@@ -60,7 +60,7 @@ def _table(folder: Path) -> Path:
 
 
 def run_study(source: Path, tune: bool, transformer: bool, folder: Path):
-    from guiapp.core.experiment.runner import run_experiment
+    from guiapp.core.experiment.run.runner import run_experiment
     from guiapp.core.study.mapping import ColumnMapping
     from guiapp.core.study.sections import DEFAULT_MODELS, EvaluationSpec, ModelSpec
     from guiapp.core.study.spec import DataSpec, ExperimentSpec
@@ -111,7 +111,7 @@ def xgboost_native(result) -> list[tuple[str, tuple[float, float, float, float],
     bag-of-words features, training and test texts and settings (200 trees of depth 4): time and scores."""
     from xgboost import XGBClassifier
 
-    from guiapp.core.experiment.fitting import fit_classifier, predict
+    from guiapp.core.experiment.protocol.fitting import fit_classifier, predict
     from guiapp.core.features.bow import BagOfWords
 
     frame = pd.read_csv(DATA, sep=";")

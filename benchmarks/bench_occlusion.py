@@ -30,7 +30,7 @@ sys.path.insert(0, str(ROOT))
 def train_models():
     import pandas as pd
 
-    from guiapp.core.experiment.fitting import fit_classifier
+    from guiapp.core.experiment.protocol.fitting import fit_classifier
     from guiapp.core.features import make_representation
     from guiapp.core.locations import example_path
     from guiapp.core.predict.trained_model import ConventionalModel

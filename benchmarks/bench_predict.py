@@ -70,8 +70,8 @@ def _texts(n: int, seed: int = 0) -> list[str]:
 def _train(folder: Path) -> None:
     import pandas as pd
 
-    from guiapp.core.experiment.conventional_files import save_conventional
-    from guiapp.core.experiment.fitting import fit_classifier
+    from guiapp.core.experiment.families.conventional_files import save_conventional
+    from guiapp.core.experiment.protocol.fitting import fit_classifier
     from guiapp.core.features import make_representation
     from guiapp.core.locations import example_path
 

@@ -33,7 +33,7 @@ def main() -> None:
     parser.add_argument("--cancel-after", type=float, help="cancel the study after this many seconds")
     args = parser.parse_args()
 
-    from guiapp.core.experiment.runner import run_experiment
+    from guiapp.core.experiment.run.runner import run_experiment
     from guiapp.core.locations import example_path
     from guiapp.core.study.mapping import ColumnMapping
     from guiapp.core.study.sections import ModelSpec

@@ -49,9 +49,9 @@ def sample(n: int) -> tuple[list[str], np.ndarray]:
 
 
 def engine(kind: str, classifier: str, texts, y, folds: int, jobs: int):
-    from guiapp.core.experiment.fitting import fit_classifier
-    from guiapp.core.experiment.resampling import cv_folds, oversampled_rows
-    from guiapp.core.experiment.tuning import build_folds, grid_search
+    from guiapp.core.experiment.protocol.fitting import fit_classifier
+    from guiapp.core.experiment.protocol.resampling import cv_folds, oversampled_rows
+    from guiapp.core.experiment.protocol.tuning import build_folds, grid_search
     from guiapp.core.features import make_representation
     from guiapp.core.models.conventional import expand_grid
 
@@ -78,7 +78,7 @@ def baseline(kind: str, classifier: str, texts, y, folds: int):
     from sklearn.svm import SVC
     from xgboost import XGBClassifier
 
-    from guiapp.core.experiment.resampling import oversampling_targets
+    from guiapp.core.experiment.protocol.resampling import oversampling_targets
     from guiapp.core.features import make_representation
     from guiapp.core.models.conventional import expand_grid
 

@@ -102,7 +102,7 @@ def test_ctrl_c_while_a_command_loads_its_libraries_prints_one_line_and_status_1
         "import sys\n"
         "class Interrupt:\n"
         "    def find_spec(self, name, path=None, target=None):\n"
-        "        if name == 'guiapp.core.experiment.runner':\n"
+        "        if name == 'guiapp.core.experiment.run.runner':\n"
         "            raise KeyboardInterrupt\n"
         "sys.meta_path.insert(0, Interrupt())\n",
         encoding="utf-8",

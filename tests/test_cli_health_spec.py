@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from guiapp.cli.entry import main
-from guiapp.core.experiment import run_size
+from guiapp.core.experiment.run import run_size
 from tests.core.synthetic_texts import coded_texts
 
 GOOD = '[data]\nsource = "texts.csv"\n[data.mapping]\ntext_columns = ["text"]\ncategory_column = "label"\n'

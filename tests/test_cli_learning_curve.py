@@ -5,7 +5,7 @@ from __future__ import annotations
 import pandas as pd
 
 from guiapp.cli.entry import main
-from guiapp.core.experiment.learning_curve_results import LearningCurveResult
+from guiapp.core.experiment.curves.learning_curve_results import LearningCurveResult
 from tests.core.synthetic_texts import coded_texts
 
 STUDY = """

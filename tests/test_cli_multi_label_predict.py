@@ -10,12 +10,12 @@ import pandas as pd
 import pytest
 
 from guiapp.cli.entry import main
-from guiapp.core.experiment.artefacts import model_folder_name
-from guiapp.core.experiment.conventional_files import save_conventional
-from guiapp.core.experiment.fitting import fit_classifier
-from guiapp.core.experiment.multilabel_metrics import multilabel_test_result
-from guiapp.core.experiment.results import ExperimentResult, ModelResult
-from guiapp.core.experiment.results_manifest import write_manifest
+from guiapp.core.experiment.results.artefacts import model_folder_name
+from guiapp.core.experiment.families.conventional_files import save_conventional
+from guiapp.core.experiment.protocol.fitting import fit_classifier
+from guiapp.core.experiment.scores.multilabel_metrics import multilabel_test_result
+from guiapp.core.experiment.results.experiment_result import ExperimentResult, ModelResult
+from guiapp.core.experiment.results.results_manifest import write_manifest
 from guiapp.core.features.bow import BagOfWords
 from guiapp.core.predict.saved_results import RESULTS_FILE, open_models, read_results
 from guiapp.core.study.label_sets import NO_CATEGORY

@@ -10,7 +10,7 @@ import pytest
 from openpyxl import load_workbook
 
 from guiapp.cli.entry import main
-from guiapp.core.experiment.results import ExperimentResult
+from guiapp.core.experiment.results.experiment_result import ExperimentResult
 from guiapp.core.predict.saved_results import choose_models, open_models, read_results
 from tests.test_cli_run import copy_example
 

@@ -8,7 +8,7 @@ from pathlib import Path
 import pandas as pd
 
 from guiapp.cli.entry import main
-from guiapp.core.experiment.results import ExperimentResult
+from guiapp.core.experiment.results.experiment_result import ExperimentResult
 
 ROOT = Path(__file__).resolve().parents[1]
 EXAMPLE = ROOT / "docs" / "examples" / "bills"

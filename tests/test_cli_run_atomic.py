@@ -20,9 +20,10 @@ import pandas as pd
 import pytest
 
 from guiapp.cli.entry import main
-from guiapp.core.experiment import output_folder, runner
-from guiapp.core.experiment.artefacts import model_folder_name
-from guiapp.core.experiment.results_manifest import MANIFEST_NAME, read_manifest
+from guiapp.core.experiment.results import output_folder
+from guiapp.core.experiment.run import runner
+from guiapp.core.experiment.results.artefacts import model_folder_name
+from guiapp.core.experiment.results.results_manifest import MANIFEST_NAME, read_manifest
 from guiapp.core.predict.saved_results import read_results
 from tests.core.experiment.test_output_folder import hidden, unwritable_folder
 from tests.test_cli_run import copy_example
@@ -122,7 +123,7 @@ def test_a_drive_that_fills_up_during_the_run_gives_status_2_and_keeps_the_earli
     def full(*args, **kwargs):
         raise OSError(errno.ENOSPC, "No space left on device", "predictions.csv")
 
-    monkeypatch.setattr("guiapp.core.experiment.result_files.write_results", full)
+    monkeypatch.setattr("guiapp.core.experiment.results.result_files.write_results", full)
     assert main(["run", str(earlier[0]), "--out", str(previous), "--jobs", "1", "--quiet"]) == 2
     error = capsys.readouterr().err
     assert "No space left on device" in error and "No results were written" in error and "Traceback" not in error
@@ -257,7 +258,7 @@ import json, os, signal, sys
 os.environ["OPENBLAS_NUM_THREADS"] = "1"
 import skops.io, sklearn.naive_bayes, sklearn.model_selection  # what a run imports
 from guiapp.cli.entry import main
-import guiapp.core.experiment.runner, guiapp.core.experiment.tuning, guiapp.core.experiment.conventional_files
+import guiapp.core.experiment.run.runner, guiapp.core.experiment.protocol.tuning, guiapp.core.experiment.families.conventional_files
 signal.signal(signal.SIGCHLD, signal.SIG_IGN)  # the kernel reaps the runs
 print("ready", flush=True)
 for line in sys.stdin:

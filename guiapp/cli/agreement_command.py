@@ -3,9 +3,9 @@ agrees with the human coding, and, when the table counts the coders per category
 al. 2017 do: hate_speech, offensive_language, neither), whether a model codes like another coder.
 
 Prints per model (best first) the share of test texts it agrees on, Cohen's kappa and
-Krippendorff's alpha with their intervals (``core/experiment/comparisons.py``) — where a text can have
+Krippendorff's alpha with their intervals (``core/experiment/scores/comparisons.py``) — where a text can have
 several categories, their means over the categories and each category's own below; then, with coder
-columns (named, or found in the study's table: ``core/experiment/coder_columns.py``), the model
+columns (named, or found in the study's table: ``core/experiment/scores/coder_columns.py``), the model
 against the coders' majority beside how often one coder agrees with the others. The table is found
 as for ``textlab subgroups`` (``--table``, ``--test-table`` when it moved). Exit status: 0 shown,
 2 could not (the message says why).
@@ -52,10 +52,10 @@ def _names(pairs: list[str]) -> dict[str, str]:
 def _agreement(args: argparse.Namespace) -> str:
     from guiapp.cli.subgroups_command import study_tables
     from guiapp.core.errors import UserError
-    from guiapp.core.experiment.coder_agreement import models_versus_coders, test_text_rows, why_not_against_coders
-    from guiapp.core.experiment.coder_columns import coder_count_columns, find_coder_columns
-    from guiapp.core.experiment.comparisons import agreement_with_coding
-    from guiapp.core.experiment.tested_texts import table_of_test_texts
+    from guiapp.core.experiment.scores.coder_agreement import models_versus_coders, test_text_rows, why_not_against_coders
+    from guiapp.core.experiment.scores.coder_columns import coder_count_columns, find_coder_columns
+    from guiapp.core.experiment.scores.comparisons import agreement_with_coding
+    from guiapp.core.experiment.results.tested_texts import table_of_test_texts
 
     names = _names(args.coder_columns) if args.coder_columns else None
     result, table, test, mapping = study_tables(args.results, args.table, args.test_table)

@@ -1,11 +1,11 @@
 """``textlab learning-curve SPEC --out DIR``: how a saved study's models do with more coded texts.
 
 Trains every model of the study on nested random subsets of its training texts (default 500,
-1,000, 2,000, 5,000 and 10,000, 5 draws each; ``core/experiment/learning_curves.py``) and scores
+1,000, 2,000, 5,000 and 10,000, 5 draws each; ``core/experiment/curves/learning_curves.py``) and scores
 each on the study's test texts. Prints a table (mean and min–max macro-F1 per model and size) and a
 plain reading (is the curve still rising; which categories would gain most), and writes
 ``learning-curve.json`` and ``learning-curve.csv`` into DIR, which appears whole or not at all, like
-``textlab run``'s folder (``core/experiment/output_folder.py``); a DIR holding an earlier curve
+``textlab run``'s folder (``core/experiment/results/output_folder.py``); a DIR holding an earlier curve
 (or run) is replaced as a whole; one holding files TextLab did not write is refused. Exit status: 0 every curve was
 drawn, 1 some model failed, 2 the curve could not be drawn or written, 130 interrupted.
 """
@@ -36,9 +36,9 @@ def add_learning_curve_command(commands) -> None:
 def learning_curve_command(args: argparse.Namespace, progress) -> int:
     from guiapp.cli.console import stopped
     from guiapp.core.events import Cancelled, Log
-    from guiapp.core.experiment.learning_curve_files import CURVE_CSV_NAME, CURVE_JSON_NAME, write_learning_curve
-    from guiapp.core.experiment.learning_curves import LearningCurveOptions, run_learning_curve
-    from guiapp.core.experiment.output_folder import OutputFolder, cannot_write
+    from guiapp.core.experiment.curves.learning_curve_files import CURVE_CSV_NAME, CURVE_JSON_NAME, write_learning_curve
+    from guiapp.core.experiment.curves.learning_curves import LearningCurveOptions, run_learning_curve
+    from guiapp.core.experiment.results.output_folder import OutputFolder, cannot_write
     from guiapp.core.study.spec import ExperimentSpec
 
     def on_event(event) -> None:
@@ -89,7 +89,7 @@ def curve_table(result) -> str:
 
 
 def curve_reading(result) -> str:
-    from guiapp.core.experiment.learning_curve_reading import read_curves
+    from guiapp.core.experiment.curves.learning_curve_reading import read_curves
 
     return "\n".join(reading.words for reading in read_curves(result))
 

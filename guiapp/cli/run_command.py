@@ -7,7 +7,7 @@ worker jobs started for the run are released when it ends, also on Ctrl-C.
 Prints what happens (log lines, and a progress line on a terminal) and ends with a table of the
 models, best first. DIR (``results.json``, ``predictions.csv``, ``models/``, the manifest) appears
 whole when the whole study has finished, replacing an older run's results as a whole, or not at
-all (``core/experiment/output_folder.py``, ``docs/results-folder.md``); whether it can be written
+all (``core/experiment/results/output_folder.py``, ``docs/results-folder.md``); whether it can be written
 (writable, free space, no other run writing there) is checked before the study starts. Exit
 status: 0 all models ran, 1 some failed, 2 the study could not run or its results could not be
 written, 130 interrupted.
@@ -36,9 +36,9 @@ def run_command(args: argparse.Namespace, progress) -> int:
     from guiapp.cli.cluster_options import apply_cluster_options
     from guiapp.cli.console import safe, stopped
     from guiapp.core.events import Cancelled, Log
-    from guiapp.core.experiment.output_folder import OutputFolder, cannot_write, space_needed
-    from guiapp.core.experiment.result_files import write_results
-    from guiapp.core.experiment.runner import run_experiment
+    from guiapp.core.experiment.results.output_folder import OutputFolder, cannot_write, space_needed
+    from guiapp.core.experiment.results.result_files import write_results
+    from guiapp.core.experiment import run_experiment
     from guiapp.core.study.spec import ExperimentSpec
 
     def on_event(event) -> None:
@@ -76,7 +76,7 @@ def run_command(args: argparse.Namespace, progress) -> int:
 
 
 def summary_table(result) -> str:
-    from guiapp.core.experiment.describe import describe_chosen
+    from guiapp.core.experiment.results.describe import describe_chosen
 
     lines = [f"{result.test_split.description}; {len(result.categories)} categories", ""]
     header = f"{'model':34} {'macro-F1':>8}  {'95 % interval':>13}  {'CV mean':>7}  {'time':>7}  chosen setting"

@@ -2,7 +2,7 @@
 kinds of texts (a party, a year, an outlet)?
 
 Prints, per model (best first, or only ``--model``), a table of the groups of test texts by the
-column's value (``core/experiment/subgroup_scores.py``), then the sentences that say which groups
+column's value (``core/experiment/scores/subgroup_scores.py``), then the sentences that say which groups
 stand out. The column is read from the study's table: a ``.textlab`` project keeps it; for a
 results folder it is the file the study names (``[data] source``; a relative name is looked for
 beside the results folder, in it, and in the current folder), or ``--table`` (and
@@ -90,7 +90,7 @@ def study_tables(results: str, table: str | None = None, test_table: str | None 
 
 def _subgroups(args: argparse.Namespace) -> tuple[str, Path | None]:
     from guiapp.core.errors import UserError
-    from guiapp.core.experiment.subgroup_scores import candidate_columns, subgroup_scores, subgroup_table
+    from guiapp.core.experiment.scores.subgroup_scores import candidate_columns, subgroup_scores, subgroup_table
 
     if args.min_texts < 1:
         raise UserError("--min-texts must be at least 1.", "For example: --min-texts 30")

@@ -176,7 +176,7 @@ def family_models():  # noqa: ANN201 — ModelSpecs
 def check_every_family(on_event: EventCallback = ignore_events) -> str:
     """A tiny study of 200 rows with one model of each family, through ``run_experiment`` (the
     cross-validation, the test texts, the combined models, saving): every model must end done."""
-    from guiapp.core.experiment.runner import run_experiment
+    from guiapp.core.experiment.run.runner import run_experiment
     from guiapp.core.locations import example_path
     from guiapp.core.study.mapping import ColumnMapping
     from guiapp.core.study.sections import EvaluationSpec

@@ -26,10 +26,10 @@ def create_application(argv: list[str] | None = None):
     QCoreApplication.setOrganizationName("TextLab")
     QCoreApplication.setApplicationName(APP_NAME)
     QCoreApplication.setApplicationVersion(__version__)
-    from guiapp.ui.widgets.sort_arrow_style import arrow_style
+    from guiapp.ui.window.sort_arrow_style import arrow_style
 
     app.setStyle(arrow_style("Fusion"))  # Fusion, with sort arrows pointing the way the values run
-    from guiapp.ui.widgets.about_dialog import app_icon
+    from guiapp.ui.window.about_dialog import app_icon
 
     app.setWindowIcon(app_icon())
     return app
@@ -37,7 +37,7 @@ def create_application(argv: list[str] | None = None):
 
 def run_app(file: str | Path | None = None, example: bool = False) -> int:
     """Start the GUI; optionally open ``file`` (or the example) right away. Returns the exit code."""
-    from guiapp.ui.file_open_events import FileOpenFilter
+    from guiapp.ui.window.file_open_events import FileOpenFilter
     from guiapp.ui.main_window import MainWindow
 
     app = create_application()

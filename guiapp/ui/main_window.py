@@ -16,18 +16,18 @@ from PySide6.QtWidgets import QHBoxLayout, QLabel, QMainWindow, QStackedWidget, 
 from guiapp import APP_NAME
 from guiapp.core.project.format import SUFFIX as PROJECT_SUFFIX
 from guiapp.core.tables.reader import SUPPORTED_SUFFIXES
-from guiapp.ui import help_menu, theme
-from guiapp.ui.pages.coding_page import CodingPage
-from guiapp.ui.pages.data_page import DataPage
-from guiapp.ui.pages.documents_page import DocumentsPage
-from guiapp.ui.pages.models_page import ModelsPage
-from guiapp.ui.pages.predict_page import PredictPage
-from guiapp.ui.pages.findings_page import FindingsPage
-from guiapp.ui.pages.results_page import ResultsPage
-from guiapp.ui.pages.run_page import RunPage
+from guiapp.ui import theme
+from guiapp.ui.steps.coding.coding_page import CodingPage
+from guiapp.ui.steps.data.data_page import DataPage
+from guiapp.ui.steps.documents.documents_page import DocumentsPage
+from guiapp.ui.steps.models.models_page import ModelsPage
+from guiapp.ui.steps.predict.predict_page import PredictPage
+from guiapp.ui.steps.findings.findings_page import FindingsPage
+from guiapp.ui.steps.results.results_page import ResultsPage
+from guiapp.ui.steps.run.run_page import RunPage
 from guiapp.ui.session.study_files import StudyFiles
 from guiapp.ui.session.study_session import StudySession
-from guiapp.ui.steps import (  # noqa: F401 — the step numbers are part of the window's interface
+from guiapp.ui.common.step_order import (  # noqa: F401 — the step numbers are part of the window's interface
     CODING_STEP,
     DATA_STEP,
     DOCUMENTS_STEP,
@@ -38,10 +38,11 @@ from guiapp.ui.steps import (  # noqa: F401 — the step numbers are part of the
     RUN_STEP,
     STEPS,
 )
-from guiapp.ui.widgets.next_step import NextStepButton
-from guiapp.ui.widgets.step_list import StepList
-from guiapp.ui.widgets.wheel_guard import install_wheel_guard
-from guiapp.ui.window_actions import WindowActions
+from guiapp.ui.window import help_menu
+from guiapp.ui.window.next_step import NextStepButton
+from guiapp.ui.window.step_list import StepList
+from guiapp.ui.common.wheel_guard import install_wheel_guard
+from guiapp.ui.window.window_actions import WindowActions
 from guiapp.workers import ErrorSink, registry
 
 # When a step cannot be shown yet, its tooltip says why

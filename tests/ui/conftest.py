@@ -65,8 +65,7 @@ CPU_DEVICE = SimpleNamespace(kind="cpu", name="CPU, 2 threads", bf16=False)
 def instant_device_check(monkeypatch):
     """The Models step looks for a GPU by importing PyTorch (seconds); UI tests get an instant
     answer ("no GPU") unless a test puts the real check back."""
-    from guiapp.ui.widgets import transformer_choice
-
+    from guiapp.ui.steps.models import transformer_choice
     monkeypatch.setattr(transformer_choice, "detect_device", lambda on_event=None: CPU_DEVICE)
     yield
 
@@ -75,7 +74,7 @@ def instant_device_check(monkeypatch):
 def no_speed_measurement(monkeypatch):
     """The Models step measures this computer's speed in the background; UI tests keep the
     built-in figures (a test that checks the measurement turns it back on)."""
-    from guiapp.ui.pages.models_page import ModelsPage
+    from guiapp.ui.steps.models.models_page import ModelsPage
 
     monkeypatch.setattr(ModelsPage, "measure_in_background", False)
     yield
@@ -87,7 +86,6 @@ def quick_model_on_bag_of_words(monkeypatch):
     installed, which embeds every text of a table once opened (a minute on two cores); UI tests start
     on the bag of words unless a test puts the real default back."""
     from guiapp.core.coding.quick_model import BAG_OF_WORDS
-    from guiapp.ui.widgets import coding_bar
-
+    from guiapp.ui.steps.coding import coding_bar
     monkeypatch.setattr(coding_bar, "default_kind", lambda: BAG_OF_WORDS)
     yield

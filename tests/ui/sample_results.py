@@ -9,14 +9,14 @@ from __future__ import annotations
 
 import numpy as np
 
-from guiapp.core.experiment.metrics import (
+from guiapp.core.experiment.scores.metrics import (
     accuracy,
     bootstrap_macro_f1,
     category_scores,
     confusion,
     macro_f1,
 )
-from guiapp.core.experiment.results import (
+from guiapp.core.experiment.results.experiment_result import (
     ExperimentResult,
     GridPointResult,
     ModelResult,

@@ -9,8 +9,8 @@ from PySide6.QtCore import Qt
 from guiapp.core.study.mapping import ColumnMapping
 from guiapp.core.study.sections import ModelSpec
 from guiapp.core.study.spec import DataSpec, ExperimentSpec
-from guiapp.ui.pages.models_page import ModelsPage
-from guiapp.ui.widgets.advanced_settings import AdvancedSettingsDialog, StudySettings
+from guiapp.ui.steps.models.models_page import ModelsPage
+from guiapp.ui.steps.models.advanced_settings import AdvancedSettingsDialog, StudySettings
 from tests.ui.sample_reports import categories, ready_report
 
 DATA = DataSpec("/data/speeches.xlsx", "Speeches", "", ColumnMapping(["Text"], "Topic"))

@@ -77,7 +77,7 @@ def test_the_researchers_walk_from_a_slipped_category_to_predicted_uncoded_rows(
     """A researcher's whole walk by clicks: a workbook with a trailing-space category and uncoded rows is
     opened, fixed in the app, run, read in Results, its uncoded rows predicted; the study file
     saved and opened again brings the fix back."""
-    from guiapp.core.experiment.runner import run_experiment
+    from guiapp.core.experiment.run.runner import run_experiment
     from guiapp.core.study.spec import ExperimentSpec
     from guiapp.ui.main_window import MODELS_STEP, PREDICT_STEP, RESULTS_STEP
 

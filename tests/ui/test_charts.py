@@ -9,8 +9,8 @@ from PySide6.QtGui import QImage
 from PySide6.QtWidgets import QFileDialog, QToolTip
 
 from guiapp.ui.theme import BAR_COLOR, FLAG_COLOR
-from guiapp.ui.widgets.chart_base import SAVE_ACTION_TEXT, format_share
-from guiapp.ui.widgets.charts import CategoryBarChart, HistogramChart
+from guiapp.ui.common.chart_base import SAVE_ACTION_TEXT, format_share
+from guiapp.ui.steps.data.charts import CategoryBarChart, HistogramChart
 from tests.ui.helpers import settle_chart
 
 LABELS = ["Health", "Civil Rights, Minority Issues, and Civil Liberties", "Energy", "Foreign Trade"]

@@ -11,8 +11,8 @@ from guiapp.core.errors import UserError
 from guiapp.core.events import ignore_events
 from guiapp.core.study.sections import ClusterSpec
 from guiapp.core.study.spec import ExperimentSpec
-from guiapp.ui.pages.run_page import RunPage
-from guiapp.ui.widgets.cluster_folder_dialog import ClusterFolderDialog
+from guiapp.ui.steps.run.run_page import RunPage
+from guiapp.ui.common.cluster_folder_dialog import ClusterFolderDialog
 from guiapp.workers import ErrorSink
 from tests.ui.helpers import save_screenshot
 from tests.ui.sample_results import sample_result, sample_spec

@@ -9,8 +9,8 @@ from PySide6.QtCore import QModelIndex, Qt
 from PySide6.QtWidgets import QListWidget, QPushButton
 
 from guiapp.core.coding.codebook import Codebook, CodebookCategory
-from guiapp.ui.widgets.codebook_card import NO_DEFINITION, NOTHING_CHOSEN, CodebookCard
-from guiapp.ui.widgets.codebook_editor import CodebookEditor
+from guiapp.ui.steps.coding.codebook_card import NO_DEFINITION, NOTHING_CHOSEN, CodebookCard
+from guiapp.ui.steps.coding.codebook_editor import CodebookEditor
 from tests.ui.helpers import save_screenshot
 
 HEALTH = ("Bills about health care, insurance, public health and medical research. Not: veterans' health care "

@@ -7,7 +7,7 @@ import math
 import pytest
 
 from guiapp.core.coding.second_coder import compare_coders
-from guiapp.ui.widgets.coder_agreement_view import (
+from guiapp.ui.steps.coding.coder_agreement_view import (
     UNDEFINED,
     AgreementFigures,
     CoderAgreementView,

@@ -8,7 +8,7 @@ import pytest
 
 from guiapp.core.coding.codings import CodingLog
 from guiapp.core.coding.stopping import Round, stop_reading
-from guiapp.ui.widgets.coding_progress import DEFAULT_GOAL, NO_PACE, CodingProgress
+from guiapp.ui.steps.coding.coding_progress import DEFAULT_GOAL, NO_PACE, CodingProgress
 from tests.ui.helpers import save_screenshot, settle_chart
 
 CATEGORIES = np.array(["hate speech", "offensive language", "neither"], dtype=object)

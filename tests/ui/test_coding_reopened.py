@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from guiapp.ui.steps import CODING_STEP
+from guiapp.ui.common.step_order import CODING_STEP
 from tests.core.synthetic_texts import coded_texts
 from tests.ui.helpers import wait_for_report
 
@@ -104,7 +104,7 @@ def test_a_category_left_out_on_the_data_step_is_no_key_before_or_after_reopenin
 
 
 def test_predict_offers_the_rows_nobody_coded_as_the_data_step_counts_them(qtbot, coded_then_reopened):
-    from guiapp.ui.steps import PREDICT_STEP
+    from guiapp.ui.common.step_order import PREDICT_STEP
 
     window, first = coded_then_reopened
     qtbot.keyClick(window.coding_page.text_view, "1")  # one more, after reopening

@@ -8,7 +8,7 @@ import hashlib
 import pandas as pd
 import pytest
 
-from guiapp.ui.steps import CODING_STEP
+from guiapp.ui.common.step_order import CODING_STEP
 from tests.core.synthetic_texts import coded_texts
 from tests.ui.helpers import save_screenshot, wait_for_report
 
@@ -107,7 +107,7 @@ def test_texts_of_a_second_file_are_coded_and_join_the_study(qtbot, coding_windo
 
 
 def test_a_fully_coded_table_can_have_its_codings_checked_from_the_results(qtbot, window, tmp_path):
-    from guiapp.ui.steps import CODING_STEP as CODING
+    from guiapp.ui.common.step_order import CODING_STEP as CODING
 
     frame = coded_texts(120, seed=5)
     path = tmp_path / "all coded.csv"

@@ -8,7 +8,7 @@ import pandas as pd
 import pytest
 
 from guiapp.core.coding.quick_model import BAG_OF_WORDS, EMBEDDINGS
-from guiapp.ui.steps import CODING_STEP
+from guiapp.ui.common.step_order import CODING_STEP
 from tests.core.synthetic_texts import coded_texts
 from tests.ui.helpers import save_screenshot, wait_for_report
 
@@ -130,8 +130,7 @@ def test_keep_and_change_and_the_coder_are_in_view_at_1024_by_700(qtbot, coding_
 
 def test_the_learning_model_starts_on_sentence_embeddings_where_the_model_is_installed(qtbot, monkeypatch):
     from guiapp.core.coding import quick_model
-    from guiapp.ui.widgets import coding_bar
-
+    from guiapp.ui.steps.coding import coding_bar
     monkeypatch.setattr(coding_bar, "default_kind", quick_model.default_kind)  # the real default
     bar = coding_bar.CodingBar()
     qtbot.addWidget(bar)
@@ -207,7 +206,7 @@ def test_a_quick_model_that_cannot_learn_says_so_once_not_over_and_over(qtbot, w
 def test_the_keys_hint_is_read_whole_in_a_narrow_window(qtbot):
     from PySide6.QtWidgets import QLabel
 
-    from guiapp.ui.widgets.coding_text_view import CodingTextView
+    from guiapp.ui.steps.coding.coding_text_view import CodingTextView
 
     view = CodingTextView()
     qtbot.addWidget(view)

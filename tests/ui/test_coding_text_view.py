@@ -7,7 +7,7 @@ import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QLabel, QPushButton, QTextBrowser
 
-from guiapp.ui.widgets.coding_text_view import CodingTextView
+from guiapp.ui.steps.coding.coding_text_view import CodingTextView
 from tests.ui.helpers import save_screenshot
 
 TEXT = ("A bill to amend title XVIII of the Social Security Act to provide for coverage of school-based health "

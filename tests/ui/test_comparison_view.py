@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from guiapp.core.experiment.comparisons import compare_models
-from guiapp.ui.widgets.comparison_view import ComparisonView
+from guiapp.core.experiment.scores.comparisons import compare_models
+from guiapp.ui.steps.results.comparison_view import ComparisonView
 from tests.ui.helpers import save_screenshot
 from tests.ui.sample_results import sample_result
 

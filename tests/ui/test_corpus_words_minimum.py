@@ -7,7 +7,7 @@ from PySide6.QtWidgets import QSpinBox
 
 from guiapp.core.explain.attribution import LINEAR_EXACT
 from guiapp.core.explain.corpus_words import corpus_words
-from guiapp.ui.widgets.corpus_words_view import CorpusWordsView
+from guiapp.ui.steps.documents.corpus_words_view import CorpusWordsView
 from tests.core.explain.test_corpus_words_ranking import explained
 from tests.ui.helpers import save_screenshot
 

@@ -12,7 +12,7 @@ from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QLabel
 
 from guiapp.core.study.mapping import ColumnMapping
-from guiapp.ui.widgets.mapping_panel import MappingPanel
+from guiapp.ui.steps.data.mapping_panel import MappingPanel
 
 
 def _speeches() -> pd.DataFrame:
@@ -122,7 +122,7 @@ def _label_health():
 
 
 def test_the_health_view_shows_each_category_its_combinations_and_the_heatmap(qtbot):
-    from guiapp.ui.widgets.health_view import HealthReportView
+    from guiapp.ui.steps.data.health_view import HealthReportView
 
     view = HealthReportView()
     qtbot.addWidget(view)
@@ -202,7 +202,7 @@ def test_in_the_window_both_layouts_check_the_data_and_are_kept_in_the_study(qtb
 
 
 def test_a_separate_file_of_test_texts_is_counted_with_several_categories():
-    from guiapp.ui.widgets.heldout_file_choice import read_test_file
+    from guiapp.ui.steps.data.heldout_file_choice import read_test_file
 
     fixtures = Path(__file__).resolve().parents[1] / "fixtures"
     mapping = ColumnMapping(text_columns=["text"], multi_label=True,

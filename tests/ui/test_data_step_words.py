@@ -9,8 +9,8 @@ from guiapp.core.health.findings import LengthStats
 from guiapp.core.health.text_report import _length_line
 from guiapp.core.study.category_fixes import CategoryFixes
 from guiapp.core.study.mapping import ColumnMapping
-from guiapp.ui.widgets.health_parts import length_summary
-from guiapp.ui.widgets.mapping_panel import MappingPanel
+from guiapp.ui.steps.data.health_parts import length_summary
+from guiapp.ui.steps.data.mapping_panel import MappingPanel
 
 
 def test_the_category_hint_counts_like_the_report_and_follows_a_merge(qtbot):

@@ -9,17 +9,17 @@ import numpy as np
 import pytest
 from PySide6.QtCore import Qt
 
-from guiapp.core.experiment.artefacts import model_folder_name
-from guiapp.core.experiment.conventional_files import save_conventional
-from guiapp.core.experiment.fitting import fit_classifier
-from guiapp.core.experiment.results import ExperimentResult
+from guiapp.core.experiment.results.artefacts import model_folder_name
+from guiapp.core.experiment.families.conventional_files import save_conventional
+from guiapp.core.experiment.protocol.fitting import fit_classifier
+from guiapp.core.experiment.results.experiment_result import ExperimentResult
 from guiapp.core.explain.documents import NO_CATEGORY
 from guiapp.core.features.bow import BagOfWords
 from guiapp.core.study.sections import ModelSpec
-from guiapp.ui.pages.documents_page import SEVERAL_INTRO_TEXT, DocumentsPage
+from guiapp.ui.steps.documents.documents_page import SEVERAL_INTRO_TEXT, DocumentsPage
 from guiapp.ui.session.study_session import StudySession
-from guiapp.ui.widgets.documents_table import SEVERAL_CONFIDENCE_TIP
-from guiapp.ui.widgets.explanation_panel import FIRST_CATEGORY, MODEL_ANSWER
+from guiapp.ui.steps.documents.documents_table import SEVERAL_CONFIDENCE_TIP
+from guiapp.ui.steps.documents.explanation_panel import FIRST_CATEGORY, MODEL_ANSWER
 from tests.core.explain.test_multi_label_explain import (
     MANIFESTO,
     manifesto_texts,

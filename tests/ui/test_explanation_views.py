@@ -11,9 +11,9 @@ from PySide6.QtCore import Qt
 
 from guiapp.core.explain.attention_maps import ATTENTION_CAUTION
 from guiapp.core.export.highlight_html import TOWARD_RGB
-from guiapp.ui.widgets.attention_heatmap import ALL_HEADS, ROLLOUT, AttentionView
-from guiapp.ui.widgets.corpus_words_view import CorpusWordsView
-from guiapp.ui.widgets.highlighted_text import HighlightedText
+from guiapp.ui.steps.documents.attention_heatmap import ALL_HEADS, ROLLOUT, AttentionView
+from guiapp.ui.steps.documents.corpus_words_view import CorpusWordsView
+from guiapp.ui.steps.documents.highlighted_text import HighlightedText
 from tests.core.export.explain_samples import attention_maps, corpus_words, linear_review, speech
 from tests.ui.helpers import save_screenshot
 

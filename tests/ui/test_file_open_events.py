@@ -7,7 +7,7 @@ from pathlib import Path
 from PySide6.QtCore import QEvent, QObject, QUrl
 from PySide6.QtGui import QFileOpenEvent
 
-from guiapp.ui.file_open_events import FileOpenFilter
+from guiapp.ui.window.file_open_events import FileOpenFilter
 
 
 class Window(QObject):

@@ -8,8 +8,8 @@ import pandas as pd
 
 from guiapp.core.project.saving import save_project
 from guiapp.core.study.mapping import ColumnMapping
-from guiapp.ui.pages.findings_page import FindingsPage
-from guiapp.ui.steps import FINDINGS_STEP
+from guiapp.ui.steps.findings.findings_page import FindingsPage
+from guiapp.ui.common.step_order import FINDINGS_STEP
 from tests.core.synthetic_texts import coded_texts
 from tests.ui.helpers import save_screenshot, session_with_table, wait_for_report
 

@@ -6,7 +6,7 @@ import numpy as np
 import pandas as pd
 from PySide6.QtCore import Qt
 
-from guiapp.ui.pages.findings_page import FindingsPage
+from guiapp.ui.steps.findings.findings_page import FindingsPage
 from tests.core.synthetic_texts import coded_texts
 from tests.ui.helpers import session_with_table
 

@@ -9,7 +9,7 @@ import pytest
 from PySide6.QtCore import Qt
 
 from guiapp.core.predict.new_texts import open_models, predict_new_texts
-from guiapp.ui.pages.findings_page import FindingsPage
+from guiapp.ui.steps.findings.findings_page import FindingsPage
 from tests.core.synthetic_texts import coded_texts
 from tests.ui.helpers import save_screenshot, session_with_table
 

@@ -12,7 +12,7 @@ from PySide6.QtWidgets import QTableView
 
 from guiapp.core.study.mapping import ColumnMapping
 from guiapp.ui.theme import HIGHLIGHT as HIGHLIGHT_COLOR
-from guiapp.ui.widgets.frame_model import (
+from guiapp.ui.common.frame_model import (
     DISPLAY_CHARS,
     RAW_VALUE_ROLE,
     TOOLTIP_CHARS,

@@ -10,8 +10,8 @@ from PySide6.QtWidgets import QFrame, QLabel, QPushButton
 
 from guiapp.core.tables.rows import spreadsheet_row
 from guiapp.ui.theme import FLAG_COLOR
-from guiapp.ui.widgets.glossary import GlossaryLabel
-from guiapp.ui.widgets.health_view import HealthReportView
+from guiapp.ui.common.glossary import GlossaryLabel
+from guiapp.ui.steps.data.health_view import HealthReportView
 from tests.ui.sample_reports import (
     lengths,
     not_ready_report,

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 from PySide6.QtWidgets import QLabel, QScrollArea, QSplitter, QTabWidget, QVBoxLayout, QWidget
 
-from guiapp.ui.widgets.lazy_widget import Footprint, LazyWidget
+from guiapp.ui.common.lazy_widget import Footprint, LazyWidget
 
 
 def _label() -> QLabel:
@@ -81,12 +81,12 @@ def test_the_footprint_is_what_the_holder_asks_of_the_layout(qtbot):
 @pytest.mark.parametrize("name", ["f1", "time", "heatmap", "attention", "words"])
 def test_each_charts_holder_takes_up_what_its_empty_chart_takes_up(qtbot, name):
     """The footprints written next to the holders follow the charts (update them when a chart's size changes)."""
-    from guiapp.ui.pages import results_page
-    from guiapp.ui.widgets import attention_heatmap, corpus_words_view
-    from guiapp.ui.widgets.attention_chart import AttentionHeatmap
-    from guiapp.ui.widgets.confusion_heatmap import ConfusionHeatmap
-    from guiapp.ui.widgets.results_charts import F1BarChart, TimeBarChart
-    from guiapp.ui.widgets.word_bar_chart import WordBarChart
+    from guiapp.ui.steps.results import results_page
+    from guiapp.ui.steps.documents import attention_heatmap, corpus_words_view
+    from guiapp.ui.steps.documents.attention_chart import AttentionHeatmap
+    from guiapp.ui.common.confusion_heatmap import ConfusionHeatmap
+    from guiapp.ui.steps.results.results_charts import F1BarChart, TimeBarChart
+    from guiapp.ui.steps.documents.word_bar_chart import WordBarChart
 
     chart_class, footprint = {
         "f1": (F1BarChart, results_page.BARS_FOOTPRINT),

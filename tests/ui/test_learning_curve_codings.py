@@ -7,7 +7,7 @@ from __future__ import annotations
 import dataclasses
 import logging
 
-from guiapp.ui.steps import CODING_STEP
+from guiapp.ui.common.step_order import CODING_STEP
 from tests.core.synthetic_texts import coded_texts
 from tests.ui.helpers import wait_for_report
 
@@ -44,7 +44,7 @@ def test_the_curve_counts_the_codings_made_here_and_fits_its_sizes(qtbot, window
 
 def test_a_study_the_curve_cannot_draw_says_why_without_a_traceback(qtbot, caplog):
     from guiapp.core.study.mapping import ColumnMapping
-    from guiapp.ui.widgets.learning_curve_panel import LearningCurvePanel
+    from guiapp.ui.steps.results.learning_curve_panel import LearningCurvePanel
     from tests.ui.test_learning_curve_panel import study
 
     panel = LearningCurvePanel(n_jobs=1)

@@ -3,7 +3,7 @@ researcher types their own, and its one-line verdict says when the curve cannot 
 
 from __future__ import annotations
 
-from guiapp.ui.widgets.learning_curve_views import DEFAULT_SIZES_TEXT, default_sizes_text, verdict
+from guiapp.ui.steps.results.learning_curve_views import DEFAULT_SIZES_TEXT, default_sizes_text, verdict
 from tests.core.synthetic_texts import coded_texts
 from tests.ui.test_learning_curve_panel import panel, set_study, study  # noqa: F401 - the panel fixture
 

@@ -8,13 +8,13 @@ import json
 import pytest
 from PySide6.QtCore import Qt
 
-from guiapp.core.experiment.learning_curve_results import CurvePoint, LearningCurveResult, ModelCurve
+from guiapp.core.experiment.curves.learning_curve_results import CurvePoint, LearningCurveResult, ModelCurve
 from guiapp.core.study.mapping import ColumnMapping
 from guiapp.core.study.sections import EvaluationSpec, ModelSpec
 from guiapp.core.study.spec import DataSpec, ExperimentSpec
-from guiapp.ui.widgets.learning_curve_chart import LearningCurveChart
-from guiapp.ui.widgets.learning_curve_panel import LearningCurvePanel
-from guiapp.ui.widgets.learning_curve_views import parse_sizes
+from guiapp.ui.steps.results.learning_curve_chart import LearningCurveChart
+from guiapp.ui.steps.results.learning_curve_panel import LearningCurvePanel
+from guiapp.ui.steps.results.learning_curve_views import parse_sizes
 from tests.core.synthetic_texts import coded_texts
 from tests.ui.helpers import save_screenshot, settle_chart
 
@@ -194,8 +194,7 @@ def test_learning_curve_panel_screenshot(qtbot, panel):
 
 def test_a_run_that_fails_says_what_to_do_without_a_traceback(qtbot, panel, monkeypatch):
     from guiapp.core.errors import DataError
-    from guiapp.ui.widgets import learning_curve_panel
-
+    from guiapp.ui.steps.results import learning_curve_panel
     def fails(*args, on_event):
         raise DataError("Among the 50 texts the settings are chosen on, “energy” has only 2 texts.",
                         "Choose the settings on a larger subset, or use fewer folds.")

@@ -7,8 +7,8 @@ import pytest
 from PySide6.QtWidgets import QMessageBox, QWidget
 
 from guiapp.core.explain.job_estimate import JobEstimate
-from guiapp.ui.widgets.job_progress import JobProgress
-from guiapp.ui.widgets.long_job_warning import LongJobCheck
+from guiapp.ui.common.job_progress import JobProgress
+from guiapp.ui.common.long_job_warning import LongJobCheck
 from guiapp.workers import WorkerSlot
 
 
@@ -88,8 +88,8 @@ def project(tmp_path_factory):
 
 @pytest.mark.parametrize("answer", [QMessageBox.StandardButton.No, QMessageBox.StandardButton.Yes])
 def test_explain_all_asks_before_a_long_job(qtbot, project, monkeypatch, answer):
-    from guiapp.ui.widgets import explanation_panel
-    from guiapp.ui.widgets.explanation_panel import ExplanationPanel
+    from guiapp.ui.steps.documents import explanation_panel
+    from guiapp.ui.steps.documents.explanation_panel import ExplanationPanel
 
     asked = []
 
@@ -119,7 +119,7 @@ def test_explain_all_asks_before_a_long_job(qtbot, project, monkeypatch, answer)
 @pytest.mark.parametrize("answer", [QMessageBox.StandardButton.No, QMessageBox.StandardButton.Yes])
 def test_predicting_with_top_words_asks_before_a_long_job(qtbot, project, monkeypatch, answer):
     from guiapp.core.explain import job_estimate
-    from guiapp.ui.pages.predict_page import PredictPage
+    from guiapp.ui.steps.predict.predict_page import PredictPage
     from tests.ui.helpers import session_with_table
 
     table = project.table.copy()

@@ -10,9 +10,9 @@ from guiapp.core.coding.codebook import Codebook, CodebookCategory
 from guiapp.core.study.mapping import ColumnMapping
 from guiapp.core.study.sections import DEFAULT_MODELS, ModelSpec
 from guiapp.core.study.spec import DataSpec, ExperimentSpec
-from guiapp.ui.pages.models_page import ModelsPage
+from guiapp.ui.steps.models.models_page import ModelsPage
 from guiapp.ui.session.study_session import StudySession
-from guiapp.ui.widgets.category_descriptions import merged_descriptions
+from guiapp.ui.steps.models.category_descriptions import merged_descriptions
 from tests.ui.helpers import save_screenshot
 from tests.ui.sample_reports import categories, ready_report
 

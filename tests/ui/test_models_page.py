@@ -16,7 +16,7 @@ from guiapp.core.study.sections import (
 )
 from guiapp.core.study.spec import DataSpec, ExperimentSpec
 from guiapp.core.study.split_sizes import split_column_sizes as split_counts
-from guiapp.ui.pages.models_page import ModelsPage
+from guiapp.ui.steps.models.models_page import ModelsPage
 from tests.ui.sample_reports import POLICY_TOPICS, categories, ready_report
 
 DATA = DataSpec("/data/us_congress_bills.xlsx", "Bills", "", ColumnMapping(["Title"], "Topic"))
@@ -341,8 +341,7 @@ def test_save_button_asks_the_window_to_save(page, qtbot):
 
 def test_missing_speeds_are_measured_once_in_the_background(qtbot, monkeypatch):
     """The estimate asks for a short measurement of what the per-machine cache lacks, then updates."""
-    from guiapp.core.experiment import speed_probe
-
+    from guiapp.core.experiment.speed import speed_probe
     calls = []
     missing = {"keys": ["fit:bow:svm"]}
     monkeypatch.setattr(speed_probe, "missing_keys", lambda models, *args, **kwargs: list(missing["keys"]))

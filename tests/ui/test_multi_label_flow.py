@@ -6,14 +6,14 @@ from __future__ import annotations
 import shutil
 from pathlib import Path
 
-from guiapp.ui.steps import CODING_STEP, FINDINGS_STEP, MODELS_STEP, PREDICT_STEP, RESULTS_STEP
+from guiapp.ui.common.step_order import CODING_STEP, FINDINGS_STEP, MODELS_STEP, PREDICT_STEP, RESULTS_STEP
 from tests.ui.helpers import wait_for_report
 
 FIXTURE = Path(__file__).resolve().parents[1] / "fixtures" / "multi_label_small.csv"
 
 
 def test_a_multi_label_study_from_the_data_step_to_the_results(qtbot, window, tmp_path):
-    from guiapp.core.experiment.runner import run_experiment
+    from guiapp.core.experiment.run.runner import run_experiment
 
     source = tmp_path / "speeches.csv"
     shutil.copy(FIXTURE, source)

@@ -10,7 +10,7 @@ from PySide6.QtCore import QPoint, QRect, Qt
 from PySide6.QtWidgets import QScrollArea
 
 from guiapp.core.events import Progress
-from guiapp.ui.pages.predict_page import PredictPage
+from guiapp.ui.steps.predict.predict_page import PredictPage
 from tests.ui.helpers import session_with_table
 
 SAFETY_S = 20.0

@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from guiapp.core.explain.top_words import quick_in_result
-from guiapp.ui.pages.predict_page import QUICK_TOP_WORDS
+from guiapp.ui.steps.predict.predict_page import QUICK_TOP_WORDS
 
 
 @pytest.mark.parametrize(("representation", "classifier", "params", "quick"), [

@@ -17,7 +17,7 @@ from guiapp.core.project.opening import open_project
 from guiapp.core.project.saving import save_project
 from guiapp.core.tables.rows import spreadsheet_rows
 from guiapp.ui.main_window import PREDICT_STEP, RESULTS_STEP
-from guiapp.ui.pages.predict_page import PredictPage
+from guiapp.ui.steps.predict.predict_page import PredictPage
 from tests.ui.helpers import session_with_table
 from tests.core.synthetic_texts import coded_texts
 

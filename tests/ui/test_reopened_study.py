@@ -10,7 +10,7 @@ import pytest
 
 from guiapp.core.coding import quick_model
 from guiapp.core.project.saving import save_project
-from guiapp.ui.steps import FINDINGS_STEP, MODELS_STEP, PREDICT_STEP, RUN_STEP
+from guiapp.ui.common.step_order import FINDINGS_STEP, MODELS_STEP, PREDICT_STEP, RUN_STEP
 from tests.core.synthetic_texts import coded_texts
 from tests.ui.helpers import save_screenshot, wait_for_report
 

@@ -7,7 +7,7 @@ import pytest
 from openpyxl import load_workbook
 from PySide6.QtWidgets import QFileDialog
 
-from guiapp.ui.pages.results_page import ResultsPage
+from guiapp.ui.steps.results.results_page import ResultsPage
 from tests.ui.helpers import save_screenshot
 from tests.ui.sample_results import sample_result
 

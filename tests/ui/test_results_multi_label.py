@@ -10,14 +10,14 @@ import numpy as np
 import pytest
 from PySide6.QtWidgets import QApplication
 
-from guiapp.core.experiment.comparisons import compare_models
-from guiapp.core.experiment.multilabel_metrics import (
+from guiapp.core.experiment.scores.comparisons import compare_models
+from guiapp.core.experiment.scores.multilabel_metrics import (
     MULTI_LABEL_MEASURES,
     multilabel_test_result,
 )
-from guiapp.ui.pages.results_page import CATEGORY_TABLES_TAB, ResultsPage
+from guiapp.ui.steps.results.results_page import CATEGORY_TABLES_TAB, ResultsPage
 from guiapp.ui.theme import AGREE_RGB, DISAGREE_RGB
-from guiapp.ui.widgets.category_confusions import CARD_WIDTH, cell_colour
+from guiapp.ui.steps.results.category_confusions import CARD_WIDTH, cell_colour
 from tests.core.export.test_multi_label_export import multi_label_result
 from tests.ui.helpers import save_screenshot, settle_chart
 from tests.ui.sample_results import sample_result
@@ -217,7 +217,7 @@ def test_the_category_columns_are_not_taken_for_counts_of_coders(page, result, m
 def test_choosing_csv_in_the_export_dialog_writes_a_folder_of_tables(page, qtbot, tmp_path, monkeypatch):
     from PySide6.QtWidgets import QFileDialog
 
-    from guiapp.ui.widgets.results_export import EXCEL_FILTER
+    from guiapp.ui.steps.results.results_export import EXCEL_FILTER
 
     chosen = EXCEL_FILTER.split(";;")[1]
     monkeypatch.setattr(QFileDialog, "getSaveFileName", lambda *a, **k: (str(tmp_path / "speeches.csv"), chosen))

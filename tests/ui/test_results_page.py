@@ -8,16 +8,16 @@ from PySide6.QtGui import QImage
 from PySide6.QtWidgets import QPushButton
 
 from guiapp.core.models.conventional import describe_params
-from guiapp.ui.pages.results_page import (
+from guiapp.ui.steps.results.results_page import (
     EMPTY_TEXT,
     OVERLAP_TEXT,
     TAB_NAMES,
     ResultsPage,
 )
 from guiapp.ui.theme import BAR_COLOR, BEST_COLOR, CHOSEN_BACKGROUND
-from guiapp.ui.widgets.chart_base import SAVE_ACTION_TEXT
-from guiapp.ui.widgets.confusion_heatmap import ConfusionHeatmap
-from guiapp.ui.widgets.results_charts import F1BarChart, format_seconds
+from guiapp.ui.common.chart_base import SAVE_ACTION_TEXT
+from guiapp.ui.common.confusion_heatmap import ConfusionHeatmap
+from guiapp.ui.steps.results.results_charts import F1BarChart, format_seconds
 from tests.ui.helpers import save_screenshot, settle_chart
 from tests.ui.sample_results import FAILED_MESSAGE, policy_result, sample_result
 
@@ -285,8 +285,8 @@ def test_screenshot_of_twenty_categories(qtbot):
 
 
 def test_a_category_neither_coded_nor_predicted_in_the_test_texts_has_no_score(qtbot):
-    from guiapp.core.experiment.metrics import CategoryScores
-    from guiapp.ui.widgets.results_tables import CategoryScoresTable
+    from guiapp.core.experiment.scores.metrics import CategoryScores
+    from guiapp.ui.steps.results.results_tables import CategoryScoresTable
 
     table = CategoryScoresTable()
     qtbot.addWidget(table)
@@ -300,7 +300,7 @@ def test_a_category_neither_coded_nor_predicted_in_the_test_texts_has_no_score(q
 
 
 def test_the_recommended_model_is_the_green_bar_even_when_another_scored_higher(qtbot):
-    from guiapp.ui.widgets.results_charts import F1BarChart
+    from guiapp.ui.steps.results.results_charts import F1BarChart
 
     chart = F1BarChart()
     qtbot.addWidget(chart)

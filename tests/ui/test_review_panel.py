@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from guiapp.core.coding.review import Doubt, Review, review_codings
-from guiapp.ui.widgets.review_panel import SHOWN_CHARACTERS, ReviewPanel
+from guiapp.ui.steps.coding.review_panel import SHOWN_CHARACTERS, ReviewPanel
 from tests.ui.helpers import save_screenshot
 
 TEXTS = {

@@ -19,8 +19,8 @@ from guiapp.core.events import Log, Progress, TaskUpdate, ignore_events
 from guiapp.core.study.mapping import ColumnMapping
 from guiapp.core.study.sections import EvaluationSpec, ModelSpec
 from guiapp.core.study.spec import DataSpec, ExperimentSpec
-from guiapp.ui.pages.run_page import CANCELLED_TEXT, EMPTY_TEXT, LOG_COLORS, RunPage
-from guiapp.ui.widgets.results_charts import format_seconds
+from guiapp.ui.steps.run.run_page import CANCELLED_TEXT, EMPTY_TEXT, LOG_COLORS, RunPage
+from guiapp.ui.steps.results.results_charts import format_seconds
 from guiapp.workers import ErrorSink
 from tests.ui.helpers import save_screenshot
 from tests.ui.sample_results import FAILED_MESSAGE, sample_result, sample_spec
@@ -306,7 +306,7 @@ def _tiny_table(n=60) -> pd.DataFrame:
 
 
 def test_the_real_engine_on_a_tiny_table(qtbot, errors):
-    from guiapp.core.experiment.runner import run_experiment
+    from guiapp.core.experiment.run.runner import run_experiment
 
     spec = ExperimentSpec(
         data=DataSpec(source="tiny.csv", mapping=ColumnMapping(text_columns=["Text"], category_column="Topic",
@@ -333,7 +333,7 @@ def test_the_real_engine_on_a_tiny_table(qtbot, errors):
 def test_cancel_stops_the_real_engine_mid_grid_within_two_seconds(qtbot, errors, n_jobs):
     """The real engine on the example study (4,449 titles, 20 topics): Cancel during the grid
     search of the paper's SVM grid takes effect within 2 s, in-process and with worker processes."""
-    from guiapp.core.experiment.runner import run_experiment
+    from guiapp.core.experiment.run.runner import run_experiment
     from guiapp.core.locations import example_path
 
     spec = ExperimentSpec(

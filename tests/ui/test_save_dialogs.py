@@ -9,8 +9,8 @@ import pytest
 from PySide6.QtCore import QSettings
 from PySide6.QtWidgets import QFileDialog, QMessageBox
 
-from guiapp.ui.widgets.results_export import ResultsExport
-from guiapp.ui.widgets.save_dialogs import (
+from guiapp.ui.steps.results.results_export import ResultsExport
+from guiapp.ui.common.save_dialogs import (
     EXPORT_FOLDER_KEY,
     ask_save_path,
     proposed_name,
@@ -88,7 +88,7 @@ def test_the_data_file_is_refused_in_words_and_the_dialog_asks_again(qtbot, isol
 
 def test_every_results_export_dialog_proposes_its_name_and_shares_the_folder(qtbot, isolated_settings, tmp_path,
                                                                              data_file, monkeypatch):
-    from guiapp.ui.widgets.charts import CategoryBarChart
+    from guiapp.ui.steps.data.charts import CategoryBarChart
 
     result = sample_result()
     result.spec["data"]["source"] = str(data_file)

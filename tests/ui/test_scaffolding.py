@@ -6,10 +6,10 @@ from __future__ import annotations
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import QFrame, QLabel, QTableWidget, QTableWidgetItem, QWidget
 
-from guiapp.ui.widgets.advanced_tab import AdvancedTab
-from guiapp.ui.widgets.fitting_splitter import FittingSplitter
-from guiapp.ui.widgets.scroll_area import ScrollArea, fill
-from guiapp.ui.widgets.table_height import fit_rows
+from guiapp.ui.steps.models.advanced_tab import AdvancedTab
+from guiapp.ui.common.fitting_splitter import FittingSplitter
+from guiapp.ui.common.scroll_area import ScrollArea, fill
+from guiapp.ui.steps.results.table_height import fit_rows
 
 
 def test_a_scroll_area_has_no_frame_follows_its_content_and_can_refuse_to_scroll_sideways(qtbot):

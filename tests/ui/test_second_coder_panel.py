@@ -12,7 +12,7 @@ from sklearn.metrics import cohen_kappa_score
 from guiapp.core.coding.codings import CodingLog
 from guiapp.core.coding.second_coder import draw_second_coder_sample
 from guiapp.core.study.mapping import ColumnMapping
-from guiapp.ui.widgets.second_coder_panel import DONE, GO_ON, PAUSE, START, SecondCoderPanel
+from guiapp.ui.steps.coding.second_coder_panel import DONE, GO_ON, PAUSE, START, SecondCoderPanel
 from tests.ui.helpers import save_screenshot, session_with_table
 
 MAPPING = ColumnMapping(text_columns=["text"], category_column="label")

@@ -39,7 +39,7 @@ def test_the_help_menu_runs_the_self_test_in_a_worker(qtbot, window, monkeypatch
 
 def test_about_names_the_version_and_the_bundled_licences(qtbot) -> None:
     from guiapp import __version__
-    from guiapp.ui.widgets.about_dialog import about_box, app_icon
+    from guiapp.ui.window.about_dialog import about_box, app_icon
 
     assert not app_icon().isNull() and len(app_icon().availableSizes()) == 7
     box = about_box()

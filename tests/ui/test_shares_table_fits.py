@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from guiapp.core.findings import CodedSample, RandomSample, estimate_findings
-from guiapp.ui.widgets.shares_table import CATEGORY, SharesTable
+from guiapp.ui.steps.findings.shares_table import CATEGORY, SharesTable
 
 
 def _findings():

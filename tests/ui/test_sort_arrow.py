@@ -6,7 +6,7 @@ from PySide6.QtCore import Qt
 from PySide6.QtGui import QStandardItemModel
 from PySide6.QtWidgets import QStyleFactory, QTableView
 
-from guiapp.ui.widgets.sort_arrow_style import SortArrowStyle
+from guiapp.ui.window.sort_arrow_style import SortArrowStyle
 
 
 def _header_image(qtbot, ours: bool, order):

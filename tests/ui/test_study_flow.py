@@ -11,7 +11,7 @@ from PySide6.QtCore import Qt
 from guiapp.core.events import Progress
 from guiapp.core.study.spec import ExperimentSpec
 from guiapp.ui.main_window import DATA_STEP, MODELS_STEP, RESULTS_STEP, RUN_STEP
-from guiapp.ui.widgets.mapping_panel import NONE_CHOICE
+from guiapp.ui.steps.data.mapping_panel import NONE_CHOICE
 from guiapp.workers import registry
 from tests.ui.helpers import wait_for_report
 
@@ -142,7 +142,7 @@ def _coded_csv(path, n=90):
 
 
 def test_a_whole_study_from_data_to_results(qtbot, window, tmp_path):
-    from guiapp.core.experiment.runner import run_experiment
+    from guiapp.core.experiment.run.runner import run_experiment
 
     window.open_path(_coded_csv(tmp_path / "topics.csv"))
     wait_for_report(qtbot, window)
@@ -169,7 +169,7 @@ def test_open_study_takes_over_table_roles_test_file_and_models(qtbot, window, t
     import shutil
     from pathlib import Path
 
-    from guiapp.core.experiment.runner import run_experiment
+    from guiapp.core.experiment.run.runner import run_experiment
 
     folder = tmp_path / "bills"
     shutil.copytree(Path(__file__).resolve().parents[2] / "docs" / "examples" / "bills", folder)

@@ -7,7 +7,7 @@ import pandas as pd
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QApplication
 
-from guiapp.ui.widgets.subgroup_view import SubgroupView
+from guiapp.ui.steps.results.subgroup_view import SubgroupView
 from tests.core.experiment.test_subgroup_scores import _result, _table
 from tests.ui.helpers import save_screenshot
 
@@ -68,8 +68,7 @@ def test_double_clicking_a_group_names_its_column_and_value(qtbot):
 
 
 def test_large_studies_are_scored_in_the_background(qtbot, monkeypatch):
-    from guiapp.ui.widgets import subgroup_view
-
+    from guiapp.ui.steps.results import subgroup_view
     monkeypatch.setattr(subgroup_view, "BACKGROUND_WORK", 0)
     view = _view(qtbot)
     table, result = _study()

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from PySide6.QtWidgets import QApplication
 
-from guiapp.ui.widgets.subgroup_view import SubgroupView
+from guiapp.ui.steps.results.subgroup_view import SubgroupView
 from tests.core.experiment.test_subgroup_one_category import _study
 from tests.ui.helpers import save_screenshot
 

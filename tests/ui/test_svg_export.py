@@ -14,9 +14,9 @@ from PySide6.QtGui import QColor, QImage, QPainter
 from PySide6.QtSvg import QSvgRenderer
 from PySide6.QtWidgets import QFileDialog
 
-from guiapp.ui.widgets.chart_base import CHART_FOLDER_KEY, chart_folder
-from guiapp.ui.widgets.confusion_heatmap import ConfusionHeatmap
-from guiapp.ui.widgets.results_charts import F1BarChart
+from guiapp.ui.common.chart_base import CHART_FOLDER_KEY, chart_folder
+from guiapp.ui.common.confusion_heatmap import ConfusionHeatmap
+from guiapp.ui.steps.results.results_charts import F1BarChart
 from tests.ui.helpers import settle_chart
 
 SCORES = [("Bag of words + SVM", 0.75, 0.70, 0.80), ("Sentence embeddings", 0.62, 0.55, 0.68),

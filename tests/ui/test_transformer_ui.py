@@ -18,11 +18,11 @@ from guiapp.core.events import Log, Metric, Progress, TaskUpdate, ignore_events
 from guiapp.core.models.transformers.sources.registry import registry
 from guiapp.core.study.sections import ModelSpec
 from guiapp.core.study.spec import ExperimentSpec
-from guiapp.ui.pages.models_page import ModelsPage
-from guiapp.ui.pages.results_page import ResultsPage
-from guiapp.ui.pages.run_page import RunPage
-from guiapp.ui.widgets import transformer_choice
-from guiapp.ui.widgets.loss_chart import LossChart
+from guiapp.ui.steps.models.models_page import ModelsPage
+from guiapp.ui.steps.results.results_page import ResultsPage
+from guiapp.ui.steps.run.run_page import RunPage
+from guiapp.ui.steps.models import transformer_choice
+from guiapp.ui.steps.run.loss_chart import LossChart
 from guiapp.workers import ErrorSink
 from tests.ui.conftest import CPU_DEVICE
 from tests.ui.helpers import save_screenshot
@@ -101,7 +101,7 @@ def test_ticking_adds_the_transformer_with_the_chosen_model(page, qtbot):
 
 
 def test_a_bigger_model_is_expected_to_take_longer(page):
-    from guiapp.core.experiment.estimates import estimate_seconds
+    from guiapp.core.experiment.speed.estimates import estimate_seconds
 
     small = estimate_seconds(ModelSpec("transformer", "fine_tune", {"model": MINILM}), 3000, 1300, 20, 5)
     base = estimate_seconds(ModelSpec("transformer", "fine_tune", {"model": "bert-base-uncased"}), 3000, 1300, 20, 5)
@@ -421,7 +421,7 @@ def two_model_spec():
 
 def test_the_run_step_draws_one_loss_curve_per_training_run(qtbot, monkeypatch):
     # whether a GPU will fine-tune is not known before PyTorch is loaded: the header says both ways
-    monkeypatch.setattr("guiapp.core.experiment.run_plan.fine_tunes_on_gpu", lambda spec, may_import=True: None)
+    monkeypatch.setattr("guiapp.core.experiment.run.run_plan.fine_tunes_on_gpu", lambda spec, may_import=True: None)
     result = two_model_result()
     errors = ErrorSink(None)
     page = RunPage(errors, run_fn=transformer_run(result))
@@ -474,7 +474,7 @@ def test_the_loss_chart_exports_png_and_svg(qtbot, tmp_path):
 
 
 def test_the_caption_gives_speed_and_time_left():
-    from guiapp.ui.widgets.loss_chart import LossPanel
+    from guiapp.ui.steps.run.loss_chart import LossPanel
 
     text = LossPanel.caption_for("setting 2 of 6 (learning rate 0.0001, 3 epochs)", 40, 160, 0.4123, 20.0, 39)
     assert text == ("Training loss (lower is better) — setting 2 of 6 (learning rate 0.0001, 3 epochs): "
@@ -506,7 +506,7 @@ def test_results_show_how_the_transformer_was_tuned_where_it_trained_and_what_wa
     assert page.model_notes_label.plain_text() == "Notes: " + TRANSFORMER_NOTES[0]
     assert page.saved_label.text() == f"The trained model was saved in: {saved}"
     opened = []
-    monkeypatch.setattr("guiapp.ui.pages.results_page.QDesktopServices.openUrl",
+    monkeypatch.setattr("guiapp.ui.steps.results.results_page.QDesktopServices.openUrl",
                         lambda url: opened.append(url.toLocalFile()) or True)
     qtbot.mouseClick(page.show_folder_button, Qt.MouseButton.LeftButton)
     assert opened == [str(saved)]
@@ -556,7 +556,7 @@ def test_results_of_a_transformer_trained_on_a_gpu(qtbot):
 # -- one tiny real run, end to end -------------------------------------------------------------------------------------
 @pytest.mark.slow
 def test_a_tiny_real_fine_tuning_through_the_run_and_results_steps(qtbot, monkeypatch, tmp_path):
-    from guiapp.core.experiment.runner import run_experiment
+    from guiapp.core.experiment.run.runner import run_experiment
     from tests.ui.test_run_page import _tiny_table
 
     monkeypatch.setenv("TEXTLAB_CACHE_DIR", str(tmp_path / "cache"))

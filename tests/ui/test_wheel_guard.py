@@ -16,7 +16,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from guiapp.ui.widgets.wheel_guard import install_wheel_guard
+from guiapp.ui.common.wheel_guard import install_wheel_guard
 from tests.ui.helpers import wait_for_report
 
 

@@ -7,8 +7,8 @@ import numpy as np
 import pandas as pd
 from PySide6.QtWidgets import QTableView
 
-from guiapp.ui.widgets.frame_model import DataFrameModel
-from guiapp.ui.widgets.health_view import HealthReportView
+from guiapp.ui.common.frame_model import DataFrameModel
+from guiapp.ui.steps.data.health_view import HealthReportView
 from tests.ui.helpers import save_screenshot
 from tests.ui.sample_reports import policy_report, ready_report
 

@@ -2,11 +2,11 @@
 
 A single-label model has one classifier with a score per category (or one score for two
 categories). Where a text can have several categories, a conventional model is one yes/no
-classifier per category (:class:`~guiapp.core.experiment.per_category.PerCategoryClassifier`):
+classifier per category (:class:`~guiapp.core.experiment.protocol.per_category.PerCategoryClassifier`):
 category ``k``'s chance is its own classifier's probability of "yes", so an explanation of
 category ``k`` is an explanation of that classifier's score toward "yes" — never a softmax over
 the categories. A category that every training text had, or none did, was learnt as a constant
-(:class:`~guiapp.core.experiment.per_category.ConstantAnswer`): no word moves its chance.
+(:class:`~guiapp.core.experiment.protocol.per_category.ConstantAnswer`): no word moves its chance.
 """
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ from typing import Any
 import numpy as np
 
 from guiapp.core.errors import UserError
-from guiapp.core.experiment.per_category import ConstantAnswer, PerCategoryClassifier
+from guiapp.core.experiment.protocol.per_category import ConstantAnswer, PerCategoryClassifier
 
 NOT_LEARNT = ("The model learnt no words for this category: every training text had it, or none did, so its "
               "chance is the same for every text.")

@@ -1,7 +1,7 @@
 """Explaining a combined model through its parts, instead of leaving words out of the whole.
 
 A combined model answers with a function of its parts' probabilities
-(``guiapp/core/experiment/combining.py``); each part has its own, often exact, explanation
+(``guiapp/core/experiment/combined/combining.py``); each part has its own, often exact, explanation
 (:mod:`.part_contributions`). Per document, each part gets a *direction*: how much the combined
 probability of the explained category ``t`` changes with each of the part's probabilities.
 
@@ -32,7 +32,7 @@ from typing import Any
 import numpy as np
 
 from guiapp.core.events import EventCallback, Progress, ignore_events, sub_progress
-from guiapp.core.experiment.combining import Stacking, WeightedVote
+from guiapp.core.experiment.combined.combining import Stacking, WeightedVote
 from guiapp.core.explain.attribution import (
     COMBINED_PARTS,
     INTEGRATED_GRADIENTS,

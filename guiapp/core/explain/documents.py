@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, Any, Literal
 
 import numpy as np
 
-from guiapp.core.experiment.results import ExperimentResult
+from guiapp.core.experiment.results.experiment_result import ExperimentResult
 from guiapp.core.study.label_sets import LIST_SEPARATOR, NO_CATEGORY  # a text coded, or predicted, with no category
 
 if TYPE_CHECKING:  # pandas loads on first use, not when the window opens

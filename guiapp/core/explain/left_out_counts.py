@@ -49,7 +49,7 @@ def _without(chunk: str, start: int, end: int) -> str:
 def probabilities_without_each_word(model: ConventionalModel, texts: Sequence[str],
                                     spans: Sequence[list[WordSpan]]) -> list[np.ndarray]:
     """For each text, the model's probabilities without each of its words: (words, categories)."""
-    from guiapp.core.experiment.fitting import predict, predict_proba
+    from guiapp.core.experiment.protocol.fitting import predict, predict_proba
 
     strings: dict[str, int] = {}
 

@@ -34,7 +34,7 @@ from sklearn.naive_bayes import MultinomialNB
 from sklearn.svm import SVC
 
 from guiapp.core.errors import UserError
-from guiapp.core.experiment.fitting import CalibratedSVM
+from guiapp.core.experiment.protocol.fitting import CalibratedSVM
 from guiapp.core.explain.attribution import LINEAR_EXACT, Attribution
 from guiapp.core.explain.category_parts import category_classifier, is_one_per_category, representative
 from guiapp.core.explain.term_spans import bow_term_occurrences, spread_terms, vector_span_rows, word_vector_table

@@ -13,7 +13,7 @@ from typing import Any
 
 from guiapp.core.atomic import write_text_atomic
 from guiapp.core.errors import UserError
-from guiapp.core.experiment.results import ExperimentResult
+from guiapp.core.experiment.results.experiment_result import ExperimentResult
 from guiapp.core.export.appendix_data import build_appendix
 from guiapp.core.export.appendix_html import render_appendix_html
 from guiapp.core.export.appendix_text import REFERENCE, appendix_paragraph

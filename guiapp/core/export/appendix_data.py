@@ -27,8 +27,8 @@ from pathlib import PurePath, PureWindowsPath
 from typing import Any
 
 from guiapp import APP_NAME, __version__
-from guiapp.core.experiment.result_parts import Combination, StudyProtocol
-from guiapp.core.experiment.results import ExperimentResult, ModelResult
+from guiapp.core.experiment.results.result_parts import Combination, StudyProtocol
+from guiapp.core.experiment.results.experiment_result import ExperimentResult, ModelResult
 from guiapp.core.export.multi_label_facts import (
     OVERALL_MEASURES,
     measure_label,
@@ -314,7 +314,7 @@ def _combined(model: ModelResult) -> dict[str, Any]:
 
 def _learning_curve(curve: Any) -> dict[str, Any]:
     """A drawn learning curve (LearningCurveResult): sizes, draws, tuning, and per model its means and reading."""
-    from guiapp.core.experiment.learning_curve_reading import read_curves
+    from guiapp.core.experiment.curves.learning_curve_reading import read_curves
 
     readings = {reading.model: reading for reading in read_curves(curve)}
     return {
@@ -336,7 +336,7 @@ def _last_doubling(reading: Any) -> dict[str, Any]:
 
 def _comparisons(result: ExperimentResult) -> dict[str, Any] | None:
     """The best model against the runner-up on the same test texts, and its agreement with the coding."""
-    from guiapp.core.experiment.comparisons import compare_models
+    from guiapp.core.experiment.scores.comparisons import compare_models
 
     found = compare_models(result)
     ranked = result.ranked()

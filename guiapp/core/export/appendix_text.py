@@ -507,7 +507,7 @@ def _curve_trend(model: dict[str, Any]) -> str:
     """"SVM rose from a mean macro-F1 of 0.49 with 80 texts to 0.59 with 639; over the last doubling
     (320 to 639 texts) the mean changed by +0.006 per doubling, less than the 0.01 taken to matter: it had
     levelled off"."""
-    from guiapp.core.experiment.learning_curve_reading import WORTH_A_DOUBLING, trend_of
+    from guiapp.core.experiment.curves.learning_curve_reading import WORTH_A_DOUBLING, trend_of
 
     means = list(model["means"].items())
     (first_size, first), (last_size, last) = means[0], means[-1]

@@ -29,7 +29,7 @@ import xlsxwriter
 
 from guiapp.core.errors import UserError
 from guiapp.core.events import EventCallback, Progress, ignore_events
-from guiapp.core.experiment.results import ExperimentResult
+from guiapp.core.experiment.results.experiment_result import ExperimentResult
 from guiapp.core.export.excel_attributions import write_attributions_sheets
 from guiapp.core.export.excel_comparison import write_comparison_sheet
 from guiapp.core.export.excel_confusion import write_confusion_sheet

@@ -16,7 +16,7 @@ from xlsxwriter.utility import quote_sheetname
 from xlsxwriter.workbook import Workbook
 from xlsxwriter.worksheet import Worksheet
 
-from guiapp.core.experiment.results import ExperimentResult, ModelResult
+from guiapp.core.experiment.results.experiment_result import ExperimentResult, ModelResult
 from guiapp.core.export.excel_cells import text_width, write_cells
 from guiapp.core.export.excel_style import BLUE, Styles
 from guiapp.core.export.multi_label_facts import (

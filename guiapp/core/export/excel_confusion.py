@@ -15,7 +15,7 @@ from __future__ import annotations
 from xlsxwriter.workbook import Workbook
 from xlsxwriter.worksheet import Worksheet
 
-from guiapp.core.experiment.results import ExperimentResult, ModelResult
+from guiapp.core.experiment.results.experiment_result import ExperimentResult, ModelResult
 from guiapp.core.export.excel_cells import text_width, write_cells
 from guiapp.core.export.excel_style import Styles
 

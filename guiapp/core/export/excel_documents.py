@@ -26,7 +26,7 @@ from xlsxwriter.workbook import Workbook
 from xlsxwriter.worksheet import Worksheet
 
 from guiapp.core.events import EventCallback, Progress, ignore_events
-from guiapp.core.experiment.results import ExperimentResult
+from guiapp.core.experiment.results.experiment_result import ExperimentResult
 from guiapp.core.explain.documents import DocumentsTable, format_value
 from guiapp.core.export.excel_cells import EXACT_INTEGER, fast_writer, text_width
 from guiapp.core.export.excel_predictions import BLOCK_FILLS

@@ -16,7 +16,7 @@ MAX_FROZEN_ROWS = 8  # the sentences above the table stay in view with its heade
 
 def write_learning_curve_sheet(workbook: Workbook, styles: Styles, curve) -> Worksheet:  # noqa: ANN001
     """``curve``: a LearningCurveResult."""
-    from guiapp.core.experiment.learning_curve_reading import read_curves
+    from guiapp.core.experiment.curves.learning_curve_reading import read_curves
 
     sheet = workbook.add_worksheet(SHEET)
     headers = ["Model", "Coded training texts", "Mean test macro-F1", "Lowest", "Highest", "Draws",

@@ -10,7 +10,7 @@ from xlsxwriter.format import Format
 from xlsxwriter.workbook import Workbook
 from xlsxwriter.worksheet import Worksheet
 
-from guiapp.core.experiment.results import ExperimentResult
+from guiapp.core.experiment.results.experiment_result import ExperimentResult
 from guiapp.core.export.excel_cells import write_cells
 from guiapp.core.export.excel_style import Styles
 
@@ -32,7 +32,7 @@ MULTI_LABEL_AGREEMENT_HEADERS = ("Model", "All categories of a text right (share
 
 def write_paired_sheet(workbook: Workbook, styles: Styles, result: ExperimentResult, comparisons=None) -> Worksheet:
     """``comparisons``: what :func:`compare_models` found (computed here when not given)."""
-    from guiapp.core.experiment.comparisons import compare_models
+    from guiapp.core.experiment.scores.comparisons import compare_models
 
     found = comparisons if comparisons is not None else compare_models(result)
     sheet = workbook.add_worksheet(SHEET)

@@ -14,8 +14,8 @@ from typing import Any
 from xlsxwriter.workbook import Workbook
 from xlsxwriter.worksheet import Worksheet
 
-from guiapp.core.experiment.result_parts import StudyProtocol
-from guiapp.core.experiment.results import ExperimentResult, ModelResult
+from guiapp.core.experiment.results.result_parts import StudyProtocol
+from guiapp.core.experiment.results.experiment_result import ExperimentResult, ModelResult
 from guiapp.core.export.excel_cells import text_width
 from guiapp.core.export.excel_comparison import classifier_label, representation_label
 from guiapp.core.export.excel_style import Styles

@@ -36,7 +36,7 @@ def column_format(header: str, series: pd.Series, styles: Styles) -> Format | No
 
 def write_subgroups_sheet(workbook: Workbook, styles: Styles, scores) -> Worksheet:  # noqa: ANN001
     """``scores``: a SubgroupScores."""
-    from guiapp.core.experiment.subgroup_scores import subgroup_table
+    from guiapp.core.experiment.scores.subgroup_scores import subgroup_table
 
     sheet = workbook.add_worksheet(SHEET)
     table = subgroup_table(scores)

@@ -1,16 +1,16 @@
 """What every export of a study where a text can have several categories says the same way: the
 categories of a text in words ("Economy; Health"), how the decision thresholds were set, and the
 measures reported beside macro-F1, each with its one-line meaning (from the engine's own
-:data:`~guiapp.core.experiment.multilabel_metrics.MULTI_LABEL_MEASURES`).
+:data:`~guiapp.core.experiment.scores.multilabel_metrics.MULTI_LABEL_MEASURES`).
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
-from guiapp.core.experiment.multilabel_metrics import MULTI_LABEL_MEASURES
-from guiapp.core.experiment.results import ExperimentResult, ModelResult
-from guiapp.core.experiment.thresholds import DEFAULT_THRESHOLD
+from guiapp.core.experiment.scores.multilabel_metrics import MULTI_LABEL_MEASURES
+from guiapp.core.experiment.results.experiment_result import ExperimentResult, ModelResult
+from guiapp.core.experiment.scores.thresholds import DEFAULT_THRESHOLD
 from guiapp.core.study.label_sets import LIST_SEPARATOR, NO_CATEGORY
 
 # the measures reported for the whole test set, in the order the exports list them

@@ -13,7 +13,7 @@ import pandas as pd
 
 from guiapp.core.errors import UserError
 from guiapp.core.events import EventCallback, ignore_events
-from guiapp.core.experiment.results import ExperimentResult
+from guiapp.core.experiment.results.experiment_result import ExperimentResult
 from guiapp.core.export.excel import write_excel
 from guiapp.core.export.flat_files import write_csv, write_parquet
 from guiapp.core.export.predictions import ModelPredictions

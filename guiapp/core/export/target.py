@@ -19,7 +19,7 @@ from guiapp.core.atomic import usual_permissions
 from guiapp.core.errors import UserError
 
 if TYPE_CHECKING:
-    from guiapp.core.experiment.results import ExperimentResult
+    from guiapp.core.experiment.results.experiment_result import ExperimentResult
 
 
 def _same_file(a: Path, b: Path) -> bool:

@@ -20,8 +20,8 @@ import numpy as np
 from guiapp.core.errors import UserError
 from guiapp.core.untrusted.json_reading import UnreadableJson, read_json_file
 from guiapp.core.untrusted.paths import path_problem
-from guiapp.core.experiment.artefacts import COMBINED_FILE, COMBINED_FORMAT, model_folder_name
-from guiapp.core.experiment.combining import Combiner, combiner_from_dict, decide
+from guiapp.core.experiment.results.artefacts import COMBINED_FILE, COMBINED_FORMAT, model_folder_name
+from guiapp.core.experiment.combined.combining import Combiner, combiner_from_dict, decide
 from guiapp.core.predict.trained_model import TrainedModel
 
 MAX_FILE_BYTES = 16 * 1024 * 1024

@@ -10,7 +10,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from guiapp.core.errors import UserError
-from guiapp.core.experiment.artefacts import COMBINED_FILE
+from guiapp.core.experiment.results.artefacts import COMBINED_FILE
 from guiapp.core.models.setfit.folder import SETFIT_FILE
 from guiapp.core.models.transformers.sources.files import LABELS_FILE
 from guiapp.core.models.zero_shot.record_file import ZERO_SHOT_FILE
@@ -51,7 +51,7 @@ def open_trained_model(folder: str | Path, name: str = "", find_part: PartFinder
 
 
 def _open_conventional(folder: Path, name: str) -> TrainedModel:
-    from guiapp.core.experiment.conventional_files import MODEL_FILE, load_conventional
+    from guiapp.core.experiment.families.conventional_files import MODEL_FILE, load_conventional
 
     if not (folder / MODEL_FILE).is_file():
         raise UserError(f"The folder {folder} does not hold a model TextLab saved.",

@@ -18,9 +18,9 @@ from pathlib import Path, PurePosixPath, PureWindowsPath
 import pandas as pd
 
 from guiapp.core.errors import UserError
-from guiapp.core.experiment.artefacts import model_folder_name
-from guiapp.core.experiment.results import ExperimentResult, ModelResult
-from guiapp.core.experiment.results_manifest import MANIFEST_NAME, check_results_folder
+from guiapp.core.experiment.results.artefacts import model_folder_name
+from guiapp.core.experiment.results.experiment_result import ExperimentResult, ModelResult
+from guiapp.core.experiment.results.results_manifest import MANIFEST_NAME, check_results_folder
 from guiapp.core.predict.open_model import open_trained_model
 from guiapp.core.predict.trained_model import TrainedModel
 from guiapp.core.untrusted.json_reading import UnreadableJson, read_json_file

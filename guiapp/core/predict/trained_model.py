@@ -14,8 +14,8 @@ from typing import Any
 
 import numpy as np
 
-from guiapp.core.experiment.per_category import PerCategoryClassifier
-from guiapp.core.experiment.thresholds import DEFAULT_THRESHOLD
+from guiapp.core.experiment.protocol.per_category import PerCategoryClassifier
+from guiapp.core.experiment.scores.thresholds import DEFAULT_THRESHOLD
 
 
 class TrainedModel(ABC):
@@ -85,7 +85,7 @@ class ConventionalModel(TrainedModel):
         return np.asarray(self.classifier.thresholds, dtype=np.float64) if self.multi_label else super().thresholds
 
     def answer(self, texts: list[str]) -> tuple[np.ndarray, np.ndarray]:
-        from guiapp.core.experiment.fitting import predict, predict_proba
+        from guiapp.core.experiment.protocol.fitting import predict, predict_proba
 
         X = self.representation.transform(texts)
         decisions = predict(self.classifier, X)

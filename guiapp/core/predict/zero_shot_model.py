@@ -52,7 +52,7 @@ class ZeroShotTrainedModel(TrainedModel):
 
 def _new_text_vectors(zero_shot: Any) -> Any:
     """``embed_texts`` for new texts: the study's way of embedding, without the cache."""
-    from guiapp.core.experiment.study_text_vectors import sentence_representation
+    from guiapp.core.experiment.families.study_text_vectors import sentence_representation
 
     representation = sentence_representation(zero_shot)
 

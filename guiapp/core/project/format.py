@@ -57,7 +57,7 @@ from guiapp.core.untrusted.paths import path_problem, short_name
 if TYPE_CHECKING:  # not imported at run time: listing autosaves needs neither (nor scikit-learn)
     import pandas as pd
 
-    from guiapp.core.experiment.results import ExperimentResult
+    from guiapp.core.experiment.results.experiment_result import ExperimentResult
     from guiapp.core.findings.kept_findings import KeptFindings
     from guiapp.core.predict.predicted_texts import PredictedTexts
     from guiapp.core.study.spec import ExperimentSpec

@@ -92,7 +92,7 @@ def read_header(archive: zipfile.ZipFile) -> tuple[dict[str, Any], bytes]:
 
 
 def _read(archive: zipfile.ZipFile, extract_to: Path | None) -> fmt.Project:
-    from guiapp.core.experiment.results import (
+    from guiapp.core.experiment.results.experiment_result import (
         ExperimentResult,  # scikit-learn: only when a project is opened
     )
 
@@ -279,7 +279,7 @@ def _check_room(folder: Path, needed: int) -> None:
 
 def _learning_curve(data: bytes):  # noqa: ANN202 — a LearningCurveResult, or None when it cannot be read
     """A damaged learning curve costs the curve only, never the project."""
-    from guiapp.core.experiment.learning_curve_results import LearningCurveResult
+    from guiapp.core.experiment.curves.learning_curve_results import LearningCurveResult
 
     try:
         return LearningCurveResult.from_dict(loads_json(data))

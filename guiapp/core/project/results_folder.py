@@ -22,9 +22,9 @@ from pathlib import Path, PurePosixPath, PureWindowsPath
 
 from guiapp.core.errors import UserError
 from guiapp.core.events import EventCallback, Progress, ignore_events
-from guiapp.core.experiment.learning_curve_files import CURVE_JSON_NAME
-from guiapp.core.experiment.result_files import RESULTS_NAME
-from guiapp.core.experiment.results import ExperimentResult
+from guiapp.core.experiment.curves.learning_curve_files import CURVE_JSON_NAME
+from guiapp.core.experiment.results.result_files import RESULTS_NAME
+from guiapp.core.experiment.results.experiment_result import ExperimentResult
 from guiapp.core.predict.saved_results import model_folder, read_results, recorded_file_name
 from guiapp.core.project.format import Project, model_folders_of
 from guiapp.core.study.spec import ExperimentSpec
@@ -172,7 +172,7 @@ def _learning_curve(path: Path):
     """A learning curve written into the folder, if one is there and readable (it costs only itself)."""
     if not path.is_file():
         return None
-    from guiapp.core.experiment.learning_curve_results import LearningCurveResult
+    from guiapp.core.experiment.curves.learning_curve_results import LearningCurveResult
 
     try:
         return LearningCurveResult.from_dict(read_json_file(path, max_bytes=CURVE_LIMIT))

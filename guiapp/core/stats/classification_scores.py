@@ -3,7 +3,7 @@ bootstrap resamples at once.
 
 Macro-F1 is the unweighted mean of the per-category F1 = 2·TP / (2·TP + FP + FN) over the
 categories that occur in the coding or the predictions of the texts scored — the definition of
-``guiapp.core.experiment.metrics.macro_f1`` and of scikit-learn's
+``guiapp.core.experiment.scores.metrics.macro_f1`` and of scikit-learn's
 ``f1_score(average="macro", zero_division=0)`` (Sokolova & Lapalme 2009). Categories absent from
 both are left out rather than scored 0, so a subgroup is not punished for categories it does not
 contain. Labels are category numbers 0 … n_classes - 1.

@@ -21,8 +21,8 @@ from guiapp.core.tables.reader import LoadedTable
 from guiapp.ui.session.data_checks import data_changed_text, data_path_stem
 from guiapp.ui.session.project_files import PROJECT_FILTER, ProjectSession, extraction_folder
 from guiapp.ui.session.study_session import StudySession
-from guiapp.ui.steps import DATA_STEP, RESULTS_STEP, RUN_STEP, STEPS, step_of
-from guiapp.ui.widgets.save_dialogs import ask_save_path
+from guiapp.ui.common.step_order import DATA_STEP, RESULTS_STEP, RUN_STEP, STEPS, step_of
+from guiapp.ui.common.save_dialogs import ask_save_path
 from guiapp.workers import ErrorSink
 
 OPEN_FILTER = (
@@ -160,7 +160,7 @@ class StudyFiles(QObject):
 
     def prepare_for_cluster(self) -> None:
         """File → Prepare for a cluster…: the dialog that writes a folder to run the study on SLURM."""
-        from guiapp.ui.widgets.cluster_folder_dialog import ClusterFolderDialog
+        from guiapp.ui.common.cluster_folder_dialog import ClusterFolderDialog
 
         spec = self.session.study_spec()
         if spec is None:

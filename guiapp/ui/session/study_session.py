@@ -22,7 +22,7 @@ from guiapp.core.coding.codings import SOURCES, CodingLog
 from guiapp.core.study.sections import ClusterSpec
 from guiapp.core.study.spec import ColumnMapping, DataSpec, ExperimentSpec
 from guiapp.ui.session.data_checks import not_ready_reason, results_note_for_table
-from guiapp.ui.widgets.where_to_run import WhereChoice
+from guiapp.ui.common.where_to_run import WhereChoice
 
 if TYPE_CHECKING:  # pandas loads with the first table, not when the window opens
     import pandas as pd
@@ -179,7 +179,7 @@ class StudySession(QObject):
     def test_metadata(self) -> pd.DataFrame | None:
         """The table's other columns (party, year …), one row per test text of the result shown; None
         when the table is not there or no longer matches the result."""
-        from guiapp.core.experiment.tested_texts import metadata_of_test_texts
+        from guiapp.core.experiment.results.tested_texts import metadata_of_test_texts
 
         if self.result is None:
             return None
@@ -310,7 +310,7 @@ class StudySession(QObject):
 
     def check_codings(self) -> None:
         """Show the codings the models doubt on the Coding step."""
-        from guiapp.ui.steps import CODING_STEP as CODING
+        from guiapp.ui.common.step_order import CODING_STEP as CODING
 
         self.go_to(CODING)
         self.codingCheckWanted.emit()

@@ -19,8 +19,8 @@ import pytest
 
 from guiapp.core.compute.executors import DaskExecutor, LocalExecutor
 from guiapp.core.events import Cancelled, Progress
-from guiapp.core.experiment import fitting
-from guiapp.core.experiment.runner import run_experiment
+from guiapp.core.experiment.protocol import fitting
+from guiapp.core.experiment.run.runner import run_experiment
 from guiapp.core.predict.open_model import open_trained_model
 from guiapp.core.study.mapping import ColumnMapping
 from guiapp.core.study.sections import EvaluationSpec, ModelSpec

@@ -6,8 +6,8 @@ import pytest
 
 from guiapp.core.compute import machine_load
 from guiapp.core.compute.machine_load import MachineLoad, read_load
-from guiapp.core.experiment.per_model import progress_spans
-from guiapp.core.experiment.run_size import estimate_run
+from guiapp.core.experiment.run.per_model import progress_spans
+from guiapp.core.experiment.run.run_size import estimate_run
 from guiapp.core.study.sections import ModelSpec
 from guiapp.core.study.spec import ExperimentSpec
 

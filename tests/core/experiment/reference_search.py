@@ -11,7 +11,7 @@ from imblearn.pipeline import Pipeline
 from sklearn.base import clone
 from sklearn.model_selection import GridSearchCV, StratifiedKFold
 
-from guiapp.core.experiment.resampling import oversampling_targets
+from guiapp.core.experiment.protocol.resampling import oversampling_targets
 from guiapp.core.models.conventional import make_classifier
 
 

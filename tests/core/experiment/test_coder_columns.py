@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pandas as pd
 
-from guiapp.core.experiment.coder_columns import coder_count_columns, find_coder_columns, names_match
+from guiapp.core.experiment.scores.coder_columns import coder_count_columns, find_coder_columns, names_match
 
 
 def davidson_like() -> pd.DataFrame:

@@ -6,9 +6,9 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from guiapp.core.experiment import combining
-from guiapp.core.experiment import runner as runner_module
-from guiapp.core.experiment.artefacts import COMBINED_FILE
+from guiapp.core.experiment.combined import combining
+from guiapp.core.experiment.run import runner as runner_module
+from guiapp.core.experiment.results.artefacts import COMBINED_FILE
 from guiapp.core.predict.open_model import open_trained_model
 from guiapp.core.study.sections import ModelSpec
 from tests.core.experiment.test_runner import study
@@ -28,7 +28,7 @@ def _probabilities(rng: np.random.Generator, y: np.ndarray, n_categories: int, s
 def test_out_of_fold_probabilities_never_come_from_a_fit_on_their_own_texts(monkeypatch) -> None:
     """A spy: the representation's only feature is the row number, so every fit shows its rows; each
     training text's out-of-fold probabilities must come from a fit that did not contain it."""
-    from guiapp.core.experiment import fitting, tuning
+    from guiapp.core.experiment.protocol import fitting, tuning
 
     class RowNumbers:
         def get_params(self, deep=True):

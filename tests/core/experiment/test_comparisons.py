@@ -8,19 +8,19 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from guiapp.core.experiment.comparisons import (
+from guiapp.core.experiment.scores.comparisons import (
     agreement_with_coding,
     compare_models,
     fold_comparisons,
     headline,
     human_agreement,
 )
-from guiapp.core.experiment.comparisons import (
+from guiapp.core.experiment.scores.comparisons import (
     test_set_comparisons as on_test_set,
 )
-from guiapp.core.experiment.metrics import accuracy, macro_f1
-from guiapp.core.experiment.results import ExperimentResult, ModelResult
-from guiapp.core.experiment.results import TestResult as HeldOutScores
+from guiapp.core.experiment.scores.metrics import accuracy, macro_f1
+from guiapp.core.experiment.results.experiment_result import ExperimentResult, ModelResult
+from guiapp.core.experiment.results.experiment_result import TestResult as HeldOutScores
 from guiapp.core.stats.agreement import cohen_kappa, krippendorff_alpha
 from guiapp.core.stats.agreement_intervals import bootstrap_alpha, bootstrap_kappa
 from guiapp.core.stats.coder_counts import model_versus_coders

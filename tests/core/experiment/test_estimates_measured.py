@@ -8,10 +8,10 @@ import time
 import numpy as np
 import pytest
 
-from guiapp.core.experiment import speed_cache
-from guiapp.core.experiment.estimates import MODEL_SECONDS, describe_duration, estimate_seconds
-from guiapp.core.experiment.speed_cache import machine_identity, read_speed, speeds_file, write_speeds
-from guiapp.core.experiment.speed_probe import measure_speeds, missing_keys, speed_keys
+from guiapp.core.experiment.speed import speed_cache
+from guiapp.core.experiment.speed.estimates import MODEL_SECONDS, describe_duration, estimate_seconds
+from guiapp.core.experiment.speed.speed_cache import machine_identity, read_speed, speeds_file, write_speeds
+from guiapp.core.experiment.speed.speed_probe import measure_speeds, missing_keys, speed_keys
 from guiapp.core.study.sections import ModelSpec
 
 

@@ -8,8 +8,8 @@ from imblearn.over_sampling import RandomOverSampler
 from sklearn.metrics import f1_score
 
 from guiapp.core.errors import DataError
-from guiapp.core.experiment import metrics
-from guiapp.core.experiment.resampling import cv_folds, oversample, oversampled_rows, oversampling_targets
+from guiapp.core.experiment.scores import metrics
+from guiapp.core.experiment.protocol.resampling import cv_folds, oversample, oversampled_rows, oversampling_targets
 from guiapp.core.study.split import random_holdout
 
 
@@ -101,7 +101,7 @@ def test_bootstrap_resample_scores_equal_scikit_learn() -> None:
 
 
 def test_the_macro_f1_and_the_per_category_table_count_the_same_categories():
-    from guiapp.core.experiment.metrics import category_scores, macro_f1
+    from guiapp.core.experiment.scores.metrics import category_scores, macro_f1
 
     y_true = np.array([0, 0, 1, 1, 0, 1])  # "c" never coded in the test texts, "d" neither coded nor predicted
     y_pred = np.array([0, 2, 1, 0, 0, 1])

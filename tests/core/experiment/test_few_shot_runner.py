@@ -16,14 +16,14 @@ import numpy as np
 import pytest
 
 from guiapp.core.events import Log
-from guiapp.core.experiment.comparisons import compare_models
-from guiapp.core.experiment.estimates import estimate_seconds
-from guiapp.core.experiment.learning_curves import (
+from guiapp.core.experiment.scores.comparisons import compare_models
+from guiapp.core.experiment.speed.estimates import estimate_seconds
+from guiapp.core.experiment.curves.learning_curves import (
     LearningCurveOptions,
     run_learning_curve,
 )
-from guiapp.core.experiment.run_plan import plan_run
-from guiapp.core.experiment.runner import run_experiment
+from guiapp.core.experiment.run.run_plan import plan_run
+from guiapp.core.experiment.run.runner import run_experiment
 from guiapp.core.export.appendix_data import build_appendix
 from guiapp.core.export.appendix_text import appendix_paragraph, references
 from guiapp.core.predict.open_model import open_trained_model
@@ -244,8 +244,7 @@ def test_setfit_on_one_validation_split_is_trained_in_each_fold_so_the_combined_
 
 def test_setfit_too_dear_to_train_in_each_fold_gives_the_combined_models_its_validation_texts(
         tiny_models, tmp_path, monkeypatch):
-    from guiapp.core.experiment import transformer_out_of_fold
-
+    from guiapp.core.experiment.families import transformer_out_of_fold
     monkeypatch.setattr(transformer_out_of_fold, "AFFORDABLE_SECONDS", 0.0)
     spec = study([ModelSpec("bow", "logistic_regression", grid={"C": [1.0]}), setfit(tiny_models["sentence"])],
                  transformer_tuning="validation split")

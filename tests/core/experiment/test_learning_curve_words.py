@@ -6,13 +6,13 @@ from __future__ import annotations
 
 import pytest
 
-from guiapp.core.experiment.learning_curve_reading import (
+from guiapp.core.experiment.curves.learning_curve_reading import (
     WORTH_A_DOUBLING,
     read_curve,
     trend_of,
 )
-from guiapp.core.experiment.learning_curve_results import CurvePoint, LearningCurveResult, ModelCurve
-from guiapp.core.experiment.nested_subsets import curve_sizes, default_sizes
+from guiapp.core.experiment.curves.learning_curve_results import CurvePoint, LearningCurveResult, ModelCurve
+from guiapp.core.experiment.curves.nested_subsets import curve_sizes, default_sizes
 from guiapp.core.export.appendix_data import _learning_curve
 from guiapp.core.export.appendix_text import _curve_sentence
 

@@ -9,12 +9,12 @@ import pytest
 
 from guiapp.core.errors import UserError
 from guiapp.core.events import Cancelled, Log, Progress, TaskUpdate
-from guiapp.core.experiment import learning_curves as curves_module
-from guiapp.core.experiment.learning_curve_files import CURVE_CSV_NAME, curve_frame, write_learning_curve
-from guiapp.core.experiment.learning_curve_reading import read_curve
-from guiapp.core.experiment.learning_curve_results import CurvePoint, LearningCurveResult, ModelCurve
-from guiapp.core.experiment.learning_curves import LearningCurveOptions, run_learning_curve
-from guiapp.core.experiment.nested_subsets import CurvePlan, curve_sizes, repeat_seeds
+from guiapp.core.experiment.curves import learning_curves as curves_module
+from guiapp.core.experiment.curves.learning_curve_files import CURVE_CSV_NAME, curve_frame, write_learning_curve
+from guiapp.core.experiment.curves.learning_curve_reading import read_curve
+from guiapp.core.experiment.curves.learning_curve_results import CurvePoint, LearningCurveResult, ModelCurve
+from guiapp.core.experiment.curves.learning_curves import LearningCurveOptions, run_learning_curve
+from guiapp.core.experiment.curves.nested_subsets import CurvePlan, curve_sizes, repeat_seeds
 from guiapp.core.study.mapping import ColumnMapping
 from guiapp.core.study.sections import EvaluationSpec, ModelSpec
 from guiapp.core.study.spec import DataSpec, ExperimentSpec
@@ -116,8 +116,7 @@ def test_tuning_once_on_the_papers_size_or_per_size() -> None:
 def test_oversampling_stays_inside_each_training_subset_and_never_touches_the_test_texts(monkeypatch) -> None:
     """By construction, as in test_runner: the only feature is the row number, so each fit shows
     which rows it learnt from and which it predicted."""
-    from guiapp.core.experiment import tuning
-
+    from guiapp.core.experiment.protocol import tuning
     class RowNumbers:
         def get_params(self, deep=True):
             return {}

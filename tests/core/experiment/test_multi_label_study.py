@@ -10,9 +10,9 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from guiapp.core.experiment.learning_curves import LearningCurveOptions, run_learning_curve
-from guiapp.core.experiment.results import ExperimentResult
-from guiapp.core.experiment.runner import run_experiment
+from guiapp.core.experiment.curves.learning_curves import LearningCurveOptions, run_learning_curve
+from guiapp.core.experiment.results.experiment_result import ExperimentResult
+from guiapp.core.experiment.run.runner import run_experiment
 from guiapp.core.predict.new_texts import category_counts, predict_new_texts
 from guiapp.core.predict.open_model import open_trained_model
 from guiapp.core.study.mapping import ColumnMapping

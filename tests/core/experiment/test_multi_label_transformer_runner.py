@@ -14,9 +14,9 @@ import pytest
 from sklearn.metrics import f1_score
 
 from guiapp.core.events import Log
-from guiapp.core.experiment import thresholds as threshold_module
-from guiapp.core.experiment.resampling import cv_folds
-from guiapp.core.experiment.transformer_runner import run_transformer_model, tuning_splits
+from guiapp.core.experiment.scores import thresholds as threshold_module
+from guiapp.core.experiment.protocol.resampling import cv_folds
+from guiapp.core.experiment.families.transformer_runner import run_transformer_model, tuning_splits
 from guiapp.core.models.transformers import fast_inference
 from guiapp.core.models.transformers.sources.files import LABELS_FILE
 from guiapp.core.predict.open_model import open_trained_model
@@ -137,8 +137,8 @@ def test_thresholds_are_tuned_on_held_out_training_texts_only_when_asked(data, t
 
 
 def test_a_learning_curve_of_the_transformer_scores_sets_of_categories(data, tiny):
-    from guiapp.core.experiment.learning_curve_transformer import transformer_curve
-    from guiapp.core.experiment.nested_subsets import CurvePlan
+    from guiapp.core.experiment.curves.learning_curve_transformer import transformer_curve
+    from guiapp.core.experiment.curves.nested_subsets import CurvePlan
 
     model, spec = study(tiny, oversampling="random")
     train = data.split.train

@@ -11,19 +11,19 @@ import pandas as pd
 import pytest
 
 from guiapp.core.errors import DataError
-from guiapp.core.experiment.coder_agreement import models_versus_coders, why_not_against_coders
-from guiapp.core.experiment.comparisons import (
+from guiapp.core.experiment.scores.coder_agreement import models_versus_coders, why_not_against_coders
+from guiapp.core.experiment.scores.comparisons import (
     MULTI_LABEL_TEST_NOTE,
     agreement_with_coding,
     compare_models,
     headline,
     verdict,
 )
-from guiapp.core.experiment.comparisons import test_set_comparisons as on_test_set
-from guiapp.core.experiment.multilabel_metrics import macro_f1, multilabel_test_result
-from guiapp.core.experiment.results import ExperimentResult, ModelResult
-from guiapp.core.experiment.subgroup_scores import subgroup_scores
-from guiapp.core.experiment.thresholds import indicator, predicted_sets
+from guiapp.core.experiment.scores.comparisons import test_set_comparisons as on_test_set
+from guiapp.core.experiment.scores.multilabel_metrics import macro_f1, multilabel_test_result
+from guiapp.core.experiment.results.experiment_result import ExperimentResult, ModelResult
+from guiapp.core.experiment.scores.subgroup_scores import subgroup_scores
+from guiapp.core.experiment.scores.thresholds import indicator, predicted_sets
 from guiapp.core.stats.pairwise import compare_on_test_set_by_bootstrap
 
 SEED = 21

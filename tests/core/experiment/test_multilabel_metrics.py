@@ -16,11 +16,11 @@ from sklearn.metrics import (
     precision_recall_fscore_support,
 )
 
-from guiapp.core.experiment import metrics
-from guiapp.core.experiment import multilabel_metrics as ml
-from guiapp.core.experiment.held_out import evaluate_on_test
-from guiapp.core.experiment.results import ExperimentResult, ModelResult
-from guiapp.core.experiment.results import TestResult as HeldOutScores
+from guiapp.core.experiment.scores import metrics
+from guiapp.core.experiment.scores import multilabel_metrics as ml
+from guiapp.core.experiment.protocol.held_out import evaluate_on_test
+from guiapp.core.experiment.results.experiment_result import ExperimentResult, ModelResult
+from guiapp.core.experiment.results.experiment_result import TestResult as HeldOutScores
 
 CATEGORIES = ["economy", "health", "crime", "culture", "sport", "never"]
 

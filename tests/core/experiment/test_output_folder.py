@@ -14,9 +14,9 @@ import pytest
 
 from guiapp.core import atomic
 from guiapp.core.errors import UserError
-from guiapp.core.experiment import output_folder
-from guiapp.core.experiment.output_folder import OutputFolder
-from guiapp.core.experiment.results_manifest import MANIFEST_NAME, check_results_folder, read_manifest
+from guiapp.core.experiment.results import output_folder
+from guiapp.core.experiment.results.output_folder import OutputFolder
+from guiapp.core.experiment.results.results_manifest import MANIFEST_NAME, check_results_folder, read_manifest
 
 
 def fill(folder: Path, tag: str) -> None:

@@ -7,10 +7,10 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from guiapp.core.experiment import combining
-from guiapp.core.experiment.conventional_files import load_conventional, save_conventional
-from guiapp.core.experiment.fitting import fit_classifier, fitted_probabilities, predict, predict_proba
-from guiapp.core.experiment.per_category import ConstantAnswer, PerCategoryClassifier
+from guiapp.core.experiment.combined import combining
+from guiapp.core.experiment.families.conventional_files import load_conventional, save_conventional
+from guiapp.core.experiment.protocol.fitting import fit_classifier, fitted_probabilities, predict, predict_proba
+from guiapp.core.experiment.protocol.per_category import ConstantAnswer, PerCategoryClassifier
 from guiapp.core.export.predictions import ModelPredictions, predictions_table
 from guiapp.core.features.bow import BagOfWords
 from guiapp.core.predict.stream import predict_in_chunks

@@ -3,10 +3,10 @@ clearly better than its best part in cross-validation and was learnt on enough t
 
 from __future__ import annotations
 
-from guiapp.core.experiment.combined_evidence import AgainstParts, against_parts
-from guiapp.core.experiment.recommendation import recommend
-from guiapp.core.experiment.results import ModelResult
-from guiapp.core.experiment.results import TestResult as HeldOutScores
+from guiapp.core.experiment.combined.combined_evidence import AgainstParts, against_parts
+from guiapp.core.experiment.results.recommendation import recommend
+from guiapp.core.experiment.results.experiment_result import ModelResult
+from guiapp.core.experiment.results.experiment_result import TestResult as HeldOutScores
 
 
 def _model(name: str, test: float, cv: list[float], representation: str = "bow", evidence=None) -> ModelResult:

@@ -6,8 +6,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from guiapp.core.experiment.result_parts import DeviceUsed, StudySplit
-from guiapp.core.experiment.results import ExperimentResult, ModelResult
+from guiapp.core.experiment.results.result_parts import DeviceUsed, StudySplit
+from guiapp.core.experiment.results.experiment_result import ExperimentResult, ModelResult
 
 FIXTURE = Path(__file__).parents[2] / "fixtures" / "results_v1.json"
 

@@ -10,10 +10,11 @@ from collections import Counter
 import pytest
 
 from guiapp.core.events import Log
-from guiapp.core.experiment import estimates, fitting
-from guiapp.core.experiment import runner as runner_module
-from guiapp.core.experiment.run_plan import CROSS_VALIDATION, VALIDATION_SPLIT, plan_run
-from guiapp.core.experiment.run_size import estimate_run
+from guiapp.core.experiment.protocol import fitting
+from guiapp.core.experiment.speed import estimates
+from guiapp.core.experiment.run import runner as runner_module
+from guiapp.core.experiment.run.run_plan import CROSS_VALIDATION, VALIDATION_SPLIT, plan_run
+from guiapp.core.experiment.run.run_size import estimate_run
 from guiapp.core.study.mapping import ColumnMapping
 from guiapp.core.study.sections import DEFAULT_MODELS, EvaluationSpec, ModelSpec
 from guiapp.core.study.spec import DataSpec, ExperimentSpec

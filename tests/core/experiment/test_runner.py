@@ -7,8 +7,8 @@ import pytest
 
 from guiapp.core.errors import UserError
 from guiapp.core.events import Cancelled, Log, Progress, TaskUpdate
-from guiapp.core.experiment import runner as runner_module
-from guiapp.core.experiment.results import ExperimentResult
+from guiapp.core.experiment.run import runner as runner_module
+from guiapp.core.experiment.results.experiment_result import ExperimentResult
 from guiapp.core.study.mapping import ColumnMapping
 from guiapp.core.study.sections import EvaluationSpec, ModelSpec
 from guiapp.core.study.spec import DataSpec, ExperimentSpec
@@ -111,7 +111,7 @@ def test_cancel_mid_grid_stops_within_the_next_checkpoint(n_jobs: int) -> None:
 def test_oversampling_never_touches_validation_folds_or_the_test_set(monkeypatch) -> None:
     """By construction: a representation whose only feature is the row number shows which rows
     went where; every classifier fit and every scored part is recorded."""
-    from guiapp.core.experiment import fitting, tuning
+    from guiapp.core.experiment.protocol import fitting, tuning
 
     class RowNumbers:
         def get_params(self, deep=True):
@@ -190,8 +190,8 @@ def test_cancel_keeps_the_models_that_had_finished() -> None:
 
 
 def test_repeated_cross_validation_tries_every_setting_on_r_times_k_folds() -> None:
-    from guiapp.core.experiment.resampling import cv_folds
-    from guiapp.core.experiment.run_size import count_fits
+    from guiapp.core.experiment.protocol.resampling import cv_folds
+    from guiapp.core.experiment.run.run_size import count_fits
 
     y = np.array([0, 1, 2] * 30)
     once, thrice = cv_folds(y, 3, seed=5), cv_folds(y, 3, seed=5, repeats=3)

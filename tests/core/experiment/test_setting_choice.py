@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from guiapp.core.experiment.setting_choice import (
+from guiapp.core.experiment.families.setting_choice import (
     BEST_SCORE,
     CHEAPEST_WITHIN_NOISE,
     choose_setting,
@@ -23,7 +23,7 @@ def _one_split(accuracy_per_setting: list[float], n: int = 150, seed: int = 0):
     order = rng.permutation(n)  # setting i is right on the first round(accuracy × n) texts of one order
     predictions = np.array([np.where(order < round(accuracy * n), truth, (truth + 1) % 3)
                             for accuracy in accuracy_per_setting])
-    from guiapp.core.experiment.combining import macro_f1
+    from guiapp.core.experiment.combined.combining import macro_f1
 
     scores = np.array([[macro_f1(truth, row)] for row in predictions])
     return scores, [predictions], [truth]

@@ -10,9 +10,9 @@ import pandas as pd
 import pytest
 
 from guiapp.cli.subgroups_command import format_scores
-from guiapp.core.experiment import results as results_module
-from guiapp.core.experiment.results import ExperimentResult, ModelResult
-from guiapp.core.experiment.subgroup_scores import subgroup_scores, subgroup_table
+from guiapp.core.experiment.results import experiment_result as results_module
+from guiapp.core.experiment.results.experiment_result import ExperimentResult, ModelResult
+from guiapp.core.experiment.scores.subgroup_scores import subgroup_scores, subgroup_table
 
 PARTY_OF = {"Clinton": "Democrat", "Sanders": "Democrat", "Trump": "Republican", "Cruz": "Republican",
             "Stein": "Green"}

@@ -8,9 +8,9 @@ import pandas as pd
 import pytest
 
 from guiapp.core.errors import DataError
-from guiapp.core.experiment import results as results_module
-from guiapp.core.experiment.results import ExperimentResult, ModelResult
-from guiapp.core.experiment.subgroup_scores import candidate_columns, subgroup_scores, subgroup_table
+from guiapp.core.experiment.results import experiment_result as results_module
+from guiapp.core.experiment.results.experiment_result import ExperimentResult, ModelResult
+from guiapp.core.experiment.scores.subgroup_scores import candidate_columns, subgroup_scores, subgroup_table
 from guiapp.core.stats.subgroups import NO_VALUE, TOO_FEW
 
 PARTIES = ["Labour", "Green", "Liberal"]

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pandas as pd
 
-from guiapp.core.experiment.results import ExperimentResult
-from guiapp.core.experiment.tested_texts import metadata_of_test_texts, table_of_test_texts
+from guiapp.core.experiment.results.experiment_result import ExperimentResult
+from guiapp.core.experiment.results.tested_texts import metadata_of_test_texts, table_of_test_texts
 from guiapp.core.study.mapping import ColumnMapping
 from guiapp.core.tables.rows import RowOrigin, set_row_origin
 

@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 from sklearn.metrics import f1_score
 
-from guiapp.core.experiment.thresholds import (
+from guiapp.core.experiment.scores.thresholds import (
     DEFAULT_THRESHOLD,
     GRID,
     apply_thresholds,

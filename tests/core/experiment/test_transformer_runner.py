@@ -9,8 +9,8 @@ import numpy as np
 import pytest
 
 from guiapp.core.events import Cancelled, Log, Metric
-from guiapp.core.experiment import transformer_runner
-from guiapp.core.experiment.runner import run_experiment
+from guiapp.core.experiment.families import transformer_runner
+from guiapp.core.experiment.run.runner import run_experiment
 from guiapp.core.study.mapping import ColumnMapping
 from guiapp.core.study.sections import EvaluationSpec, ModelSpec
 from guiapp.core.study.spec import DataSpec, ExperimentSpec
@@ -36,8 +36,7 @@ def study(models, **evaluation) -> ExperimentSpec:
 
 
 def test_transformer_beside_a_conventional_model(tmp_path, monkeypatch) -> None:
-    from guiapp.core.experiment import transformer_out_of_fold
-
+    from guiapp.core.experiment.families import transformer_out_of_fold
     monkeypatch.setattr(transformer_out_of_fold, "AFFORDABLE_SECONDS", 0.0)  # as for a large model or many texts
     events = []
     result = run_experiment(

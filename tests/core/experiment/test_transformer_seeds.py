@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from guiapp.core.experiment.runner import run_experiment
+from guiapp.core.experiment.run.runner import run_experiment
 from guiapp.core.predict.open_model import open_trained_model
 from guiapp.core.study.mapping import ColumnMapping
 from guiapp.core.study.sections import EvaluationSpec, ModelSpec

@@ -7,9 +7,9 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from guiapp.core.experiment.resampling import cv_folds
-from guiapp.core.experiment.runner import run_experiment
-from guiapp.core.experiment.tuning import build_folds, grid_search
+from guiapp.core.experiment.protocol.resampling import cv_folds
+from guiapp.core.experiment.run.runner import run_experiment
+from guiapp.core.experiment.protocol.tuning import build_folds, grid_search
 from guiapp.core.features import make_representation
 from guiapp.core.models.conventional import expand_grid
 from guiapp.core.study.mapping import ColumnMapping

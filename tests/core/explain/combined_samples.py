@@ -7,7 +7,7 @@ import re
 
 import numpy as np
 
-from guiapp.core.experiment.combining import WeightedVote, fit_stacking
+from guiapp.core.experiment.combined.combining import WeightedVote, fit_stacking
 from guiapp.core.predict.combined_model import CombinedModel
 from guiapp.core.predict.trained_model import TrainedModel
 from tests.core.explain.conventional_samples import CATEGORIES, topic_corpus, train

@@ -6,7 +6,7 @@ import re
 
 import numpy as np
 
-from guiapp.core.experiment import fitting
+from guiapp.core.experiment.protocol import fitting
 from guiapp.core.features.registry import make_representation
 from guiapp.core.predict.trained_model import ConventionalModel, TrainedModel
 from tests.core.synthetic_texts import SHARED, TOPIC_WORDS, coded_texts

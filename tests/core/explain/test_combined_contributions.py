@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from guiapp.core.experiment.combining import Stacking, WeightedVote
+from guiapp.core.experiment.combined.combining import Stacking, WeightedVote
 from guiapp.core.explain.attribution import (
     COMBINED_PARTS,
     INTEGRATED_GRADIENTS,

@@ -6,7 +6,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from guiapp.core.experiment import results
+from guiapp.core.experiment.results import experiment_result as results
 from guiapp.core.explain.documents import (
     CONFIDENCE,
     CORRECT,

@@ -242,7 +242,7 @@ representation_options = {{ model = '{model_folder}', descriptions = {{ health =
 def test_a_combined_model_explains_its_zero_shot_part_by_leaving_words_out(model_folder):
     """Combined models are built from every ticked model: a zero-shot part is explained through its
     answer, weighed as the vote weighs it."""
-    from guiapp.core.experiment.combining import WeightedVote
+    from guiapp.core.experiment.combined.combining import WeightedVote
     from guiapp.core.explain.attribution import COMBINED_PARTS
     from guiapp.core.models.zero_shot import ZeroShotSimilarity
     from guiapp.core.predict.combined_model import CombinedModel

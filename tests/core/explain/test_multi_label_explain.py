@@ -8,8 +8,8 @@ import numpy as np
 import pytest
 
 from guiapp.core.errors import UserError
-from guiapp.core.experiment.combining import Stacking, WeightedVote
-from guiapp.core.experiment.fitting import fit_classifier
+from guiapp.core.experiment.combined.combining import Stacking, WeightedVote
+from guiapp.core.experiment.protocol.fitting import fit_classifier
 from guiapp.core.explain.attribution import COMBINED_PARTS, LINEAR_EXACT, OCCLUSION, TREE_SHAP
 from guiapp.core.explain.batched_occlusion import explain_many_by_occlusion
 from guiapp.core.explain.category_choice import default_target, default_targets
@@ -321,8 +321,8 @@ def multi_label_spec(models):
 
 def multi_label_model(model_spec, truth: np.ndarray, predicted: np.ndarray, chances: np.ndarray, artefact: str = ""):
     """A finished model's result where a text can have several categories, scored by the core."""
-    from guiapp.core.experiment.multilabel_metrics import multilabel_test_result
-    from guiapp.core.experiment.results import ModelResult
+    from guiapp.core.experiment.scores.multilabel_metrics import multilabel_test_result
+    from guiapp.core.experiment.results.experiment_result import ModelResult
 
     return ModelResult(
         name=model_spec.display_name, representation=model_spec.representation, classifier=model_spec.classifier,
@@ -336,7 +336,7 @@ def multi_label_result(n: int = 60, seed: int = 4):
     """A finished study where a text can have several categories: manifesto-like texts with none,
     one or two categories, and two models whose answers (sets of categories, independent chances)
     are right for most texts; the test scores come from the core's own metric functions."""
-    from guiapp.core.experiment.results import ExperimentResult
+    from guiapp.core.experiment.results.experiment_result import ExperimentResult
     from guiapp.core.study.sections import ModelSpec
 
     texts, truth = manifesto_texts(n, seed)
@@ -449,7 +449,7 @@ def test_per_category_regressions_on_sentence_embeddings_share_each_categorys_ow
 
 
 def test_a_combined_model_explains_by_its_own_tuned_thresholds():
-    from guiapp.core.experiment.combining import WeightedVote
+    from guiapp.core.experiment.combined.combining import WeightedVote
     from guiapp.core.explain.category_choice import targets_from_probabilities
     from guiapp.core.predict.combined_model import CombinedModel
 

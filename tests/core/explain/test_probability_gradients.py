@@ -49,7 +49,7 @@ def test_transformer_part_scores_add_up(tiny_transformer):
 
 
 def test_a_vote_weighs_its_transformer_part(tiny_transformer):
-    from guiapp.core.experiment.combining import WeightedVote
+    from guiapp.core.experiment.combined.combining import WeightedVote
     from guiapp.core.explain.choose_method import explain_document
     from guiapp.core.predict.combined_model import CombinedModel
 
@@ -62,7 +62,7 @@ def test_a_vote_weighs_its_transformer_part(tiny_transformer):
 
 
 def test_the_steps_key_the_cache_of_a_combined_model_with_a_transformer_part(tiny_transformer):
-    from guiapp.core.experiment.combining import WeightedVote
+    from guiapp.core.experiment.combined.combining import WeightedVote
     from guiapp.core.explain.attribution import COMBINED_PARTS
     from guiapp.core.explain.explain_jobs import cache_settings
     from guiapp.core.predict.combined_model import CombinedModel

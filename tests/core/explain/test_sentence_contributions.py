@@ -7,7 +7,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from guiapp.core.experiment.combining import WeightedVote
+from guiapp.core.experiment.combined.combining import WeightedVote
 from guiapp.core.explain.attribution import COMBINED_PARTS, LINEAR_EXACT
 from guiapp.core.explain.choose_method import explain_document
 from guiapp.core.explain.part_contributions import part_method

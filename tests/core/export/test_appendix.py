@@ -8,7 +8,7 @@ from html.parser import HTMLParser
 import pytest
 
 from guiapp.core.errors import UserError
-from guiapp.core.experiment.runner import run_experiment
+from guiapp.core.experiment.run.runner import run_experiment
 from guiapp.core.export.appendix import (
     REFERENCE,
     appendix_paragraph,

@@ -6,8 +6,8 @@ from __future__ import annotations
 import pandas as pd
 
 from guiapp.core.events import ignore_events
-from guiapp.core.experiment.learning_curves import LearningCurveOptions, run_learning_curve
-from guiapp.core.experiment.runner import run_experiment
+from guiapp.core.experiment.curves.learning_curves import LearningCurveOptions, run_learning_curve
+from guiapp.core.experiment.run.runner import run_experiment
 from guiapp.core.export.excel import write_excel
 from guiapp.core.export.excel_learning_curve import SHEET
 from guiapp.core.study.sections import ModelSpec
@@ -51,7 +51,7 @@ def test_the_methods_appendix_describes_a_drawn_learning_curve() -> None:
 def test_the_scores_per_group_of_texts_go_into_the_workbook(tmp_path) -> None:
     import numpy as np
 
-    from guiapp.core.experiment.subgroup_scores import subgroup_scores
+    from guiapp.core.experiment.scores.subgroup_scores import subgroup_scores
     from guiapp.core.export.excel_subgroups import SHEET as GROUPS
 
     table = coded_texts(200).assign(party=np.where(np.arange(200) % 2, "A", "B"))

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pandas as pd
 
-from guiapp.core.experiment.runner import run_experiment
+from guiapp.core.experiment.run.runner import run_experiment
 from guiapp.core.export.excel import write_excel
 from guiapp.core.export.excel_paired import SHEET
 from tests.core.experiment.test_runner import QUICK, study

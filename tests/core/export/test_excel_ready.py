@@ -11,8 +11,8 @@ import pytest
 from python_calamine import CalamineWorkbook
 
 from guiapp.core.errors import UserError
-from guiapp.core.experiment.learning_curve_results import CurvePoint, LearningCurveResult, ModelCurve
-from guiapp.core.experiment.subgroup_scores import subgroup_scores
+from guiapp.core.experiment.curves.learning_curve_results import CurvePoint, LearningCurveResult, ModelCurve
+from guiapp.core.experiment.scores.subgroup_scores import subgroup_scores
 from guiapp.core.export.appendix import write_appendix
 from guiapp.core.export.excel import write_excel
 from guiapp.core.export.excel_documents import (

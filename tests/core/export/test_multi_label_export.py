@@ -8,8 +8,8 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from guiapp.core.experiment.multilabel_metrics import multilabel_test_result
-from guiapp.core.experiment.results import (
+from guiapp.core.experiment.scores.multilabel_metrics import multilabel_test_result
+from guiapp.core.experiment.results.experiment_result import (
     ExperimentResult,
     GridPointResult,
     ModelResult,
@@ -241,7 +241,7 @@ def test_a_single_label_csv_folder_has_the_confusion_matrices(tmp_path):
 
 
 def test_the_results_folder_lists_categories_joined(result):
-    from guiapp.core.experiment.result_files import predictions_frame
+    from guiapp.core.experiment.results.result_files import predictions_frame
 
     frame = predictions_frame(result)
     assert list(frame.columns[:7]) == ["row", "id", "text", "true_categories", "model", "predicted_categories",

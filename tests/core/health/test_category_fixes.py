@@ -165,7 +165,7 @@ def test_the_study_file_records_the_fixes_and_the_run_trains_on_fixed_categories
 
 
 def test_the_result_records_the_fixes_and_the_appendix_names_them(tmp_path) -> None:
-    from guiapp.core.experiment.runner import run_experiment
+    from guiapp.core.experiment.run.runner import run_experiment
     from guiapp.core.export.appendix_data import build_appendix
     from guiapp.core.study.sections import EvaluationSpec, ModelSpec
 

@@ -12,8 +12,8 @@ import pytest
 import scipy.sparse as sp
 
 from guiapp.core.errors import UserError
-from guiapp.core.experiment import fitting
-from guiapp.core.experiment.conventional_files import (
+from guiapp.core.experiment.protocol import fitting
+from guiapp.core.experiment.families.conventional_files import (
     FORMAT_VERSION,
     MODEL_FILE,
     SKOPS_FILE,

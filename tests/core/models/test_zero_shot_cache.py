@@ -14,9 +14,9 @@ import numpy as np
 import pytest
 
 from guiapp.core.events import Log
-from guiapp.core.experiment.learning_curves import LearningCurveOptions, run_learning_curve
-from guiapp.core.experiment.runner import run_experiment
-from guiapp.core.experiment.study_text_vectors import StudyTextVectors, sentence_representation, study_text_vectors
+from guiapp.core.experiment.curves.learning_curves import LearningCurveOptions, run_learning_curve
+from guiapp.core.experiment.run.runner import run_experiment
+from guiapp.core.experiment.families.study_text_vectors import StudyTextVectors, sentence_representation, study_text_vectors
 from guiapp.core.features.sentence_embeddings import SentenceEmbeddings
 from guiapp.core.models.zero_shot import ZeroShotSimilarity
 from guiapp.core.predict.open_model import open_trained_model

@@ -14,7 +14,7 @@ import pytest
 
 from guiapp.cli.entry import main
 from guiapp.core.errors import UserError
-from guiapp.core.experiment.results_manifest import write_manifest
+from guiapp.core.experiment.results.results_manifest import write_manifest
 from guiapp.core.predict.open_model import open_trained_model
 from guiapp.core.predict.saved_results import choose_models, open_models, read_results
 from guiapp.core.project.results_folder import open_results_folder
@@ -64,8 +64,7 @@ def test_a_model_with_a_300_character_name_is_saved_under_a_short_folder_and_pre
 
 
 def test_a_model_that_could_not_be_saved_is_not_claimed_and_predict_says_why(tmp_path, monkeypatch, capsys):
-    from guiapp.core.experiment import runner
-
+    from guiapp.core.experiment.run import runner
     def no_room(*args, **kwargs):
         raise OSError(errno.ENOSPC, "No space left on device")
 

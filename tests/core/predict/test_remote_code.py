@@ -82,8 +82,8 @@ def _ask_for_code(folder: Path, marker: Path, where: str = "tokenizer_config.jso
 @pytest.fixture
 def saved_with_embeddings(tmp_path, monkeypatch):
     """A saved conventional model whose sentence embeddings come from a tiny model folder."""
-    from guiapp.core.experiment import fitting
-    from guiapp.core.experiment.conventional_files import save_conventional
+    from guiapp.core.experiment.protocol import fitting
+    from guiapp.core.experiment.families.conventional_files import save_conventional
     from guiapp.core.features import sentence_embeddings
     from guiapp.core.features.sentence_embeddings import SentenceEmbeddings
 

@@ -25,7 +25,7 @@ def study(name: str = "Bills by topic") -> ExperimentSpec:
 
 def run_project(artefacts_dir) -> Project:
     """A project with a finished study of two trained models."""
-    from guiapp.core.experiment.runner import (
+    from guiapp.core.experiment.run.runner import (
         run_experiment,  # scikit-learn: not in the killed children
     )
     from tests.core.synthetic_texts import coded_texts

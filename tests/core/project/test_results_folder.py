@@ -14,7 +14,7 @@ import pytest
 from guiapp.cli.entry import main
 from guiapp.core.atomic import sha256_of_file
 from guiapp.core.errors import UserError
-from guiapp.core.experiment.results import ExperimentResult
+from guiapp.core.experiment.results.experiment_result import ExperimentResult
 from guiapp.core.predict.open_model import open_trained_model
 from guiapp.core.project.results_folder import (
     is_results_folder,

@@ -136,7 +136,7 @@ def test_a_learning_curve_is_kept_in_the_project(tmp_path) -> None:
     import zipfile
 
     from guiapp.core.events import ignore_events
-    from guiapp.core.experiment.learning_curves import LearningCurveOptions, run_learning_curve
+    from guiapp.core.experiment.curves.learning_curves import LearningCurveOptions, run_learning_curve
     from guiapp.core.project import format as fmt
     from guiapp.core.project.opening import open_project
     from guiapp.core.project.saving import save_project
@@ -157,7 +157,7 @@ def test_a_combined_model_reopened_from_a_project_answers_as_in_the_study(tmp_pa
 
     import numpy as np
 
-    from guiapp.core.experiment.runner import run_experiment
+    from guiapp.core.experiment.run.runner import run_experiment
     from guiapp.core.predict.open_model import open_trained_model
     from guiapp.core.project.format import model_folders_of
     from guiapp.core.project.opening import open_project

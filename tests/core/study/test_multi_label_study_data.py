@@ -11,7 +11,7 @@ import pytest
 
 from guiapp.core.errors import DataError
 from guiapp.core.events import Log
-from guiapp.core.experiment.resampling import cv_folds, oversample
+from guiapp.core.experiment.protocol.resampling import cv_folds, oversample
 from guiapp.core.study.category_fixes import CategoryFixes
 from guiapp.core.study.mapping import ColumnMapping
 from guiapp.core.study.sections import EvaluationSpec

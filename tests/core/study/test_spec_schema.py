@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 from guiapp.core.errors import DataError
-from guiapp.core.experiment.run_size import LARGE_RUN_FITS, count_fits, estimate_run
+from guiapp.core.experiment.run.run_size import LARGE_RUN_FITS, count_fits, estimate_run
 from guiapp.core.models.conventional import expand_grid
 from guiapp.core.study.mapping import ColumnMapping
 from guiapp.core.study.schema import (

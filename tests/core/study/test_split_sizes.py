@@ -6,7 +6,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from guiapp.core.experiment.resampling import oversampled_rows
+from guiapp.core.experiment.protocol.resampling import oversampled_rows
 from guiapp.core.study.mapping import ColumnMapping
 from guiapp.core.study.sections import EvaluationSpec
 from guiapp.core.study.spec import DataSpec, ExperimentSpec

@@ -158,7 +158,7 @@ def test_explained_documents_are_named_by_row_and_id():
 
 
 def test_a_study_run_names_its_test_documents_by_their_rows(tmp_path):
-    from guiapp.core.experiment.results import ExperimentResult
+    from guiapp.core.experiment.results.experiment_result import ExperimentResult
 
     path = write_xlsx(tmp_path / "debates.xlsx", extra_sheet=True, id_column=True)
     spec = ExperimentSpec(data=DataSpec(source=str(path), mapping=_mapping(id_column="id")))

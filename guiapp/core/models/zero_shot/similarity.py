@@ -18,7 +18,7 @@ It changes how sharp the probabilities are, never which category is most likely.
 
 The texts' vectors may come from elsewhere: ``embed_texts`` (texts, on_event → one unit vector per
 text) is given the sentence-embedding representation of the same model — in a study reading the
-app's embedding cache (``core/experiment/study_text_vectors.py``), for a saved model answering new
+app's embedding cache (``core/experiment/families/study_text_vectors.py``), for a saved model answering new
 texts without it (``core/predict/zero_shot_model.py``). Without it, texts are embedded here, as
 described above.
 

@@ -1,1 +1,0 @@
-"""The steps of a study, one page each."""

@@ -1,0 +1,1 @@
+"""The Coding step: its page and the widgets only it uses."""

@@ -1,0 +1,1 @@
+"""The Data step: its page and the widgets only it uses."""

@@ -1,0 +1,1 @@
+"""The Documents step: its page and the widgets only it uses."""

@@ -1,0 +1,1 @@
+"""The Findings step: its page and the widgets only it uses."""

@@ -1,0 +1,1 @@
+"""The Models step: its page and the widgets only it uses."""

@@ -1,0 +1,1 @@
+"""The Predict step: its page and the widgets only it uses."""

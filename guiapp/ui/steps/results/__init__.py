@@ -1,0 +1,1 @@
+"""The Results step: its page and the widgets only it uses."""

@@ -1,0 +1,1 @@
+"""The Run step: its page and the widgets only it uses."""
