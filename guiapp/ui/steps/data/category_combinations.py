@@ -19,10 +19,9 @@ from PySide6.QtWidgets import (
 )
 
 from guiapp.core.study.category_fixes import visible
-from guiapp.ui import theme
 from guiapp.ui.common.chart_numbers import format_share
-from guiapp.ui.common.glossary import GlossaryLabel
-from guiapp.ui.steps.data.health_parts import combination_words, plural
+from guiapp.ui.steps.data.health_parts import combination_words, muted_label, plural
+from guiapp.ui.steps.data.report_table import fit_lines, report_table
 from guiapp.ui.common.lazy_widget import LazyWidget
 
 if TYPE_CHECKING:  # the heatmap loads pyqtgraph: made with the first report that needs it
@@ -39,45 +38,28 @@ class CategoryCombinations(QWidget):
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.setSpacing(8)
-        self._caption = self._muted("combinations_caption")
+        self._caption = muted_label("", self, "combinations_caption")
         layout.addWidget(self._caption)
-        table = QTableWidget(0, 3, self)
-        table.setObjectName("combinations_table")
-        table.setHorizontalHeaderLabels(["Categories of a text", "Coded texts", "Share"])
-        for column, tip in enumerate([
+        table = report_table(self, "combinations_table", ["Categories of a text", "Coded texts", "Share"], [
             "A set of categories given together to the same texts (“only”: that category and no other).",
             "How many coded texts have exactly this set of categories.",
             "Their share of all coded texts.",
-        ]):
-            table.horizontalHeaderItem(column).setToolTip(tip)
-        table.verticalHeader().setVisible(False)
+        ])
         table.verticalHeader().setDefaultSectionSize(24)
-        table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
         table.setSelectionMode(QAbstractItemView.SelectionMode.NoSelection)
         table.setFocusPolicy(Qt.FocusPolicy.NoFocus)
-        table.setWordWrap(False)
-        table.setAlternatingRowColors(True)
-        table.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         table.setVerticalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         header = table.horizontalHeader()
         header.setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
         for column in (1, 2):
             header.setSectionResizeMode(column, QHeaderView.ResizeMode.ResizeToContents)
-        header.setDefaultAlignment(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter)
-        table.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Fixed)
         layout.addWidget(table)
         self._table = table
-        self._heatmap_caption = self._muted("cooccurrence_caption")
+        self._heatmap_caption = muted_label("", self, "cooccurrence_caption")
         layout.addSpacing(6)
         layout.addWidget(self._heatmap_caption)
         self._heatmap_slot = LazyWidget(lambda: _make_heatmap(self), self)
         layout.addWidget(self._heatmap_slot, 0, Qt.AlignmentFlag.AlignLeft)
-
-    def _muted(self, name: str) -> GlossaryLabel:
-        label = GlossaryLabel("", self)
-        label.setObjectName(name)
-        label.setStyleSheet(theme.MUTED_STYLE)
-        return label
 
     # ----- public API -------------------------------------------------------------------------
     def combinations_table(self) -> QTableWidget:
@@ -128,9 +110,7 @@ class CategoryCombinations(QWidget):
                 if column:
                     item.setTextAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
                 table.setItem(line, column, item)
-        height = table.horizontalHeader().sizeHint().height() + sum(
-            table.verticalHeader().sectionSize(i) for i in range(len(combos))) + 2 * table.frameWidth() + 2
-        table.setFixedHeight(height)
+        fit_lines(table, len(combos))
         table.setVisible(bool(combos))
         shown = "The most frequent combinations" if len(combos) > 1 else "The combination"
         self._caption.set_plain_text(

@@ -1,11 +1,11 @@
 """Building blocks of the data-health view: colours, severity icons, the wording of numbers,
-a key-figure tile and an issue card. Layout only; every number comes from the core's report."""
+muted captions, a key-figure tile and an issue card. Layout only; every number comes from the core's report."""
 
 from __future__ import annotations
 
 from PySide6.QtCore import QPointF, QRectF, Qt
 from PySide6.QtGui import QColor, QFont, QPainter, QPainterPath, QPen, QPixmap
-from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QPushButton, QVBoxLayout
+from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QPushButton, QVBoxLayout, QWidget
 
 from guiapp.core.health.findings import HealthIssue, LengthStats
 from guiapp.core.health.label_sets import LabelHealth
@@ -77,6 +77,14 @@ def make_font(point_size: float, weight: QFont.Weight = QFont.Weight.Normal) -> 
     font.setPointSizeF(point_size)
     font.setWeight(weight)
     return font
+
+
+def muted_label(text: str, parent: QWidget, name: str) -> GlossaryLabel:
+    """A caption in the report's muted colour (technical words in it explained on hover)."""
+    label = GlossaryLabel(text, parent)
+    label.setObjectName(name)
+    label.setStyleSheet(theme.MUTED_STYLE)
+    return label
 
 
 def number_text(value: float) -> str:

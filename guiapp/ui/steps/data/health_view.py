@@ -3,7 +3,8 @@ what exactly to fix.
 
 :class:`HealthReportView` only lays out a :class:`guiapp.core.health.report.HealthReport`; every number
 comes from the core. Top to bottom: a verdict banner, key figures, the issues (each with "What to
-do" and a button that shows the affected rows), category sizes, text lengths and identical texts.
+do" and a button that shows the affected rows), category sizes, text lengths
+(:mod:`~guiapp.ui.steps.data.text_lengths`) and identical texts (:mod:`~guiapp.ui.steps.data.identical_texts`).
 Clicking "Show rows" or a line of identical texts emits :attr:`HealthReportView.rowsRequested`
 with table positions (0-based), which the page passes to the table
 (:meth:`guiapp.ui.common.frame_model.DataFrameModel.highlight_rows`).
@@ -29,51 +30,42 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QEvent, Qt, QTimer, Signal
-from PySide6.QtGui import QColor, QFont
+from PySide6.QtGui import QFont
 from PySide6.QtWidgets import (
-    QAbstractItemView,
     QApplication,
     QFrame,
     QGridLayout,
     QHBoxLayout,
-    QHeaderView,
     QLabel,
     QPushButton,
-    QSizePolicy,
     QTableWidget,
-    QTableWidgetItem,
     QVBoxLayout,
     QWidget,
 )
 
-from guiapp.core.health.duplicates import repeated_words
 from guiapp.core.health.findings import FixAction, HealthReport
 from guiapp.core.study.category_fixes import CategoryFixes, visible
 from guiapp.ui import theme
+from guiapp.ui.common.lazy_widget import LazyWidget
+from guiapp.ui.common.scroll_area import ScrollArea, fill
 from guiapp.ui.steps.data.category_combinations import CategoryCombinations
-from guiapp.ui.common.glossary import GlossaryLabel
 from guiapp.ui.steps.data.health_parts import (
     FIGURE_CAPTIONS,
     FIGURE_KEYS,
     SEVERAL_FIGURE_TIPS,
     FigureTile,
     IssueCard,
-    length_summary,
     make_font,
-    over_limit_summary,
+    muted_label,
     plural,
-    sample_note,
     several_categories_caption,
     severity_pixmap,
 )
-from guiapp.ui.common.lazy_widget import LazyWidget
-from guiapp.ui.common.scroll_area import ScrollArea, fill
+from guiapp.ui.steps.data.identical_texts import IdenticalTexts
+from guiapp.ui.steps.data.text_lengths import TextLengths
 
 if TYPE_CHECKING:  # the charts load pyqtgraph: made with the first report
     from guiapp.ui.steps.data.charts import CategoryBarChart, HistogramChart
-
-DUPLICATE_ROWS_SHOWN = 4  # row numbers listed per identical-text group before "… +N more"
-DUPLICATE_TABLE_MAX_LINES = 10
 
 
 class HealthReportView(QWidget):
@@ -180,10 +172,8 @@ class HealthReportView(QWidget):
             self._applied.hide()
             if self._category_slot.is_made():  # a chart not made yet is empty anyway
                 self._category_chart.set_categories([], [], [], [])
-            for slot in (self._words_slot, self._tokens_slot):
-                if slot.is_made():
-                    slot.widget().set_histogram([], [])
-            self._duplicates_table.setRowCount(0)
+            self._lengths.clear()
+            self._identical.table.setRowCount(0)
             self._combinations.set_label_health(None)
             self._set_issues(())
             return
@@ -194,8 +184,8 @@ class HealthReportView(QWidget):
         self._show_categories(report)
         if report.label_health is not None:
             self._combinations.set_label_health(report.label_health)
-        self._show_lengths(report)
-        self._show_duplicates(report)
+        self._lengths.show(report)
+        self._identical.show(report)
 
     def figures(self) -> dict[str, str]:
         """The key figures as shown, e.g. {"rows": "1,204", "coded": "1,180", …}."""
@@ -214,10 +204,10 @@ class HealthReportView(QWidget):
         return self._category_chart
 
     def words_chart(self) -> HistogramChart:
-        return self._words_chart
+        return self._lengths.words_chart()
 
     def tokens_chart(self) -> HistogramChart:
-        return self._tokens_chart
+        return self._lengths.tokens_chart()
 
     def combinations(self) -> CategoryCombinations:
         """The combinations of categories and their heatmap (shown when a text can have several)."""
@@ -227,16 +217,8 @@ class HealthReportView(QWidget):
     def _category_chart(self) -> CategoryBarChart:
         return self._category_slot.widget()
 
-    @property
-    def _words_chart(self) -> HistogramChart:
-        return self._words_slot.widget()
-
-    @property
-    def _tokens_chart(self) -> HistogramChart:
-        return self._tokens_slot.widget()
-
     def duplicates_table(self) -> QTableWidget:
-        return self._duplicates_table
+        return self._identical.table
 
     def content_widget(self) -> QWidget:
         """The whole report as one widget (e.g. to grab it as a picture)."""
@@ -264,12 +246,6 @@ class HealthReportView(QWidget):
         self._layout.addWidget(frame)
         self._sections.append(frame)
         return frame, layout
-
-    def _muted(self, text: str, parent: QWidget, name: str) -> GlossaryLabel:
-        label = GlossaryLabel(text, parent)
-        label.setObjectName(name)
-        label.setStyleSheet(theme.MUTED_STYLE)
-        return label
 
     def _build_banner(self) -> None:
         self._banner = QFrame(self._content)
@@ -344,7 +320,7 @@ class HealthReportView(QWidget):
 
     def _build_categories(self) -> None:
         frame, layout = self._section("Categories")
-        self._category_caption = self._muted("", frame, "category_caption")
+        self._category_caption = muted_label("", frame, "category_caption")
         layout.addWidget(self._category_caption)
         self._category_slot = LazyWidget(lambda: _make_category_chart(frame), frame)
         layout.addWidget(self._category_slot)
@@ -358,65 +334,11 @@ class HealthReportView(QWidget):
 
     def _build_lengths(self) -> None:
         frame, layout = self._section("Text lengths")
-        intro = self._muted(
-            "Very short texts give a model little to go on; very long ones are cut off by a Transformer.",
-            frame, "lengths_intro",
-        )
-        layout.addWidget(intro)
-        self._words_heading, self._words_summary, self._words_slot = self._length_block(
-            QLabel("Words per text", frame), "words", frame, layout, spacing=4)
-        self._tokens_heading, self._tokens_summary, self._tokens_slot = self._length_block(
-            GlossaryLabel("Subword tokens per text", frame), "tokens", frame, layout, spacing=8)
-        self._tokens_note = self._muted("", frame, "tokens_note")
-        layout.addWidget(self._tokens_note)
-
-    @staticmethod
-    def _length_block(heading: QLabel, name: str, frame: QWidget, layout, spacing: int):
-        """Heading, one-line summary and histogram for one unit of text length."""
-        heading.setObjectName(f"{name}_heading")
-        heading.setFont(make_font(10.5, QFont.Weight.DemiBold))
-        layout.addSpacing(spacing)
-        layout.addWidget(heading)
-        summary = GlossaryLabel("", frame)
-        summary.setObjectName(f"{name}_summary")
-        layout.addWidget(summary)
-        chart = LazyWidget(lambda: _make_histogram(frame, name), frame)
-        layout.addWidget(chart)
-        return heading, summary, chart
+        self._lengths = TextLengths(frame, layout)
 
     def _build_duplicates(self) -> None:
         frame, layout = self._section("Identical texts")
-        self._duplicates_caption = self._muted("", frame, "duplicates_caption")
-        layout.addWidget(self._duplicates_caption)
-        table = QTableWidget(0, 4, frame)
-        table.setObjectName("duplicates_table")
-        table.setHorizontalHeaderLabels(["Text", "Rows", "Categories", "Coded differently"])
-        for column, tip in enumerate([
-            "The beginning of the text that appears more than once.",
-            "Where the text appears: row numbers as in your spreadsheet.",
-            "The categories these rows were coded with.",
-            "Marked when the same text was given different categories: decide which one is right.",
-        ]):
-            table.horizontalHeaderItem(column).setToolTip(tip)
-        table.verticalHeader().setVisible(False)
-        table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
-        table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
-        table.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
-        table.setWordWrap(False)
-        table.setAlternatingRowColors(True)
-        table.setCursor(Qt.CursorShape.PointingHandCursor)
-        table.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
-        header = table.horizontalHeader()
-        for column, mode in enumerate([QHeaderView.ResizeMode.Stretch, QHeaderView.ResizeMode.ResizeToContents,
-                                       QHeaderView.ResizeMode.Stretch, QHeaderView.ResizeMode.ResizeToContents]):
-            header.setSectionResizeMode(column, mode)
-        header.setMinimumSectionSize(60)
-        header.setDefaultAlignment(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter)
-        table.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Fixed)
-        table.cellClicked.connect(lambda line, _column: self.request_duplicate_rows(line))
-        table.activated.connect(lambda index: self.request_duplicate_rows(index.row()))
-        layout.addWidget(table)
-        self._duplicates_table = table
+        self._identical = IdenticalTexts(frame, layout, self.request_duplicate_rows)
 
     # ----- filling ----------------------------------------------------------------------------
     def _show_verdict(self, report: HealthReport) -> None:
@@ -503,90 +425,6 @@ class HealthReportView(QWidget):
                 text += f" Every category has enough examples for {k}-fold cross-validation."
         self._category_caption.set_plain_text(text)
 
-    def _show_lengths(self, report: HealthReport) -> None:
-        words = report.words
-        self._words_chart.setVisible(words is not None)
-        if words is None:
-            self._words_summary.set_plain_text("No texts to measure.")
-            self._words_chart.set_histogram([], [])
-        else:
-            self._words_summary.set_plain_text(length_summary(words, "words") + sample_note(words))
-            self._words_chart.set_histogram(words.histogram_edges, words.histogram_counts, words.limit,
-                                            unit_label="words")
-        tokens = report.tokens
-        name = report.tokenizer_name
-        self._tokens_heading.set_plain_text(
-            f"Subword tokens per text (as the {name} Transformer reads them)" if name else "Subword tokens per text"
-        )
-        for widget in (self._tokens_summary, self._tokens_chart):
-            widget.setVisible(tokens is not None)
-        self._tokens_note.setVisible(tokens is None)
-        if tokens is None:
-            self._tokens_chart.set_histogram([], [])
-            self._tokens_summary.set_plain_text("")
-            self._tokens_note.set_plain_text(
-                "Lengths in subword tokens could not be measured because the Transformer's tokenizer "
-                "is not available on this computer. The word counts above are not affected."
-            )
-            return
-        lines = [length_summary(tokens, "tokens")]
-        over = over_limit_summary(tokens)
-        if over:
-            lines.append(over)
-        self._tokens_summary.set_plain_text("\n".join(lines) + sample_note(tokens))
-        self._tokens_chart.set_histogram(tokens.histogram_edges, tokens.histogram_counts, tokens.limit,
-                                         unit_label="subword tokens")
-
-    def _show_duplicates(self, report: HealthReport) -> None:
-        groups = report.duplicate_groups
-        table = self._duplicates_table
-        table.setVisible(bool(groups))
-        table.clearContents()
-        table.setRowCount(len(groups))
-        warn_brush = QColor(theme.SEVERITY_COLORS["warning"][1])
-        for line, group in enumerate(groups):
-            numbers = [str(report.spreadsheet_row(p)) for p in group.rows[:DUPLICATE_ROWS_SHOWN]]
-            rows_text = ", ".join(numbers)
-            if len(group.rows) > DUPLICATE_ROWS_SHOWN:
-                rows_text += f" … +{len(group.rows) - DUPLICATE_ROWS_SHOWN:,} more"
-            cells = [
-                " ".join(group.text_preview.split()) or "(empty)",
-                rows_text,
-                ", ".join(group.categories) if group.categories else "not coded",
-                "Yes" if group.conflicting else "",
-            ]
-            for column, value in enumerate(cells):
-                item = QTableWidgetItem(value)
-                full = group.text_preview if column == 0 else (
-                    ", ".join(str(report.spreadsheet_row(p)) for p in group.rows[:200]) if column == 1 else value
-                )
-                item.setToolTip(f"{full}\n\nClick to show these {len(group.rows):,} rows in the table.".lstrip())
-                if group.conflicting:
-                    item.setBackground(warn_brush)
-                    if column == 3:
-                        bold = item.font()
-                        bold.setBold(True)
-                        item.setFont(bold)
-                        item.setForeground(QColor(theme.SEVERITY_COLORS["warning"][2]))
-                table.setItem(line, column, item)
-        lines = min(len(groups), DUPLICATE_TABLE_MAX_LINES)
-        height = table.horizontalHeader().sizeHint().height() + sum(
-            table.verticalHeader().sectionSize(i) for i in range(lines)
-        ) + 2 * table.frameWidth() + 2
-        table.setFixedHeight(height)
-        table.setVerticalScrollBarPolicy(
-            Qt.ScrollBarPolicy.ScrollBarAsNeeded if len(groups) > lines else Qt.ScrollBarPolicy.ScrollBarAlwaysOff
-        )
-        if not groups:
-            self._duplicates_caption.set_plain_text("No text appears more than once.")
-            return
-        n_conflicting = sum(g.conflicting for g in groups)
-        text = (f"{repeated_words(report.n_repeated_texts)} (spaces and capitals ignored): "
-                f"{plural(len(groups), 'text')} {'appears' if len(groups) == 1 else 'appear'} in more than one row")
-        if n_conflicting:
-            text += f"; {n_conflicting:,} of them {'was' if n_conflicting == 1 else 'were'} coded differently (marked)"
-        self._duplicates_caption.set_plain_text(text + ". Click a line to see its rows in the table.")
-
     # ----- layout -----------------------------------------------------------------------------
     def scroll_position(self) -> int:
         return self._scroll.verticalScrollBar().value()
@@ -646,10 +484,3 @@ def _make_category_chart(parent: QWidget) -> CategoryBarChart:
     chart.setObjectName("category_chart")
     return chart
 
-
-def _make_histogram(parent: QWidget, name: str) -> HistogramChart:
-    from guiapp.ui.steps.data.charts import HistogramChart
-
-    chart = HistogramChart(parent)
-    chart.setObjectName(f"{name}_chart")
-    return chart
