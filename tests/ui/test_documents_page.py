@@ -10,7 +10,8 @@ from PySide6.QtCore import QPoint, QPointF, Qt
 
 from guiapp.core.explain.documents import DocumentFilter
 from guiapp.ui.steps.documents.documents_page import EMPTY_TEXT, NO_SELECTION_TEXT, DocumentsPage
-from guiapp.ui.steps.results.results_page import CELL_CLICK_HINT, ResultsPage
+from guiapp.ui.steps.results.results_page import ResultsPage
+from guiapp.ui.steps.results.results_tabs import CELL_CLICK_HINT
 from guiapp.ui.steps.documents.documents_table import AGREE_BACKGROUND, DISAGREE_BACKGROUND, preview
 from tests.core.explain.test_documents import big_result
 from tests.ui.helpers import save_screenshot

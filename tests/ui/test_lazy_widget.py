@@ -81,7 +81,7 @@ def test_the_footprint_is_what_the_holder_asks_of_the_layout(qtbot):
 @pytest.mark.parametrize("name", ["f1", "time", "heatmap", "attention", "words"])
 def test_each_charts_holder_takes_up_what_its_empty_chart_takes_up(qtbot, name):
     """The footprints written next to the holders follow the charts (update them when a chart's size changes)."""
-    from guiapp.ui.steps.results import results_page
+    from guiapp.ui.steps.results import results_tabs
     from guiapp.ui.steps.documents import attention_heatmap, corpus_words_view
     from guiapp.ui.steps.documents.attention_chart import AttentionHeatmap
     from guiapp.ui.common.confusion_heatmap import ConfusionHeatmap
@@ -89,9 +89,9 @@ def test_each_charts_holder_takes_up_what_its_empty_chart_takes_up(qtbot, name):
     from guiapp.ui.steps.documents.word_bar_chart import WordBarChart
 
     chart_class, footprint = {
-        "f1": (F1BarChart, results_page.BARS_FOOTPRINT),
-        "time": (TimeBarChart, results_page.BARS_FOOTPRINT),
-        "heatmap": (ConfusionHeatmap, results_page.HEATMAP_FOOTPRINT),
+        "f1": (F1BarChart, results_tabs.BARS_FOOTPRINT),
+        "time": (TimeBarChart, results_tabs.BARS_FOOTPRINT),
+        "heatmap": (ConfusionHeatmap, results_tabs.HEATMAP_FOOTPRINT),
         "attention": (AttentionHeatmap, attention_heatmap.HEATMAP_FOOTPRINT),
         "words": (WordBarChart, corpus_words_view.CHART_FOOTPRINT),
     }[name]
