@@ -15,7 +15,6 @@ oversampled.
 
 from __future__ import annotations
 
-import dataclasses
 import time
 from itertools import pairwise
 from typing import Any
@@ -23,21 +22,19 @@ from typing import Any
 import numpy as np
 
 from guiapp.core.events import EventCallback, Log, Progress, sub_progress
-from guiapp.core.experiment.scores import metrics
 from guiapp.core.experiment.speed.few_shot_estimates import setfit_tuning, setfit_work
 from guiapp.core.experiment.curves.learning_curve_results import (
     CurvePoint,
     ModelCurve,
-    TuningChoice,
     with_shared_points,
 )
 from guiapp.core.experiment.curves.nested_subsets import CurvePlan
-from guiapp.core.experiment.protocol.resampling import cv_folds, oversampled_rows
+from guiapp.core.experiment.curves.trained_curve_steps import tune_then_fit
+from guiapp.core.experiment.protocol.resampling import cv_folds
 from guiapp.core.experiment.families.transformer_decisions import Decisions
 from guiapp.core.experiment.families.tuning_splits import splits_for
 from guiapp.core.study.sections import ModelSpec
 from guiapp.core.study.spec import ExperimentSpec
-from guiapp.core.study.split import TrainTestSplit
 from guiapp.core.study.study_data import StudyData
 
 
@@ -85,15 +82,11 @@ def _setfit_curve(model: ModelSpec, data: StudyData, plan: CurvePlan, tuning_siz
     options = setfit_options(model.representation_options)
     points = expand_setfit_grid(model.grid)
     train_on = setfit_trainer(data, options, spec.seed)
-    n_labels = len(data.categories)
     ratio = spec.evaluation.oversampling_ratio if spec.evaluation.oversampling == "random" else None
     decide = Decisions.for_study(data.y)  # several categories per text: 0.5 per category at every point
     if decide.multi_label:
         on_event(Log(f"{model.display_name}: a text is put in every category whose probability reaches 0.5."))
         ratio = None
-
-    def learning_rows(rows: np.ndarray, seed: int) -> np.ndarray:
-        return rows[oversampled_rows(data.y[rows], ratio, seed)] if ratio is not None else rows
 
     gpu = on_gpu(options["device"])
     folds = spec.evaluation.folds
@@ -106,52 +99,21 @@ def _setfit_curve(model: ModelSpec, data: StudyData, plan: CurvePlan, tuning_siz
                 for _ in range(plan.repeats)]
     spans = list(pairwise(0.02 + 0.98 * np.concatenate([[0.0], np.cumsum(weights)]) / sum(weights)))
 
-    def fit_and_answer(rows: np.ndarray, answer_rows: np.ndarray, point: dict[str, Any]) -> np.ndarray:
-        fitted = train_on(rows, point, sub_progress(on_event, *spans.pop(0)))
+    def fit_and_answer(rows: np.ndarray, answer_rows: np.ndarray, point: dict[str, Any], _label: str,
+                       span: tuple[float, float]) -> np.ndarray:
+        fitted = train_on(rows, point, sub_progress(on_event, *span))
         return decide(fitted.predict_proba([data.texts[i] for i in answer_rows]))
 
-    start = time.perf_counter()
-    choices: dict[int, TuningChoice] = {}
-    for tune_size in sorted(set(tuning_sizes.values())):
-        used_for = [size for size, tuned_at in tuning_sizes.items() if tuned_at == tune_size]
-        if len(points) == 1:
-            choices[tune_size] = TuningChoice(tune_size, 1, dict(points[0]), None, "only one setting: nothing to tune",
-                                              used_for)
-            continue
-        rows = plan.subset(tune_size, 0)
-        subset = dataclasses.replace(data, split=TrainTestSplit(rows, data.split.test, data.split.how))
+    def splits_at(tune_size: int, rows: np.ndarray, subset: StudyData):  # noqa: ANN202 - see SplitsAt
         subset_folds = cv_folds(data.y[rows], folds, spec.seed) if hows[tune_size] == "cross-validation" else []
-        splits, how = splits_for(subset, subset_folds, spec, hows[tune_size])
-        scores = np.zeros((len(points), len(splits)))
-        for split_index, (fit_part, valid_part) in enumerate(splits):
-            for index, point in enumerate(points):
-                predicted = fit_and_answer(learning_rows(rows[fit_part], spec.seed), rows[valid_part], point)
-                scores[index, split_index] = metrics.macro_f1(data.y[rows[valid_part]], predicted)
-        means = scores.mean(axis=1)
-        chosen = int(np.flatnonzero(means == means.max())[0])
-        choices[tune_size] = TuningChoice(tune_size, 1, dict(points[chosen]), round(float(means[chosen]), 6), how,
-                                          used_for)
-    tuning_seconds = time.perf_counter() - start
+        return splits_for(subset, subset_folds, spec, hows[tune_size])
 
-    start = time.perf_counter()
-    test = data.split.test
-    curve_points = []
-    for size in plan.sizes:
-        for repeat in range(plan.repeats):
-            if repeat > 0 and plan.same_for_every_repeat(size, ratio is not None):
-                spans.pop(0)
-                continue  # the same texts in every repeat: fitted once (see with_shared_points)
-            begun = time.perf_counter()
-            rows = learning_rows(plan.subset(size, repeat), plan.seeds[repeat])
-            predicted = fit_and_answer(rows, test, choices[tuning_sizes[size]].params)
-            curve_points.append(CurvePoint.scored(size, repeat + 1, data.y[test], predicted, n_labels,
-                                                  time.perf_counter() - begun))
+    tuning, curve_points, seconds = tune_then_fit(data, plan, tuning_sizes, points, spec.seed, ratio, splits_at,
+                                                  fit_and_answer, spans)
     on_event(Progress(1.0, "done"))
     return ModelCurve(
         name=model.display_name, representation=model.representation, classifier=model.classifier,
-        spec={**model.to_dict(), "representation_options": options}, tuning=list(choices.values()),
-        points=with_shared_points(curve_points, plan.shared_sizes(ratio is not None), plan.repeats),
-        seconds={"tuning": round(tuning_seconds, 4), "fits": round(time.perf_counter() - start, 4),
-                 "total": round(time.perf_counter() - total_start, 4)},
+        spec={**model.to_dict(), "representation_options": options}, tuning=tuning, points=curve_points,
+        seconds={**seconds, "total": round(time.perf_counter() - total_start, 4)},
     )
 

@@ -14,23 +14,21 @@ texts are oversampled.
 
 from __future__ import annotations
 
-import dataclasses
 import time
 from itertools import pairwise
 
 import numpy as np
 
 from guiapp.core.events import EventCallback, Log, Progress
-from guiapp.core.experiment.scores import metrics
-from guiapp.core.experiment.curves.learning_curve_results import CurvePoint, ModelCurve, TuningChoice, with_shared_points
+from guiapp.core.experiment.curves.learning_curve_results import ModelCurve
 from guiapp.core.experiment.curves.nested_subsets import CurvePlan
-from guiapp.core.experiment.protocol.resampling import cv_folds, oversampled_rows
+from guiapp.core.experiment.curves.trained_curve_steps import tune_then_fit
+from guiapp.core.experiment.protocol.resampling import cv_folds
 from guiapp.core.experiment.families.fine_tuning_local import LocalFineTuning
 from guiapp.core.experiment.families.fine_tuning_pieces import FineTuningRun, PlannedRun
 from guiapp.core.experiment.families.transformer_decisions import OVERSAMPLING_NOTE, Decisions
 from guiapp.core.study.sections import ModelSpec
 from guiapp.core.study.spec import ExperimentSpec
-from guiapp.core.study.split import TrainTestSplit
 from guiapp.core.study.study_data import StudyData
 
 
@@ -64,8 +62,6 @@ def transformer_curve(
             on_event(Log(f"{model.display_name}: {OVERSAMPLING_NOTE}"))
             ratio = None
 
-    def learning_rows(rows: np.ndarray, seed: int) -> np.ndarray:
-        return rows[oversampled_rows(data.y[rows], ratio, seed)] if ratio is not None else rows
 
     def train_and_predict(rows: np.ndarray, predict_rows: np.ndarray, point: dict, label: str, span) -> np.ndarray:
         piece = FineTuningRun(options["model"], rows, predict_rows, n_labels,
@@ -77,53 +73,23 @@ def transformer_curve(
     how_wanted = spec.evaluation.transformer_tuning
     use_folds = how_wanted == "cross-validation" or (how_wanted == "auto" and on_gpu)
     plan_spans = _spans(plan, tuning_sizes, points, spec.evaluation.folds if use_folds else 1)
-    start = time.perf_counter()
-    choices: dict[int, TuningChoice] = {}
-    for tune_size in sorted(set(tuning_sizes.values())):
-        used_for = [size for size, tuned_at in tuning_sizes.items() if tuned_at == tune_size]
-        if len(points) == 1:
-            choices[tune_size] = TuningChoice(tune_size, 1, dict(points[0]), None, "only one setting: nothing to tune", used_for)
-            continue
-        rows = plan.subset(tune_size, 0)
-        subset = dataclasses.replace(data, split=TrainTestSplit(rows, data.split.test, data.split.how))
-        folds = cv_folds(data.y[rows], spec.evaluation.folds, spec.seed) if use_folds else []
-        splits, how = tuning_splits(subset, folds, spec, on_gpu)
-        scores = np.zeros((len(points), len(splits)))
-        for split_index, (fit_part, valid_part) in enumerate(splits):
-            for index, point in enumerate(points):
-                label = f"choosing the setting on {tune_size:,} texts, setting {index + 1} of {len(points)}"
-                fit_rows = learning_rows(rows[fit_part], spec.seed)
-                predicted = train_and_predict(fit_rows, rows[valid_part], point, label, plan_spans.pop(0))
-                scores[index, split_index] = metrics.macro_f1(data.y[rows[valid_part]], predicted)
-        means = scores.mean(axis=1)
-        chosen = int(np.flatnonzero(means == means.max())[0])
-        choices[tune_size] = TuningChoice(tune_size, 1, dict(points[chosen]), round(float(means[chosen]), 6), how, used_for)
-        on_event(Log(f"{model.display_name}: learning rate {points[chosen]['learning_rate']:g}, "
-                     f"{points[chosen]['epochs']} epochs, chosen on the {tune_size:,}-text subset of draw 1 "
-                     f"(macro-F1 {means[chosen]:.3f} by {how})."))
-    tuning_seconds = time.perf_counter() - start
 
-    start = time.perf_counter()
-    test = data.split.test
-    curve_points = []
-    for size in plan.sizes:
-        for repeat in range(plan.repeats):
-            if repeat > 0 and plan.same_for_every_repeat(size, ratio is not None):
-                plan_spans.pop(0)
-                continue  # the same texts in every repeat: fitted once (see with_shared_points)
-            fit_start = time.perf_counter()
-            rows = learning_rows(plan.subset(size, repeat), plan.seeds[repeat])
-            label = f"{size:,} texts, draw {repeat + 1} of {plan.repeats}"
-            predicted = train_and_predict(rows, test, choices[tuning_sizes[size]].params, label, plan_spans.pop(0))
-            curve_points.append(CurvePoint.scored(size, repeat + 1, data.y[test], predicted, n_labels,
-                                                  time.perf_counter() - fit_start))
+    def splits_at(tune_size: int, rows: np.ndarray, subset: StudyData):  # noqa: ANN202 - see SplitsAt
+        folds = cv_folds(data.y[rows], spec.evaluation.folds, spec.seed) if use_folds else []
+        return tuning_splits(subset, folds, spec, on_gpu)
+
+    def say_chosen(tune_size: int, point: dict, mean: float, how: str) -> None:
+        on_event(Log(f"{model.display_name}: learning rate {point['learning_rate']:g}, "
+                     f"{point['epochs']} epochs, chosen on the {tune_size:,}-text subset of draw 1 "
+                     f"(macro-F1 {mean:.3f} by {how})."))
+
+    tuning, curve_points, seconds = tune_then_fit(data, plan, tuning_sizes, points, spec.seed, ratio, splits_at,
+                                                  train_and_predict, plan_spans, say_chosen)
     on_event(Progress(1.0, "done"))
     return ModelCurve(
         name=model.display_name, representation=model.representation, classifier=model.classifier,
         spec={**model.to_dict(), "representation_options": options, "device": {"kind": device.kind, "name": device.name}},
-        tuning=list(choices.values()), points=with_shared_points(curve_points, plan.shared_sizes(ratio is not None), plan.repeats),
-        seconds={"tuning": round(tuning_seconds, 4), "fits": round(time.perf_counter() - start, 4),
-                 "total": round(time.perf_counter() - total_start, 4)},
+        tuning=tuning, points=curve_points, seconds={**seconds, "total": round(time.perf_counter() - total_start, 4)},
     )  # fmt: skip
 
 
