@@ -11,8 +11,7 @@ not load torch.
 
 from __future__ import annotations
 
-from importlib import import_module
-from typing import Any
+from guiapp.core.models.lazy_names import names_on_first_use
 
 _WHERE = {
     "SETFIT_FILE": "folder",
@@ -22,11 +21,6 @@ _WHERE = {
     "load_setfit": "loading",
 }
 
-
-def __getattr__(name: str) -> Any:
-    if name not in _WHERE:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    return getattr(import_module(f"{__name__}.{_WHERE[name]}"), name)
-
+__getattr__ = names_on_first_use(__name__, _WHERE)
 
 __all__ = ["SETFIT_FILE", "SetFitModel", "SetFitSettings", "load_setfit", "train_setfit"]

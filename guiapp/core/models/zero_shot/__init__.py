@@ -9,8 +9,7 @@ not load torch or scipy (the window opens without them).
 
 from __future__ import annotations
 
-from importlib import import_module
-from typing import Any
+from guiapp.core.models.lazy_names import names_on_first_use
 
 _WHERE = {
     "DEFAULT_TEMPLATE": "descriptions",
@@ -25,11 +24,6 @@ _WHERE = {
     "ZeroShotSimilarity": "similarity",
 }
 
-
-def __getattr__(name: str) -> Any:
-    if name not in _WHERE:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    return getattr(import_module(f"{__name__}.{_WHERE[name]}"), name)
-
+__getattr__ = names_on_first_use(__name__, _WHERE)
 
 __all__ = sorted(_WHERE)
