@@ -24,6 +24,7 @@ texts (zero-shot, SetFit) by ``few_shot_estimates.py``, from the same figures (`
 from __future__ import annotations
 
 import os
+from typing import Any
 
 from guiapp.core.experiment.speed.speed_cache import machine_identity, read_speed
 from guiapp.core.experiment.speed.speed_figures import (
@@ -195,6 +196,19 @@ def transformer_tuning_splits(tuning: str, on_gpu: bool, folds: int) -> int:
     return folds if tuning == "cross-validation" else 1
 
 
+def _transformer_text_seconds(model: ModelSpec, on_gpu: bool,
+                              mean_tokens: float | None) -> tuple[dict[str, Any], float]:
+    """A Transformer's full options and its seconds per text and epoch of fine-tuning, on the GPU when
+    there is one and the model may use it, corrected by what this computer measured before."""
+    from guiapp.core.models.transformers.options import full_options
+
+    options = full_options(model.representation_options)
+    gpu = on_gpu and options["device"] != "cpu"
+    per_text = per_text_finetune_seconds(options["model"], gpu, mean_tokens, options["max_length"])
+    per_text *= read_speed(f"finetune:{options['model']}:{'gpu' if gpu else 'cpu'}", machine_identity()) or 1.0
+    return options, per_text
+
+
 def transformer_seconds(
     model: ModelSpec,
     n_train: int,
@@ -211,15 +225,9 @@ def transformer_seconds(
     ``tuning_splits`` splits (folds when ``cross_validation``, else one validation split of
     ``validation_share``), predicting the texts held out from it; then the chosen setting (costed
     at the grid's most epochs) on all training texts once per seed, each predicting the test texts."""
-    from guiapp.core.models.transformers.options import (
-        expand_transformer_grid,
-        full_options,
-    )
+    from guiapp.core.models.transformers.options import expand_transformer_grid
 
-    options = full_options(model.representation_options)
-    gpu = on_gpu and options["device"] != "cpu"
-    per_text = per_text_finetune_seconds(options["model"], gpu, mean_tokens, options["max_length"])
-    per_text *= read_speed(f"finetune:{options['model']}:{'gpu' if gpu else 'cpu'}", machine_identity()) or 1.0
+    options, per_text = _transformer_text_seconds(model, on_gpu, mean_tokens)
     n_train = max(n_train, 1)
     if cross_validation:
         folds = max(tuning_splits, 2)
@@ -239,15 +247,9 @@ def transformer_out_of_fold_seconds(model: ModelSpec, n_train: int, folds: int, 
                                     mean_tokens: float | None = None) -> float:
     """Expected seconds of fine-tuning the chosen setting (costed at the grid's most epochs) once in each of
     ``folds`` folds of the training texts, each predicting the fold's held-out texts."""
-    from guiapp.core.models.transformers.options import (
-        expand_transformer_grid,
-        full_options,
-    )
+    from guiapp.core.models.transformers.options import expand_transformer_grid
 
-    options = full_options(model.representation_options)
-    gpu = on_gpu and options["device"] != "cpu"
-    per_text = per_text_finetune_seconds(options["model"], gpu, mean_tokens, options["max_length"])
-    per_text *= read_speed(f"finetune:{options['model']}:{'gpu' if gpu else 'cpu'}", machine_identity()) or 1.0
+    options, per_text = _transformer_text_seconds(model, on_gpu, mean_tokens)
     folds, n_train = max(folds, 2), max(n_train, 1)
     epochs = max(point["epochs"] for point in expand_transformer_grid(model.grid, options["model"]))
     fit, held_out = n_train * (folds - 1) / folds, n_train / folds
