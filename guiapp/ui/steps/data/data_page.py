@@ -1,99 +1,51 @@
-"""Step 1, Data: open a table, map its columns, read the data-health report."""
+"""Step 1, Data: open a table, map its columns, read the data-health report.
+
+Reading the table is :mod:`~guiapp.ui.steps.data.table_reading`, its "Table" tab
+:mod:`~guiapp.ui.steps.data.table_tab`; noticing that its file changed on
+disk is :mod:`~guiapp.ui.steps.data.file_on_disk`."""
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QFileSystemWatcher, Qt, QTimer, Signal
+from PySide6.QtCore import Qt, QTimer, Signal
 from PySide6.QtWidgets import (
     QComboBox,
-    QFrame,
     QHBoxLayout,
     QLabel,
     QPushButton,
     QSplitter,
     QStackedWidget,
-    QTableView,
     QTabWidget,
     QVBoxLayout,
     QWidget,
 )
 
 from guiapp.core.errors import DataError, UserError
-from guiapp.core.events import EventCallback, ignore_events
 from guiapp.core.health.findings import HealthReport
 from guiapp.core.health.report import compute_health
-from guiapp.core.study.mapping import ColumnMapping, check_mapping, suggest_mapping
+from guiapp.core.study.mapping import ColumnMapping
 from guiapp.core.study.spec import DataSpec
-from guiapp.core.study.table_changes import TableChanges, compare_tables, keep_mapping
-from guiapp.core.tables.reader import LoadedTable, read_table
-from guiapp.core.tables.text_sniffing import describe_encoding
+from guiapp.core.study.table_changes import TableChanges
+from guiapp.core.tables.reader import LoadedTable
 from guiapp.ui import theme
-from guiapp.ui.common.frame_model import DataFrameModel
+from guiapp.ui.common.job_progress import JobProgress
+from guiapp.ui.common.scroll_area import ScrollArea
+from guiapp.ui.session.study_session import StudySession
+from guiapp.ui.steps.data.file_on_disk import FileOnDiskBanner, FileSignature, file_signature
 from guiapp.ui.steps.data.health_view import HealthReportView
 from guiapp.ui.steps.data.heldout_file_choice import HeldOutFileChoice
-from guiapp.ui.common.job_progress import JobProgress
-from guiapp.ui.common.layouts import hbox
 from guiapp.ui.steps.data.mapping_panel import MappingPanel
-from guiapp.ui.steps.data.row_subset import RowSubsetModel
-from guiapp.ui.common.scroll_area import ScrollArea
+from guiapp.ui.steps.data.table_reading import read_again, read_and_suggest, table_details
+from guiapp.ui.steps.data.table_tab import TableTab
 from guiapp.ui.steps.data.welcome import WelcomePanel
-from guiapp.ui.session.study_session import StudySession
 from guiapp.workers import ErrorSink, Worker, WorkerSlot
 
 if TYPE_CHECKING:  # pandas loads with the first table, not when the window opens
     import pandas as pd
 
     from guiapp.core.study.category_fixes import CategoryFixes
-
-FORMAT_NAMES = {
-    "xlsx": "Excel workbook", "xlsm": "Excel workbook with macros", "xls": "Excel 97–2003 workbook",
-    "xlsb": "Excel binary workbook", "ods": "OpenDocument spreadsheet", "csv": "CSV file",
-    "tsv": "tab-separated file", "txt": "text file", "parquet": "Parquet file",
-}
-DELIMITER_NAMES = {",": "commas", ";": "semicolons", "\t": "tabs", "|": "vertical bars"}
-
-
-def read_and_suggest(
-    path: Path, sheet: str | None = None, wanted: ColumnMapping | None = None, on_event: EventCallback = ignore_events
-) -> tuple[LoadedTable, ColumnMapping]:
-    """Read a table and guess its column roles, both off the GUI thread. ``wanted`` (the mapping
-    of an opened study) is used when its columns are in the table; otherwise the guess is."""
-    table = read_table(path, sheet=sheet, on_event=on_event)
-    if wanted is not None:
-        try:
-            check_mapping(table.frame, wanted)
-        except DataError as error:
-            table.notices.append(f"The study's column roles do not fit this table ({error.message}); TextLab guessed them again.")
-        else:
-            return table, wanted
-    return table, suggest_mapping(table.frame)
-
-
-def read_again(
-    path: Path, sheet: str | None, mapping: ColumnMapping, before: pd.DataFrame, on_event: EventCallback = ignore_events
-) -> tuple[LoadedTable, ColumnMapping, TableChanges]:
-    """Read a table again (Reload), keeping every column role whose column is still there, and
-    say what changed since ``before`` (the version on screen). Off the GUI thread."""
-    table = read_table(path, sheet=sheet, on_event=on_event)
-    kept, lost = keep_mapping(mapping, table.frame.columns)
-    # a column that lists several categories per cell is not compared as single categories
-    changes = compare_tables(before, table.frame, None if kept.multi_label else kept.category_column)
-    changes.lost_roles = lost
-    return table, kept, changes
-
-
-FileSignature = tuple[int, int] | None  # (modification time in ns, size); None = the file is gone
-
-
-def file_signature(path: Path) -> FileSignature:
-    try:
-        stat = os.stat(path)
-    except OSError:
-        return None
-    return stat.st_mtime_ns, stat.st_size
 
 
 class DataPage(QWidget):
@@ -118,14 +70,7 @@ class DataPage(QWidget):
         self._previous_sha: str | None = None  # of the table shown before the current one (for Reload)
         self._load_slot = WorkerSlot(self)
         self._health_slot = WorkerSlot(self)
-        # Noticing that the file changed on disk: a watcher, and a check when the window is activated.
-        self.watcher = QFileSystemWatcher(self)
-        self.watcher.fileChanged.connect(self._file_touched)
-        self._watched: Path | None = None
-        self._signature: FileSignature = None  # of the version on screen (or the one the user chose to keep)
-        self._reading_signature: FileSignature = None  # taken when the reading started
-        self._check_timer = QTimer(self, singleShot=True, interval=300)  # editors write in several steps
-        self._check_timer.timeout.connect(self.check_file_on_disk)
+        self._reading_signature: FileSignature = None  # of the file on disk when the reading started
         # codings made on the Coding step are counted in the check: once coding pauses for a moment
         self._codings_timer = QTimer(self, singleShot=True, interval=1500)
         self._codings_timer.timeout.connect(self._recheck_with_codings)
@@ -215,7 +160,12 @@ class DataPage(QWidget):
         self.notices.setWordWrap(True)
         self.notices.setStyleSheet(theme.notice_style("caution", "6px"))
 
-        self.disk_banner = self._build_disk_banner()
+        # noticing that the file changed on disk: a watch, and a check when the window is activated
+        self.disk_banner = FileOnDiskBanner(lambda: self.table is not None and not self._load_slot.is_busy())
+        self.watcher, self.disk_label = self.disk_banner.watcher, self.disk_banner.label
+        self.banner_reload, self.banner_keep = self.disk_banner.reload_button, self.disk_banner.keep_button
+        self.banner_reload.clicked.connect(self.reload)
+        self.banner_keep.clicked.connect(self.keep_this_version)
         self.changes_label = QLabel("", objectName="reloadChanges")
         self.changes_label.setWordWrap(True)
         self.changes_label.setStyleSheet(theme.notice_style("news", "6px"))
@@ -254,28 +204,12 @@ class DataPage(QWidget):
         column.addWidget(self.health_view, 1)
 
         # Table tab
-        table_tab = QWidget()
-        self.frame_model = DataFrameModel()
-        self.rows_model = RowSubsetModel()
-        self.rows_model.setSourceModel(self.frame_model)
-        self.table_view = QTableView(objectName="tableView")
-        self.table_view.setModel(self.rows_model)
-        self.table_view.setWordWrap(False)
-        self.table_view.verticalHeader().setDefaultSectionSize(24)
-        self.table_view.horizontalHeader().setDefaultSectionSize(160)
-        self.subset_label = QLabel("", objectName="subsetLabel")
-        self.show_all_button = QPushButton("Show all rows", objectName="showAllRows")
+        table_tab = TableTab()
+        self.frame_model, self.rows_model, self.table_view = table_tab.frame_model, table_tab.rows_model, table_tab.table_view
+        self.subset_label, self.subset_banner = table_tab.subset_label, table_tab.subset_banner
+        self.show_all_button = table_tab.show_all_button
         self.show_all_button.clicked.connect(lambda: self.show_rows(None))
-        banner = QHBoxLayout()
-        banner.addWidget(self.subset_label, 1)
-        banner.addWidget(self.show_all_button)
-        self.subset_banner = QWidget()
-        self.subset_banner.setLayout(banner)
-        self.subset_banner.setStyleSheet(f"background: {theme.NEWS_BACKGROUND};")
-        table_column = QVBoxLayout(table_tab)
-        table_column.setContentsMargins(0, 0, 0, 0)
-        table_column.addWidget(self.subset_banner)
-        table_column.addWidget(self.table_view, 1)
+        self._table_tab = table_tab
 
         self.tabs = QTabWidget(objectName="dataTabs")
         self.tabs.addTab(health_tab, "Data health")
@@ -296,21 +230,6 @@ class DataPage(QWidget):
         layout.addWidget(self.notices)
         layout.addWidget(splitter, 1)
         return panel
-
-    def _build_disk_banner(self) -> QFrame:
-        banner = QFrame(objectName="diskBanner")
-        banner.setStyleSheet(f"#diskBanner {{ {theme.notice_style('disk', '')} }}")
-        self.disk_label = QLabel("", objectName="diskLabel")
-        self.disk_label.setWordWrap(True)
-        self.banner_reload = QPushButton("Reload", objectName="bannerReload")
-        self.banner_reload.setToolTip("Read the file as it is now, keeping your column roles.")
-        self.banner_reload.clicked.connect(self.reload)
-        self.banner_keep = QPushButton("Keep this version", objectName="bannerKeep")
-        self.banner_keep.setToolTip("Go on with the table as it was read; the file on disk is not read.")
-        self.banner_keep.clicked.connect(self.keep_this_version)
-        hbox(banner, (self.disk_label, 1), self.banner_reload, self.banner_keep, margins=(8, 4, 8, 4))
-        banner.hide()
-        return banner
 
     # -- opening -------------------------------------------------------------------------------
     def open_path(
@@ -341,7 +260,7 @@ class DataPage(QWidget):
 
     def can_reload(self) -> bool:
         """A file (not a project's snapshot) is shown and nothing is being read."""
-        return self.table is not None and self._watched is not None and not self._load_slot.is_busy()
+        return self.table is not None and self.disk_banner.path is not None and not self._load_slot.is_busy()
 
     def reload(self) -> None:
         """Read the same file (and sheet) again, keeping the column roles; says what changed."""
@@ -377,45 +296,15 @@ class DataPage(QWidget):
 
     def keep_this_version(self) -> None:
         """Go on with the table on screen; the banner comes back only if the file changes again."""
-        if self._watched is not None:
-            self._signature = file_signature(self._watched)
-            self._rewatch()
-        self.disk_banner.hide()
+        self.disk_banner.keep()
         self.statusMessage.emit("Kept the version of the file that was read; the file on disk was not read.")
 
     def check_file_on_disk(self) -> bool:
         """Show the banner when the file on screen changed on disk since it was read (never reloads)."""
-        path = self._watched
-        if path is None or self.table is None or self._load_slot.is_busy():
-            return False
-        now = file_signature(path)
-        self._rewatch()
-        if now == self._signature:
-            return False
-        if now is None:
-            self.disk_label.setText(f"<b>{path.name} was moved or deleted</b> since it was loaded. TextLab goes on with "
-                                    "the table as it was read.")
-        else:
-            self.disk_label.setText(f"<b>The file changed on disk</b> since it was loaded ({path.name}). Reload it to use "
-                                    "the new version (your column roles are kept), or keep this version.")
-        self.banner_reload.setVisible(now is not None)
-        self.disk_banner.show()
-        return True
-
-    def _file_touched(self, _path: str) -> None:
-        self._check_timer.start()
-
-    def _rewatch(self) -> None:
-        """Editors replace a file (write a new one, rename it over): the watch must be set again."""
-        if self._watched is not None and str(self._watched) not in self.watcher.files() and self._watched.exists():
-            self.watcher.addPath(str(self._watched))
+        return self.disk_banner.check()
 
     def _watch(self, path: Path | None) -> None:
-        if self.watcher.files():
-            self.watcher.removePaths(self.watcher.files())
-        self._watched = path
-        self._signature = self._reading_signature if path is not None else None
-        self._rewatch()
+        self.disk_banner.watch(path, self._reading_signature)
         self.reload_button.setEnabled(path is not None)
         self.reload_button.setToolTip(
             "Read this file again (after you changed it, e.g. in Excel), keeping the column roles you chose, and "
@@ -469,7 +358,7 @@ class DataPage(QWidget):
         frame = table.frame
         self.file_label.setText(table.path.name + (f"  ·  sheet “{table.sheet}”" if table.sheet and len(table.sheets) > 1 else ""))
         self.file_label.setToolTip(str(table.path))
-        self.file_details.setText(self._details_text(table))
+        self.file_details.setText(table_details(table, self.test_file))
         self.sheet_combo.blockSignals(True)
         self.sheet_combo.clear()
         self.sheet_combo.addItems(table.sheets)
@@ -495,17 +384,6 @@ class DataPage(QWidget):
         self.statusMessage.emit(f"Read {len(frame):,} rows from {table.path.name}.")
         self._mapping_changed(mapping)
 
-    def _details_text(self, table: LoadedTable) -> str:
-        rows, columns = table.frame.shape
-        parts = [f"{rows:,} rows", f"{columns} columns", FORMAT_NAMES.get(table.file_format, table.file_format)]
-        if self.test_file is not None:
-            parts.append(f"test texts from {Path(self.test_file[0]).name} (set in the study file)")
-        if table.delimiter:
-            parts.append(f"values separated by {DELIMITER_NAMES.get(table.delimiter, repr(table.delimiter))}")
-        if table.encoding:
-            parts.append(f"encoding {describe_encoding(table.encoding)}")
-        return "  ·  ".join(parts)
-
     def _sheet_chosen(self, index: int) -> None:
         if self.table is not None and self.sheet_combo.itemText(index) != self.table.sheet:
             self.open_path(self.table.path, self.sheet_combo.itemText(index), test_file=self.test_file)
@@ -525,7 +403,7 @@ class DataPage(QWidget):
     def _test_file_changed(self) -> None:
         self.test_file = self.test_choice.file
         if self.table is not None:
-            self.file_details.setText(self._details_text(self.table))
+            self.file_details.setText(table_details(self.table, self.test_file))
         self.testFileChanged.emit()
 
     def test_count(self) -> int | None:
@@ -547,10 +425,7 @@ class DataPage(QWidget):
     def _mapping_changed(self, mapping: ColumnMapping) -> None:
         if self.table is None:
             return
-        roles = _roles(mapping)
-        self.frame_model.set_column_roles(roles)
-        for position, column in enumerate(self.table.frame.columns):
-            self.table_view.setColumnWidth(position, 520 if roles.get(str(column)) == "text" else 140)
+        self._table_tab.show_roles(self.table.frame, mapping)
         self.mapping_message.hide()
         self._check_health(mapping)
 
@@ -637,19 +512,7 @@ class DataPage(QWidget):
     # -- rows ---------------------------------------------------------------------------------------
     def show_rows(self, rows: list[int] | None) -> None:
         """Show only ``rows`` (table positions) in the Table tab, or every row for None."""
-        self.rows_model.set_rows(rows)
-        self.subset_banner.setVisible(rows is not None)
+        self._table_tab.show_rows(rows)
         if rows is not None:
-            self.subset_label.setText(f"Showing {len(rows):,} rows picked in the data-health report.")
             self.tabs.setCurrentIndex(1)
             self.table_view.scrollToTop()
-
-
-def _roles(mapping: ColumnMapping) -> dict[str, str]:
-    roles = {column: "text" for column in mapping.text_columns}
-    roles.update({column: "metadata" for column in mapping.metadata_columns})
-    roles.update({column: "category" for column in mapping.category_columns})
-    for column, role in ((mapping.category_column, "category"), (mapping.id_column, "ID"), (mapping.split_column, "split")):
-        if column:
-            roles[column] = role
-    return roles
