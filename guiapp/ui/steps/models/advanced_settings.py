@@ -50,6 +50,7 @@ TAB_TITLES = ("Test and tuning", "Preparing the texts", "Settings to try", "Tran
 TRANSFORMER = "transformer"  # key of the Transformer's options in StudySettings.options
 FINE_TUNE = "fine_tune"  # key of its grid in StudySettings.grids
 SETFIT = "setfit"  # key of SetFit's options in StudySettings.options, and of its grid in StudySettings.grids
+TRANSFORMER_PAIR = (TRANSFORMER, FINE_TUNE)  # the fine-tuned Transformer as (representation, classifier)
 
 
 @dataclass
