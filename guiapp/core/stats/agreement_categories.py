@@ -16,7 +16,8 @@ from dataclasses import dataclass
 import numpy as np
 
 from guiapp.core.stats.agreement import alpha_from_sums
-from guiapp.core.stats.agreement_intervals import check_bootstrap, interval_of, unit_weights
+from guiapp.core.stats.agreement_intervals import check_bootstrap, interval_of
+from guiapp.core.stats.bootstrap_draws import resample_weights
 from guiapp.core.stats.multilabel_scores import check_pair
 
 
@@ -97,7 +98,7 @@ def category_agreement(
         columns = np.concatenate([values.reshape(n, 2 * k), diagonal, one_hot], axis=1)
         alphas, kappas = np.empty((samples, k)), np.empty((samples, k))
         rng = np.random.default_rng(seed)
-        for start, stop, weights in unit_weights(rng, n, samples):
+        for start, stop, weights in resample_weights(rng, n, samples):
             sums = weights @ columns
             totals = sums[:, : 2 * k].reshape(-1, k, 2)
             agreeing = sums[:, 2 * k: 3 * k]

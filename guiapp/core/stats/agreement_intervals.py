@@ -16,19 +16,7 @@ from __future__ import annotations
 import numpy as np
 
 from guiapp.core.stats.agreement import alpha_from_sums, sorted_categories, unit_terms, value_counts
-
-_CELLS_PER_CHUNK = 2_000_000
-
-
-def unit_weights(rng: np.random.Generator, n_units: int, samples: int):
-    """Yield (start, stop, weights): how often each unit was drawn, for chunks of resamples."""
-    chunk = max(1, _CELLS_PER_CHUNK // max(n_units, 1))
-    for start in range(0, samples, chunk):
-        stop = min(samples, start + chunk)
-        draws = rng.integers(0, n_units, size=(stop - start, n_units))
-        offsets = (np.arange(stop - start) * n_units)[:, None]
-        weights = np.bincount((draws + offsets).ravel(), minlength=(stop - start) * n_units)
-        yield start, stop, weights.reshape(stop - start, n_units).astype(float)
+from guiapp.core.stats.bootstrap_draws import resample_weights
 
 
 def interval_of(values: np.ndarray, level: float) -> tuple[float, float]:
@@ -58,7 +46,7 @@ def bootstrap_alpha_from_counts(
     check_bootstrap(samples, level, len(values))
     rng = np.random.default_rng(seed)
     alphas = np.empty(samples)
-    for start, stop, weights in unit_weights(rng, len(values), samples):
+    for start, stop, weights in resample_weights(rng, len(values), samples):
         alphas[start:stop] = alpha_from_sums(weights @ values, weights @ diagonal)
     return interval_of(alphas, level)
 
@@ -85,7 +73,7 @@ def bootstrap_kappa(
     one_hot[np.arange(len(cell)), cell] = 1.0
     rng = np.random.default_rng(seed)
     kappas = np.empty(samples)
-    for start, stop, weights in unit_weights(rng, len(cell), samples):
+    for start, stop, weights in resample_weights(rng, len(cell), samples):
         tables = (weights @ one_hot).reshape(-1, k, k)
         n = tables.sum(axis=(1, 2))
         observed = np.trace(tables, axis1=1, axis2=2) / n

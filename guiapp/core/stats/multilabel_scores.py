@@ -19,11 +19,11 @@ models are paired.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 
 import numpy as np
 
-_CELLS_PER_CHUNK = 2_000_000
+from guiapp.core.stats.bootstrap_draws import resample_weights
 
 
 def as_indicators(values, name: str = "The coding") -> np.ndarray:
@@ -99,18 +99,6 @@ def macro_f1(y_true, y_pred) -> float:
 
 def micro_f1(y_true, y_pred) -> float:
     return micro_f1_from_counts(*category_counts(y_true, y_pred))
-
-
-def resample_weights(rng: np.random.Generator, n_texts: int, samples: int) -> Iterator[tuple[int, int, np.ndarray]]:
-    """Yield (start, stop, weights) for chunks of resamples: ``weights[s, i]`` is how often text i
-    was drawn in resample ``start + s`` (``n_texts`` draws with replacement per resample)."""
-    chunk = max(1, _CELLS_PER_CHUNK // max(n_texts, 1))
-    for start in range(0, samples, chunk):
-        stop = min(samples, start + chunk)
-        draws = rng.integers(0, n_texts, size=(stop - start, n_texts))
-        offsets = (np.arange(stop - start) * n_texts)[:, None]
-        weights = np.bincount((draws + offsets).ravel(), minlength=(stop - start) * n_texts)
-        yield start, stop, weights.reshape(stop - start, n_texts).astype(float)
 
 
 def bootstrap_category_counts(

@@ -83,36 +83,30 @@ def _test_set_sentence(c: PairComparison, clear: bool, p: str, test: str) -> str
 
 
 def _bootstrap_sentence(c: PairComparison, clear: bool, p: str) -> str:
-    difference = c.mean_difference or 0.0
-    interval = f"{c.level:.0%} interval {c.ci_low:+.3f} to {c.ci_high:+.3f}"
     test = f"paired bootstrap over the test texts{_comparisons(c.n_comparisons)}"
-    if clear and difference != 0:
-        better, worse = (c.model_a, c.model_b) if difference > 0 else (c.model_b, c.model_a)
-        return (
-            f"{better} scores higher than {worse} on the {c.n_texts:,} test texts (macro-F1 {abs(difference):.3f} "
-            f"higher; {c.model_a} minus {c.model_b}: {interval}); if both were equally good, a difference this "
-            f"large would arise by chance with probability {p} ({test})."
-        )
-    return (
-        f"No clear difference between {c.model_a} and {c.model_b} on the {c.n_texts:,} test texts (macro-F1 of "
-        f"{c.model_a} minus {c.model_b}: {difference:+.3f}, {interval}; {p}, {test}). This does not show that "
-        f"they are equally good; more test texts might reveal a difference."
-    )
+    return _difference_sentence(c, clear, p, c.mean_difference or 0.0, f"on the {c.n_texts:,} test texts",
+                                "macro-F1", test, on_average="", more="; more test texts might reveal a difference")
 
 
 def _fold_sentence(c: PairComparison, clear: bool, p: str, test: str, score_name: str) -> str:
-    difference = c.mean_difference
+    return _difference_sentence(c, clear, p, c.mean_difference, "across the cross-validation folds", score_name,
+                                f"{test}{_comparisons(c.n_comparisons)}", on_average=" on average", more="")
+
+
+def _difference_sentence(c: PairComparison, clear: bool, p: str, difference: float, where: str, score_name: str,
+                         test: str, *, on_average: str, more: str) -> str:
+    """The sentence for a difference in a score with its interval: which model scores higher
+    ``where`` when the difference is clear, else that no clear difference was found."""
     interval = f"{c.level:.0%} interval {c.ci_low:+.3f} to {c.ci_high:+.3f}"
     if clear and difference != 0:
         better, worse = (c.model_a, c.model_b) if difference > 0 else (c.model_b, c.model_a)
         return (
-            f"{better} scores higher than {worse} across the cross-validation folds ({score_name} "
-            f"{abs(difference):.3f} higher on average; {c.model_a} minus {c.model_b}: {interval}); if both were "
-            f"equally good, a difference this large would arise by chance with probability {p} "
-            f"({test}{_comparisons(c.n_comparisons)})."
+            f"{better} scores higher than {worse} {where} ({score_name} {abs(difference):.3f} higher{on_average}; "
+            f"{c.model_a} minus {c.model_b}: {interval}); if both were equally good, a difference this large "
+            f"would arise by chance with probability {p} ({test})."
         )
     return (
-        f"No clear difference between {c.model_a} and {c.model_b} across the cross-validation folds "
-        f"({score_name} of {c.model_a} minus {c.model_b}: {difference:+.3f} on average, {interval}; {p}, "
-        f"{test}{_comparisons(c.n_comparisons)}). This does not show that they are equally good."
+        f"No clear difference between {c.model_a} and {c.model_b} {where} ({score_name} of {c.model_a} minus "
+        f"{c.model_b}: {difference:+.3f}{on_average}, {interval}; {p}, {test}). This does not show that they are "
+        f"equally good{more}."
     )
