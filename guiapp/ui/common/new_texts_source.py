@@ -8,14 +8,12 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import Qt, Signal
+from PySide6.QtCore import Signal
 from PySide6.QtWidgets import (
     QComboBox,
     QFileDialog,
     QHBoxLayout,
     QLabel,
-    QListWidget,
-    QListWidgetItem,
     QPushButton,
     QTableView,
     QVBoxLayout,
@@ -27,6 +25,7 @@ from guiapp.core.predict.new_texts import text_columns_for, uncoded_rows
 from guiapp.core.study.mapping import ColumnMapping
 from guiapp.core.tables.reader import LoadedTable, read_table
 from guiapp.ui import theme
+from guiapp.ui.common.column_check_list import ColumnCheckList
 from guiapp.ui.common.frame_model import DataFrameModel
 from guiapp.ui.common.job_progress import JobProgress
 from guiapp.workers import Worker, WorkerSlot
@@ -78,10 +77,9 @@ class NewTextsSource(QWidget):
         self.sheet_combo = QComboBox(objectName="newTextsSheet")
         self.sheet_combo.activated.connect(self._sheet_chosen)
         self.columns_label = QLabel("Column(s) with the text:")
-        self.columns_list = QListWidget(objectName="newTextsColumns")
+        self.columns_list = ColumnCheckList("newTextsColumns", max_height=110)
         self.columns_list.setToolTip("Tick the column that holds the texts. Several ticked columns are "
                                      "joined, as they were for your coded texts.")
-        self.columns_list.setMaximumHeight(110)
         self.columns_list.itemChanged.connect(lambda _item: self.changed.emit())
         self.preview = QTableView(objectName="newTextsPreview")
         self.preview.setMaximumHeight(170)
@@ -116,8 +114,7 @@ class NewTextsSource(QWidget):
         self._study_columns = list(columns)
 
     def text_columns(self) -> list[str]:
-        return [self.columns_list.item(i).text() for i in range(self.columns_list.count())
-                if self.columns_list.item(i).checkState() == Qt.CheckState.Checked]
+        return self.columns_list.checked()
 
     def source_name(self) -> str:
         return self.path.name if self.path is not None else OWN_TABLE
@@ -160,11 +157,7 @@ class NewTextsSource(QWidget):
         if frame is None or mapping is None:
             return
         self._show(uncoded_rows(frame, mapping), None, None, [])  # each row keeps its own number
-        self.columns_list.blockSignals(True)
-        for i in range(self.columns_list.count()):
-            item = self.columns_list.item(i)
-            item.setCheckState(Qt.CheckState.Checked if item.text() in mapping.text_columns else Qt.CheckState.Unchecked)
-        self.columns_list.blockSignals(False)
+        self.columns_list.set_checked(mapping.text_columns)
         self.changed.emit()
 
     def clear(self) -> None:
@@ -207,14 +200,7 @@ class NewTextsSource(QWidget):
             self.sheet_combo.setCurrentText(sheet)
         self.sheet_label.setVisible(len(sheets) > 1)
         self.sheet_combo.setVisible(len(sheets) > 1)
-        ticked = set(text_columns_for(frame, self._study_columns))
-        self.columns_list.blockSignals(True)
-        self.columns_list.clear()
-        for column in frame.columns:
-            item = QListWidgetItem(str(column))
-            item.setFlags(item.flags() | Qt.ItemFlag.ItemIsUserCheckable)
-            item.setCheckState(Qt.CheckState.Checked if column in ticked else Qt.CheckState.Unchecked)
-            self.columns_list.addItem(item)
-        self.columns_list.blockSignals(False)
+        ticked = [str(column) for column in text_columns_for(frame, self._study_columns)]
+        self.columns_list.set_columns([str(column) for column in frame.columns], ticked)
         self.preview_model.set_frame(frame.head(PREVIEW_ROWS))
         self.details.show()

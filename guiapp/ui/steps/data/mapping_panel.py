@@ -22,7 +22,7 @@ from guiapp.core.study.category_fixes import CategoryFixes
 from guiapp.core.study.category_preview import category_preview
 from guiapp.core.study.mapping import ColumnMapping
 from guiapp.ui import theme
-from guiapp.ui.steps.data.column_check_list import ColumnCheckList
+from guiapp.ui.common.column_check_list import ColumnCheckList
 from guiapp.ui.steps.data.column_previews import (
     column_preview,
     label_sets_preview,

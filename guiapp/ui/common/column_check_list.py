@@ -1,4 +1,5 @@
-"""A list of a table's columns with a check box each (text columns, categories, columns kept for later)."""
+"""A list of a table's columns with a check box each: the Data step's text columns, categories and columns
+kept for later, and the text columns of the texts to predict."""
 
 from __future__ import annotations
 
