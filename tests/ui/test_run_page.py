@@ -19,7 +19,8 @@ from guiapp.core.events import Log, Progress, TaskUpdate, ignore_events
 from guiapp.core.study.mapping import ColumnMapping
 from guiapp.core.study.sections import EvaluationSpec, ModelSpec
 from guiapp.core.study.spec import DataSpec, ExperimentSpec
-from guiapp.ui.steps.run.run_page import CANCELLED_TEXT, EMPTY_TEXT, LOG_COLORS, RunPage
+from guiapp.ui.steps.run.run_log import LOG_COLORS
+from guiapp.ui.steps.run.run_page import CANCELLED_TEXT, EMPTY_TEXT, RunPage
 from guiapp.ui.steps.results.results_charts import format_seconds
 from guiapp.workers import ErrorSink
 from tests.ui.helpers import save_screenshot

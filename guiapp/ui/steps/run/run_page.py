@@ -3,15 +3,13 @@
 The page hands an :class:`ExperimentSpec` to the engine (``guiapp.core.experiment.run.runner.run_experiment``)
 in a :class:`Worker`, and shows what the engine reports: the overall progress with the time
 left, one row per model (a fine-tuned Transformer's row with its live training-loss chart), and a
-readable log. It never trains anything itself.
+readable log (``run_log``). It never trains anything itself.
 """
 
 from __future__ import annotations
 
-import html
 import time
 from collections.abc import Callable
-from pathlib import Path
 from typing import Any
 
 from PySide6.QtCore import Qt, QTimer, Signal
@@ -21,7 +19,6 @@ from PySide6.QtWidgets import (
     QHBoxLayout,
     QLabel,
     QMessageBox,
-    QPlainTextEdit,
     QProgressBar,
     QPushButton,
     QStackedWidget,
@@ -39,6 +36,8 @@ from guiapp.ui.common.fitting_splitter import FittingSplitter
 from guiapp.ui.common.glossary import GlossaryLabel
 from guiapp.ui.common.layouts import vbox
 from guiapp.ui.steps.run.model_progress import ModelProgressList, ModelProgressRow
+from guiapp.ui.steps.run.run_log import RunLog
+from guiapp.ui.steps.run.run_wording import describe_plan, describe_test_texts, format_elapsed, study_name
 from guiapp.ui.common.chart_numbers import format_seconds
 from guiapp.ui.session.study_session import StudySession
 from guiapp.ui.common.step_order import RESULTS_STEP, RUN_STEP
@@ -51,7 +50,6 @@ CANCELLED_TEXT = (
 )
 EMPTY_TITLE = "Nothing is running yet"
 EMPTY_TEXT = "Choose models on the Models step and press Run."
-LOG_COLORS = {"info": theme.INK, "warning": theme.WARNING, "error": theme.ERROR}
 BANNER_NOTICES = {"finished": "done", "cancelled": "caution", "failed": "problem", "stopping": "caution"}
 RunFunction = Callable[..., Any]
 
@@ -61,36 +59,6 @@ def run_engine(spec: ExperimentSpec, on_event=ignore_events, **kwargs: Any):
     from guiapp.core.experiment import run_experiment
 
     return run_experiment(spec, on_event, **kwargs)
-
-
-def format_elapsed(seconds: float) -> str:
-    """75 -> "1:15", 3725 -> "1:02:05"."""
-    seconds = int(max(seconds, 0))
-    hours, rest = divmod(seconds, 3600)
-    minutes, secs = divmod(rest, 60)
-    return f"{hours}:{minutes:02d}:{secs:02d}" if hours else f"{minutes}:{secs:02d}"
-
-
-def describe_test_texts(spec: ExperimentSpec) -> str:
-    """Where the test texts come from, in the user's words."""
-    if spec.data.test_source:
-        return f"test texts from the file {Path(spec.data.test_source).name}"
-    if spec.data.mapping.split_column:
-        return f"test texts marked in the column “{spec.data.mapping.split_column}”"
-    return f"{spec.evaluation.test_share * 100:.0f} % of your coded texts kept aside as test texts"
-
-
-def describe_plan(size) -> str:  # a run_size.RunSize
-    """What the run will do, with every fit it makes, as the log and ``textlab run`` say it (``run_plan.py``)."""
-    return size.describe()
-
-
-def study_name(spec: ExperimentSpec) -> str:
-    if spec.name:
-        return spec.name
-    if spec.data.source:
-        return Path(spec.data.source).name.split(".")[0]
-    return "your study"
 
 
 class RunPage(QWidget):
@@ -256,29 +224,15 @@ class RunPage(QWidget):
         models_column.addWidget(models_title)
         models_column.addWidget(self.model_list, 1)
 
-        self.log_view = QPlainTextEdit(objectName="runLog")
-        self.log_view.setReadOnly(True)
-        self.log_view.setMaximumBlockCount(5000)
-        self.log_view.setStyleSheet("QPlainTextEdit { font-family: monospace; font-size: 12px; }")
-        self.log_view.setLineWrapMode(QPlainTextEdit.LineWrapMode.WidgetWidth)
-        self.copy_button = QPushButton("Copy log", objectName="copyLog")
-        self.copy_button.setToolTip("Copy the whole log, e.g. to send it with a question.")
+        self.run_log = RunLog()
+        self.log_view = self.run_log.view
+        self.copy_button = self.run_log.copy_button
         self.copy_button.clicked.connect(self.copy_log)
-        log_title = QLabel("What happened", objectName="runLogTitle")
-        log_title.setStyleSheet(theme.heading_style(14))
-        log_header = QHBoxLayout()
-        log_header.addWidget(log_title, 1)
-        log_header.addWidget(self.copy_button)
-        log_box = QWidget()
-        log_column = QVBoxLayout(log_box)
-        log_column.setContentsMargins(0, 0, 0, 0)
-        log_column.addLayout(log_header)
-        log_column.addWidget(self.log_view, 1)
 
         # refits as the banner comes and goes, and when the page is shown: the rows grow while it is hidden
         splitter = FittingSplitter(Qt.Orientation.Vertical, self._models_height, name="runSplitter", stretch=(3, 2))
         splitter.addWidget(models_box)
-        splitter.addWidget(log_box)
+        splitter.addWidget(self.run_log)
         self.splitter = splitter
         self.models_title = models_title
 
@@ -416,14 +370,7 @@ class RunPage(QWidget):
         self.statusMessage.emit("The log was copied; paste it wherever you need it.")
 
     def append_log(self, message: str, level: str = "info") -> None:
-        stamp = time.strftime("%H:%M:%S")
-        prefix = {"warning": "Warning: ", "error": "Error: "}.get(level, "")
-        colour = LOG_COLORS.get(level, LOG_COLORS["info"])
-        weight = "600" if level != "info" else "400"
-        self.log_view.appendHtml(
-            f'<span style="color:{theme.STAMP_TEXT};">{stamp}</span> '
-            f'<span style="color:{colour}; font-weight:{weight};">{html.escape(prefix + message)}</span>'
-        )
+        self.run_log.append(message, level)
 
     # -- events from the worker ---------------------------------------------------------------------
     def _current(self, worker: Worker) -> bool:
