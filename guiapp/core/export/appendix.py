@@ -16,7 +16,8 @@ from guiapp.core.errors import UserError
 from guiapp.core.experiment.results.experiment_result import ExperimentResult
 from guiapp.core.export.appendix_data import build_appendix
 from guiapp.core.export.appendix_html import render_appendix_html
-from guiapp.core.export.appendix_text import REFERENCE, appendix_paragraph
+from guiapp.core.export.appendix_references import REFERENCE
+from guiapp.core.export.appendix_text import appendix_paragraph
 from guiapp.core.export.target import check_target, study_data_files
 
 __all__ = ["REFERENCE", "appendix_paragraph", "build_appendix", "render_appendix_html", "write_appendix"]

@@ -13,12 +13,12 @@ import json
 from html import escape
 from typing import Any
 
+from guiapp.core.export.appendix_references import references
 from guiapp.core.export.appendix_text import (
     appendix_paragraph,
     date,
     interval,
     percent,
-    references,
     score,
 )
 

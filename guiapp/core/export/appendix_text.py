@@ -1,5 +1,6 @@
 """The methods appendix in words: ``appendix_paragraph`` writes two paragraphs of plain academic
-English from the dictionary of ``build_appendix``, for the researcher to adapt.
+English from the dictionary of ``build_appendix``, for the researcher to adapt (the works it cites
+are in ``appendix_references.py``).
 
 Every number in the prose comes from that dictionary; a fact that is missing there is left out of
 the prose rather than replaced by a guess.
@@ -10,66 +11,8 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
-# The paper whose protocol TextLab's defaults follow (its applications section: 5-fold cross-validated
-# grid search, refit, one evaluation on the test texts, macro-F1); it is cited without a DOI.
-_REFERENCE_PARTS = {
-    "authors": "Wankmüller, S.",
-    "year": "2022",
-    "title": "Neural transfer learning with transformers for social science text analysis",
-    "journal": "Sociological Methods & Research",
-    "note": "Preprint: arXiv, 2021.",
-}
-REFERENCE = {
-    "key": "Wankmüller (2022)",
-    "text": "{authors} ({year}). {title}. {journal}. {note}".format(**_REFERENCE_PARTS),
-    "parts": _REFERENCE_PARTS,
-}
-_CARUANA_PARTS = {
-    "authors": "Caruana, R., Niculescu-Mizil, A., Crew, G., & Ksikes, A.",
-    "year": "2004",
-    "title": "Ensemble selection from libraries of models",
-    "journal": "Proceedings of the 21st International Conference on Machine Learning (ICML 2004)",
-    "note": "Banff, Canada.",
-}
-_SECHIDIS_PARTS = {
-    "authors": "Sechidis, K., Tsoumakas, G., & Vlahavas, I.",
-    "year": "2011",
-    "title": "On the stratification of multi-label data",
-    "journal": ("Machine Learning and Knowledge Discovery in Databases (ECML PKDD 2011), Lecture Notes in Computer "
-                "Science, vol. 6913"),
-    "note": "Springer, pp. 145–158.",
-}
-_TUNSTALL_PARTS = {
-    "authors": "Tunstall, L., Reimers, N., Jo, U. E. S., Bates, L., Korat, D., Wasserblat, M., & Pereg, O.",
-    "year": "2022",
-    "title": "Efficient few-shot learning without prompts",
-    "journal": "arXiv preprint arXiv:2209.11055",
-    "note": "(SetFit).",
-}
-_YIN_PARTS = {
-    "authors": "Yin, W., Hay, J., & Roth, D.",
-    "year": "2019",
-    "title": "Benchmarking zero-shot text classification: Datasets, evaluation and entailment approach",
-    "journal": ("Proceedings of the 2019 Conference on Empirical Methods in Natural Language Processing and the 9th "
-                "International Joint Conference on Natural Language Processing (EMNLP-IJCNLP)"),
-    "note": "pp. 3914–3923.",
-}
-# Works the prose may cite, by the in-text citation it uses; the references list holds those cited.
-CITED_WORKS = [
-    {"key": "Caruana et al., 2004",
-     "text": "{authors} ({year}). {title}. {journal}. {note}".format(**_CARUANA_PARTS), "parts": _CARUANA_PARTS},
-    {"key": "Sechidis et al., 2011",
-     "text": "{authors} ({year}). {title}. {journal}. {note}".format(**_SECHIDIS_PARTS), "parts": _SECHIDIS_PARTS},
-    {"key": "Tunstall et al., 2022",
-     "text": "{authors} ({year}). {title}. {journal}. {note}".format(**_TUNSTALL_PARTS), "parts": _TUNSTALL_PARTS},
-    {"key": "Yin et al., 2019",
-     "text": "{authors} ({year}). {title}. {journal}. {note}".format(**_YIN_PARTS), "parts": _YIN_PARTS},
-]
+from guiapp.core.export.appendix_references import REFERENCE
 
-
-def references(prose: str) -> list[dict[str, Any]]:
-    """The works to list under References: the protocol followed, then every work ``prose`` cites."""
-    return [REFERENCE, *(work for work in CITED_WORKS if work["key"] in prose)]
 NUMBER_WORDS = ("no", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten")
 FRACTION_WORDS = {0.25: "one quarter", 0.5: "half", 1.0: "the size"}
 CLASSIFIER_PHRASES = {

@@ -25,7 +25,8 @@ from guiapp.core.experiment.curves.learning_curves import (
 from guiapp.core.experiment.run.run_plan import plan_run
 from guiapp.core.experiment.run.runner import run_experiment
 from guiapp.core.export.appendix_data import build_appendix
-from guiapp.core.export.appendix_text import appendix_paragraph, references
+from guiapp.core.export.appendix_references import references
+from guiapp.core.export.appendix_text import appendix_paragraph
 from guiapp.core.predict.open_model import open_trained_model
 from guiapp.core.study.mapping import ColumnMapping
 from guiapp.core.study.sections import EvaluationSpec, ModelSpec

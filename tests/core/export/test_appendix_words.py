@@ -5,7 +5,8 @@ from __future__ import annotations
 
 from guiapp.core.export.appendix_data import build_appendix
 from guiapp.core.export.appendix_html import render_appendix_html
-from guiapp.core.export.appendix_text import appendix_paragraph, references
+from guiapp.core.export.appendix_references import references
+from guiapp.core.export.appendix_text import appendix_paragraph
 from tests.ui.sample_results import sample_result
 
 
