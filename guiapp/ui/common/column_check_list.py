@@ -1,7 +1,10 @@
 """A list of a table's columns with a check box each: the Data step's text columns, categories and columns
-kept for later, and the text columns of the texts to predict."""
+kept for later, the text columns of the texts to predict, the columns a regression of the Findings step is
+explained by."""
 
 from __future__ import annotations
+
+from collections.abc import Hashable, Sequence
 
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QListWidget, QListWidgetItem
@@ -22,28 +25,31 @@ class ColumnCheckList(QListWidget):
             rows = max(len(self.shown()), 2)
             self.setFixedHeight(min(self._max_height, rows * row + 2 * self.frameWidth() + 4))
 
-    def set_columns(self, columns: list[str], checked: list[str]) -> None:
+    def set_columns(self, columns: Sequence[Hashable], checked: Sequence[Hashable]) -> None:
+        """List ``columns`` (named as text; :meth:`checked` gives back the names as they were given),
+        ``checked`` ticked (no change is emitted)."""
         self.blockSignals(True)
         self.clear()
         for column in columns:
-            item = QListWidgetItem(column)
+            item = QListWidgetItem(str(column))
+            item.setData(Qt.ItemDataRole.UserRole, column)
             item.setFlags(item.flags() | Qt.ItemFlag.ItemIsUserCheckable)
             item.setCheckState(Qt.CheckState.Checked if column in checked else Qt.CheckState.Unchecked)
             self.addItem(item)
         self.blockSignals(False)
         self._fit_height()
 
-    def set_checked(self, checked: list[str]) -> None:
+    def set_checked(self, checked: Sequence[Hashable]) -> None:
         """Tick exactly ``checked`` among the columns shown (no change is emitted)."""
         self.blockSignals(True)
         for i in range(self.count()):
             item = self.item(i)
-            wanted = item.text() in checked and not item.isHidden()
+            wanted = item.data(Qt.ItemDataRole.UserRole) in checked and not item.isHidden()
             item.setCheckState(Qt.CheckState.Checked if wanted else Qt.CheckState.Unchecked)
         self.blockSignals(False)
 
-    def checked(self) -> list[str]:
-        return [self.item(i).text() for i in range(self.count())
+    def checked(self) -> list:
+        return [self.item(i).data(Qt.ItemDataRole.UserRole) for i in range(self.count())
                 if self.item(i).checkState() == Qt.CheckState.Checked and not self.item(i).isHidden()]
 
     def offer_only(self, offered: set[str]) -> None:

@@ -6,12 +6,10 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 
-from PySide6.QtCore import Qt, Signal
+from PySide6.QtCore import Signal
 from PySide6.QtWidgets import (
     QComboBox,
     QLabel,
-    QListWidget,
-    QListWidgetItem,
     QPushButton,
     QTableWidget,
     QTableWidgetItem,
@@ -19,6 +17,7 @@ from PySide6.QtWidgets import (
 )
 
 from guiapp.ui import theme
+from guiapp.ui.common.column_check_list import ColumnCheckList
 from guiapp.ui.common.layouts import STRETCH, hbox, vbox
 
 KINDS = (("logistic", "Logistic (the chance of the category)"), ("linear", "Linear (the share, in points)"))
@@ -36,8 +35,7 @@ class RegressionForm(QWidget):
         self.kind_combo = QComboBox(objectName="regressionKind")
         for key, words in KINDS:
             self.kind_combo.addItem(words, key)
-        self.columns_list = QListWidget(objectName="regressionColumns")
-        self.columns_list.setMaximumHeight(110)
+        self.columns_list = ColumnCheckList("regressionColumns", max_height=110)
         self.columns_list.setToolTip("Tick the columns that may explain the category (e.g. party and year).")
         self.fit_button = QPushButton("Fit", objectName="fitRegression")
         self.fit_button.setToolTip("Fit the regression; its standard errors carry the model's mistakes.")
@@ -60,26 +58,16 @@ class RegressionForm(QWidget):
         there is no column)."""
         self.outcome_combo.clear()
         self.outcome_combo.addItems([str(c) for c in categories])
-        self.columns_list.clear()
-        for column in columns:
-            item = QListWidgetItem(str(column))
-            item.setData(Qt.ItemDataRole.UserRole, column)
-            item.setFlags(item.flags() | Qt.ItemFlag.ItemIsUserCheckable)
-            item.setCheckState(Qt.CheckState.Unchecked)
-            self.columns_list.addItem(item)
+        self.columns_list.set_columns(columns, [])
         self.fit_button.setEnabled(bool(columns))
         self.note.setText("" if columns else why_none)
         self.coefficients.setRowCount(0)
 
     def checked_columns(self) -> list:
-        items = [self.columns_list.item(i) for i in range(self.columns_list.count())]
-        return [item.data(Qt.ItemDataRole.UserRole) for item in items if item.checkState() == Qt.CheckState.Checked]
+        return self.columns_list.checked()
 
     def check_columns(self, columns: Sequence) -> None:
-        for i in range(self.columns_list.count()):
-            item = self.columns_list.item(i)
-            checked = item.data(Qt.ItemDataRole.UserRole) in columns
-            item.setCheckState(Qt.CheckState.Checked if checked else Qt.CheckState.Unchecked)
+        self.columns_list.set_checked(columns)
 
     def _fit(self) -> None:
         columns = self.checked_columns()
