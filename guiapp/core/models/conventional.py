@@ -8,12 +8,14 @@ small grids over their one regularisation setting. Every grid is editable in the
 
 from __future__ import annotations
 
+import functools
 import itertools
 import math
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from guiapp.core.errors import UserError
+from guiapp.core.models.grid_settings import check_setting_names, setting_values
 from guiapp.core.numbers import number_words, parse_number
 
 if TYPE_CHECKING:
@@ -138,25 +140,12 @@ def normalise_grid(key: str, grid: dict[str, Any] | None) -> dict[str, list[Any]
     """The grid with defaults filled in and every value checked and converted to its type."""
     info = classifier_info(key)
     grid = dict(grid or {})
-    unknown = sorted(set(grid) - set(info.parameters))
-    if unknown:
-        raise UserError(
-            f"The {info.label} grid has unknown setting(s): {', '.join(unknown)}.",
-            f"Allowed: {', '.join(info.parameters)}.",
-        )
-    result: dict[str, list[Any]] = {}
-    for name, parameter in info.parameters.items():
-        values = grid.get(name, info.default_grid[name])
-        if not isinstance(values, list | tuple):
-            values = [values]
-        if not values:
-            raise UserError(
-                f"The {info.label} grid has no value for '{parameter.label}'.",
-                "Give at least one value.",
-            )
-        converted = [_convert(info, name, parameter, value) for value in values]
-        result[name] = list(dict.fromkeys(converted))  # drop repeats, keep order
-    return result
+    check_setting_names(info.label, grid, info.parameters)
+    return {
+        name: setting_values(info.label, parameter.label, grid.get(name, info.default_grid[name]),
+                             functools.partial(_convert, info, name, parameter))
+        for name, parameter in info.parameters.items()
+    }
 
 
 def _convert(info: ClassifierInfo, name: str, parameter: ParameterInfo, value: Any) -> Any:

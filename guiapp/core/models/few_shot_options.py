@@ -16,12 +16,14 @@ anything runs.
 
 from __future__ import annotations
 
+import functools
 import itertools
 import math
 from pathlib import Path
 from typing import Any
 
 from guiapp.core.errors import UserError
+from guiapp.core.models.grid_settings import check_setting_names, setting_values
 from guiapp.core.models.setfit.settings import DEFAULT_MAX_PAIRS
 from guiapp.core.models.zero_shot.category_names import coded_names, coded_names_note
 from guiapp.core.numbers import parse_number
@@ -237,28 +239,22 @@ def setfit_options(options: dict[str, Any]) -> dict[str, Any]:
 def normalise_setfit_grid(grid: dict[str, Any] | None) -> dict[str, list[Any]]:
     """SetFit's grid with its defaults filled in, every value checked and converted."""
     grid = dict(grid or {})
-    unknown = sorted(set(grid) - set(SETFIT_GRID))
-    if unknown:
-        raise UserError(f"The SetFit grid has unknown setting(s): {', '.join(unknown)}.",
-                        f"Allowed: {', '.join(SETFIT_GRID)}.")
-    result: dict[str, list[Any]] = {}
-    for name, (kind, low, high, words) in SETFIT_LIMITS.items():
-        values = grid.get(name, SETFIT_GRID[name])
-        values = list(values) if isinstance(values, list | tuple) else [values]
-        if not values:
-            raise UserError(f"The SetFit grid has no value for '{name}'.", "Give at least one value.")
-        converted = []
-        for value in values:
-            try:
-                number = parse_number(value, kind)
-            except (ValueError, OverflowError):
-                raise UserError(f"'{name}' in the SetFit grid must be {words}, not {value!r}.") from None
-            fits = low <= number <= high if kind is int else low < number < high
-            if not math.isfinite(number) or not fits:
-                raise UserError(f"'{name}' in the SetFit grid must be {words}, not {value!r}.")
-            converted.append(number)
-        result[name] = list(dict.fromkeys(converted))
-    return result
+    check_setting_names("SetFit", grid, SETFIT_GRID)
+    return {name: setting_values("SetFit", name, grid.get(name, SETFIT_GRID[name]),
+                                 functools.partial(_setfit_grid_value, name))
+            for name in SETFIT_LIMITS}
+
+
+def _setfit_grid_value(name: str, value: Any) -> int | float:
+    kind, low, high, words = SETFIT_LIMITS[name]
+    try:
+        number = parse_number(value, kind)
+    except (ValueError, OverflowError):
+        raise UserError(f"'{name}' in the SetFit grid must be {words}, not {value!r}.") from None
+    fits = low <= number <= high if kind is int else low < number < high
+    if not math.isfinite(number) or not fits:
+        raise UserError(f"'{name}' in the SetFit grid must be {words}, not {value!r}.")
+    return number
 
 
 def expand_setfit_grid(grid: dict[str, Any] | None) -> list[dict[str, Any]]:

@@ -9,11 +9,13 @@ a higher learning rate for the small bundled one).
 
 from __future__ import annotations
 
+import functools
 import itertools
 import math
 from typing import Any
 
 from guiapp.core.errors import UserError
+from guiapp.core.models.grid_settings import check_setting_names, setting_values
 from guiapp.core.numbers import parse_number
 
 FAMILY = ("transformer", "fine_tune")
@@ -98,29 +100,21 @@ def normalise_transformer_grid(grid: dict[str, Any] | None, model: str = DEFAULT
     from guiapp.core.models.transformers.sources.registry import info_for
 
     grid = dict(grid or {})
-    unknown = sorted(set(grid) - set(GRID_HELP))
-    if unknown:
-        raise UserError(
-            f"The Transformer grid has unknown setting(s): {', '.join(unknown)}.", "Allowed: learning_rate, epochs."
-        )
+    check_setting_names("Transformer", grid, GRID_HELP)  # learning_rate, epochs
     defaults = info_for(model).default_grid
-    result: dict[str, list[Any]] = {}
-    for name, kind in (("learning_rate", float), ("epochs", int)):
-        values = grid.get(name, defaults[name])
-        values = list(values) if isinstance(values, list | tuple) else [values]
-        if not values:
-            raise UserError(f"The Transformer grid has no value for '{name}'.", "Give at least one value.")
-        converted = []
-        for value in values:
-            try:
-                number = parse_number(value, kind)
-            except ValueError:
-                raise UserError(f"'{name}' in the Transformer grid must be a number, not {value!r}.") from None
-            if not math.isfinite(number) or number <= 0 or (name == "learning_rate" and number >= 1):
-                raise UserError(f"'{name}' in the Transformer grid cannot be {value!r}.", "Learning rates lie between 0 and 1 (e.g. 2e-5); epochs are at least 1.")
-            converted.append(number)
-        result[name] = list(dict.fromkeys(converted))
-    return result
+    return {name: setting_values("Transformer", name, grid.get(name, defaults[name]),
+                                 functools.partial(_grid_value, name, kind))
+            for name, kind in (("learning_rate", float), ("epochs", int))}
+
+
+def _grid_value(name: str, kind: type, value: Any) -> int | float:
+    try:
+        number = parse_number(value, kind)
+    except ValueError:
+        raise UserError(f"'{name}' in the Transformer grid must be a number, not {value!r}.") from None
+    if not math.isfinite(number) or number <= 0 or (name == "learning_rate" and number >= 1):
+        raise UserError(f"'{name}' in the Transformer grid cannot be {value!r}.", "Learning rates lie between 0 and 1 (e.g. 2e-5); epochs are at least 1.")
+    return number
 
 
 def expand_transformer_grid(grid: dict[str, Any] | None, model: str = DEFAULT_MODEL) -> list[dict[str, Any]]:
