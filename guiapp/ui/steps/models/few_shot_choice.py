@@ -45,7 +45,7 @@ from guiapp.ui import theme
 from guiapp.ui.steps.models.category_descriptions import CategoryDescriptionsDialog, merged_descriptions
 from guiapp.ui.common.glossary import GlossaryLabel
 from guiapp.ui.steps.models.hub_download import HubDownloadRow, needs_download
-from guiapp.ui.steps.models.ticked_models import Pair, TickedModels
+from guiapp.ui.steps.models.ticked_models import Pair, TickedModels, section_column, show_ticked
 
 FEW_SHOT_PAIRS: tuple[Pair, ...] = FEW_SHOT_MODELS
 SIMILARITY_PAIR, NLI_PAIR, SETFIT_PAIR = FEW_SHOT_PAIRS  # zero-shot by similarity, by NLI; SetFit
@@ -176,12 +176,7 @@ class FewShotChoice(TickedModels, QFrame):
         descriptions_row.addWidget(self.descriptions_button)
         descriptions_row.addWidget(self.descriptions_label, 1)
 
-        column = QVBoxLayout(self)
-        column.setContentsMargins(0, 0, 0, 0)
-        column.setSpacing(6)
-        column.addWidget(title)
-        column.addWidget(intro)
-        column.addSpacing(2)
+        column = section_column(self, title, intro, spacing=6)
         column.addWidget(self._make_card(SIMILARITY_PAIR))
         column.addWidget(self._make_card(NLI_PAIR, nli_fields))
         column.addLayout(descriptions_row)
@@ -434,17 +429,9 @@ class FewShotChoice(TickedModels, QFrame):
         """Stop a download of the NLI model (the window is closing)."""
         self.nli_download.cancel()
 
-    def _toggled(self, pair: Pair) -> None:
-        self._restyle(pair)
-        self._show_problem()
-        self.changed.emit()
-
     def _restyle(self, pair: Pair) -> None:
-        card = self._cards[pair]
         ticked = self._boxes[pair].isChecked()
-        card.setProperty("ticked", ticked)
-        card.style().unpolish(card)
-        card.style().polish(card)
+        show_ticked(self._cards[pair], ticked)
         self._estimates[pair].setStyleSheet(
             f"{theme.text_style(theme.ACCENT)} {theme.BOLD_STYLE}" if ticked else theme.MUTED_STYLE)
 

@@ -28,7 +28,7 @@ from guiapp.core.study.sections import (
     available_models,
 )
 from guiapp.ui import theme
-from guiapp.ui.steps.models.ticked_models import Pair, TickedModels
+from guiapp.ui.steps.models.ticked_models import Pair, TickedModels, show_ticked
 
 
 # Names on screen: the spec's labels plus what each one is made from.
@@ -184,16 +184,9 @@ class ModelChoiceGrid(TickedModels, QWidget):
         """The expected time shown next to the pair's checkbox ("" before the data is known)."""
         return self._estimates[pair].text()
 
-    def _toggled(self, pair: Pair) -> None:
-        self._restyle(pair)
-        self.changed.emit()
-
     def _restyle(self, pair: Pair) -> None:
-        cell = self._cells[pair]
         ticked = self._boxes[pair].isChecked()
-        cell.setProperty("ticked", ticked)
-        cell.style().unpolish(cell)
-        cell.style().polish(cell)
+        show_ticked(self._cells[pair], ticked)
         self._estimates[pair].setStyleSheet(theme.text_style(theme.ACCENT) if ticked else theme.MUTED_STYLE)
 
 

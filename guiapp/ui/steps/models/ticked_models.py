@@ -1,14 +1,34 @@
-"""What the Models step's two model choices (the grid of families × classifiers, and the models that
-need few or no coded texts) share: one checkbox per (representation, classifier) pair, read and set
-the same way."""
+"""What the Models step's choices of models share: one checkbox per (representation, classifier) pair,
+read and set the same way (the grid of families × classifiers, and the models that need few or no coded
+texts); a section's column under its title and intro; and the look of a ticked model's cell or card
+(the fine-tuned Transformer's section too)."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
-from PySide6.QtWidgets import QCheckBox
+from PySide6.QtWidgets import QCheckBox, QLabel, QVBoxLayout, QWidget
 
 Pair = tuple[str, str]  # (representation, classifier)
+
+
+def section_column(section: QWidget, title: QLabel, intro: QLabel, spacing: int) -> QVBoxLayout:
+    """The column of a section of models (the Transformer, the models for few coded texts): its title
+    and intro on top, the rest added by the section."""
+    column = QVBoxLayout(section)
+    column.setContentsMargins(0, 0, 0, 0)
+    column.setSpacing(spacing)
+    column.addWidget(title)
+    column.addWidget(intro)
+    column.addSpacing(2)
+    return column
+
+
+def show_ticked(widget: QWidget, ticked: bool) -> None:
+    """Draw ``widget`` (a model's cell or card) as its style sheet's ``[ticked="true"]`` rules say."""
+    widget.setProperty("ticked", ticked)
+    widget.style().unpolish(widget)
+    widget.style().polish(widget)
 
 
 class TickedModels:
@@ -36,5 +56,11 @@ class TickedModels:
         self._ticks_set()
         self.changed.emit()
 
+    def _toggled(self, pair: Pair) -> None:
+        """A click ticked or unticked ``pair``."""
+        self._restyle(pair)
+        self._ticks_set()
+        self.changed.emit()
+
     def _ticks_set(self) -> None:
-        """After :meth:`set_checked` ticked its pairs, before ``changed`` (nothing by default)."""
+        """After a click or :meth:`set_checked` changed the ticks, before ``changed`` (nothing by default)."""

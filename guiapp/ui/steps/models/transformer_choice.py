@@ -35,6 +35,7 @@ from guiapp.core.models.transformers.sources.registry import TransformerInfo, in
 from guiapp.ui import theme
 from guiapp.ui.common.glossary import GlossaryLabel, explain
 from guiapp.ui.steps.models.hub_download import HubDownloadRow, needs_download
+from guiapp.ui.steps.models.ticked_models import section_column, show_ticked
 from guiapp.workers import Worker, WorkerSlot
 
 CHOOSE_FOLDER = "\x00folder"  # combo entries that open a dialog rather than name a model
@@ -234,12 +235,7 @@ class TransformerChoice(QFrame):
         inner.addLayout(top)
         inner.addLayout(details)
 
-        column = QVBoxLayout(self)
-        column.setContentsMargins(0, 0, 0, 0)
-        column.setSpacing(4)
-        column.addWidget(title)
-        column.addWidget(intro)
-        column.addSpacing(2)
+        column = section_column(self, title, intro, spacing=4)
         column.addWidget(box)
         self._show_model()
         self._restyle()
@@ -459,9 +455,7 @@ class TransformerChoice(QFrame):
 
     def _restyle(self) -> None:
         ticked = self.checkbox.isChecked()
-        self.box.setProperty("ticked", ticked)
-        self.box.style().unpolish(self.box)
-        self.box.style().polish(self.box)
+        show_ticked(self.box, ticked)
         self.estimate_label.setStyleSheet(f"{theme.text_style(theme.ACCENT)} {theme.BOLD_STYLE}" if ticked else theme.MUTED_STYLE)
 
 
