@@ -41,6 +41,7 @@ from guiapp.ui.steps.coding.coding_text_view import CodingTextView
 from guiapp.ui.common.empty_state import EmptyState
 from guiapp.ui.common.layouts import STRETCH, hbox, vbox
 from guiapp.ui.common.scroll_area import ScrollArea, fill
+from guiapp.ui.common.when_shown import WhenShown
 from guiapp.workers import Worker, WorkerSlot
 
 INTRO = ("A second coder codes a random sample of the texts you coded, without seeing your codings; TextLab then "
@@ -96,7 +97,7 @@ class SecondCoderPanel(QWidget):
         self._show_anyway = False
         self._agreement_key: tuple | None = None
         self._agreement_slot = WorkerSlot(self)
-        self._stale = False  # the session changed while the panel was hidden: follow it when shown
+        self._catch_up = WhenShown(self, self._follow_data)  # the session changed while the panel was hidden
 
         self.empty = EmptyState("", "", "secondCoder")
         self.content = self._build()
@@ -184,24 +185,18 @@ class SecondCoderPanel(QWidget):
     # While hidden (another tab is shown) the panel only notes that the session changed: the first
     # coder's codings on the Code tab never wait for the sample to be drawn again.
     def _data_changed(self) -> None:
-        if self.isVisible():
-            self._follow_data()
-        else:
-            self._stale = True
+        self._catch_up.now_or_when_shown()
 
     def _codings_changed(self) -> None:
         if not self.isVisible():
-            self._stale = True
+            self._catch_up.when_shown()
         elif self._log is not self.session.codings:  # another project's record
             self._start_over()
         else:
             self._refresh()
 
     def showEvent(self, event) -> None:  # noqa: ANN001, N802 — Qt's name
-        super().showEvent(event)
-        if self._stale:
-            self._stale = False
-            self._follow_data()
+        super().showEvent(event)  # the session's changes made while hidden are followed by now (WhenShown)
         if self._active:
             self.text_view.setFocus()  # the number keys code at once
 

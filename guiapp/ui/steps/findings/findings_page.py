@@ -37,6 +37,7 @@ from guiapp.ui.common.layouts import STRETCH, hbox, vbox
 from guiapp.ui.steps.findings.regression_form import RegressionForm
 from guiapp.ui.common.save_dialogs import ask_save_path, proposed_name
 from guiapp.ui.common.scroll_area import fill
+from guiapp.ui.common.when_shown import WhenShown
 from guiapp.ui.steps.findings.shares_table import SharesTable
 from guiapp.workers import Worker, WorkerSlot
 
@@ -102,7 +103,7 @@ class FindingsPage(QWidget):
         self.content.hide()
         self.statusMessage.connect(self.session.say)
         self.errorRaised.connect(self.session.report_error)
-        self._stale = False  # changed while hidden: measured again when shown
+        self._catch_up = WhenShown(self, self.refresh)  # changed while hidden: measured again when shown
         self._wanted_source = None  # the corpus to show next (new predictions: theirs)
         self.session.predictionsChanged.connect(self._predictions_changed)
         self.session.resultChanged.connect(lambda _r: self._follow())
@@ -238,7 +239,7 @@ class FindingsPage(QWidget):
         if self.isVisible() or wanted not in self.sources():
             self.refresh()
         else:
-            self._stale = True
+            self._catch_up.when_shown()
 
     def _predictions_changed(self, predictions) -> None:  # noqa: ANN001
         if predictions is not None and not self.session.predictions_restored:  # new answers: measured next
@@ -248,12 +249,6 @@ class FindingsPage(QWidget):
     def _table_changed(self) -> None:
         self._table_inputs = None
         self._follow()
-
-    def showEvent(self, event) -> None:  # noqa: ANN001, N802 — Qt's name
-        super().showEvent(event)
-        if self._stale:
-            self._stale = False
-            self.refresh()
 
     def _source_chosen(self, *, remember: bool = True) -> None:
         source = self.source_combo.currentData()
@@ -295,7 +290,7 @@ class FindingsPage(QWidget):
             return
         self._clear_findings()
         if not self.isVisible():  # the quick model learns when the researcher looks
-            self._stale = True
+            self._catch_up.when_shown()
             return
         session = self.session
         fixes = session.data_spec.category_fixes if session.data_spec is not None else None

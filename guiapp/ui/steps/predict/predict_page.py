@@ -46,6 +46,7 @@ from guiapp.ui.common.long_job_warning import LongJobCheck
 from guiapp.ui.common.new_texts_source import NewTextsSource
 from guiapp.ui.common.save_dialogs import ask_save_path, proposed_name
 from guiapp.ui.common.scroll_area import ScrollArea
+from guiapp.ui.common.when_shown import WhenShown
 from guiapp.workers import Worker, WorkerSlot
 
 if TYPE_CHECKING:  # pandas loads on first use, not when the window opens
@@ -160,6 +161,7 @@ class PredictPage(QWidget):
         layout.addWidget(self.stack)
         self.statusMessage.connect(self.session.say)
         self.errorRaised.connect(self.session.report_error)
+        self._count_when_shown = WhenShown(self, self._table_now_counted)
         self.session.tableChanged.connect(lambda _table: self.study_table_changed())
         self.session.codingsChanged.connect(self.study_table_changed)  # a text coded here is no longer uncoded
         self.session.dataChanged.connect(self.study_table_changed)
@@ -293,15 +295,7 @@ class PredictPage(QWidget):
     def study_table_changed(self) -> None:
         """The table or its codings changed: count its uncoded rows again now when this step is
         shown, else when it is next shown (a coding on the Coding step costs no counting)."""
-        self._own_rows_stale = not self.isVisible()
-        if not self._own_rows_stale:
-            self._table_now_counted()
-
-    def showEvent(self, event) -> None:  # noqa: ANN001, N802 — Qt's name
-        super().showEvent(event)
-        if getattr(self, "_own_rows_stale", False):
-            self._own_rows_stale = False
-            self._table_now_counted()
+        self._count_when_shown.now_or_when_shown()
 
     def _table_now_counted(self) -> None:
         self.source.refresh_own_rows()
