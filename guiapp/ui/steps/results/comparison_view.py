@@ -15,6 +15,8 @@ alpha per category (each a yes/no coding), averaged, beside the share of texts w
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
+from typing import Any
 
 from PySide6.QtCore import Qt, QTimer
 from PySide6.QtGui import QBrush, QColor
@@ -492,23 +494,10 @@ class ComparisonView(QWidget):
             "counts as a second coder), so you can hold them against your own coders' agreement. The range in "
             f"brackets is the {level:.0%} confidence interval, from {samples:,} resamples of the test texts."
         )
-        table = self.agreement_table
-        table.setSortingEnabled(False)
-        table.setRowCount(len(rows))
-        for row, a in enumerate(rows):
-            kappa_tip = (f"Cohen's kappa of {a.model} with your coding of {a.n_texts:,} test texts; the interval "
-                         f"is the range it would likely take with other test texts ({a.level:.0%}).")
-            alpha_tip = kappa_tip.replace("Cohen's kappa", "Krippendorff's alpha")
-            table.put(row, 0, a.model, a.model, a.model)
-            table.put(row, 1, f"{a.share_agreeing:.0%} of texts", a.share_agreeing,
-                      f"{a.model} chose the category you coded for {a.share_agreeing:.1%} of the test texts.",
-                      number=True)
-            table.put(row, 2, with_interval(a.kappa, a.kappa_interval), a.kappa, kappa_tip, number=True)
-            table.put(row, 3, with_interval(a.alpha, a.alpha_interval), a.alpha, alpha_tip, number=True)
-            words = alpha_in_words(a.alpha)
-            table.put(row, 4, words, a.alpha, explain_term("Krippendorff's alpha"),
-                      color=theme.GOOD_STRONG if a.alpha >= RELIABLE else "")
-        table.fit()
+        _fill_agreement_rows(
+            self.agreement_table, rows,
+            lambda a: f"{a.model} chose the category you coded for {a.share_agreeing:.1%} of the test texts.",
+            _interval_tip, explain_term("Krippendorff's alpha"))
 
 
 def _agreement_per_category_rows(view: ComparisonView, rows: list, level: float, samples: int) -> None:
@@ -521,20 +510,34 @@ def _agreement_per_category_rows(view: ComparisonView, rows: list, level: float,
         "is the share of test texts where the model chose exactly your categories. The range in brackets is the "
         f"{level:.0%} confidence interval, from {samples:,} resamples of the test texts."
     )
-    table = view.agreement_table
+    _fill_agreement_rows(
+        view.agreement_table, rows,
+        lambda a: f"{a.model} chose exactly the categories you coded for {a.share_agreeing:.1%} of the test texts.",
+        _per_category_tip, explain_term("Krippendorff's alpha") + " Applied to the mean over the categories.")
+
+
+def _fill_agreement_rows(table, rows: list, share_tip: Callable[[Any], str],  # noqa: ANN001 — the agreement table
+                         measure_tip: Callable[[Any, str], str], alpha_words_tip: str) -> None:
+    """One row per model: the share of test texts where it chose your coding, Cohen's kappa and
+    Krippendorff's alpha with their intervals, and alpha in words (green where it is reliable).
+    ``measure_tip(agreement, "kappa" or "alpha")`` gives a number's tooltip."""
     table.setSortingEnabled(False)
     table.setRowCount(len(rows))
     for row, a in enumerate(rows):
         table.put(row, 0, a.model, a.model, a.model)
-        table.put(row, 1, f"{a.share_agreeing:.0%} of texts", a.share_agreeing,
-                  f"{a.model} chose exactly the categories you coded for {a.share_agreeing:.1%} of the test texts.",
-                  number=True)
-        table.put(row, 2, with_interval(a.kappa, a.kappa_interval), a.kappa, _per_category_tip(a, "kappa"), number=True)
-        table.put(row, 3, with_interval(a.alpha, a.alpha_interval), a.alpha, _per_category_tip(a, "alpha"), number=True)
+        table.put(row, 1, f"{a.share_agreeing:.0%} of texts", a.share_agreeing, share_tip(a), number=True)
+        table.put(row, 2, with_interval(a.kappa, a.kappa_interval), a.kappa, measure_tip(a, "kappa"), number=True)
+        table.put(row, 3, with_interval(a.alpha, a.alpha_interval), a.alpha, measure_tip(a, "alpha"), number=True)
         words = alpha_in_words(a.alpha)
-        table.put(row, 4, words, a.alpha, explain_term("Krippendorff's alpha") + " Applied to the mean over the "
-                  "categories.", color=theme.GOOD_STRONG if a.alpha >= RELIABLE else "")
+        table.put(row, 4, words, a.alpha, alpha_words_tip, color=theme.GOOD_STRONG if a.alpha >= RELIABLE else "")
     table.fit()
+
+
+def _interval_tip(agreement, measure: str) -> str:  # noqa: ANN001 — a ModelAgreement
+    """A measure of one model with its interval, in words."""
+    name = "Cohen's kappa" if measure == "kappa" else "Krippendorff's alpha"
+    return (f"{name} of {agreement.model} with your coding of {agreement.n_texts:,} test texts; the interval "
+            f"is the range it would likely take with other test texts ({agreement.level:.0%}).")
 
 
 def _p(p: float, alpha: float | None = None) -> str:

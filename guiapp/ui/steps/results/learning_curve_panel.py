@@ -42,6 +42,7 @@ from guiapp.ui.common.glossary import GlossaryLabel
 from guiapp.ui.common.job_progress import JobProgress
 from guiapp.ui.common.layouts import STRETCH, vbox
 from guiapp.ui.common.lazy_widget import LazyWidget
+from guiapp.ui.common.save_chart_button import save_chart_button
 from guiapp.ui.steps.results.learning_curve_views import (
     DEFAULT_SIZES_TEXT,
     default_sizes_text,
@@ -198,13 +199,11 @@ class LearningCurvePanel(QWidget):
         self.chart_choice = QComboBox(objectName="learningCurveChartChoice")
         self.chart_choice.setToolTip("Show every model's macro-F1, or the F1 of each category for one model.")
         self.chart_choice.currentIndexChanged.connect(self._chart_choice_changed)
-        self.save_chart_button = QPushButton("Save chart…", objectName="learningCurveSaveChart")
-        self.save_chart_button.setToolTip("Save this chart as a PNG picture or an SVG drawing, e.g. for a paper.")
+        self._chart_slot = LazyWidget(self._make_chart)
+        self.save_chart_button = save_chart_button(self._chart_slot.widget, "learningCurveSaveChart")
         self.save_files_button = QPushButton("Save scores…", objectName="learningCurveSaveFiles", toolTip=(
             "Save every score (each model, size and draw) as learning-curve.csv, which Excel and R open, and "
             "learning-curve.json into a folder."), clicked=self._save_files_with_dialog)
-        self._chart_slot = LazyWidget(self._make_chart)
-        self.save_chart_button.clicked.connect(lambda: self.chart.save_with_dialog())
         bar = FlowRow(spacing=8)
         for widget in (QLabel("Chart shows:"), self.chart_choice, self.save_chart_button, self.save_files_button):
             bar.add_widget(widget)

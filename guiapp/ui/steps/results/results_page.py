@@ -57,8 +57,8 @@ from guiapp.ui.steps.results.results_tabs import (
     TAB_NAMES,
     TAB_TIPS,
     ResultsTabs,
-    save_chart_button,
 )
+from guiapp.ui.common.save_chart_button import save_chart_button
 from guiapp.ui.common.scroll_area import ScrollArea, fill
 from guiapp.workers import Worker
 
@@ -190,7 +190,7 @@ class ResultsPage(ResultsTabs, ModelDetails, QWidget):
         overview_title.setToolTip(explain(["macro-F1", "confidence interval"]))
         title_row = QHBoxLayout()
         title_row.addWidget(overview_title, 1)
-        title_row.addWidget(save_chart_button(self._f1_slot, "saveF1Chart"))
+        title_row.addWidget(save_chart_button(self._f1_slot.widget, "saveF1Chart"))
         overview = QWidget()
         self.models_table = ModelMeasuresTable()  # a text can have several categories: every measure per model
         self.models_table.hide()

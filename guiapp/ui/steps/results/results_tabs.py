@@ -15,6 +15,7 @@ from PySide6.QtWidgets import QHBoxLayout, QLabel, QPushButton, QSizePolicy, QVB
 from guiapp.ui import theme
 from guiapp.ui.common.glossary import GlossaryLabel, explain
 from guiapp.ui.common.lazy_widget import LARGEST, Footprint, LazyWidget
+from guiapp.ui.common.save_chart_button import save_chart_button
 from guiapp.ui.common.scroll_area import ScrollArea
 from guiapp.ui.steps.results.category_confusions import CategoryConfusionGrid
 from guiapp.ui.steps.results.combined_details import COMBINED_TERMS
@@ -54,14 +55,6 @@ TAB_TIPS = (  # in the order of TAB_NAMES
 )
 
 
-def save_chart_button(chart: LazyWidget, name: str) -> QPushButton:
-    """"Save chart…" for the chart in ``chart`` (made when first clicked, if not drawn yet)."""
-    button = QPushButton("Save chart…", objectName=name)
-    button.setToolTip("Save this chart as a PNG picture or an SVG drawing, e.g. for a paper.")
-    button.clicked.connect(lambda: chart.widget().save_with_dialog())
-    return button
-
-
 class ResultsTabs:
     """The Results page's tab builders and lazily made charts (mixed into ``ResultsPage``)."""
 
@@ -85,7 +78,7 @@ class ResultsTabs:
             "without each of them, places in another category, and keep or change each coding "
             "(on the Coding step; your file is not changed)."), clicked=self.session.check_codings)
         self.check_codings_button = check
-        self.save_heatmap_button = save_chart_button(self._heatmap_slot, "saveHeatmap")
+        self.save_heatmap_button = save_chart_button(self._heatmap_slot.widget, "saveHeatmap")
         # a text can have several categories: a small yes/no table per category instead of the matrix
         self.category_grid = CategoryConfusionGrid()
         self.category_scroll = ScrollArea(self.category_grid, name="categoryConfusionsScroll", sideways=False)
@@ -137,7 +130,7 @@ class ResultsTabs:
         chart_title.setStyleSheet(theme.BOLD_STYLE)
         title_row = QHBoxLayout()
         title_row.addWidget(chart_title, 1)
-        title_row.addWidget(save_chart_button(self._time_slot, "saveTimeChart"))
+        title_row.addWidget(save_chart_button(self._time_slot.widget, "saveTimeChart"))
         inner = QWidget()
         column = QVBoxLayout(inner)
         column.addWidget(self.device_label)

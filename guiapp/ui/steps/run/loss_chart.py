@@ -16,13 +16,14 @@ import time
 import numpy as np
 import pyqtgraph as pg
 from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QHBoxLayout, QPushButton, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QHBoxLayout, QVBoxLayout, QWidget
 
 from guiapp.core.events import Metric
 from guiapp.ui import theme
 from guiapp.ui.common.chart_base import ChartWidget, CountAxis
 from guiapp.ui.common.glossary import GlossaryLabel, explain
 from guiapp.ui.common.job_progress import format_time_left
+from guiapp.ui.common.save_chart_button import save_chart_button
 
 EMPTY_TEXT = "The loss appears here after the first training step."
 CHART_TIP = (
@@ -152,9 +153,7 @@ class LossPanel(QWidget):
         self.caption = GlossaryLabel("", terms=["loss", "learning rate", "epoch", "fold", "validation split"])
         self.caption.setObjectName("lossCaption")
         self.caption.setStyleSheet(theme.SOFT_STYLE)
-        self.save_button = QPushButton("Save chart…", objectName="saveLossChart")
-        self.save_button.setToolTip("Save this chart as a PNG picture or an SVG drawing, e.g. for a paper.")
-        self.save_button.clicked.connect(self.chart.save_with_dialog)
+        self.save_button = save_chart_button(lambda: self.chart, "saveLossChart")
         top = QHBoxLayout()
         top.setContentsMargins(0, 0, 0, 0)
         top.addWidget(self.caption, 1)
