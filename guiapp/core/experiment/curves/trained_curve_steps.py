@@ -44,10 +44,11 @@ def tune_then_fit(
     on_chosen: Callable[[int, dict[str, Any], float, str], None] | None = None,
 ) -> tuple[list[TuningChoice], list[CurvePoint], dict[str, float]]:
     """Both steps: the settings chosen, the curve's points (shared where a size's draws are the
-    same texts) and the seconds each step took. ``ratio`` oversamples the texts a model learns from."""
+    same texts) and the seconds each step took. ``ratio`` oversamples the texts a model learns from
+    (with the study's ``seed`` while tuning, with each draw's seed for the points)."""
 
-    def learning_rows(rows: np.ndarray, seed: int) -> np.ndarray:
-        return rows[oversampled_rows(data.y[rows], ratio, seed)] if ratio is not None else rows
+    def learning_rows(rows: np.ndarray, draw_seed: int) -> np.ndarray:
+        return rows[oversampled_rows(data.y[rows], ratio, draw_seed)] if ratio is not None else rows
 
     # the setting chosen for each tuning size, on that size's subset of the first draw
     start = time.perf_counter()
