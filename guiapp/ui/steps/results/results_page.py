@@ -13,6 +13,9 @@ categories of a text are right (subset accuracy) and the Hamming loss; a table u
 compares the models on these; the scores per category add each F1's interval and the threshold;
 and a grid of small per-category 2×2 tables takes the place of the confusion matrix (with “Check my
 codings…”, which looks for texts placed in one other category, hidden).
+
+The headline's sentences are worded in ``results_headline``, the tabs built in ``results_tabs`` and the
+chosen model's details filled in by ``model_details``.
 """
 
 from __future__ import annotations

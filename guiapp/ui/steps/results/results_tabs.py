@@ -1,8 +1,8 @@
 """The tabs of a model's details on the Results step — scores per category, confusion matrix, tuning,
 time, "Real difference?" and "By group" — with the charts they draw once first shown.
 
-:class:`ResultsTabs` builds them for :class:`~guiapp.ui.steps.results.results_page.ResultsPage`, whose
-attributes their widgets stay (the page fills them when a model is chosen, tests read them there).
+:class:`ResultsTabs` builds them for :class:`~guiapp.ui.steps.results.results_page.ResultsPage`: their
+widgets are the page's attributes, filled when a model is chosen (``model_details``).
 """
 
 from __future__ import annotations
