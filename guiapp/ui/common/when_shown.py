@@ -32,7 +32,7 @@ class WhenShown(QObject):
     def when_shown(self) -> None:
         self._waiting = True
 
-    def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # noqa: N802 — Qt's name
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
         if watched is self._widget and event.type() == QEvent.Type.Show and self._waiting:
             self._waiting = False
             self._work()

@@ -12,7 +12,13 @@ from PySide6.QtWidgets import QLabel, QVBoxLayout, QWidget
 from guiapp.core.health.findings import HealthReport
 from guiapp.ui.common.glossary import GlossaryLabel
 from guiapp.ui.common.lazy_widget import LazyWidget
-from guiapp.ui.steps.data.health_parts import length_summary, make_font, muted_label, over_limit_summary, sample_note
+from guiapp.ui.steps.data.health_parts import (
+    length_summary,
+    make_font,
+    muted_label,
+    over_limit_summary,
+    sample_note,
+)
 
 if TYPE_CHECKING:
     from guiapp.ui.steps.data.charts import HistogramChart
