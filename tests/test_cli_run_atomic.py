@@ -25,7 +25,7 @@ from guiapp.core.experiment.run import runner
 from guiapp.core.experiment.results.artefacts import model_folder_name
 from guiapp.core.experiment.results.results_manifest import MANIFEST_NAME, read_manifest
 from guiapp.core.predict.saved_results import read_results
-from tests.core.experiment.test_output_folder import hidden, unwritable_folder
+from tests.core.experiment.results.test_output_folder import hidden, unwritable_folder
 from tests.test_cli_run import copy_example
 
 psutil = pytest.importorskip("psutil")

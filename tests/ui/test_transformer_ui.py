@@ -31,7 +31,7 @@ from tests.ui.sample_results import (
     result_with_transformer,
     sample_spec,
 )
-from tests.ui.test_models_page import DATA, bills_report
+from tests.ui.steps.models.test_models_page import DATA, bills_report
 
 MINILM = "all-MiniLM-L6-v2"
 CPU_WORDS = ("Trains on: this computer's processor (no GPU found) — settings are chosen on one validation "

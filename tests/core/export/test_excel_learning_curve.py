@@ -11,7 +11,7 @@ from guiapp.core.experiment.run.runner import run_experiment
 from guiapp.core.export.excel import write_excel
 from guiapp.core.export.excel_learning_curve import SHEET
 from guiapp.core.study.sections import ModelSpec
-from tests.core.experiment.test_learning_curves import study
+from tests.core.experiment.curves.test_learning_curves import study
 from tests.core.synthetic_texts import coded_texts
 
 

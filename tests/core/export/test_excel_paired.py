@@ -8,7 +8,7 @@ import pandas as pd
 from guiapp.core.experiment.run.runner import run_experiment
 from guiapp.core.export.excel import write_excel
 from guiapp.core.export.excel_paired import SHEET
-from tests.core.experiment.test_runner import QUICK, study
+from tests.core.experiment.run.test_runner import QUICK, study
 from tests.core.synthetic_texts import coded_texts
 
 

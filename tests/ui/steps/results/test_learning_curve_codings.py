@@ -45,7 +45,7 @@ def test_the_curve_counts_the_codings_made_here_and_fits_its_sizes(qtbot, window
 def test_a_study_the_curve_cannot_draw_says_why_without_a_traceback(qtbot, caplog):
     from guiapp.core.study.mapping import ColumnMapping
     from guiapp.ui.steps.results.learning_curve_panel import LearningCurvePanel
-    from tests.ui.test_learning_curve_panel import study
+    from tests.ui.steps.results.test_learning_curve_panel import study
 
     panel = LearningCurvePanel(n_jobs=1)
     qtbot.addWidget(panel)

@@ -19,7 +19,7 @@ from guiapp.core.study.mapping import ColumnMapping
 from guiapp.core.study.sections import EvaluationSpec, ModelSpec
 from guiapp.core.study.spec import DataSpec, ExperimentSpec
 
-FIXTURE = Path(__file__).resolve().parents[2] / "fixtures" / "multi_label_small.csv"
+FIXTURE = Path(__file__).resolve().parents[3] / "fixtures" / "multi_label_small.csv"
 CATEGORIES = ["economy", "health", "environment", "migration"]
 
 

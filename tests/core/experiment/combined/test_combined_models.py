@@ -11,7 +11,7 @@ from guiapp.core.experiment.run import runner as runner_module
 from guiapp.core.experiment.results.artefacts import COMBINED_FILE
 from guiapp.core.predict.open_model import open_trained_model
 from guiapp.core.study.sections import ModelSpec
-from tests.core.experiment.test_runner import study
+from tests.core.experiment.run.test_runner import study
 from tests.core.synthetic_texts import coded_texts
 
 TWO = [ModelSpec("bow", "naive_bayes", grid={"alpha": [1.0]}),

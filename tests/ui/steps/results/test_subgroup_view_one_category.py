@@ -6,7 +6,7 @@ from __future__ import annotations
 from PySide6.QtWidgets import QApplication
 
 from guiapp.ui.steps.results.subgroup_view import SubgroupView
-from tests.core.experiment.test_subgroup_one_category import _study
+from tests.core.experiment.scores.test_subgroup_one_category import _study
 from tests.ui.helpers import save_screenshot
 
 MAPPING = {"text_columns": ["text"], "category_column": "party", "metadata_columns": ["speaker"]}

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from guiapp.ui.steps.results.learning_curve_views import DEFAULT_SIZES_TEXT, default_sizes_text, verdict
 from tests.core.synthetic_texts import coded_texts
-from tests.ui.test_learning_curve_panel import panel, set_study, study  # noqa: F401 - the panel fixture
+from tests.ui.steps.results.test_learning_curve_panel import panel, set_study, study  # noqa: F401 - the panel fixture
 
 
 def test_the_proposed_sizes_fit_the_training_texts(qtbot, panel):  # noqa: F811

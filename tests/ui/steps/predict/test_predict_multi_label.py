@@ -16,7 +16,7 @@ from guiapp.core.study.mapping import ColumnMapping
 from guiapp.ui.steps.predict.predict_page import SEVERAL_COUNTS_TEXT, SEVERAL_TOP_WORDS_TIP, PredictPage
 from tests.core.explain.test_multi_label_explain import manifesto_texts
 from tests.ui.helpers import save_screenshot, session_with_table
-from tests.ui.test_documents_multi_label import CATEGORIES, trained_manifesto_study
+from tests.ui.steps.documents.test_documents_multi_label import CATEGORIES, trained_manifesto_study
 
 
 @pytest.fixture(scope="module")

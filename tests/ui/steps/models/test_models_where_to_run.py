@@ -10,7 +10,7 @@ from PySide6.QtCore import Qt
 from guiapp.core.study.sections import ClusterSpec
 from guiapp.ui.main_window import MODELS_STEP, RUN_STEP
 from tests.ui.helpers import save_screenshot, wait_for_report
-from tests.ui.test_cluster_ui import Capture
+from tests.ui.steps.run.test_cluster_ui import Capture
 
 
 def ready(qtbot, window):

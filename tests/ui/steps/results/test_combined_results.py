@@ -7,7 +7,7 @@ import pytest
 
 from guiapp.core.experiment.run.runner import run_experiment
 from guiapp.ui.steps.results.results_page import TAB_NAMES, ResultsPage
-from tests.core.experiment.test_runner import QUICK, study
+from tests.core.experiment.run.test_runner import QUICK, study
 from tests.core.synthetic_texts import coded_texts
 from tests.ui.helpers import save_screenshot
 

@@ -34,7 +34,7 @@ from guiapp.core.study.spec import DataSpec, ExperimentSpec
 from tests.core.synthetic_texts import SHARED, TOPIC_WORDS, coded_texts
 from tests.tiny_bert import save_tiny_bert, tiny_tokenizer
 
-FIXTURE = Path(__file__).resolve().parents[2] / "fixtures" / "multi_label_small.csv"
+FIXTURE = Path(__file__).resolve().parents[3] / "fixtures" / "multi_label_small.csv"
 LABEL_WORDS = ["this", "text", "is", "about", "hospitals", "doctors", "patients"]
 NLI_LABELS = {0: "contradiction", 1: "neutral", 2: "entailment"}
 SETFIT_GRID = {"epochs": [1], "pairs_per_text": [2], "learning_rate": [1e-3]}

@@ -8,7 +8,7 @@ from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QApplication
 
 from guiapp.ui.steps.results.subgroup_view import SubgroupView
-from tests.core.experiment.test_subgroup_scores import _result, _table
+from tests.core.experiment.scores.test_subgroup_scores import _result, _table
 from tests.ui.helpers import save_screenshot
 
 MAPPING = {"text_columns": ["text"], "category_column": "label", "id_column": "id", "metadata_columns": ["year"]}

@@ -9,7 +9,7 @@ from pathlib import Path
 from guiapp.core.experiment.results.result_parts import DeviceUsed, StudySplit
 from guiapp.core.experiment.results.experiment_result import ExperimentResult, ModelResult
 
-FIXTURE = Path(__file__).parents[2] / "fixtures" / "results_v1.json"
+FIXTURE = Path(__file__).parents[3] / "fixtures" / "results_v1.json"
 
 
 def _old_result() -> ExperimentResult:

@@ -1,0 +1,1 @@
+"""Tests of guiapp/core/experiment/scores."""
