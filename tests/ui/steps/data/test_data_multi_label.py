@@ -163,7 +163,7 @@ def _wait_for_several(qtbot, page):
 def test_in_the_window_both_layouts_check_the_data_and_are_kept_in_the_study(qtbot, window):
     from tests.ui.helpers import SCREENSHOTS, save_screenshot, wait_for_report
 
-    fixtures = Path(__file__).resolve().parents[2] / "fixtures"
+    fixtures = Path(__file__).resolve().parents[3] / "fixtures"
     window.resize(1360, 900)
     window.open_path(fixtures / "multi_label_small.csv")
     wait_for_report(qtbot, window)
@@ -204,7 +204,7 @@ def test_in_the_window_both_layouts_check_the_data_and_are_kept_in_the_study(qtb
 def test_a_separate_file_of_test_texts_is_counted_with_several_categories():
     from guiapp.ui.steps.data.heldout_file_choice import read_test_file
 
-    fixtures = Path(__file__).resolve().parents[2] / "fixtures"
+    fixtures = Path(__file__).resolve().parents[3] / "fixtures"
     mapping = ColumnMapping(text_columns=["text"], multi_label=True,
                             category_columns=["economy", "health", "environment", "migration"])
     count, frame = read_test_file(str(fixtures / "multi_label_small.csv"), None, mapping)

@@ -17,7 +17,7 @@ from guiapp.workers import ErrorSink
 from tests.ui.helpers import save_screenshot
 from tests.ui.sample_results import sample_result, sample_spec
 
-EXAMPLE = Path(__file__).resolve().parents[3] / "docs" / "examples" / "bills"
+EXAMPLE = Path(__file__).resolve().parents[4] / "docs" / "examples" / "bills"
 
 
 class Capture:
