@@ -15,35 +15,13 @@ import html
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QItemSelectionModel, QModelIndex, Qt, Signal
-from PySide6.QtGui import QBrush, QColor, QFont
-from PySide6.QtWidgets import (
-    QAbstractItemView,
-    QHeaderView,
-    QLabel,
-    QStackedWidget,
-    QTableWidget,
-    QTableWidgetItem,
-    QTextBrowser,
-    QVBoxLayout,
-    QWidget,
-)
+from PySide6.QtWidgets import QLabel, QStackedWidget, QTextBrowser, QVBoxLayout, QWidget
 
 from guiapp.core.experiment import ExperimentResult
 from guiapp.core.explain.documents import NO_CATEGORY, Document, DocumentFilter, DocumentsTable, format_value
 from guiapp.ui import theme
 from guiapp.ui.steps.documents.document_filters import DocumentFilterBar
-from guiapp.ui.steps.documents.documents_table import (
-    AGREE_BACKGROUND,
-    CONFIDENCE_TIP,
-    DISAGREE_BACKGROUND,
-    NO_CONFIDENCE_TIP,
-    RIGHT_MARK,
-    WRONG_MARK,
-    DocumentsTableView,
-    answer_tooltip,
-    confidence_tip,
-    format_confidence,
-)
+from guiapp.ui.steps.documents.documents_table import AnswersTable, DocumentsTableView
 from guiapp.ui.session.study_session import StudySession
 from guiapp.ui.common.empty_state import EmptyState
 from guiapp.ui.steps.documents.explanation_panel import ExplanationPanel
@@ -62,11 +40,8 @@ SEVERAL_INTRO_TEXT = ("The test texts with the categories you coded and those ea
                       "several). An answer agrees when it gives exactly your categories. Narrow them down with the "
                       "filters — “Mistake” finds the texts a model missed in one category or put in it wrongly — "
                       "and select a text to read it in full on the right.")
-AGREES_TIP = "✓ yes: the model chose the category you coded."
-SEVERAL_AGREES_TIP = "✓ yes: the model gave exactly the categories you coded (none missed, none added)."
 NO_SELECTION_TEXT = "Select a text in the table to read it here, with every model's answer."
 NO_TEXTS_NOTE = "These results were saved without their texts, so only the answers can be shown."
-ANSWER_HEADERS = ["Model", "Answer", "Confidence", "Agrees?"]  # short titles: a narrow pane keeps the names
 
 
 class DocumentsPage(QWidget):
@@ -192,23 +167,7 @@ class DocumentsPage(QWidget):
         self.text_browser.setStyleSheet("font-size: 13px;")
         answers_title = QLabel("The models' answers", objectName="documentAnswersTitle")
         answers_title.setStyleSheet(theme.BOLD_STYLE)
-        self.answers_table = QTableWidget(0, len(ANSWER_HEADERS), objectName="documentAnswers")
-        self.answers_table.setHorizontalHeaderLabels(ANSWER_HEADERS)
-        self.answers_table.horizontalHeaderItem(2).setToolTip(CONFIDENCE_TIP)
-        self.answers_table.horizontalHeaderItem(3).setToolTip(AGREES_TIP)
-        self.answers_table.verticalHeader().setVisible(False)
-        self.answers_table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
-        self.answers_table.setSelectionMode(QAbstractItemView.SelectionMode.NoSelection)
-        self.answers_table.setFocusPolicy(Qt.FocusPolicy.NoFocus)
-        self.answers_table.setWordWrap(False)
-        self.answers_table.setVerticalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
-        header = self.answers_table.horizontalHeader()
-        header.setDefaultAlignment(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter)
-        for column in range(len(ANSWER_HEADERS)):  # model and answer share what the numbers leave
-            header.setSectionResizeMode(column, QHeaderView.ResizeMode.Stretch if column < 2 else
-                                        QHeaderView.ResizeMode.ResizeToContents)
-        header.setMinimumSectionSize(40)
-        self.answers_table.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self.answers_table = AnswersTable()
         self.detail_area = QWidget(objectName="documentDetailArea")  # for the coloured-words view
         detail_column = QVBoxLayout(self.detail_area)
         detail_column.setContentsMargins(0, 0, 0, 0)
@@ -227,8 +186,7 @@ class DocumentsPage(QWidget):
         self.table = DocumentsTable.from_result(result, metadata)
         several = self.table.multi_label
         self.intro_label.setText(SEVERAL_INTRO_TEXT if several else INTRO_TEXT)
-        self.answers_table.horizontalHeaderItem(2).setToolTip(confidence_tip(self.table))
-        self.answers_table.horizontalHeaderItem(3).setToolTip(SEVERAL_AGREES_TIP if several else AGREES_TIP)
+        self.answers_table.set_table(self.table)
         self._selected = None
         self.filters.set_table(self.table)
         self.documents.set_table(self.table, self.filters.current_filter())
@@ -330,7 +288,7 @@ class DocumentsPage(QWidget):
         self.details_label.setText(self._details(document))
         self.details_label.setVisible(bool(self.details_label.text()))
         self.text_browser.setPlainText(document.text)
-        self._fill_answers(document)
+        self.answers_table.fill(document, self.table, self.documents.focus_model())
         self.reader_stack.setCurrentWidget(self.reader)
 
     @staticmethod
@@ -347,35 +305,6 @@ class DocumentsPage(QWidget):
         parts = [f"{name}: {format_value(value)}" for name, value in document.metadata.items() if format_value(value)]
         return "  ·  ".join(parts)
 
-    def _fill_answers(self, document: Document) -> None:
-        focus = self.documents.focus_model()
-        table = self.answers_table
-        table.setRowCount(len(document.answers))
-        for row, answer in enumerate(document.answers):
-            agrees = f"{RIGHT_MARK} yes" if answer.correct else f"{WRONG_MARK} no"
-            cells = [answer.model, answer.category, format_confidence(answer.confidence), agrees]
-            background = QBrush(QColor(AGREE_BACKGROUND if answer.correct else DISAGREE_BACKGROUND))
-            several = bool(self.table is not None and self.table.multi_label)
-            for column, text in enumerate(cells):
-                item = QTableWidgetItem(text)
-                item.setToolTip(text if column < 2 else "")  # a long name or category, shortened in its cell
-                if column >= 1:
-                    item.setBackground(background)
-                if column == 2:
-                    item.setTextAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
-                    item.setToolTip(confidence_tip(self.table) if answer.confidence is not None else NO_CONFIDENCE_TIP)
-                if column in (1, 3) and several and not answer.correct:  # which categories it missed or added
-                    item.setToolTip(answer_tooltip(answer.model, answer.category, document.human, answer.missed,
-                                                   answer.wrongly, True))
-                if answer.model == focus:
-                    font = QFont()
-                    font.setBold(True)
-                    item.setFont(font)
-                table.setItem(row, column, item)
-        rows_height = sum(table.rowHeight(r) for r in range(table.rowCount()))
-        table.setFixedHeight(table.horizontalHeader().height() + rows_height + 2 * table.frameWidth() + 2)
-
     def answers(self) -> list[list[str]]:
         """The reading pane's answers table as the user reads it, row by row."""
-        table = self.answers_table
-        return [[table.item(r, c).text() for c in range(table.columnCount())] for r in range(table.rowCount())]
+        return self.answers_table.answers()

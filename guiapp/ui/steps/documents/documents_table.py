@@ -9,6 +9,8 @@ The chosen model's columns come first and carry a soft background: blue when it 
 coding, orange when not (the colours of the confusion matrix). Every answer also starts with ✓ or ✗,
 so the table reads the same without colour. Where a text can have several categories, the coding and
 the answers list them ("Economy; Health"), and an answer agrees when it is exactly the coded set.
+
+Beside the reading pane, :class:`AnswersTable` lists every model's answer for the chosen document.
 """
 
 from __future__ import annotations
@@ -19,7 +21,7 @@ from dataclasses import dataclass
 import numpy as np
 from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, Qt, Signal
 from PySide6.QtGui import QBrush, QColor, QFont
-from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QTableView, QWidget
+from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QTableView, QTableWidget, QTableWidgetItem, QWidget
 
 from guiapp.core.explain.documents import (
     CONFIDENCE,
@@ -29,6 +31,7 @@ from guiapp.core.explain.documents import (
     PREDICTED,
     ROW,
     TEXT,
+    Document,
     DocumentFilter,
     DocumentsTable,
     matching_rows,
@@ -47,6 +50,9 @@ NO_CONFIDENCE_TIP = "This model does not say how sure it is of its answers."
 SEVERAL_CONFIDENCE_TIP = ("Confidence: how sure the model was of its least sure yes-or-no, from 0 to 100 % (the "
                           "chance it gave a category it chose, or against a category it left out). High "
                           "confidence does not mean the answer is right.")
+AGREES_TIP = "✓ yes: the model chose the category you coded."
+SEVERAL_AGREES_TIP = "✓ yes: the model gave exactly the categories you coded (none missed, none added)."
+ANSWER_HEADERS = ["Model", "Answer", "Confidence", "Agrees?"]  # short titles: a narrow pane keeps the names
 
 
 def confidence_tip(table: DocumentsTable | None) -> str:
@@ -349,3 +355,64 @@ class DocumentsTableView(QTableView):
         header.blockSignals(True)  # only show where the sort is; the rows are already in order
         header.setSortIndicator(keys.index(key) if key in keys else -1, order)
         header.blockSignals(False)
+
+
+class AnswersTable(QTableWidget):
+    """The reading pane's table of every model's answer for one document, coloured as the documents
+    table (bold: the model the filters chose); as high as its rows, so the pane scrolls, not the table."""
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(0, len(ANSWER_HEADERS), parent)
+        self.setObjectName("documentAnswers")
+        self.setHorizontalHeaderLabels(ANSWER_HEADERS)
+        self.horizontalHeaderItem(2).setToolTip(CONFIDENCE_TIP)
+        self.horizontalHeaderItem(3).setToolTip(AGREES_TIP)
+        self.verticalHeader().setVisible(False)
+        self.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+        self.setSelectionMode(QAbstractItemView.SelectionMode.NoSelection)
+        self.setFocusPolicy(Qt.FocusPolicy.NoFocus)
+        self.setWordWrap(False)
+        self.setVerticalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        header = self.horizontalHeader()
+        header.setDefaultAlignment(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter)
+        for column in range(len(ANSWER_HEADERS)):  # model and answer share what the numbers leave
+            header.setSectionResizeMode(column, QHeaderView.ResizeMode.Stretch if column < 2 else
+                                        QHeaderView.ResizeMode.ResizeToContents)
+        header.setMinimumSectionSize(40)
+        self.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+
+    def set_table(self, table: DocumentsTable) -> None:
+        """The header tips say what confidence and agreeing mean for ``table``'s answers."""
+        self.horizontalHeaderItem(2).setToolTip(confidence_tip(table))
+        self.horizontalHeaderItem(3).setToolTip(SEVERAL_AGREES_TIP if table.multi_label else AGREES_TIP)
+
+    def fill(self, document: Document, table: DocumentsTable | None, focus: str | None) -> None:
+        """One row per answer to ``document``; the ``focus`` model's row in bold."""
+        self.setRowCount(len(document.answers))
+        for row, answer in enumerate(document.answers):
+            agrees = f"{RIGHT_MARK} yes" if answer.correct else f"{WRONG_MARK} no"
+            cells = [answer.model, answer.category, format_confidence(answer.confidence), agrees]
+            background = QBrush(QColor(AGREE_BACKGROUND if answer.correct else DISAGREE_BACKGROUND))
+            several = bool(table is not None and table.multi_label)
+            for column, text in enumerate(cells):
+                item = QTableWidgetItem(text)
+                item.setToolTip(text if column < 2 else "")  # a long name or category, shortened in its cell
+                if column >= 1:
+                    item.setBackground(background)
+                if column == 2:
+                    item.setTextAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+                    item.setToolTip(confidence_tip(table) if answer.confidence is not None else NO_CONFIDENCE_TIP)
+                if column in (1, 3) and several and not answer.correct:  # which categories it missed or added
+                    item.setToolTip(answer_tooltip(answer.model, answer.category, document.human, answer.missed,
+                                                   answer.wrongly, True))
+                if answer.model == focus:
+                    font = QFont()
+                    font.setBold(True)
+                    item.setFont(font)
+                self.setItem(row, column, item)
+        rows_height = sum(self.rowHeight(r) for r in range(self.rowCount()))
+        self.setFixedHeight(self.horizontalHeader().height() + rows_height + 2 * self.frameWidth() + 2)
+
+    def answers(self) -> list[list[str]]:
+        """The answers as the user reads them, row by row."""
+        return [[self.item(r, c).text() for c in range(self.columnCount())] for r in range(self.rowCount())]
