@@ -34,7 +34,6 @@ from typing import Any
 
 import numpy as np
 
-from guiapp.core.compute.executors import Executor
 from guiapp.core.events import EventCallback, Log, Progress, sub_progress
 from guiapp.core.experiment.scores import metrics
 from guiapp.core.experiment.results.artefacts import model_folder_name
@@ -51,6 +50,7 @@ from guiapp.core.experiment.speed.estimates import mean_subword_tokens
 from guiapp.core.experiment.scores.threshold_choice import tuned_thresholds
 from guiapp.core.experiment.families.transformer_decisions import Decisions
 from guiapp.core.experiment.families.transformer_out_of_fold import setfit_out_of_fold_fits
+from guiapp.core.experiment.families.model_run_inputs import Folds, ModelRunInputs
 from guiapp.core.experiment.families.tuning_splits import splits_for
 from guiapp.core.models.few_shot_options import (
     category_descriptions,
@@ -63,30 +63,20 @@ from guiapp.core.study.sections import ModelSpec
 from guiapp.core.study.spec import ExperimentSpec
 from guiapp.core.study.study_data import StudyData
 
-Folds = list[tuple[np.ndarray, np.ndarray]]
 SETFIT_OVERSAMPLING_NOTE = (
     "No texts were oversampled: a text can have several categories, and copies of texts drawn for one category "
     "would also change the pairs of the others. SetFit learnt from the coded texts as they are.")
 
 
-def run_few_shot_model(
-    model: ModelSpec,
-    data: StudyData,
-    folds: Folds,
-    spec: ExperimentSpec,
-    on_event: EventCallback,
-    artefacts_dir: Path | None = None,
-    out_of_fold: dict[str, OutOfFold] | None = None,
-    executor: Executor | None = None,
-) -> ModelResult:
+def run_few_shot_model(model: ModelSpec, inputs: ModelRunInputs, on_event: EventCallback) -> ModelResult:
     """Score (zero-shot) or tune, refit and test (SetFit) one model (see the module docstring); the
-    final model is saved in a folder of its own under ``artefacts_dir``. With ``out_of_fold``, its
-    probabilities for training texts it did not learn from are kept there under the model's name."""
-    if executor is not None and executor.remote:
+    final model is saved in a folder of its own under ``inputs.artefacts_dir``. With
+    ``inputs.out_of_fold``, its probabilities for training texts it did not learn from are kept there
+    under the model's name."""
+    if inputs.executor is not None and inputs.executor.remote:
         on_event(Log(f"{model.display_name}: runs on this computer, not on the cluster's workers."))
-    if model.representation == "zero_shot":
-        return _run_zero_shot(model, data, folds, spec, on_event, artefacts_dir, out_of_fold)
-    return _run_setfit(model, data, folds, spec, on_event, artefacts_dir, out_of_fold)
+    run = _run_zero_shot if model.representation == "zero_shot" else _run_setfit
+    return run(model, inputs.data, inputs.folds, inputs.spec, on_event, inputs.artefacts_dir, inputs.out_of_fold)
 
 
 # --------------------------------------------------------------------------- zero-shot

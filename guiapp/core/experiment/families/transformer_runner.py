@@ -25,7 +25,6 @@ from pathlib import Path
 
 import numpy as np
 
-from guiapp.core.compute.executors import Executor
 from guiapp.core.events import EventCallback, Log, Progress
 from guiapp.core.experiment.scores import metrics
 from guiapp.core.experiment.results.artefacts import model_folder_name
@@ -38,6 +37,7 @@ from guiapp.core.experiment.results.experiment_result import GridPointResult, Mo
 from guiapp.core.experiment.families.seed_average import save_seed_average
 from guiapp.core.experiment.families.setting_choice import choose_setting, describe_choice
 from guiapp.core.experiment.families.transformer_decisions import OVERSAMPLING_NOTE, Decisions
+from guiapp.core.experiment.families.model_run_inputs import ModelRunInputs
 from guiapp.core.experiment.families.transformer_out_of_fold import out_of_fold_fits
 from guiapp.core.experiment.families.tuning_splits import CROSS_VALIDATION, splits_for
 from guiapp.core.study.sections import ModelSpec
@@ -55,20 +55,14 @@ def tuning_splits(
     return splits_for(data, folds, spec, how)
 
 
-def run_transformer_model(
-    model: ModelSpec,
-    data: StudyData,
-    folds: list[tuple[np.ndarray, np.ndarray]],
-    spec: ExperimentSpec,
-    on_event: EventCallback,
-    artefacts_dir: Path | None = None,
-    out_of_fold: dict[str, OutOfFold] | None = None,
-    executor: Executor | None = None,
-) -> ModelResult:
-    """With ``out_of_fold``, the chosen setting's probabilities for the texts held out from its tuning
-    runs are kept there under the model's name (for the combined models). With a remote ``executor``
-    (a Dask cluster) every training run is a piece of work on the cluster (``fine_tuning_remote.py``),
-    else the runs go one after the other in this process (``fine_tuning_local.py``)."""
+def run_transformer_model(model: ModelSpec, inputs: ModelRunInputs, on_event: EventCallback) -> ModelResult:
+    """With ``inputs.out_of_fold``, the chosen setting's probabilities for the texts held out from its
+    tuning runs are kept there under the model's name (for the combined models). With a remote
+    ``inputs.executor`` (a Dask cluster) every training run is a piece of work on the cluster
+    (``fine_tuning_remote.py``), else the runs go one after the other in this process
+    (``fine_tuning_local.py``)."""
+    data, folds, spec = inputs.data, inputs.folds, inputs.spec
+    artefacts_dir, out_of_fold, executor = inputs.artefacts_dir, inputs.out_of_fold, inputs.executor
     from guiapp.core.models.transformers.options import (
         expand_transformer_grid,
         full_options,

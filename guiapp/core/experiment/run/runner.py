@@ -39,6 +39,7 @@ from guiapp.core.events import (
 from guiapp.core.experiment.results.artefacts import model_folder_name, run_folder
 from guiapp.core.experiment.combined.combined_models import add_combined_models
 from guiapp.core.experiment.families.conventional_files import save_conventional
+from guiapp.core.experiment.families.model_run_inputs import ModelRunInputs
 from guiapp.core.experiment.protocol.fitting import fit_classifier, predict, predict_proba
 from guiapp.core.experiment.protocol.held_out import CI_LEVEL, evaluate_on_test
 from guiapp.core.experiment.protocol.out_of_fold import OutOfFold, conventional_out_of_fold
@@ -132,6 +133,7 @@ def _run_experiment(spec: ExperimentSpec, on_event: EventCallback, spec_file: st
     # the models' out-of-fold probabilities, kept when combined models will be learnt from them
     out_of_fold: dict[str, OutOfFold] | None = {} if spec.evaluation.combine and n_models >= 2 else None
     spans = progress_spans(_model_seconds(spec, size, len(train) + len(test)))
+    inputs = ModelRunInputs(data, folds, spec, run_folder(artefacts_dir, started), out_of_fold, executor)
     for index, model in enumerate(spec.models):
         report = model_events(on_event, index, n_models, model.display_name, spans[index] if spans else None)
         on_event(TaskUpdate(index, "running", model.display_name))
@@ -139,16 +141,13 @@ def _run_experiment(spec: ExperimentSpec, on_event: EventCallback, spec_file: st
             if model.representation == "transformer":
                 from guiapp.core.experiment.families.transformer_runner import run_transformer_model
 
-                model_result = run_transformer_model(model, data, folds, spec, report, run_folder(artefacts_dir, started),
-                                                     out_of_fold, executor)
+                model_result = run_transformer_model(model, inputs, report)
             elif model.representation in ("zero_shot", "setfit"):  # models that need few or no coded texts
                 from guiapp.core.experiment.families.few_shot_runner import run_few_shot_model
 
-                model_result = run_few_shot_model(model, data, folds, spec, report, run_folder(artefacts_dir, started),
-                                                  out_of_fold, executor)
+                model_result = run_few_shot_model(model, inputs, report)
             else:
-                model_result = run_model(model, data, folds, spec, prepared_cache, n_jobs, report,
-                                         run_folder(artefacts_dir, started), out_of_fold, executor)
+                model_result = run_model(model, inputs, prepared_cache, n_jobs, report)
         except Cancelled as stop:
             on_event(TaskUpdate(index, "cancelled", model.display_name))
             # the models that had finished are not lost: the caller finds them on the exception
@@ -200,21 +199,14 @@ def _model_seconds(spec: ExperimentSpec, size, n_texts: int) -> list[float | Non
 
 
 def run_model(
-    model: ModelSpec,
-    data: StudyData,
-    folds: list[tuple[np.ndarray, np.ndarray]],
-    spec: ExperimentSpec,
-    prepared_cache: PreparedCache,
-    n_jobs: int,
-    on_event: EventCallback,
-    artefacts_dir: Path | None = None,
-    out_of_fold: dict[str, OutOfFold] | None = None,
-    executor: Executor | None = None,
+    model: ModelSpec, inputs: ModelRunInputs, prepared_cache: PreparedCache, n_jobs: int, on_event: EventCallback
 ) -> ModelResult:
     """Tune, refit and test one model (see the module docstring); the final model is saved in a
-    folder of its own under ``artefacts_dir`` (in safe formats, see ``conventional_files``).
-    With ``out_of_fold``, the chosen setting's out-of-fold probabilities are kept there, under the
-    model's name, for the combined models."""
+    folder of its own under ``inputs.artefacts_dir`` (in safe formats, see ``conventional_files``).
+    With ``inputs.out_of_fold``, the chosen setting's out-of-fold probabilities are kept there, under
+    the model's name, for the combined models."""
+    data, folds, spec = inputs.data, inputs.folds, inputs.spec
+    artefacts_dir, out_of_fold, executor = inputs.artefacts_dir, inputs.out_of_fold, inputs.executor
     total_start = time.perf_counter()
     seconds: dict[str, float] = {}
     points = expand_grid(model.classifier, model.grid)

@@ -16,6 +16,7 @@ from sklearn.metrics import f1_score
 from guiapp.core.events import Log
 from guiapp.core.experiment.scores import thresholds as threshold_module
 from guiapp.core.experiment.protocol.resampling import cv_folds
+from guiapp.core.experiment.families.model_run_inputs import ModelRunInputs
 from guiapp.core.experiment.families.transformer_runner import run_transformer_model, tuning_splits
 from guiapp.core.models.transformers import fast_inference
 from guiapp.core.models.transformers.sources.files import LABELS_FILE
@@ -66,7 +67,7 @@ def run(tiny, data, folder=None, seeds: int = 1, **evaluation):
     model, spec = study(tiny, seeds, **evaluation)
     events: list = []
     folds = cv_folds(data.y[data.split.train], 3, spec.seed)
-    result = run_transformer_model(model, data, folds, spec, events.append, artefacts_dir=folder)
+    result = run_transformer_model(model, ModelRunInputs(data, folds, spec, artefacts_dir=folder), events.append)
     return result, events
 
 
