@@ -9,16 +9,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import Signal
-from PySide6.QtWidgets import (
-    QComboBox,
-    QFileDialog,
-    QHBoxLayout,
-    QLabel,
-    QPushButton,
-    QTableView,
-    QVBoxLayout,
-    QWidget,
-)
+from PySide6.QtWidgets import QComboBox, QLabel, QPushButton, QTableView, QWidget
 
 from guiapp.core.errors import UserError
 from guiapp.core.predict.new_texts import text_columns_for, uncoded_rows
@@ -28,12 +19,13 @@ from guiapp.ui import theme
 from guiapp.ui.common.column_check_list import ColumnCheckList
 from guiapp.ui.common.frame_model import DataFrameModel
 from guiapp.ui.common.job_progress import JobProgress
+from guiapp.ui.common.layouts import STRETCH, hbox, vbox
+from guiapp.ui.common.open_table_dialog import ask_table_path
 from guiapp.workers import Worker, WorkerSlot
 
 if TYPE_CHECKING:  # pandas loads on first use, not when the window opens
     import pandas as pd
 
-FILE_FILTER = "Tables (*.xlsx *.xlsm *.xls *.xlsb *.ods *.csv *.tsv *.txt *.tab *.parquet *.pq *.gz);;All files (*)"
 PREVIEW_ROWS = 5
 OWN_TABLE = "the rows of your table without a category"
 
@@ -63,11 +55,7 @@ class NewTextsSource(QWidget):
             clicked=self.use_uncoded_rows)
         self.drop_hint = QLabel("… or drop a file onto this window.", objectName="dropHint")
         self.drop_hint.setStyleSheet(theme.HINT_STYLE)
-        buttons = QHBoxLayout()
-        buttons.addWidget(self.choose_button)
-        buttons.addWidget(self.own_button)
-        buttons.addWidget(self.drop_hint)
-        buttons.addStretch(1)
+        buttons = hbox(None, self.choose_button, self.own_button, self.drop_hint, STRETCH)
 
         self.label = QLabel("No texts chosen yet.", objectName="newTextsLabel")
         self.label.setWordWrap(True)
@@ -86,26 +74,13 @@ class NewTextsSource(QWidget):
         self.preview.verticalHeader().setDefaultSectionSize(24)
         self.preview_model = DataFrameModel()
         self.preview.setModel(self.preview_model)
-        sheet_row = QHBoxLayout()
-        sheet_row.addWidget(self.sheet_label)
-        sheet_row.addWidget(self.sheet_combo)
-        sheet_row.addStretch(1)
+        sheet_row = hbox(None, self.sheet_label, self.sheet_combo, STRETCH)
         self.details = QWidget()
-        details = QVBoxLayout(self.details)
-        details.setContentsMargins(0, 0, 0, 0)
-        details.addLayout(sheet_row)
-        details.addWidget(self.columns_label)
-        details.addWidget(self.columns_list)
-        details.addWidget(QLabel("The first rows:"))
-        details.addWidget(self.preview)
+        vbox(self.details, sheet_row, self.columns_label, self.columns_list, QLabel("The first rows:"), self.preview,
+             margins=(0, 0, 0, 0))
         self.details.hide()
 
-        layout = QVBoxLayout(self)
-        layout.setContentsMargins(0, 0, 0, 0)
-        layout.addLayout(buttons)
-        layout.addWidget(self.label)
-        layout.addWidget(self.reading)
-        layout.addWidget(self.details)
+        vbox(self, buttons, self.label, self.reading, self.details, margins=(0, 0, 0, 0))
         self.refresh_own_rows()
 
     # -- what the page asks -------------------------------------------------------------------------
@@ -138,9 +113,9 @@ class NewTextsSource(QWidget):
 
     # -- choosing -----------------------------------------------------------------------------------
     def choose(self) -> None:
-        path, _ = QFileDialog.getOpenFileName(self, "Open the texts to predict", str(Path.home()), FILE_FILTER)
-        if path:
-            self.open_path(Path(path))
+        path = ask_table_path(self, "Open the texts to predict", str(Path.home()))
+        if path is not None:
+            self.open_path(path)
 
     def open_path(self, path: Path, sheet: str | None = None) -> None:
         """Read ``path`` in the background; the texts shown so far stay until it is read."""

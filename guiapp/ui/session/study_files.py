@@ -22,14 +22,10 @@ from guiapp.ui.session.data_checks import data_changed_text, data_path_stem
 from guiapp.ui.session.project_files import PROJECT_FILTER, ProjectSession, extraction_folder
 from guiapp.ui.session.study_session import StudySession
 from guiapp.ui.common.step_order import DATA_STEP, RESULTS_STEP, RUN_STEP, STEPS, step_of
+from guiapp.ui.common.open_table_dialog import TABLE_KINDS_FILTER, ask_table_path
 from guiapp.ui.common.save_dialogs import ask_save_path
 from guiapp.workers import ErrorSink
 
-OPEN_FILTER = (
-    "Tables (*.xlsx *.xlsm *.xls *.xlsb *.ods *.csv *.tsv *.txt *.tab *.parquet *.pq *.gz);;"
-    "Excel (*.xlsx *.xlsm *.xls *.xlsb);;OpenDocument (*.ods);;CSV and text (*.csv *.tsv *.txt *.tab *.gz);;"
-    "Parquet (*.parquet *.pq);;All files (*)"
-)
 STUDY_FILTER = "Study files (*.toml *.json)"
 MAX_RECENT = 8
 
@@ -79,10 +75,10 @@ class StudyFiles(QObject):
         return str(self.settings.value("last_folder", str(Path.home())))
 
     def choose_file(self) -> None:
-        path, _ = QFileDialog.getOpenFileName(self.window, "Open a spreadsheet with coded texts",
-                                              self._start_folder(), OPEN_FILTER)
-        if path:
-            self.open_path(Path(path))
+        path = ask_table_path(self.window, "Open a spreadsheet with coded texts", self._start_folder(),
+                              TABLE_KINDS_FILTER)
+        if path is not None:
+            self.open_path(path)
 
     def open_example(self) -> None:
         path = example_path()

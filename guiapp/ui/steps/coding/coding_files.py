@@ -7,13 +7,13 @@ from __future__ import annotations
 from pathlib import Path
 
 from PySide6.QtCore import QObject, Signal
-from PySide6.QtWidgets import QFileDialog, QWidget
+from PySide6.QtWidgets import QWidget
 
 from guiapp.core.coding.coding_record import SOURCES
 from guiapp.core.coding.second_file import file_name
 from guiapp.core.errors import UserError
 from guiapp.ui.session.study_session import StudySession
-from guiapp.ui.common.new_texts_source import FILE_FILTER
+from guiapp.ui.common.open_table_dialog import ask_table_path
 from guiapp.ui.common.save_dialogs import ask_save_path, proposed_name
 from guiapp.workers import Worker, WorkerSlot
 
@@ -61,10 +61,9 @@ class CodingFiles(QObject):
     # -- a second file of texts ---------------------------------------------------------------------------
     def choose_texts_file(self) -> None:
         """Ask for a second file of texts to code."""
-        path, _ = QFileDialog.getOpenFileName(self._window, "Open a file of texts to code", str(Path.home()),
-                                              FILE_FILTER)
-        if path:
-            self.open_texts_file(Path(path))
+        path = ask_table_path(self._window, "Open a file of texts to code", str(Path.home()))
+        if path is not None:
+            self.open_texts_file(path)
 
     def open_texts_file(self, path: Path) -> None:
         from guiapp.core.coding.second_file import read_texts_to_code

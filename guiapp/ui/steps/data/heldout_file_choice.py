@@ -8,19 +8,18 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import Signal
-from PySide6.QtWidgets import QFileDialog, QHBoxLayout, QLabel, QPushButton, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QHBoxLayout, QLabel, QPushButton, QVBoxLayout, QWidget
 
 from guiapp.core.errors import DataError
 from guiapp.core.events import EventCallback, ignore_events
 from guiapp.core.study.mapping import ColumnMapping, check_mapping
 from guiapp.core.tables.cell_values import category_labels
 from guiapp.core.tables.reader import read_table
+from guiapp.ui.common.open_table_dialog import ask_table_path
 from guiapp.workers import Worker, WorkerSlot
 
 if TYPE_CHECKING:  # pandas loads on first use, not when the window opens
     import pandas as pd
-
-FILE_FILTER = "Tables (*.xlsx *.xlsm *.xls *.xlsb *.ods *.csv *.tsv *.txt *.tab *.parquet *.pq *.gz);;All files (*)"
 
 
 def read_test_file(path: str, sheet: str | None, mapping: ColumnMapping,
@@ -94,9 +93,9 @@ class HeldOutFileChoice(QWidget):
         self.remove_button.setVisible(self.file is not None)
 
     def choose(self) -> None:
-        path, _ = QFileDialog.getOpenFileName(self, "Choose the file with your coded test texts", "", FILE_FILTER)
-        if path:
-            self.set_file((path, None))
+        path = ask_table_path(self, "Choose the file with your coded test texts")
+        if path is not None:
+            self.set_file((str(path), None))
 
     def set_file(self, file: tuple[str, str | None] | None, on_error: Callable[[BaseException], None] | None = None) -> None:
         """Use ``file`` (path, sheet) once it has been read and checked; None = no test file."""
