@@ -1,4 +1,5 @@
-"""The wheel carries resources/ as the package guiapp_resources: example data, its licence, the icons."""
+"""The wheel carries resources/ as the package guiapp_resources: example data, its licence, the icons;
+and the data files of guiapp itself (the Transformer short list)."""
 
 from __future__ import annotations
 
@@ -23,3 +24,4 @@ def test_the_wheel_holds_the_example_its_licence_and_the_icons(tmp_path) -> None
                  "icons/textlab.icns", "__init__.py"):
         assert f"guiapp_resources/{name}" in names
     assert "guiapp/core/self_test.py" in names and "guiapp/core/locations.py" in names
+    assert "guiapp/core/models/transformers/sources/transformer_models.toml" in names

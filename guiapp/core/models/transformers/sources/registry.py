@@ -11,6 +11,8 @@ MiniLM (hidden 384) on a 3-class stance task of 653 training tweets (a plain Ada
 dynamic padding, test macro-F1), 3e-5 × 4 epochs reached a macro-F1 of 0.46, 5e-5 × 8 epochs 0.58,
 1e-4 × 4 epochs 0.61 and 1e-4 × 8 epochs 0.60.
 
+The entries themselves are data, one table each in ``transformer_models.toml`` beside this module.
+
 The speed figures are rough, for the Models step's "about N minutes" only: seconds for one
 epoch over 1,000 texts of about 64 subword tokens, on a 2-core laptop CPU and on one data-centre
 GPU. Sources: MiniLM 1.46 s per batch of 16 × 128 tokens and 42.7 texts/s with dynamic padding
@@ -21,6 +23,7 @@ base-size models (less for the small one, which cannot keep a GPU busy).
 
 from __future__ import annotations
 
+import tomllib
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Literal
@@ -67,140 +70,19 @@ def _copy(grid: dict[str, list[Any]]) -> dict[str, list[Any]]:
 BUNDLED_KEY = "all-MiniLM-L6-v2"
 MPNET_KEY = "all-mpnet-base-v2"
 
-_REGISTRY: tuple[TransformerInfo, ...] = (
-    TransformerInfo(
-        key=BUNDLED_KEY,
-        label="MiniLM (small, English, bundled)",
-        description=(
-            "A small, fast English model that comes with TextLab; choose it to start, on a "
-            "laptop, or when you have few coded texts."
-        ),
-        source="bundled",
-        hub_id="sentence-transformers/all-MiniLM-L6-v2",
-        params_millions=22.7,
-        layers=6,
-        hidden=384,
-        language="English",
-        max_length=512,
-        cased=False,
-        default_grid=_copy(SMALL_MODEL_GRID),
-        seconds_per_1000_samples_cpu=40.0,
-        seconds_per_1000_samples_gpu=1.0,
-    ),
-    TransformerInfo(
-        key=MPNET_KEY,
-        label="MPNet (base size, English, optional install)",
-        description=(
-            "A larger English model, usually more accurate than MiniLM but about five times "
-            "slower; choose it for the final comparison, ideally with a GPU."
-        ),
-        source="parts",
-        hub_id="sentence-transformers/all-mpnet-base-v2",
-        params_millions=109.5,
-        layers=12,
-        hidden=768,
-        language="English",
-        max_length=512,
-        cased=False,
-        seconds_per_1000_samples_cpu=200.0,
-        seconds_per_1000_samples_gpu=2.0,
-    ),
-    TransformerInfo(
-        key="bert-base-uncased",
-        label="BERT base (English, download)",
-        description=(
-            "The classic English BERT that many published studies use; choose it to compare "
-            "with earlier work (downloaded once from Hugging Face)."
-        ),
-        source="hub",
-        hub_id="google-bert/bert-base-uncased",
-        params_millions=110.0,
-        layers=12,
-        hidden=768,
-        language="English",
-        max_length=512,
-        cased=False,
-        seconds_per_1000_samples_cpu=200.0,
-        seconds_per_1000_samples_gpu=2.0,
-    ),
-    TransformerInfo(
-        key="roberta-base",
-        label="RoBERTa base (English, download)",
-        description=(
-            "An English model trained longer and on more text than BERT, often a little more "
-            "accurate; it tells upper from lower case (downloaded once from Hugging Face)."
-        ),
-        source="hub",
-        hub_id="FacebookAI/roberta-base",
-        params_millions=124.6,
-        layers=12,
-        hidden=768,
-        language="English",
-        max_length=512,
-        cased=True,
-        seconds_per_1000_samples_cpu=210.0,
-        seconds_per_1000_samples_gpu=2.0,
-    ),
-    TransformerInfo(
-        key="longformer-base-4096",
-        label="Longformer base (long English texts, download)",
-        description=(
-            "An English model that reads long texts (we use up to 1,024 tokens, about 700 "
-            "words); choose it when your texts are long documents. It is much slower."
-        ),
-        source="hub",
-        hub_id="allenai/longformer-base-4096",
-        params_millions=148.7,
-        layers=12,
-        hidden=768,
-        language="English",
-        max_length=4096,
-        cased=True,
-        default_batch_size=4,  # as in the reference paper: long inputs need small batches
-        default_truncation="middle",
-        default_max_length=1024,
-        # Longformer pads every input to a multiple of its 512-token attention window.
-        seconds_per_1000_samples_cpu=2500.0,
-        seconds_per_1000_samples_gpu=25.0,
-    ),
-    TransformerInfo(
-        key="gbert-base",
-        label="German BERT (gbert, download)",
-        description=(
-            "A BERT model trained on German text by deepset; choose it for German texts "
-            "(downloaded once from Hugging Face)."
-        ),
-        source="hub",
-        hub_id="deepset/gbert-base",
-        params_millions=109.9,
-        layers=12,
-        hidden=768,
-        language="German",
-        max_length=512,
-        cased=True,
-        seconds_per_1000_samples_cpu=200.0,
-        seconds_per_1000_samples_gpu=2.0,
-    ),
-    TransformerInfo(
-        key="xlm-roberta-base",
-        label="XLM-RoBERTa base (multilingual, download)",
-        description=(
-            "A model trained on 100 languages; choose it for texts in several languages or in "
-            "a language without its own model (downloaded once from Hugging Face)."
-        ),
-        source="hub",
-        hub_id="FacebookAI/xlm-roberta-base",
-        params_millions=278.0,
-        layers=12,
-        hidden=768,
-        language="multilingual",
-        max_length=512,
-        cased=True,
-        # Same compute as BERT-base, but the 250,000-word vocabulary makes every update larger.
-        seconds_per_1000_samples_cpu=260.0,
-        seconds_per_1000_samples_gpu=2.5,
-    ),
-)
+MODELS_FILE = Path(__file__).with_name("transformer_models.toml")
+
+
+def _short_list() -> tuple[TransformerInfo, ...]:
+    """The entries of ``transformer_models.toml``; small models (hidden < 768) start from the small grid."""
+    entries = tomllib.loads(MODELS_FILE.read_text(encoding="utf-8"))["model"]
+    return tuple(
+        TransformerInfo(**entry, default_grid=_copy(SMALL_MODEL_GRID if entry["hidden"] < 768 else PAPER_GRID))
+        for entry in entries
+    )
+
+
+_REGISTRY: tuple[TransformerInfo, ...] = _short_list()
 
 # Other names the same models go by (old hub ids without the organisation).
 _ALIASES = {
