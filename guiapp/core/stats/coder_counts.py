@@ -18,26 +18,24 @@ Assumes coders worked independently and each count is a separate person's judgem
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass
 
 import numpy as np
 
 from guiapp.core.stats.agreement import alpha_from_counts, check_counts, kappa_from_table
+from guiapp.core.stats.plain_record import PlainRecord
 
 NO_MAJORITY = -1
 
 
 @dataclass(frozen=True)
-class ModelVersusCoders:
+class ModelVersusCoders(PlainRecord):
     n_texts: int
     n_without_majority: int
     model_agrees_with_majority: float
     kappa_model_vs_majority: float
     coder_agrees_with_other_coders: float
     alpha_between_coders: float
-
-    def to_dict(self) -> dict:
-        return asdict(self)
 
 
 def majority_coding(counts) -> np.ndarray:

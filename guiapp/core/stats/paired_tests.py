@@ -38,11 +38,12 @@ interval of (0, 0) and p = 1. Assumes independent test texts not used to train o
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass
 
 import numpy as np
 
 from guiapp.core.stats.multilabel_scores import bootstrap_f1, macro_f1
+from guiapp.core.stats.plain_record import PlainRecord
 
 EXACT_BELOW = 25
 ROUNDING = 1e-12
@@ -53,19 +54,16 @@ PAIRED_BOOTSTRAP_METHOD = "paired bootstrap over the test texts (difference in m
 
 
 @dataclass(frozen=True)
-class McNemarResult:
+class McNemarResult(PlainRecord):
     statistic: float
     p_value: float
     n_only_a_right: int
     n_only_b_right: int
     method: str
 
-    def to_dict(self) -> dict:
-        return asdict(self)
-
 
 @dataclass(frozen=True)
-class CorrectedTTestResult:
+class CorrectedTTestResult(PlainRecord):
     t: float
     df: int
     p_value: float
@@ -75,9 +73,6 @@ class CorrectedTTestResult:
     level: float
     n_folds: int
     method: str = CORRECTED_T_METHOD
-
-    def to_dict(self) -> dict:
-        return asdict(self)
 
 
 def _as_correctness(values, name: str) -> np.ndarray:
@@ -152,7 +147,7 @@ def corrected_resampled_t_test(
 
 
 @dataclass(frozen=True)
-class PairedBootstrapResult:
+class PairedBootstrapResult(PlainRecord):
     difference: float  # observed macro-F1 of A minus that of B
     ci_low: float
     ci_high: float
@@ -161,9 +156,6 @@ class PairedBootstrapResult:
     samples: int
     n_texts: int
     method: str = PAIRED_BOOTSTRAP_METHOD
-
-    def to_dict(self) -> dict:
-        return asdict(self)
 
 
 def paired_bootstrap(

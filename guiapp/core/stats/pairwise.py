@@ -11,7 +11,7 @@ given (A before B). Assumptions are those of the tests used.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass
 from itertools import combinations
 from typing import Any
 
@@ -23,10 +23,11 @@ from guiapp.core.stats.paired_tests import (
     mcnemar,
     paired_bootstrap,
 )
+from guiapp.core.stats.plain_record import PlainRecord
 
 
 @dataclass(frozen=True)
-class PairComparison:
+class PairComparison(PlainRecord):
     """One pair's test. Test-set comparisons fill ``n_only_a_right``/``n_only_b_right`` and
     ``n_texts``; fold comparisons fill ``mean_difference`` (A - B) and its interval; the paired
     bootstrap (several categories per text) fills ``n_texts`` and ``mean_difference``, the observed
@@ -46,9 +47,6 @@ class PairComparison:
     ci_low: float | None = None
     ci_high: float | None = None
     level: float | None = None
-
-    def to_dict(self) -> dict:
-        return asdict(self)
 
 
 def compare_on_test_set(right_by_model: Mapping[str, object]) -> list[PairComparison]:

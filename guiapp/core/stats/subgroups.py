@@ -17,12 +17,13 @@ taken as known, which is reasonable when the rest is much larger than the group.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass
 
 import numpy as np
 
 from guiapp.core.stats.agreement import sorted_categories
 from guiapp.core.stats.classification_scores import bootstrap_scores, macro_f1
+from guiapp.core.stats.plain_record import PlainRecord
 
 MUCH_WORSE = "much worse"
 NOT_CLEARLY_WORSE = "not clearly worse"
@@ -31,7 +32,7 @@ NO_VALUE = "(no value)"
 
 
 @dataclass(frozen=True)
-class GroupResult:
+class GroupResult(PlainRecord):
     group: object
     n_texts: int
     macro_f1: float
@@ -45,9 +46,6 @@ class GroupResult:
     @property
     def flagged(self) -> bool:
         return self.verdict == MUCH_WORSE
-
-    def to_dict(self) -> dict:
-        return asdict(self)
 
 
 def _percent(share: float) -> str:

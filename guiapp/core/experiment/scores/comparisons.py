@@ -50,6 +50,7 @@ from guiapp.core.stats.pairwise import (
     compare_on_test_set_by_bootstrap,
     is_bootstrap,
 )
+from guiapp.core.stats.plain_record import PlainRecord
 from guiapp.core.stats.wording import describe_comparison, format_p
 
 ALPHA = 0.05  # a difference is "clear" when the Holm-corrected p-value is below this
@@ -63,15 +64,12 @@ MULTI_LABEL_TEST_NOTE = (
 
 
 @dataclass(frozen=True)
-class SkippedPair:
+class SkippedPair(PlainRecord):
     """A pair the fold test could not compare, and why (in plain words)."""
 
     model_a: str
     model_b: str
     reason: str
-
-    def to_dict(self) -> dict:
-        return asdict(self)
 
 
 @dataclass(frozen=True)
