@@ -17,11 +17,9 @@ from PySide6.QtCore import Qt
 from PySide6.QtWidgets import (
     QFrame,
     QGridLayout,
-    QHBoxLayout,
     QLabel,
     QProgressBar,
     QSizePolicy,
-    QVBoxLayout,
     QWidget,
 )
 
@@ -30,6 +28,7 @@ from guiapp.core.progress_clock import TimeLeftClock, describe_time_left
 from guiapp.ui import theme
 from guiapp.ui.common.chart_numbers import format_seconds
 from guiapp.ui.common.glossary import explain
+from guiapp.ui.common.layouts import STRETCH, hbox, vbox
 from guiapp.ui.common.scroll_area import ScrollArea
 
 if TYPE_CHECKING:
@@ -104,10 +103,8 @@ class ModelProgressRow(QFrame):
         self.message_label.setStyleSheet(theme.ERROR_STYLE)
         self.message_label.hide()
 
-        stage_row = QHBoxLayout()
-        stage_row.setSpacing(10)
-        stage_row.addWidget(self.bar, 0, Qt.AlignmentFlag.AlignVCenter)
-        stage_row.addWidget(self.stage_label, 1)
+        stage_row = hbox(None, self.bar, (self.stage_label, 1), spacing=10)
+        stage_row.setAlignment(self.bar, Qt.AlignmentFlag.AlignVCenter)
         grid = QGridLayout(self)
         grid.setContentsMargins(12, 8, 12, 8)
         grid.setHorizontalSpacing(12)
@@ -258,10 +255,7 @@ class ModelProgressList(ScrollArea):
         super().__init__(parent=parent)
         self._content = QWidget()
         self._content.setObjectName("modelRows")
-        self._layout = QVBoxLayout(self._content)
-        self._layout.setContentsMargins(0, 0, 4, 0)
-        self._layout.setSpacing(6)
-        self._layout.addStretch(1)
+        self._layout = vbox(self._content, STRETCH, margins=(0, 0, 4, 0), spacing=6)
         self.setWidget(self._content)
         self._rows: list[ModelProgressRow] = []
 
