@@ -286,11 +286,7 @@ class AdvancedSettingsDialog(QDialog):
 
     def settings(self) -> StudySettings:
         """The edited settings (only valid while OK is enabled)."""
-        evaluation = self.test_tab.evaluation()
-        evaluation.transformer_tuning = self.transformer_tab.transformer_tuning()
-        evaluation.validation_share = self.transformer_tab.validation_share_value()
-        evaluation.transformer_choice = self.transformer_tab.transformer_choice()
-        evaluation.transformer_seeds = self.transformer_tab.seeds_value()
+        evaluation = self.transformer_tab.evaluation(self.test_tab.evaluation())
         options = {kind: options for kind, options in self.preprocessing_tab.options().items() if options}
         if transformer_options := self.transformer_tab.options():
             options[TRANSFORMER] = transformer_options

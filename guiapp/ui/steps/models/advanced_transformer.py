@@ -10,8 +10,8 @@ the core's ``OPTION_HELP`` and ``GRID_HELP``.
 
 from __future__ import annotations
 
+import dataclasses
 import math
-
 from functools import partial
 from typing import Any
 
@@ -262,10 +262,7 @@ class TransformerTab(parts.ModelSettingsTab):
         """Show a study's Transformer options and grid (only what differs from the defaults)."""
         with self._filling():
             self._set_options(options)
-            self.tuning.setCurrentIndex(max(0, self.tuning.findData(evaluation.transformer_tuning)))
-            self.validation_share.setValue(round(evaluation.validation_share * 100))
-            self.choice.setCurrentIndex(max(0, self.choice.findData(evaluation.transformer_choice)))
-            self.seeds.setValue(evaluation.transformer_seeds)
+            self._set_tuning(evaluation)
         self.set_grid(grid)
 
     def set_grid(self, grid: dict[str, list[Any]]) -> None:
@@ -289,12 +286,15 @@ class TransformerTab(parts.ModelSettingsTab):
     def _restore_options(self) -> None:
         with self._filling():
             self._set_options({})
-            evaluation = EvaluationSpec()
-            self.tuning.setCurrentIndex(self.tuning.findData(evaluation.transformer_tuning))
-            self.validation_share.setValue(round(evaluation.validation_share * 100))
-            self.choice.setCurrentIndex(self.choice.findData(evaluation.transformer_choice))
-            self.seeds.setValue(evaluation.transformer_seeds)
+            self._set_tuning(EvaluationSpec())
         self._edited()
+
+    def _set_tuning(self, evaluation: EvaluationSpec) -> None:
+        """Show how ``evaluation`` chooses the Transformer's setting and how many seeds it trains."""
+        self.tuning.setCurrentIndex(max(0, self.tuning.findData(evaluation.transformer_tuning)))
+        self.validation_share.setValue(round(evaluation.validation_share * 100))
+        self.choice.setCurrentIndex(max(0, self.choice.findData(evaluation.transformer_choice)))
+        self.seeds.setValue(evaluation.transformer_seeds)
 
     def all_options(self) -> dict[str, Any]:
         """Every option as shown (None = the model's default), without the model."""
@@ -321,17 +321,21 @@ class TransformerTab(parts.ModelSettingsTab):
         default = normalise_transformer_grid({}, self.model)
         return {name: values for name, values in full.items() if values != default[name]}
 
-    def transformer_tuning(self) -> str:
-        return self.tuning.currentData()
-
     def transformer_choice(self) -> str:
         return self.choice.currentData()
 
     def seeds_value(self) -> int:
         return self.seeds.value()
 
-    def validation_share_value(self) -> float:
-        return self.validation_share.value() / 100.0
+    def evaluation(self, evaluation: EvaluationSpec) -> EvaluationSpec:
+        """``evaluation`` with the Transformer's tuning method, validation split, choice and seeds as shown."""
+        return dataclasses.replace(
+            evaluation,
+            transformer_tuning=self.tuning.currentData(),
+            validation_share=self.validation_share.value() / 100.0,
+            transformer_choice=self.transformer_choice(),
+            transformer_seeds=self.seeds_value(),
+        )
 
     def set_folds(self, folds: int) -> None:
         self.folds = folds
