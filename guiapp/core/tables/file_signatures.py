@@ -85,30 +85,27 @@ def _read_start(path: Path, size: int) -> bytes:
         return handle.read(size)
 
 
+def unreadable_file(name: str, what_it_is: str, what_to_do: str, details: str = "") -> DataError:
+    """The error for a file TextLab cannot read as a table: ``"<name>" is <what_it_is>`` and what to do."""
+    return DataError(f'"{name}" is {what_it_is}', what_to_do, details=details)
+
+
 def not_a_table(name: str, description: str) -> DataError:
-    return DataError(
-        f'"{name}" is {description}, not a spreadsheet.',
-        "Choose the spreadsheet (.xlsx, .xls, .ods) or the CSV/text file that holds your "
-        "coded texts.",
-    )
+    return unreadable_file(name, f"{description}, not a spreadsheet.",
+                           "Choose the spreadsheet (.xlsx, .xls, .ods) or the CSV/text file that holds your "
+                           "coded texts.")
 
 
 def password_protected(name: str, details: str = "") -> DataError:
-    return DataError(
-        f'"{name}" is protected with a password, so TextLab cannot read it.',
-        "Open it in Excel, remove the password (File → Info → Protect Workbook → Encrypt "
-        "with Password, then clear the password), save a copy and open that copy here.",
-        details=details,
-    )
+    return unreadable_file(name, "protected with a password, so TextLab cannot read it.",
+                           "Open it in Excel, remove the password (File → Info → Protect Workbook → Encrypt "
+                           "with Password, then clear the password), save a copy and open that copy here.", details)
 
 
 def damaged_workbook(name: str, details: str = "") -> DataError:
-    return DataError(
-        f'"{name}" is damaged or incomplete: it cannot be read as a spreadsheet.',
-        "It may not have finished downloading or copying. Copy or download it again, or open "
-        "it in Excel or LibreOffice (which can often repair it) and save a copy.",
-        details=details,
-    )
+    return unreadable_file(name, "damaged or incomplete: it cannot be read as a spreadsheet.",
+                           "It may not have finished downloading or copying. Copy or download it again, or open "
+                           "it in Excel or LibreOffice (which can often repair it) and save a copy.", details)
 
 
 def _is_encrypted_office_file(path: Path) -> bool:
