@@ -106,24 +106,35 @@ def _target_weights(estimator: Any, position: int, arrays: dict[str, np.ndarray]
     return weights, bias, "sum of pairwise decisions"
 
 
+def exact_share_sentence(score: str, target_name: str, own_chance: bool = False, aside: str = "",
+                         note: str = "") -> str:
+    """What the colours of exact word shares in ``score`` mean (linear models and trees); ``own_chance``:
+    the category has its own score, which sets its chance alone (a text can have several categories);
+    ``aside`` follows the category's name, ``note`` closes the sentence in brackets."""
+    colours = (", which sets the chance of this category alone: red raises it, blue lowers it" if own_chance
+               else ": red pushes toward it, blue away")
+    return (f"Colours show each word's exact share in {score} for “{target_name}”{aside}{colours}"
+            + (f" ({note})." if note else "."))
+
+
 def linear_sentence(target_name: str, what: str, own_chance: bool = False) -> str:
     """What the colours mean; ``own_chance``: the category has its own yes/no score (a text can
     have several categories)."""
     if what == "sum of pairwise decisions":
-        return (f"Colours show each word's exact share in the SVM's score for “{target_name}” (summed over its "
-                "contests with each other category): red pushes toward it, blue away.")
-    if own_chance:
-        return (f"Colours show each word's exact share in the model's own score for “{target_name}”, which sets "
-                "the chance of this category alone: red raises it, blue lowers it.")
-    return (f"Colours show each word's exact share in the model's score for “{target_name}”: red pushes toward it, "
-            "blue away.")
+        return exact_share_sentence("the SVM's score", target_name,
+                                    aside=" (summed over its contests with each other category)")
+    return exact_share_sentence("the model's own score" if own_chance else "the model's score", target_name, own_chance)
+
+
+def not_exact(message: str) -> UserError:
+    """The refusal of exact word shares for a model they do not fit, with the method that does."""
+    return UserError(message, "Use “Leaving words out” for this model.")
 
 
 def explain_linear(model: ConventionalModel, text: str, target: int, probability: float | None = None) -> Attribution:
     """Exact contributions of the words of ``text`` to the model's margin for category ``target``."""
     if not is_linear(model):
-        raise UserError("Exact word contributions need a linear model on a bag of words or on word vectors.",
-                        "Use “Leaving words out” for this model.")
+        raise not_exact("Exact word contributions need a linear model on a bag of words or on word vectors.")
     estimator, position = category_classifier(model.classifier, target)
     weights, bias, what = target_weights(estimator, position)
     spans = split_words(text)

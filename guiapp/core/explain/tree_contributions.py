@@ -18,10 +18,9 @@ from typing import Any
 import numpy as np
 import scipy.sparse as sp
 
-from guiapp.core.errors import UserError
 from guiapp.core.explain.attribution import TREE_SHAP, Attribution
 from guiapp.core.explain.category_parts import category_classifier, is_one_per_category, representative
-from guiapp.core.explain.linear_contributions import exact_attribution
+from guiapp.core.explain.linear_contributions import exact_attribution, exact_share_sentence, not_exact
 from guiapp.core.explain.term_spans import bow_term_occurrences, spread_terms
 from guiapp.core.explain.words import split_words
 from guiapp.core.features.bow import BagOfWords
@@ -52,19 +51,14 @@ def target_contributions(model: ConventionalModel, features: sp.csr_matrix, posi
 
 def tree_sentence(target_name: str, own_chance: bool = False) -> str:
     """What the colours mean; ``own_chance``: the category has its own trees (a text can have several)."""
-    if own_chance:
-        return (f"Colours show each word's exact share in the score of the trees for “{target_name}”, which sets "
-                "the chance of this category alone: red raises it, blue lowers it (words the text lacks count too; "
-                "they are listed apart).")
-    return (f"Colours show each word's exact share in the trees' score for “{target_name}”: red pushes toward "
-            "it, blue away (words the text lacks count too; they are listed apart).")
+    return exact_share_sentence("the score of the trees" if own_chance else "the trees' score", target_name,
+                                own_chance, note="words the text lacks count too; they are listed apart")
 
 
 def explain_tree(model: ConventionalModel, text: str, target: int, probability: float | None = None) -> Attribution:
     """Exact SHAP contributions of the words of ``text`` to XGBoost's margin for ``target``."""
     if not is_tree_on_words(model):
-        raise UserError("Exact tree contributions need an XGBoost model on a bag of words.",
-                        "Use “Leaving words out” for this model.")
+        raise not_exact("Exact tree contributions need an XGBoost model on a bag of words.")
     estimator, position = category_classifier(model.classifier, target)
     representation = model.representation
     features = sp.csr_matrix(representation.transform([text]), dtype=np.float32)
