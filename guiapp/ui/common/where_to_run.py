@@ -13,20 +13,14 @@ from __future__ import annotations
 import copy
 
 from PySide6.QtCore import QObject, QSignalBlocker, Signal
-from PySide6.QtWidgets import (
-    QButtonGroup,
-    QFrame,
-    QLabel,
-    QLineEdit,
-    QRadioButton,
-    QWidget,
-)
+from PySide6.QtWidgets import QFrame, QLabel, QLineEdit, QWidget
 
 from guiapp.core.compute.where import scheduler_address_problem
 from guiapp.core.study.sections import ClusterSpec
 from guiapp.core.study.spec import ExperimentSpec
 from guiapp.ui import theme
 from guiapp.ui.common.layouts import STRETCH, hbox, vbox
+from guiapp.ui.common.radio_choice import radio_choice
 
 EXAMPLE_ADDRESS = "tcp://host:8786"
 DASK_NOTE = ("Dask runs the pieces of work on other computers; every computer needs TextLab with the "
@@ -103,14 +97,10 @@ class WhereToRun(QFrame):
         self.setStyleSheet(theme.top_rule_style("whereToRun"))
         title = QLabel("Where to run", objectName="whereTitle")
         title.setStyleSheet(theme.BOLD_STYLE)
-        self.here = QRadioButton("This computer", objectName="runHere")
-        self.here.setToolTip("Run the study with this computer's own processor cores (and GPU, if it has one).")
-        self.dask = QRadioButton("A Dask scheduler at:", objectName="runOnDask")
-        self.dask.setToolTip(DASK_TIP)
-        group = QButtonGroup(self)
-        group.addButton(self.here)
-        group.addButton(self.dask)
-        self.here.setChecked(True)
+        _group, (self.here, self.dask) = radio_choice(
+            self, ("This computer", "runHere",
+                   "Run the study with this computer's own processor cores (and GPU, if it has one)."),
+            ("A Dask scheduler at:", "runOnDask", DASK_TIP))
         self.address = QLineEdit(objectName="schedulerAddress")
         self.address.setPlaceholderText(EXAMPLE_ADDRESS)
         self.address.setToolTip("The address the Dask scheduler printed when it started, e.g. tcp://login1:8786.")

@@ -6,14 +6,12 @@ from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QTimer, Signal
 from PySide6.QtWidgets import (
-    QButtonGroup,
     QCheckBox,
     QComboBox,
     QFormLayout,
     QGroupBox,
     QLabel,
     QLineEdit,
-    QRadioButton,
     QVBoxLayout,
     QWidget,
 )
@@ -23,6 +21,7 @@ from guiapp.core.study.category_preview import category_preview
 from guiapp.core.study.mapping import ColumnMapping
 from guiapp.ui import theme
 from guiapp.ui.common.column_check_list import ColumnCheckList
+from guiapp.ui.common.radio_choice import radio_choice
 from guiapp.ui.steps.data.column_previews import (
     column_preview,
     label_sets_preview,
@@ -126,15 +125,13 @@ class MappingPanel(QWidget):
         self.several = QCheckBox("A text can have several categories", objectName="multiLabel")
         self.several.setToolTip("Tick this when one text can belong to more than one category at once, e.g. a "
                                 "speech about both the economy and health.")
-        self.per_column = QRadioButton("One column per category (1 = has it)", objectName="perCategoryColumns")
-        self.per_column.setToolTip("Your table has a column for each category, with 1 (or yes) where the text has "
-                                   "that category and 0 where it has not. The column's name is the category's name.")
-        self.one_list = QRadioButton("One column lists the categories", objectName="oneListColumn")
-        self.one_list.setToolTip("One column holds all the categories of a text, e.g. “economy; health”.")
-        self._layouts = QButtonGroup(self)
-        for button in (self.per_column, self.one_list):
-            self._layouts.addButton(button)
-        self.per_column.setChecked(True)
+        self._layouts, (self.per_column, self.one_list) = radio_choice(
+            self,
+            ("One column per category (1 = has it)", "perCategoryColumns",
+             "Your table has a column for each category, with 1 (or yes) where the text has that category and 0 "
+             "where it has not. The column's name is the category's name."),
+            ("One column lists the categories", "oneListColumn",
+             "One column holds all the categories of a text, e.g. “economy; health”."))
         self.layout_choice = QWidget(objectName="categoryLayoutChoice")
         choice = QVBoxLayout(self.layout_choice)
         choice.setContentsMargins(22, 0, 0, 0)

@@ -19,20 +19,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import Qt, Signal
-from PySide6.QtWidgets import (
-    QButtonGroup,
-    QComboBox,
-    QFileDialog,
-    QGridLayout,
-    QHBoxLayout,
-    QLabel,
-    QLineEdit,
-    QPushButton,
-    QRadioButton,
-    QSpinBox,
-    QVBoxLayout,
-    QWidget,
-)
+from PySide6.QtWidgets import QComboBox, QFileDialog, QGridLayout, QLabel, QLineEdit, QPushButton, QSpinBox, QWidget
 
 from guiapp.core.experiment.curves.learning_curve_results import LearningCurveResult
 from guiapp.core.experiment.curves.nested_subsets import DEFAULT_REPEATS
@@ -40,8 +27,9 @@ from guiapp.ui import theme
 from guiapp.ui.common.flow_layout import FlowRow
 from guiapp.ui.common.glossary import GlossaryLabel
 from guiapp.ui.common.job_progress import JobProgress
-from guiapp.ui.common.layouts import STRETCH, vbox
+from guiapp.ui.common.layouts import STRETCH, hbox, vbox
 from guiapp.ui.common.lazy_widget import LazyWidget
+from guiapp.ui.common.radio_choice import radio_choice
 from guiapp.ui.common.save_chart_button import save_chart_button
 from guiapp.ui.steps.results.learning_curve_views import (
     DEFAULT_SIZES_TEXT,
@@ -143,16 +131,14 @@ class LearningCurvePanel(QWidget):
         self.repeats_spin.setToolTip("How often each size is drawn at random from your training texts. More draws "
                                      "give a surer curve and take longer; the paper used 5.")
         self.repeats_spin.valueChanged.connect(self._update_controls)
-        self.tune_once = QRadioButton("Tune once (as in the paper)", objectName="learningCurveTuneOnce")
-        self.tune_once.setToolTip("Each model's setting is chosen once, by cross-validation on 1,000 coded texts, "
-                                  "and used at every size. Faster; this is what the reference study did.")
-        self.tune_each = QRadioButton("Tune at every size", objectName="learningCurveTuneEach")
-        self.tune_each.setToolTip("Each model's setting is chosen again for every size, on that size's texts. "
-                                  "Slower; small sizes may then prefer other settings than large ones.")
-        self.tune_once.setChecked(True)
-        self._tuning = QButtonGroup(self)
-        self._tuning.addButton(self.tune_once)
-        self._tuning.addButton(self.tune_each)
+        self._tuning, (self.tune_once, self.tune_each) = radio_choice(
+            self,
+            ("Tune once (as in the paper)", "learningCurveTuneOnce",
+             "Each model's setting is chosen once, by cross-validation on 1,000 coded texts, and used at every "
+             "size. Faster; this is what the reference study did."),
+            ("Tune at every size", "learningCurveTuneEach",
+             "Each model's setting is chosen again for every size, on that size's texts. Slower; small sizes may "
+             "then prefer other settings than large ones."))
         self.start_button = QPushButton("Start", objectName="learningCurveStart", default=True, toolTip=(
             "Draw the learning curves of the study's models. You can keep working meanwhile."), clicked=self.start)
         self.work_note = QLabel("", objectName="learningCurveWork")
@@ -213,24 +199,14 @@ class LearningCurvePanel(QWidget):
         bold.setBold(True)
         reading_title.setFont(bold)
         self.reading = ReadingView()
-        reading_column = QVBoxLayout()
-        reading_column.setContentsMargins(8, 0, 0, 0)
-        reading_column.addWidget(reading_title)
-        reading_column.addWidget(self.reading, 1)
-        side = QHBoxLayout()
-        side.addWidget(self._chart_slot, 5)
-        side.addLayout(reading_column, 3)
+        reading_column = vbox(None, reading_title, (self.reading, 1), margins=(8, 0, 0, 0))
+        side = hbox(None, (self._chart_slot, 5), (reading_column, 3))
 
         table_title = QLabel("Test macro-F1 per size: mean over the draws (lowest–highest)")
         table_title.setFont(bold)
         self.table = CurveTable()
         self.table.setObjectName("learningCurveTable")
-        column = QVBoxLayout(box)
-        column.setContentsMargins(0, 4, 0, 0)
-        column.addWidget(bar)
-        column.addLayout(side, 1)
-        column.addWidget(table_title)
-        column.addWidget(self.table)
+        vbox(box, bar, (side, 1), table_title, self.table, margins=(0, 4, 0, 0))
         return box
 
     # -- study -----------------------------------------------------------------------------------
