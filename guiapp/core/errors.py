@@ -6,6 +6,11 @@ what happened (``message``), what to do next (``hint``) and technical ``details`
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from typing import TypeVar
+
+T = TypeVar("T")
+
 
 class UserError(Exception):
     """A problem caused by the input or the environment, explained in plain words."""
@@ -22,3 +27,12 @@ class UserError(Exception):
 
 class DataError(UserError):
     """The table cannot be read or does not fit what TextLab needs."""
+
+
+def one_of(table: Mapping[str, T], name: str, message: str, hint_start: str) -> T:
+    """``table[name]``; where ``name`` is not in it, a :class:`UserError` with ``message`` and a hint
+    that lists the names it holds (``hint_start``, e.g. "Use one of", then the names)."""
+    try:
+        return table[name]
+    except KeyError:
+        raise UserError(message, f"{hint_start}: {', '.join(table)}.") from None

@@ -10,7 +10,7 @@ from __future__ import annotations
 import inspect
 from typing import Any
 
-from guiapp.core.errors import UserError
+from guiapp.core.errors import UserError, one_of
 from guiapp.core.features.bow import ANALYZERS, WEIGHTINGS, BagOfWords
 from guiapp.core.features.sentence_embeddings import SentenceEmbeddings
 from guiapp.core.features.stemming import STEM_LANGUAGES
@@ -92,13 +92,7 @@ OPTION_CHOICES: dict[str, dict[str, list[Any]]] = {
 
 
 def _class_for(kind: str) -> type:
-    try:
-        return REPRESENTATIONS[kind]
-    except KeyError:
-        raise UserError(
-            f"TextLab has no representation called “{kind}”.",
-            f"Choose one of: {', '.join(REPRESENTATIONS)}.",
-        ) from None
+    return one_of(REPRESENTATIONS, kind, f"TextLab has no representation called “{kind}”.", "Choose one of")
 
 
 def default_options(kind: str) -> dict[str, Any]:

@@ -14,7 +14,7 @@ import math
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from guiapp.core.errors import UserError
+from guiapp.core.errors import UserError, one_of
 from guiapp.core.models.grid_settings import check_setting_names, setting_values
 from guiapp.core.numbers import number_words, parse_number
 
@@ -127,13 +127,7 @@ CLASSIFIERS: dict[str, ClassifierInfo] = {
 
 
 def classifier_info(key: str) -> ClassifierInfo:
-    try:
-        return CLASSIFIERS[key]
-    except KeyError:
-        raise UserError(
-            f"Unknown classifier '{key}'.",
-            f"Use one of: {', '.join(CLASSIFIERS)}.",
-        ) from None
+    return one_of(CLASSIFIERS, key, f"Unknown classifier '{key}'.", "Use one of")
 
 
 def normalise_grid(key: str, grid: dict[str, Any] | None) -> dict[str, list[Any]]:
