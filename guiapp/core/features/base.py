@@ -3,7 +3,8 @@
 A representation implements ``prepare`` (per-document work, once per corpus), ``fit_prepared``
 (what a fold learns) and ``transform_prepared``, plus ``feature_names``; this base class turns
 those into ``fit`` / ``transform`` / ``fit_transform`` / ``get_feature_names_out`` and tells
-scikit-learn that the input is a list of strings.
+scikit-learn that the input is a list of strings. ``require_fitted`` refuses to transform or save
+a representation that has not learnt yet (its ``fitted_attribute`` is missing).
 
 A fitted representation also gives its learned state for model files (``to_state``: plain JSON
 values and named numpy arrays) and is rebuilt from it (``from_state``), without pickle.
@@ -19,6 +20,13 @@ from sklearn.base import BaseEstimator, TransformerMixin
 
 
 class PreparedRepresentation(TransformerMixin, BaseEstimator):
+    fitted_attribute: str  # an attribute that only a fitted representation has
+
+    def require_fitted(self, before: str) -> None:
+        """A RuntimeError unless the representation has been fitted (``before``: what needs it)."""
+        if not hasattr(self, self.fitted_attribute):
+            raise RuntimeError(f"{type(self).__name__} must be fitted before {before}")
+
     def fit(self, texts: Sequence[str], y: object = None):
         return self.fit_prepared(self.prepare(texts))
 

@@ -77,6 +77,8 @@ class BagOfWords(PreparedRepresentation):
     """Basic bag of words (see the module docstring); scikit-learn compatible: the options below are
     its constructor's keyword arguments."""
 
+    fitted_attribute = "vocabulary_"
+
     lowercase: bool = True
     remove_punctuation: bool = False
     remove_numbers: bool = False
@@ -213,8 +215,7 @@ class BagOfWords(PreparedRepresentation):
         """The weighted document-term matrix (float64 CSR) of these rows over the fitted terms."""
         from sklearn.preprocessing import normalize
 
-        if not hasattr(self, "vocabulary_"):
-            raise RuntimeError("BagOfWords must be fitted before transform")
+        self.require_fitted("transform")
         self._check_prepared(prepared)
         if prepared.key == self._fit_key_:
             columns = self._fit_columns_
@@ -236,8 +237,7 @@ class BagOfWords(PreparedRepresentation):
     # ---------------------------------------------------------------------- saved state
     def to_state(self) -> tuple[dict[str, Any], dict[str, np.ndarray]]:
         """Options, the kept terms and (tf-idf) their idf."""
-        if not hasattr(self, "vocabulary_"):
-            raise RuntimeError("BagOfWords must be fitted before it is saved")
+        self.require_fitted("it is saved")
         state = {"options": self.options_state(), "vocabulary": list(self.vocabulary_),
                  "n_texts_fitted": self.n_texts_fitted_}
         arrays = {} if self.idf_ is None else {"idf": np.asarray(self.idf_, dtype=np.float64)}

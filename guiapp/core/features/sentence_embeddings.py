@@ -60,6 +60,8 @@ class SentenceEmbeddings(PreparedRepresentation):
     """Mean-pooled Transformer embeddings (see the module docstring); scikit-learn compatible: the
     options below are its constructor's keyword arguments."""
 
+    fitted_attribute = "n_features_out_"
+
     model: str = BUNDLED_MODEL
     normalize: bool = True
     max_length: int = 256
@@ -124,8 +126,7 @@ class SentenceEmbeddings(PreparedRepresentation):
         self, prepared: EmbeddingsPrepared, rows: np.ndarray | None = None
     ) -> np.ndarray:
         """The embeddings (float64, dense) of these rows."""
-        if not hasattr(self, "n_features_out_"):
-            raise RuntimeError("SentenceEmbeddings must be fitted before transform")
+        self.require_fitted("transform")
         self._check_prepared(prepared)
         if prepared.matrix.shape[1] != self.n_features_out_:
             raise UserError(
@@ -155,8 +156,7 @@ class SentenceEmbeddings(PreparedRepresentation):
     def to_state(self) -> tuple[dict[str, Any], dict[str, np.ndarray]]:
         """Only the options and the number of dimensions: the model itself is found again by
         its name (the bundled one, a model folder or a downloaded model)."""
-        if not hasattr(self, "n_features_out_"):
-            raise RuntimeError("SentenceEmbeddings must be fitted before it is saved")
+        self.require_fitted("it is saved")
         return {"options": self.options_state(), "n_features_out": self.n_features_out_}, {}
 
     @classmethod

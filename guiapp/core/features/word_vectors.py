@@ -72,6 +72,8 @@ class AveragedWordVectors(PreparedRepresentation):
     """Mean word vector per text (see the module docstring); scikit-learn compatible: the options
     below are its constructor's keyword arguments."""
 
+    fitted_attribute = "kept_vector_ids_"
+
     vectors: str = BUNDLED_VECTORS
     min_count: int = 3
     lowercase: bool = True
@@ -169,8 +171,7 @@ class AveragedWordVectors(PreparedRepresentation):
         self, prepared: VectorsPrepared, rows: np.ndarray | None = None
     ) -> np.ndarray:
         """The mean vector (float64, dense) of each of these rows."""
-        if not hasattr(self, "kept_vector_ids_"):
-            raise RuntimeError("AveragedWordVectors must be fitted before transform")
+        self.require_fitted("transform")
         vectors = self._vectors()
         self._check_prepared(prepared, vectors)
         if vectors.source_id != self.vectors_id_:
@@ -203,8 +204,7 @@ class AveragedWordVectors(PreparedRepresentation):
         word can end a contraction ("'s", "n't") — every word of the file, since any word
         can begin one.
         """
-        if not hasattr(self, "kept_vector_ids_"):
-            raise RuntimeError("AveragedWordVectors must be fitted before it is saved")
+        self.require_fitted("it is saved")
         vectors = self._vectors()
         kept_ids = np.asarray(self.kept_vector_ids_, dtype=np.int64)
         kept_words = vectors.words[kept_ids].tolist()
