@@ -6,7 +6,7 @@ from __future__ import annotations
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import QFrame, QLabel, QTableWidget, QTableWidgetItem, QWidget
 
-from guiapp.ui.steps.models.advanced_tab import AdvancedTab
+from guiapp.ui.steps.models.advanced_form_parts import AdvancedTab
 from guiapp.ui.common.fitting_splitter import FittingSplitter
 from guiapp.ui.common.scroll_area import ScrollArea, fill
 from guiapp.ui.steps.results.table_height import fit_rows

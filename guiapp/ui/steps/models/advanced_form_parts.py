@@ -1,9 +1,10 @@
 """The parts the Advanced dialog's tabs build their forms from, each written once.
 
-Values typed in one line (commas, semicolons or spaces between them) and why they are wrong, in
+A tab's column under the sentence that says what it is for, and a tab of one box per representation
+or classifier; values typed in one line (commas, semicolons or spaces between them) and why they are wrong, in
 plain words; labels of one width, so that the fields of every group line up; a note under a
 group's fields; a line of values to try with its problem in red underneath; the count of settings
-beside the button that puts the defaults back; the red line under a group's options beside its
+beside the button that puts the defaults back; a restore button; the red line under a group's options beside its
 restore button; where a model computes and the text lengths offered; a drop-down list that shows a
 value a study file holds even when the list lacks it; and what a tab of one model's settings (the
 Transformer's, SetFit's) does after every edit.
@@ -22,16 +23,16 @@ from PySide6.QtWidgets import (
     QComboBox,
     QFormLayout,
     QGroupBox,
-    QHBoxLayout,
     QLabel,
+    QLayout,
     QLineEdit,
     QPushButton,
-    QVBoxLayout,
     QWidget,
 )
 
 from guiapp.core.errors import UserError
 from guiapp.ui import theme
+from guiapp.ui.common.layouts import STRETCH, hbox, vbox
 
 LABEL_WIDTH = 190  # the same for every group, so that the fields line up
 LENGTHS = (64, 128, 256, 384, 512, 1024, 2048, 4096)  # the longest texts offered, in tokens
@@ -92,11 +93,41 @@ def refused_problem(name: str, shown_name: str, normalise: Callable[[], object])
     return ""
 
 
-def form() -> QFormLayout:
-    """A form whose fields take the width and whose labels stand right, level with their field."""
+def tab_column(tab: QWidget, intro: str, *items: QWidget | QLayout, intro_name: str = "") -> None:
+    """A tab's column: the wrapped sentence ``intro`` that says what the tab is for (named
+    ``intro_name``), then ``items`` (its groups and rows) top to bottom, then the free space."""
+    label = QLabel(intro, objectName=intro_name)
+    label.setWordWrap(True)
+    vbox(tab, label, *items, STRETCH)
+
+
+class AdvancedTab(QWidget):
+    """A tab of one box per representation or classifier, under a sentence that says what the tab
+    is for; ``changed`` after every edit in any box.
+
+    ``boxes``: name -> a box with a ``changed`` signal and ``is_valid()``, shown in this order.
+    """
+
+    changed = Signal()
+
+    def __init__(self, intro: str, boxes: dict, parent: QWidget | None = None) -> None:  # noqa: ANN001 — boxes
+        super().__init__(parent)
+        self.boxes = boxes
+        for box in boxes.values():
+            box.changed.connect(self.changed)
+        tab_column(self, intro, *boxes.values())
+
+    def is_valid(self) -> bool:
+        return all([box.is_valid() for box in self.boxes.values()])  # noqa: C419 - check (and mark) every box
+
+
+def form(*, labels_right: bool = True) -> QFormLayout:
+    """A form whose fields take the width and whose labels stand right, level with their field
+    (where they stand otherwise follows the style when ``labels_right`` is off)."""
     layout = QFormLayout()
     layout.setFieldGrowthPolicy(QFormLayout.FieldGrowthPolicy.ExpandingFieldsGrow)
-    layout.setLabelAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+    if labels_right:
+        layout.setLabelAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
     return layout
 
 
@@ -120,18 +151,8 @@ def spacer_label() -> QLabel:
 def form_with_note(box: QGroupBox, layout: QFormLayout, note: QLabel) -> None:
     """The group's form, then a note under its fields (outside the form, which would clip a
     wrapped label's height)."""
-    column = QVBoxLayout(box)
-    column.addLayout(layout)
     note.setContentsMargins(LABEL_WIDTH + max(layout.horizontalSpacing(), 6), 0, 0, 0)
-    column.addWidget(note)
-
-
-def note_label(text: str, object_name: str) -> QLabel:
-    """A muted, wrapped line that says what a group's settings do or come to."""
-    widget = QLabel(text, objectName=object_name)
-    widget.setStyleSheet(theme.MUTED_STYLE)
-    widget.setWordWrap(True)
-    return widget
+    vbox(box, layout, note)
 
 
 def error_label(object_name: str) -> QLabel:
@@ -143,23 +164,26 @@ def error_label(object_name: str) -> QLabel:
     return widget
 
 
+def restore_button(text: str, object_name: str, restore: Callable[[], object], tip: str = "") -> QPushButton:
+    """A button that puts defaults back by calling ``restore``; ``tip`` says which values."""
+    button = QPushButton(text, objectName=object_name)
+    button.setToolTip(tip)
+    button.clicked.connect(restore)
+    return button
+
+
 def settings_to_try(box: QGroupBox, layout: QFormLayout, count: QLabel, restore: QPushButton) -> None:
     """The "Settings to try" group: its fields, then the count of settings beside the button that
     puts the defaults back."""
-    bottom = QHBoxLayout()
-    bottom.addWidget(count, 1)
-    bottom.addWidget(restore, 0, Qt.AlignmentFlag.AlignTop)
-    column = QVBoxLayout(box)
-    column.addLayout(layout)
-    column.addLayout(bottom)
+    bottom = hbox(None, (count, 1), restore)
+    bottom.setAlignment(restore, Qt.AlignmentFlag.AlignTop)
+    vbox(box, layout, bottom)
 
 
-def problem_row(error: QLabel, restore: QPushButton) -> QHBoxLayout:
+def problem_row(error: QLabel, restore: QPushButton) -> QLayout:
     """The line under a group's options: its problem in red on the left, its restore button on the right."""
-    row = QHBoxLayout()
-    row.addWidget(error, 1)
-    row.addStretch(0)
-    row.addWidget(restore, 0, Qt.AlignmentFlag.AlignTop | Qt.AlignmentFlag.AlignRight)
+    row = hbox(None, (error, 1), (STRETCH, 0), restore)
+    row.setAlignment(restore, Qt.AlignmentFlag.AlignTop | Qt.AlignmentFlag.AlignRight)
     return row
 
 
@@ -210,11 +234,7 @@ class ValuesField(QWidget):
         self.edit.setPlaceholderText(f"one or more {kind}, separated by commas")
         self.edit.textChanged.connect(self.edited)
         self.error = error_label(f"{object_prefix}GridError_{name}")
-        column = QVBoxLayout(self)
-        column.setContentsMargins(0, 0, 0, 0)
-        column.setSpacing(2)
-        column.addWidget(self.edit)
-        column.addWidget(self.error)
+        vbox(self, self.edit, self.error, margins=(0, 0, 0, 0), spacing=2)
 
     def set_values(self, values: list[Any]) -> None:
         self.edit.setText(format_grid_values(self.name, values))

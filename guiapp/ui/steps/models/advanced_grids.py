@@ -11,17 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from PySide6.QtCore import Signal
-from PySide6.QtWidgets import (
-    QCheckBox,
-    QFormLayout,
-    QGroupBox,
-    QHBoxLayout,
-    QLabel,
-    QLineEdit,
-    QPushButton,
-    QVBoxLayout,
-    QWidget,
-)
+from PySide6.QtWidgets import QCheckBox, QGroupBox, QLabel, QLineEdit, QWidget
 
 from guiapp.core.errors import UserError
 from guiapp.core.models.conventional import (
@@ -31,8 +21,9 @@ from guiapp.core.models.conventional import (
     normalise_grid,
 )
 from guiapp.ui import theme
+from guiapp.ui.common.layouts import STRETCH, hbox, vbox
+from guiapp.ui.common.muted_note import muted_note
 from guiapp.ui.steps.models import advanced_form_parts as parts
-from guiapp.ui.steps.models.advanced_tab import AdvancedTab
 
 
 def format_value(value: Any) -> str:
@@ -62,27 +53,20 @@ class ParameterField(QWidget):
         self.error = parts.error_label(f"gridError_{classifier}_{name}")
         self.edit: QLineEdit | None = None
         self.choices: dict[str, QCheckBox] = {}
-        row = QHBoxLayout()
-        row.setContentsMargins(0, 0, 0, 0)
         if info.choices:
             for choice in info.choices:
                 box = QCheckBox(_choice_label(choice), objectName=f"gridChoice_{classifier}_{name}_{choice}")
                 box.toggled.connect(self.edited)
                 self.choices[choice] = box
-                row.addWidget(box)
-            row.addStretch(1)
+            row = hbox(None, *self.choices.values(), STRETCH, margins=(0, 0, 0, 0))
         else:
             self.edit = QLineEdit(objectName=f"grid_{classifier}_{name}")
             kind = "whole numbers" if info.kind is int else "numbers"
             self.edit.setPlaceholderText(f"one or more {kind}, separated by commas")
             self.edit.setToolTip(f"{info.help}\nSeparate values with commas; use a point for decimals (0.1).")
             self.edit.textChanged.connect(self.edited)
-            row.addWidget(self.edit)
-        column = QVBoxLayout(self)
-        column.setContentsMargins(0, 0, 0, 0)
-        column.setSpacing(2)
-        column.addLayout(row)
-        column.addWidget(self.error)
+            row = hbox(None, self.edit, margins=(0, 0, 0, 0))
+        vbox(self, row, self.error, margins=(0, 0, 0, 0), spacing=2)
 
     def set_values(self, values: list[Any]) -> None:
         if self.edit is not None:
@@ -123,8 +107,7 @@ class ClassifierGridBox(QGroupBox):
         self.classifier = classifier
         self.folds = 5
         self.fields: dict[str, ParameterField] = {}
-        form = QFormLayout()
-        form.setFieldGrowthPolicy(QFormLayout.FieldGrowthPolicy.ExpandingFieldsGrow)
+        form = parts.form(labels_right=False)
         for name, parameter in info.parameters.items():
             field = ParameterField(classifier, name, parameter)
             field.edited.connect(self._edited)
@@ -133,18 +116,12 @@ class ClassifierGridBox(QGroupBox):
             field.setToolTip(parameter.help)
             form.addRow(label, field)
             self.fields[name] = field
-        self.count = parts.note_label("", f"gridCount_{classifier}")
-        self.restore = QPushButton("Restore the paper's defaults", objectName=f"gridRestore_{classifier}")
-        self.restore.setToolTip("Put back the values: " + "; ".join(
-            f"{info.parameters[name].label} {format_values(values)}" for name, values in info.default_grid.items()
-        ))
-        self.restore.clicked.connect(lambda: self.set_grid(info.default_grid))
-        bottom = QHBoxLayout()
-        bottom.addWidget(self.count, 1)
-        bottom.addWidget(self.restore)
-        column = QVBoxLayout(self)
-        column.addLayout(form)
-        column.addLayout(bottom)
+        self.count = muted_note("", f"gridCount_{classifier}")
+        self.restore = parts.restore_button(
+            "Restore the paper's defaults", f"gridRestore_{classifier}", lambda: self.set_grid(info.default_grid),
+            "Put back the values: " + "; ".join(
+                f"{info.parameters[name].label} {format_values(values)}" for name, values in info.default_grid.items()))
+        vbox(self, form, hbox(None, (self.count, 1), self.restore))
 
     def set_grid(self, grid: dict[str, list[Any]]) -> None:
         full = normalise_grid(self.classifier, grid)
@@ -179,7 +156,7 @@ class ClassifierGridBox(QGroupBox):
         self.count.setText(count_text(len(expand_grid(self.classifier, self.grid())), self.folds))
 
 
-class GridsTab(AdvancedTab):
+class GridsTab(parts.AdvancedTab):
     """All classifiers' grids; ``changed`` after every edit."""
 
     boxes: dict[str, ClassifierGridBox]

@@ -20,20 +20,18 @@ from PySide6.QtWidgets import (
     QDoubleSpinBox,
     QFileDialog,
     QGroupBox,
-    QHBoxLayout,
     QLabel,
     QLineEdit,
     QPushButton,
     QSpinBox,
-    QVBoxLayout,
     QWidget,
 )
 
 from guiapp.core.features.bow_choices import ANALYZERS, WEIGHTINGS
 from guiapp.core.features.stemming import STEM_LANGUAGES
 from guiapp.core.features.stop_words import STOP_WORD_LANGUAGES
+from guiapp.ui.common.layouts import hbox, vbox
 from guiapp.ui.steps.models import advanced_form_parts as parts
-from guiapp.ui.steps.models.advanced_tab import AdvancedTab
 from guiapp.ui.steps.models.model_choice import REPRESENTATION_TITLES
 
 VECTOR_FILTER = "Word vector files (*.txt *.vec *.gz *.bin);;All files (*)"
@@ -145,10 +143,7 @@ def _file_combo(name: str, default: str, changed: Callable[[], None], parent: QW
     folder = name == "model"
     button = QPushButton("Choose a model folder…" if folder else "Choose a GloVe/word2vec file…",
                          objectName=f"option_{name}_choose")
-    row = QHBoxLayout(box)
-    row.setContentsMargins(0, 0, 0, 0)
-    row.addWidget(combo, 1)
-    row.addWidget(button)
+    hbox(box, (combo, 1), button, margins=(0, 0, 0, 0))
     combo.currentIndexChanged.connect(lambda _i: changed())
 
     def put(value: Any) -> None:
@@ -248,11 +243,9 @@ class RepresentationOptionsBox(QGroupBox):
                 form.addRow(label, editor.widget)
             self.editors[name] = editor
         self.error = parts.error_label(f"optionsError_{kind}")
-        self.restore = QPushButton("Restore the paper's defaults", objectName=f"optionsRestore_{kind}")
-        self.restore.clicked.connect(lambda: self.set_options(self.defaults))
-        column = QVBoxLayout(self)
-        column.addLayout(form)
-        column.addLayout(parts.problem_row(self.error, self.restore))
+        self.restore = parts.restore_button("Restore the paper's defaults", f"optionsRestore_{kind}",
+                                            lambda: self.set_options(self.defaults))
+        vbox(self, form, parts.problem_row(self.error, self.restore))
         self.set_options(self.defaults)
 
     def set_options(self, options: dict[str, Any]) -> None:
@@ -296,7 +289,7 @@ class RepresentationOptionsBox(QGroupBox):
         self.changed.emit()
 
 
-class PreprocessingTab(AdvancedTab):
+class PreprocessingTab(parts.AdvancedTab):
     """The options of every representation; ``changed`` after every edit."""
 
     boxes: dict[str, RepresentationOptionsBox]

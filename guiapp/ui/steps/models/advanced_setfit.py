@@ -14,15 +14,7 @@ from functools import partial
 from typing import Any
 
 from PySide6.QtCore import Qt
-from PySide6.QtWidgets import (
-    QComboBox,
-    QGroupBox,
-    QLabel,
-    QPushButton,
-    QSpinBox,
-    QVBoxLayout,
-    QWidget,
-)
+from PySide6.QtWidgets import QComboBox, QGroupBox, QSpinBox, QWidget
 
 from guiapp.core.errors import UserError
 from guiapp.core.models.few_shot_options import (
@@ -36,8 +28,9 @@ from guiapp.core.models.few_shot_options import (
     expand_setfit_grid,
     normalise_setfit_grid,
 )
-from guiapp.ui.steps.models import advanced_form_parts as parts
 from guiapp.ui.common.glossary import explain
+from guiapp.ui.common.muted_note import muted_note
+from guiapp.ui.steps.models import advanced_form_parts as parts
 
 GRID_NAMES = ("epochs", "pairs_per_text", "learning_rate")
 GRID_LABELS = {"epochs": "Epochs", "pairs_per_text": "Pairs per text", "learning_rate": "Learning rates"}
@@ -131,8 +124,6 @@ class SetFitTab(parts.ModelSettingsTab):
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
-        intro = QLabel(INTRO, objectName="setfitTabIntro")
-        intro.setWordWrap(True)
 
         # -- settings to try
         self.fields = {name: GridField(name) for name in GRID_NAMES}
@@ -144,13 +135,12 @@ class SetFitTab(parts.ModelSettingsTab):
             label = parts.label(GRID_LABELS[name] + ":", field.edit.toolTip(), field.edit)
             label.setFixedHeight(field.edit.sizeHint().height())  # level with its field when an error shows below
             grid_form.addRow(label, field)
-        self.count = parts.note_label("", "setfitGridCount")
-        self.restore_grid = QPushButton("Restore the defaults", objectName="setfitGridRestore")
+        self.count = muted_note("", "setfitGridCount")
         shown = {name: parts.format_grid_values(name, SETFIT_GRID[name]) for name in GRID_NAMES}
-        self.restore_grid.setToolTip(
+        self.restore_grid = parts.restore_button(
+            "Restore the defaults", "setfitGridRestore", lambda: self.set_grid({}),
             f"Put back SetFit's defaults: {shown['epochs']} epoch, {shown['pairs_per_text']} pairs per text, "
             f"learning rate {shown['learning_rate']}.")
-        self.restore_grid.clicked.connect(lambda: self.set_grid({}))
         parts.settings_to_try(grid_box, grid_form, self.count, self.restore_grid)
 
         # -- training
@@ -170,7 +160,7 @@ class SetFitTab(parts.ModelSettingsTab):
         self.batch_size.setSuffix(" pairs")
         self.device = QComboBox(objectName="setfitDevice")
         parts.add_devices(self.device)
-        self.pairs_note = parts.note_label(PAIRS_NOTE, "setfitPairsNote")
+        self.pairs_note = muted_note(PAIRS_NOTE, "setfitPairsNote")
         pairs_tip = f"{OPTION_HELP['max_pairs']}\nThe default: {SETFIT_OPTIONS['max_pairs']:,} pairs."
         length_tip = (f"{OPTION_HELP['max_length']} The default: {default_length} tokens.\n"
                       + explain(["token"]))
@@ -190,11 +180,10 @@ class SetFitTab(parts.ModelSettingsTab):
         self.device.setToolTip(device_tip)
 
         self.options_error = parts.error_label("setfitOptionsError")
-        self.restore_options = QPushButton("Restore the training defaults", objectName="setfitOptionsRestore")
-        self.restore_options.setToolTip(
+        self.restore_options = parts.restore_button(
+            "Restore the training defaults", "setfitOptionsRestore", self._restore_options,
             f"At most {SETFIT_OPTIONS['max_pairs']:,} pairs per epoch, texts up to {default_length} tokens, "
             f"{SETFIT_OPTIONS['batch_size']} pairs per step, automatic device.")
-        self.restore_options.clicked.connect(self._restore_options)
         bottom = parts.problem_row(self.options_error, self.restore_options)
 
         for combo in (self.max_length, self.device):
@@ -202,12 +191,7 @@ class SetFitTab(parts.ModelSettingsTab):
         for spin in (self.max_pairs, self.batch_size):
             spin.valueChanged.connect(self._edited)
 
-        column = QVBoxLayout(self)
-        column.addWidget(intro)
-        column.addWidget(grid_box)
-        column.addWidget(training_box)
-        column.addLayout(bottom)
-        column.addStretch(1)
+        parts.tab_column(self, INTRO, grid_box, training_box, bottom, intro_name="setfitTabIntro")
         self.set_values({}, {})
 
     # -- values ----------------------------------------------------------------------------------------

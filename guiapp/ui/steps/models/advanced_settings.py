@@ -44,6 +44,7 @@ from guiapp.ui.steps.models.advanced_preprocessing import PreprocessingTab
 from guiapp.ui.steps.models.advanced_setfit import SetFitTab
 from guiapp.ui.steps.models.advanced_transformer import TransformerTab
 from guiapp.ui.common.scroll_area import ScrollArea
+from guiapp.ui.common.muted_note import muted_note
 
 DEFAULT_SEED = ExperimentSpec().seed
 TAB_TITLES = ("Test and tuning", "Preparing the texts", "Settings to try", "Transformer", "SetFit")
@@ -164,9 +165,7 @@ class TestTuningTab(QWidget):
             label.setBuddy(widget)
             widget.setToolTip(help_text)
             widget.setMinimumWidth(250)
-            note = QLabel(help_text, objectName=f"note_{widget.objectName()}")
-            note.setWordWrap(True)
-            note.setStyleSheet(theme.MUTED_STYLE)
+            note = muted_note(help_text, f"note_{widget.objectName()}")
             note.setMinimumWidth(260)
             self.notes[widget.objectName()] = note
             grid.addWidget(label, row, 0, Qt.AlignmentFlag.AlignTop | Qt.AlignmentFlag.AlignRight)

@@ -15,17 +15,7 @@ import math
 from functools import partial
 from typing import Any
 
-from PySide6.QtWidgets import (
-    QCheckBox,
-    QComboBox,
-    QDoubleSpinBox,
-    QGroupBox,
-    QLabel,
-    QPushButton,
-    QSpinBox,
-    QVBoxLayout,
-    QWidget,
-)
+from PySide6.QtWidgets import QCheckBox, QComboBox, QDoubleSpinBox, QGroupBox, QSpinBox, QWidget
 
 from guiapp.core.models.transformers.options import (
     DEFAULT_MODEL,
@@ -39,8 +29,9 @@ from guiapp.core.models.transformers.options import (
 from guiapp.core.models.transformers.sources.registry import TransformerInfo, info_for
 from guiapp.core.models.transformers.training.truncation import split_budget
 from guiapp.core.study.sections import EvaluationSpec
-from guiapp.ui.steps.models import advanced_form_parts as parts
 from guiapp.ui.common.glossary import explain
+from guiapp.ui.common.muted_note import muted_note
+from guiapp.ui.steps.models import advanced_form_parts as parts
 
 GRID_LABELS = {"learning_rate": "Learning rates", "epochs": "Epochs"}
 # the options as the Models step names them in "Changed from the defaults: …"
@@ -134,14 +125,12 @@ class TransformerTab(parts.ModelSettingsTab):
             self.info: TransformerInfo = info_for(self.model)
         except Exception:  # noqa: BLE001 - an unreadable folder: fall back to the bundled model's defaults
             self.info = info_for(DEFAULT_MODEL)
-        intro = QLabel(
+        intro = (
             f"How the fine-tuned Transformer — {self.info.label} — learns your categories. The defaults "
             "follow the reference paper, with larger learning steps for small models; hover over a "
             "setting to see what it does. They are used when “Fine-tune a Transformer” is ticked on "
-            "the Models step.",
-            objectName="transformerTabIntro",
+            "the Models step."
         )
-        intro.setWordWrap(True)
 
         # -- settings to try
         self.fields = {name: GridField(name) for name in ("learning_rate", "epochs")}
@@ -151,14 +140,13 @@ class TransformerTab(parts.ModelSettingsTab):
             field.model = self.model
             field.edited.connect(self._edited)
             grid_form.addRow(parts.label(GRID_LABELS[name] + ":", field.edit.toolTip(), field.edit), field)
-        self.count = parts.note_label("", "transformerGridCount")
+        self.count = muted_note("", "transformerGridCount")
         defaults = self.info.default_grid
-        self.restore_grid = QPushButton("Restore the model's defaults", objectName="transformerGridRestore")
-        self.restore_grid.setToolTip(
+        self.restore_grid = parts.restore_button(
+            "Restore the model's defaults", "transformerGridRestore", lambda: self.set_grid({}),
             f"Put back the values for {self.info.label}: learning rates "
             f"{parts.format_grid_values('learning_rate', defaults['learning_rate'])}; epochs "
             f"{parts.format_grid_values('epochs', defaults['epochs'])}.")
-        self.restore_grid.clicked.connect(lambda: self.set_grid({}))
         parts.settings_to_try(grid_box, grid_form, self.count, self.restore_grid)
 
         # -- reading the texts
@@ -168,7 +156,7 @@ class TransformerTab(parts.ModelSettingsTab):
             if length <= self.info.max_length:
                 self.max_length.addItem(parts.length_words(length), length)
         self.truncation = QComboBox(objectName="transformerTruncation")
-        self.length_note = parts.note_label("", "transformerLengthNote")
+        self.length_note = muted_note("", "transformerLengthNote")
         reading_box = QGroupBox("Reading the texts", objectName="transformerReadingBox")
         reading_form = parts.form()
         length_tip = OPTION_HELP["max_length"] + "\n" + explain(["token"])
@@ -215,7 +203,7 @@ class TransformerTab(parts.ModelSettingsTab):
         self.validation_share = QSpinBox(objectName="transformerValidationShare")
         self.validation_share.setRange(5, 50)
         self.validation_share.setSuffix(" % of the training texts")
-        self.tuning_note = parts.note_label(TUNING_HELP, "transformerTuningNote")
+        self.tuning_note = muted_note(TUNING_HELP, "transformerTuningNote")
         tuning_box = QGroupBox("How settings are chosen", objectName="transformerTuningBox")
         tuning_form = parts.form()
         tuning_form.addRow(parts.label("Choose the best setting by:", TUNING_HELP, self.tuning), self.tuning)
@@ -226,11 +214,10 @@ class TransformerTab(parts.ModelSettingsTab):
         parts.form_with_note(tuning_box, tuning_form, self.tuning_note)
 
         self.options_error = parts.error_label("transformerOptionsError")
-        self.restore_options = QPushButton("Restore the defaults", objectName="transformerOptionsRestore")
-        self.restore_options.setToolTip(
+        self.restore_options = parts.restore_button(
+            "Restore the defaults", "transformerOptionsRestore", self._restore_options,
             "The model's own text length, way of cutting and batch size; dropout 0.1; automatic device; "
             "16-bit numbers on a GPU; automatic choice of the tuning method with a 20 % validation split.")
-        self.restore_options.clicked.connect(self._restore_options)
         bottom = parts.problem_row(self.options_error, self.restore_options)
 
         for widget in (self.max_length, self.truncation, self.device, self.tuning, self.choice):
@@ -249,12 +236,8 @@ class TransformerTab(parts.ModelSettingsTab):
         self.choice.setToolTip(CHOICE_HELP)
         self.seeds.setToolTip(SEEDS_HELP)
 
-        column = QVBoxLayout(self)
-        column.addWidget(intro)
-        for box in (grid_box, reading_box, training_box, tuning_box):
-            column.addWidget(box)
-        column.addLayout(bottom)
-        column.addStretch(1)
+        parts.tab_column(self, intro, grid_box, reading_box, training_box, tuning_box, bottom,
+                         intro_name="transformerTabIntro")
         self.set_values({}, {}, EvaluationSpec())
 
     # -- values ----------------------------------------------------------------------------------------

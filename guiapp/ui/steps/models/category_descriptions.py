@@ -26,6 +26,7 @@ from PySide6.QtWidgets import (
 
 from guiapp.ui import theme
 from guiapp.ui.common.layouts import hbox, vbox
+from guiapp.ui.common.muted_note import muted_note
 from guiapp.ui.common.scroll_area import ScrollArea
 
 INTRO = (
@@ -79,9 +80,7 @@ class CategoryDescriptionsDialog(QDialog):
         title.setStyleSheet(theme.heading_style(16))
         intro = QLabel(INTRO.format(phrased=_phrased(template, "…")), objectName="descriptionsIntro")
         intro.setWordWrap(True)
-        self.codebook_note = QLabel("", objectName="descriptionsCodebookNote")
-        self.codebook_note.setWordWrap(True)
-        self.codebook_note.setStyleSheet(theme.MUTED_STYLE)
+        self.codebook_note = muted_note("", "descriptionsCodebookNote")
         self.codebook_button = QPushButton("Use the codebook's definitions", objectName="descriptionsFromCodebook")
         self.codebook_button.setToolTip(
             "Put the definitions written on the Coding step back into the fields (categories without a "

@@ -44,6 +44,7 @@ from guiapp.core.study.sections import FEW_SHOT_MODELS, ModelSpec
 from guiapp.ui import theme
 from guiapp.ui.steps.models.category_descriptions import CategoryDescriptionsDialog, merged_descriptions
 from guiapp.ui.common.glossary import GlossaryLabel
+from guiapp.ui.common.muted_note import muted_note
 from guiapp.ui.steps.models.hub_download import HubDownloadRow, needs_download
 from guiapp.ui.steps.models.ticked_models import Pair, TickedModels, section_column, show_ticked
 
@@ -118,9 +119,7 @@ class FewShotChoice(TickedModels, QFrame):
 
         title = QLabel("<b>Few or no coded texts</b>", objectName="fewShotTitle")
         title.setStyleSheet("font-size: 14px;")
-        intro = QLabel(INTRO, objectName="fewShotIntro")
-        intro.setWordWrap(True)
-        intro.setStyleSheet(theme.MUTED_STYLE)
+        intro = muted_note(INTRO, "fewShotIntro")
 
         self.model_edit = QLineEdit(objectName="nliModel")
         self.model_edit.setPlaceholderText(f"e.g. {NLI_EXAMPLE}, or a folder")
@@ -138,9 +137,7 @@ class FewShotChoice(TickedModels, QFrame):
         self.nli_problem.setWordWrap(True)
         self.nli_problem.setStyleSheet(theme.text_style(theme.REASON))
         self.nli_problem.hide()
-        note = QLabel(NLI_NOTE, objectName="nliNote")
-        note.setWordWrap(True)
-        note.setStyleSheet(theme.MUTED_STYLE)
+        note = muted_note(NLI_NOTE, "nliNote")
         nli_fields = QGridLayout()
         nli_fields.setHorizontalSpacing(8)
         nli_fields.setVerticalSpacing(6)
@@ -168,9 +165,7 @@ class FewShotChoice(TickedModels, QFrame):
             "Say in a few words what each category is about. Both zero-shot models know your categories "
             "only from these descriptions (a category without one is described by its name).")
         self.descriptions_button.clicked.connect(self.open_descriptions)
-        self.descriptions_label = QLabel("", objectName="descriptionsSummary")
-        self.descriptions_label.setWordWrap(True)
-        self.descriptions_label.setStyleSheet(theme.MUTED_STYLE)
+        self.descriptions_label = muted_note("", "descriptionsSummary")
         descriptions_row = QHBoxLayout()
         descriptions_row.setSpacing(10)
         descriptions_row.addWidget(self.descriptions_button)

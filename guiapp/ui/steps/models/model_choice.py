@@ -28,6 +28,7 @@ from guiapp.core.study.sections import (
     available_models,
 )
 from guiapp.ui import theme
+from guiapp.ui.common.muted_note import muted_note
 from guiapp.ui.steps.models.ticked_models import Pair, TickedModels, show_ticked
 
 
@@ -211,9 +212,7 @@ def _header(title: str, sentence: str, name: str) -> QWidget:
     label = QLabel(f"<b>{title}</b>")
     label.setStyleSheet("font-size: 14px;")
     label.setWordWrap(True)
-    text = QLabel(sentence)
-    text.setWordWrap(True)
-    text.setStyleSheet(theme.MUTED_STYLE)
+    text = muted_note(sentence)
     text.setMinimumWidth(100)
     column.addWidget(label)
     column.addWidget(text)

@@ -42,6 +42,7 @@ from guiapp.ui.steps.models.advanced_settings import (
 )
 from guiapp.ui.steps.models.few_shot_choice import FEW_SHOT_PAIRS, SETFIT_PAIR, FewShotChoice
 from guiapp.ui.common.glossary import GlossaryLabel
+from guiapp.ui.common.muted_note import muted_note
 from guiapp.ui.steps.models.model_choice import ModelChoiceGrid, Pair
 from guiapp.ui.steps.models.models_estimates import ESTIMATE_TIP, ModelEstimates
 from guiapp.ui.steps.models.models_sentences import (
@@ -98,9 +99,7 @@ class ModelsPage(ModelEstimates, QWidget):
             "coding on texts it has not seen."
         )
         intro.setWordWrap(True)
-        self.data_label = QLabel("", objectName="modelsDataSummary")
-        self.data_label.setWordWrap(True)
-        self.data_label.setStyleSheet(theme.MUTED_STYLE)
+        self.data_label = muted_note("", "modelsDataSummary")
 
         self.choice = ModelChoiceGrid()
         self.choice.changed.connect(self._refresh)
@@ -119,9 +118,7 @@ class ModelsPage(ModelEstimates, QWidget):
         heading = QLabel("<b>How the models are tested</b>")
         self.evaluation_label = GlossaryLabel("", terms=GLOSSARY_TERMS)
         self.evaluation_label.setObjectName("evaluationSummary")
-        self.changes_label = QLabel("", objectName="changedSettings")
-        self.changes_label.setWordWrap(True)
-        self.changes_label.setStyleSheet(theme.MUTED_STYLE)
+        self.changes_label = muted_note("", "changedSettings")
         self.advanced_button = QPushButton("Advanced…", objectName="advancedButton")
         self.advanced_button.setToolTip(
             "Change the test share, the folds, oversampling, the seed, how texts are prepared "
