@@ -14,23 +14,13 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from PySide6.QtCore import Qt, Signal
-from PySide6.QtWidgets import (
-    QAbstractItemView,
-    QFrame,
-    QHBoxLayout,
-    QHeaderView,
-    QLabel,
-    QTableWidget,
-    QTableWidgetItem,
-    QVBoxLayout,
-    QWidget,
-)
+from PySide6.QtWidgets import QAbstractItemView, QFrame, QHeaderView, QLabel, QTableWidget, QTableWidgetItem, QWidget
 
 from guiapp.ui import theme
 from guiapp.ui.steps.coding.elided_text_delegate import ElidedTextDelegate
 from guiapp.ui.common.glossary import GlossaryLabel
 from guiapp.ui.common.interval_strip import IntervalStrip
-from guiapp.ui.common.layouts import vbox
+from guiapp.ui.common.layouts import STRETCH, hbox, vbox
 from guiapp.ui.common.section_title import section_title
 
 TITLE = "Agreement between two coders"
@@ -130,11 +120,7 @@ class CoderAgreementView(QWidget):
         self.alpha_card = FigureCard("Krippendorff's alpha", "agreementAlpha",
                                      IntervalStrip(ALPHA_ZONES, (0.0, 1.0, 0.8, 0.667)), ALPHA_READING)
         self.kappa_card = FigureCard("Cohen's kappa", "agreementKappa", IntervalStrip(), KAPPA_READING)
-        cards = QHBoxLayout()
-        cards.setSpacing(12)
-        cards.addWidget(self.alike_card, 2)
-        cards.addWidget(self.alpha_card, 3)
-        cards.addWidget(self.kappa_card, 3)
+        cards = hbox(None, (self.alike_card, 2), (self.alpha_card, 3), (self.kappa_card, 3), spacing=12)
         self.disagreements_title = QLabel(objectName="disagreementsTitle")
         self.disagreements_title.setStyleSheet(f"{theme.BOLD_STYLE} {theme.text_style(theme.HEADING_INK)}")
         self.disagreements_note = QLabel(objectName="disagreementsNote")
@@ -159,17 +145,9 @@ class CoderAgreementView(QWidget):
             header.setSectionResizeMode(column, QHeaderView.ResizeMode.ResizeToContents)
         header.setSectionResizeMode(TEXT, QHeaderView.ResizeMode.Stretch)
         self.table.cellDoubleClicked.connect(self._chosen)
-        column = QVBoxLayout(self)
-        column.setContentsMargins(0, 0, 0, 0)
-        column.setSpacing(10)
-        column.addWidget(section_title(TITLE))
-        column.addWidget(self.headline)
-        column.addLayout(cards)
-        column.addSpacing(4)
-        column.addWidget(self.disagreements_title)
-        column.addWidget(self.disagreements_note)
-        column.addWidget(self.table, 1)
-        column.addStretch(0)  # takes the room only while the table is hidden
+        vbox(self, section_title(TITLE), self.headline, cards, 4, self.disagreements_title, self.disagreements_note,
+             (self.table, 1), (STRETCH, 0),  # the stretch takes the room only while the table is hidden
+             margins=(0, 0, 0, 0), spacing=10)
         self.set_agreement(None)
 
     # ----- the page gives -------------------------------------------------------------------------

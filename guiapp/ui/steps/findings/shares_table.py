@@ -9,17 +9,11 @@ from collections.abc import Sequence
 
 from PySide6.QtCore import QRectF, QSize, Qt
 from PySide6.QtGui import QColor, QPainter, QPen
-from PySide6.QtWidgets import (
-    QAbstractItemView,
-    QHeaderView,
-    QSizePolicy,
-    QTableWidget,
-    QTableWidgetItem,
-    QWidget,
-)
+from PySide6.QtWidgets import QHeaderView, QSizePolicy, QTableWidgetItem, QWidget
 
 from guiapp.ui import theme
 from guiapp.ui.common.interval_strip import draw_interval, draw_value
+from guiapp.ui.common.read_only_table import ReadOnlyTable
 
 GROUP, CATEGORY, SHARE, INTERVAL, STRIP, NAIVE, CODED_ONLY, N_CODED = range(8)
 STRIP_WIDTH = 230
@@ -84,19 +78,12 @@ class ShareStrip(QWidget):
         painter.end()
 
 
-class SharesTable(QTableWidget):
+class SharesTable(ReadOnlyTable):
     """Rows of shares (``Share`` records of the findings): the whole corpus, or one group after another."""
 
     def __init__(self, parent: QWidget | None = None) -> None:
-        super().__init__(0, len(TITLES), parent)
+        super().__init__(TITLES, TIPS, 28, parent)
         self.setObjectName("sharesTable")
-        self.setHorizontalHeaderLabels(TITLES)
-        for column, tip in enumerate(TIPS):
-            self.horizontalHeaderItem(column).setToolTip(tip)
-        self.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
-        self.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
-        self.verticalHeader().hide()
-        self.verticalHeader().setDefaultSectionSize(28)
         header = self.horizontalHeader()
         header.setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
         for column in (CATEGORY, STRIP, NAIVE, CODED_ONLY):  # share what the window leaves (``_fit``)
@@ -107,7 +94,6 @@ class SharesTable(QTableWidget):
         self.setColumnWidth(STRIP, STRIP_WIDTH)
         self.setTextElideMode(Qt.TextElideMode.ElideRight)
         self.setWordWrap(False)
-        self.setAlternatingRowColors(True)
 
     def set_shares(self, shares: Sequence) -> None:  # noqa: ANN001 — Share records
         """Show ``shares``; the Group column only when they belong to groups."""

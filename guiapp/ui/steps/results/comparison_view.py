@@ -20,13 +20,7 @@ from typing import Any
 
 from PySide6.QtCore import Qt, QTimer
 from PySide6.QtGui import QBrush, QColor
-from PySide6.QtWidgets import (
-    QAbstractItemView,
-    QLabel,
-    QTableWidget,
-    QVBoxLayout,
-    QWidget,
-)
+from PySide6.QtWidgets import QLabel, QVBoxLayout, QWidget
 
 from guiapp.core.experiment.scores.comparisons import ModelComparisons, compare_models
 from guiapp.core.experiment import ExperimentResult
@@ -34,6 +28,7 @@ from guiapp.core.stats.pairwise import PairComparison, is_bootstrap
 from guiapp.core.stats.wording import format_p, with_interval
 from guiapp.ui import theme
 from guiapp.ui.common.glossary import TERMS, GlossaryLabel
+from guiapp.ui.common.read_only_table import ReadOnlyTable
 from guiapp.ui.steps.results.results_tables import SortItem
 from guiapp.ui.common.section_title import section_title
 from guiapp.ui.steps.results.table_height import ROW_HEIGHT, fit_rows
@@ -75,22 +70,14 @@ def _add_section(layout: QVBoxLayout, title: str, table: _Table,
     return parts
 
 
-class _Table(QTableWidget):
+class _Table(ReadOnlyTable):
     """A read-only table that is as tall as its rows (the page scrolls, not the table)."""
 
     def __init__(self, headers: list[str], tips: list[str], name: str, name_columns: tuple[int, ...]) -> None:
-        super().__init__(0, len(headers))
+        super().__init__(headers, tips, ROW_HEIGHT)
         self.name_columns = name_columns
         self.setObjectName(name)
-        self.setHorizontalHeaderLabels(headers)
-        for column, tip in enumerate(tips):
-            self.horizontalHeaderItem(column).setToolTip(tip)
-        self.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
-        self.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
-        self.setAlternatingRowColors(True)
         self.setWordWrap(True)
-        self.verticalHeader().hide()
-        self.verticalHeader().setDefaultSectionSize(ROW_HEIGHT)
         header = self.horizontalHeader()
         header.setDefaultAlignment(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter)
         header.setStretchLastSection(True)
@@ -210,13 +197,6 @@ MULTI_LABEL_AGREEMENT_TIPS = [
     "categories; hover over a cell for each category's value.",
     AGREEMENT_TIPS[4],
 ]
-
-
-def _set_headers(table: QTableWidget, headers: list[str], tips: list[str]) -> None:
-    """The titles of ``table`` and their tooltips (a table serves single- and multi-label studies)."""
-    table.setHorizontalHeaderLabels(headers)
-    for column, tip in enumerate(tips):
-        table.horizontalHeaderItem(column).setToolTip(tip)
 
 
 CODER_HEADERS = ["Model", "Agrees with the coders' majority", "One coder agrees with the others",
@@ -384,7 +364,7 @@ class ComparisonView(QWidget):
         n_pairs = len(pairs)
         alpha = comparisons.alpha
         bootstrap = any(is_bootstrap(c) for c in pairs)
-        _set_headers(self.pairs_table, *((BOOTSTRAP_HEADERS, BOOTSTRAP_TIPS) if bootstrap else (PAIR_HEADERS, PAIR_TIPS)))
+        self.pairs_table.set_titles(*((BOOTSTRAP_HEADERS, BOOTSTRAP_TIPS) if bootstrap else (PAIR_HEADERS, PAIR_TIPS)))
         if bootstrap:
             self._show_bootstrap_pairs(comparisons, n_texts)
             self._show_fold_note(comparisons)
@@ -482,7 +462,7 @@ class ComparisonView(QWidget):
         level = rows[0].level if rows else 0.95
         samples = rows[0].samples if rows else 0
         several = any(a.multi_label for a in rows)
-        _set_headers(self.agreement_table, *((MULTI_LABEL_AGREEMENT_HEADERS, MULTI_LABEL_AGREEMENT_TIPS) if several
+        self.agreement_table.set_titles(*((MULTI_LABEL_AGREEMENT_HEADERS, MULTI_LABEL_AGREEMENT_TIPS) if several
                                              else (AGREEMENT_HEADERS, AGREEMENT_TIPS)))
         if several:
             _agreement_per_category_rows(self, rows, level, samples)

@@ -17,14 +17,7 @@ from typing import Any
 
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QBrush, QColor, QFont
-from PySide6.QtWidgets import (
-    QAbstractItemView,
-    QHeaderView,
-    QSizePolicy,
-    QTableWidget,
-    QTableWidgetItem,
-    QWidget,
-)
+from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QSizePolicy, QTableWidgetItem, QWidget
 
 from guiapp.core.errors import UserError
 from guiapp.core.experiment.scores.metrics import CategoryScores
@@ -37,6 +30,7 @@ from guiapp.ui.common.chart_numbers import (
     format_share,
 )
 from guiapp.ui.common.glossary import TERMS
+from guiapp.ui.common.read_only_table import ReadOnlyTable
 
 SORT_ROLE = Qt.ItemDataRole.UserRole + 1
 
@@ -68,20 +62,12 @@ class SortItem(QTableWidgetItem):
         return str(mine).lower() < str(theirs).lower()
 
 
-class _Table(QTableWidget):
+class _Table(ReadOnlyTable):
     HEADERS: tuple[str, ...] = ()
     TIPS: tuple[str, ...] = ()
 
     def __init__(self, parent: QWidget | None = None) -> None:
-        super().__init__(0, len(self.HEADERS), parent)
-        self.setHorizontalHeaderLabels(list(self.HEADERS))
-        for column, tip in enumerate(self.TIPS):
-            self.horizontalHeaderItem(column).setToolTip(tip)
-        self.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
-        self.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
-        self.setAlternatingRowColors(True)
-        self.verticalHeader().hide()
-        self.verticalHeader().setDefaultSectionSize(26)
+        super().__init__(self.HEADERS, self.TIPS, 26, parent)
         header = self.horizontalHeader()
         header.setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
         header.setStretchLastSection(False)
