@@ -12,6 +12,7 @@ from datetime import UTC, datetime
 import numpy as np
 
 from guiapp.core.errors import UserError
+from guiapp.core.numbers import reads_as
 from guiapp.core.tables.cell_values import category_label
 
 FORMAT = "textlab-codings"
@@ -136,7 +137,7 @@ def coding_from_dict(entry: object, number: int) -> Coding:
     if texts["source"] not in SOURCES:
         raise problem(f"comes from {texts['source'][:40]!r}, not from {' or '.join(SOURCES)}")
     at = entry.get("at")
-    if not isinstance(at, str) or not _is_time(at):
+    if not isinstance(at, str) or not reads_as(parse_time, at):
         raise problem(f"has no time it was made ({str(at)[:40]!r})")
     probability = entry.get("probability")
     if probability is not None:
@@ -146,14 +147,6 @@ def coding_from_dict(entry: object, number: int) -> Coding:
         probability = float(probability)
     return Coding(row, category, texts["coder"], at, texts["chosen_by"], probability, texts["flag"],
                   texts["comment"], previous, texts["source"])
-
-
-def _is_time(text: str) -> bool:
-    try:
-        parse_time(text)
-    except ValueError:
-        return False
-    return True
 
 
 def _label(value: object, problem, what: str) -> str | None:

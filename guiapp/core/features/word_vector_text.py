@@ -25,6 +25,7 @@ import pyarrow.parquet as pq
 
 from guiapp.core.errors import UserError
 from guiapp.core.events import EventCallback, Progress
+from guiapp.core.numbers import reads_as
 
 CHUNK_LINES = 20_000
 _HINT = "Choose a GloVe or word2vec text file: one word and its numbers per line, separated by spaces."
@@ -192,7 +193,7 @@ def _split_line(body: bytes, dim: int, source: Path, line_no: int) -> tuple[str,
         parts = body.split()
         if len(parts) == dim + 1:
             word, rest = parts[0], b" ".join(parts[1:])
-        elif len(parts) > dim + 1 and not any(_is_number(p) for p in parts[1:-dim]):
+        elif len(parts) > dim + 1 and not any(reads_as(float, p) for p in parts[1:-dim]):
             # a "word" with spaces inside, as in GloVe 840B (". . .")
             word, rest = b" ".join(parts[:-dim]), b" ".join(parts[-dim:])
         else:
@@ -212,18 +213,10 @@ def _parse_values(values: list[bytes], lines: list[int], dim: int, source: Path)
         return array.reshape(len(values), dim)
     for value_bytes, line_no in zip(values, lines, strict=True):
         for part in value_bytes.split():
-            if not _is_number(part):
+            if not reads_as(float, part):
                 shown = part.decode("utf-8", errors="replace")[:30]
                 raise _bad_line(source, line_no, f"has “{shown}” where a number should be")
     raise _bad_line(source, lines[0], "cannot be read as numbers")  # pragma: no cover
-
-
-def _is_number(text: bytes) -> bool:
-    try:
-        float(text)
-    except ValueError:
-        return False
-    return True
 
 
 def _bad_line(source: Path, line_no: int, problem: str) -> UserError:

@@ -11,6 +11,7 @@ import csv
 import io
 from dataclasses import dataclass
 
+from guiapp.core.numbers import reads_as
 from guiapp.core.tables.header_row import find_header_row
 
 DELIMITERS = (",", ";", "\t", "|")
@@ -246,14 +247,6 @@ def _longest(records: list[list[str]]) -> int:
     return max((sum(len(cell) + 1 for cell in record) for record in records), default=0)
 
 
-def _is_number(value: str) -> bool:
-    try:
-        float(value.replace(",", "."))
-    except ValueError:
-        return False
-    return True
-
-
 def _header_doubt(records: list[list[str]]) -> str:
     """Why the first record looks like data rather than column names ("" if it looks like a
     header): a word in it comes back as a value in the same column further down, as category
@@ -265,7 +258,7 @@ def _header_doubt(records: list[list[str]]) -> str:
         return ""  # a header repeated further down (files pasted together) is still a header
     for position, name in enumerate(first):
         name = name.strip()
-        if not name or _is_number(name):
+        if not name or reads_as(float, name.replace(",", ".")):
             continue
         below = {r[position].strip() for r in records[1:] if position < len(r)}
         if name in below:

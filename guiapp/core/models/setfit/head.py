@@ -14,12 +14,13 @@ a head saved as JSON numbers and read back answers the same, and opening it runs
 
 from __future__ import annotations
 
-import math
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
+
+from guiapp.core.numbers import is_finite_number
 
 C = 1.0
 MAX_ITER = 2000
@@ -148,7 +149,7 @@ def head_from_json(data: Any, n_categories: int, dimensions: int, multi_label: b
 def _part_from_json(part: Any, dimensions: int) -> Regression | float:
     if isinstance(part, Mapping) and "constant" in part:
         share = part["constant"]
-        if not _is_number(share) or float(share) not in (0.0, 1.0):
+        if not is_finite_number(share) or float(share) not in (0.0, 1.0):
             raise ValueError("a category's constant answer is not 0 or 1")
         return float(share)
     if not isinstance(part, Mapping):
@@ -163,17 +164,13 @@ def _regression_from_json(data: Mapping[str, Any], rows: int, dimensions: int) -
         raise ValueError(f"the head's weights are not {rows} rows of {dimensions} numbers")
     if not isinstance(intercepts, list) or len(intercepts) != rows:
         raise ValueError(f"the head's intercepts are not {rows} numbers")
-    if not all(_is_number(value) for row in weights for value in row) or not all(map(_is_number, intercepts)):
+    if not all(is_finite_number(value) for row in weights for value in row) or not all(map(is_finite_number, intercepts)):
         raise ValueError("the head holds something other than finite numbers")
     return Regression(np.asarray(weights, dtype=np.float64), np.asarray(intercepts, dtype=np.float64))
 
 
 def _is_int(value: Any) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
-
-
-def _is_number(value: Any) -> bool:
-    return isinstance(value, int | float) and not isinstance(value, bool) and math.isfinite(value)
 
 
 __all__ = ["Head", "MultiLabelHead", "Regression", "SingleLabelHead", "fit_head", "head_from_json"]

@@ -8,7 +8,6 @@ code from the folder ever runs. Anything wrong is refused with a :class:`UserErr
 
 from __future__ import annotations
 
-import math
 from pathlib import Path
 from typing import Any
 
@@ -18,6 +17,7 @@ from guiapp.core.models.setfit.folder import SETFIT_FILE, damaged, read_record
 from guiapp.core.models.setfit.head import head_from_json
 from guiapp.core.models.setfit.model import SetFitModel
 from guiapp.core.models.setfit.settings import SetFitSettings
+from guiapp.core.numbers import is_finite_number
 
 MAX_CATEGORIES = 100_000
 
@@ -39,10 +39,10 @@ def load_setfit(folder: str | Path) -> SetFitModel:
         if not isinstance(training, dict):
             raise ValueError("its training record is not a set of named values")
         losses, notes = training.get("losses", []), training.get("notes", [])
-        if not isinstance(losses, list) or not all(_is_number(x) for x in losses) or not isinstance(notes, list):
+        if not isinstance(losses, list) or not all(is_finite_number(x) for x in losses) or not isinstance(notes, list):
             raise ValueError("its training record is damaged")
         record_numbers = [training.get("pairs", 0), training.get("truncated_texts", 0), training.get("seconds", 0.0)]
-        if not all(_is_number(x) and x >= 0 for x in record_numbers):
+        if not all(is_finite_number(x) and x >= 0 for x in record_numbers):
             raise ValueError("its training record is damaged")
         source = record.get("sentence_model", "")
         if not isinstance(source, str):
@@ -75,13 +75,9 @@ def _thresholds(value: Any, n_categories: int, multi_label: bool) -> list[float]
             raise ValueError("it records decision thresholds for a model of one category per text")
         return []
     if (not isinstance(value, list) or len(value) != n_categories
-            or not all(_is_number(t) and 0.0 <= t <= 1.0 for t in value)):
+            or not all(is_finite_number(t) and 0.0 <= t <= 1.0 for t in value)):
         raise ValueError("its decision thresholds are not one number from 0 to 1 per category")
     return [float(t) for t in value]
-
-
-def _is_number(value: Any) -> bool:
-    return isinstance(value, int | float) and not isinstance(value, bool) and math.isfinite(value)
 
 
 def _reason(error: BaseException) -> str:

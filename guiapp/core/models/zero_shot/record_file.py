@@ -11,12 +11,12 @@ file gives a message in words, never a traceback, and opening it runs no code.
 from __future__ import annotations
 
 import json
-import math
 from pathlib import Path
 from typing import Any
 
 from guiapp.core.atomic import write_text_atomic
 from guiapp.core.errors import UserError
+from guiapp.core.numbers import is_finite_number
 from guiapp.core.untrusted.json_reading import read_json_file
 
 ZERO_SHOT_FILE = "zero_shot.json"
@@ -91,15 +91,15 @@ def check_record(data: object) -> dict[str, Any]:
     if not isinstance(data.get("template"), str):
         raise DamagedRecord("the sentence that phrases a category is missing")
     temperature = data.get("temperature")
-    if kind == "similarity" and not _is_number(temperature):
+    if kind == "similarity" and not is_finite_number(temperature):
         raise DamagedRecord("its temperature is missing or not a number")
     centres = data.get("centres")
     if centres is not None and (not isinstance(centres, list) or len(centres) != len(categories)
-                                or not all(_is_number(c) and -1.0 <= c <= 1.0 for c in centres)):
+                                or not all(is_finite_number(c) and -1.0 <= c <= 1.0 for c in centres)):
         raise DamagedRecord("the centres of its categories are damaged")
     thresholds = data.get("thresholds")
     if thresholds is not None and (not isinstance(thresholds, list) or len(thresholds) != len(categories)
-                                   or not all(_is_number(t) and 0.0 <= t <= 1.0 for t in thresholds)):
+                                   or not all(is_finite_number(t) and 0.0 <= t <= 1.0 for t in thresholds)):
         raise DamagedRecord("the decision thresholds of its categories are damaged")
     model, source = data.get("model"), data.get("model_source")
     if not isinstance(model, str) or not model.strip() or len(model) > 4096 or source not in SOURCES:
@@ -114,7 +114,3 @@ def check_record(data: object) -> dict[str, Any]:
 
 def _is_int(value: object) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
-
-
-def _is_number(value: object) -> bool:
-    return isinstance(value, int | float) and not isinstance(value, bool) and math.isfinite(value)
