@@ -35,10 +35,8 @@ from PySide6.QtWidgets import (
     QApplication,
     QFrame,
     QGridLayout,
-    QHBoxLayout,
     QLabel,
     QPushButton,
-    QTableWidget,
     QVBoxLayout,
     QWidget,
 )
@@ -46,6 +44,7 @@ from PySide6.QtWidgets import (
 from guiapp.core.health.findings import FixAction, HealthReport
 from guiapp.core.study.category_fixes import CategoryFixes, visible
 from guiapp.ui import theme
+from guiapp.ui.common.layouts import hbox
 from guiapp.ui.common.lazy_widget import LazyWidget
 from guiapp.ui.common.scroll_area import ScrollArea, fill
 from guiapp.ui.steps.data.category_combinations import CategoryCombinations
@@ -65,12 +64,16 @@ from guiapp.ui.steps.data.identical_texts import IdenticalTexts
 from guiapp.ui.steps.data.text_lengths import TextLengths
 
 if TYPE_CHECKING:  # the charts load pyqtgraph: made with the first report
-    from guiapp.ui.steps.data.charts import CategoryBarChart, HistogramChart
+    from guiapp.ui.steps.data.charts import CategoryBarChart
 
 
 class HealthReportView(QWidget):
     """Scrollable view of a data-health report. Emits ``rowsRequested(list[int])`` with table
-    positions when the user asks to see the rows behind an issue or a group of identical texts."""
+    positions when the user asks to see the rows behind an issue or a group of identical texts.
+
+    Its sections: ``combinations`` (the combinations of categories and their heatmap, shown when a
+    text can have several), ``lengths`` (:class:`TextLengths`: the words and tokens histograms) and
+    ``identical`` (:class:`IdenticalTexts`: its ``table``)."""
 
     rowsRequested = Signal(list)
     categoryFixesChanged = Signal(object)  # CategoryFixes: all fixes now applied
@@ -172,9 +175,9 @@ class HealthReportView(QWidget):
             self._applied.hide()
             if self._category_slot.is_made():  # a chart not made yet is empty anyway
                 self._category_chart.set_categories([], [], [], [])
-            self._lengths.clear()
-            self._identical.table.setRowCount(0)
-            self._combinations.set_label_health(None)
+            self.lengths.clear()
+            self.identical.table.setRowCount(0)
+            self.combinations.set_label_health(None)
             self._set_issues(())
             return
         self._show_verdict(report)
@@ -183,9 +186,9 @@ class HealthReportView(QWidget):
         self._set_issues(report.issues)
         self._show_categories(report)
         if report.label_health is not None:
-            self._combinations.set_label_health(report.label_health)
-        self._lengths.show(report)
-        self._identical.show(report)
+            self.combinations.set_label_health(report.label_health)
+        self.lengths.show(report)
+        self.identical.show(report)
 
     def figures(self) -> dict[str, str]:
         """The key figures as shown, e.g. {"rows": "1,204", "coded": "1,180", …}."""
@@ -203,22 +206,9 @@ class HealthReportView(QWidget):
     def category_chart(self) -> CategoryBarChart:
         return self._category_chart
 
-    def words_chart(self) -> HistogramChart:
-        return self._lengths.words_chart()
-
-    def tokens_chart(self) -> HistogramChart:
-        return self._lengths.tokens_chart()
-
-    def combinations(self) -> CategoryCombinations:
-        """The combinations of categories and their heatmap (shown when a text can have several)."""
-        return self._combinations
-
     @property
     def _category_chart(self) -> CategoryBarChart:
         return self._category_slot.widget()
-
-    def duplicates_table(self) -> QTableWidget:
-        return self._identical.table
 
     def content_widget(self) -> QWidget:
         """The whole report as one widget (e.g. to grab it as a picture)."""
@@ -250,9 +240,7 @@ class HealthReportView(QWidget):
     def _build_banner(self) -> None:
         self._banner = QFrame(self._content)
         self._banner.setObjectName("verdict_banner")
-        layout = QHBoxLayout(self._banner)
-        layout.setContentsMargins(16, 14, 16, 14)
-        layout.setSpacing(12)
+        layout = hbox(self._banner, margins=(16, 14, 16, 14), spacing=12)
         self._verdict_icon = QLabel(self._banner)
         self._verdict_icon.setObjectName("verdict_icon")
         self._verdict_icon.setFixedSize(28, 28)
@@ -269,8 +257,7 @@ class HealthReportView(QWidget):
         frame = QFrame(self._content)
         frame.setObjectName("applied_fixes")
         frame.setStyleSheet(theme.card_style("applied_fixes", theme.INFO_BACKGROUND, theme.INFO_BORDER, 3))
-        layout = QHBoxLayout(frame)
-        layout.setContentsMargins(12, 8, 12, 8)
+        layout = hbox(frame, margins=(12, 8, 12, 8))
         self._applied_text = QLabel(frame)
         self._applied_text.setObjectName("applied_fixes_text")
         self._applied_text.setWordWrap(True)
@@ -327,18 +314,18 @@ class HealthReportView(QWidget):
 
     def _build_combinations(self) -> None:
         frame, layout = self._section("Categories that go together")
-        self._combinations = CategoryCombinations(frame)
-        self._combinations.setObjectName("category_combinations")
-        layout.addWidget(self._combinations)
+        self.combinations = CategoryCombinations(frame)
+        self.combinations.setObjectName("category_combinations")
+        layout.addWidget(self.combinations)
         self._combinations_section = frame
 
     def _build_lengths(self) -> None:
         frame, layout = self._section("Text lengths")
-        self._lengths = TextLengths(frame, layout)
+        self.lengths = TextLengths(frame, layout)
 
     def _build_duplicates(self) -> None:
         frame, layout = self._section("Identical texts")
-        self._identical = IdenticalTexts(frame, layout, self.request_duplicate_rows)
+        self.identical = IdenticalTexts(frame, layout, self.request_duplicate_rows)
 
     # ----- filling ----------------------------------------------------------------------------
     def _show_verdict(self, report: HealthReport) -> None:

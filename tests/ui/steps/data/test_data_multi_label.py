@@ -137,7 +137,7 @@ def test_the_health_view_shows_each_category_its_combinations_and_the_heatmap(qt
     assert "shares add up to more than 100 %" in caption
     assert "1 category in orange has too few training texts for 5-fold cross-validation" in caption
     assert "1 coded text has none of the categories" in caption
-    combinations = view.combinations()
+    combinations = view.combinations
     assert combinations.isVisible()
     lines = combinations.combination_lines()
     assert "economy + health: 2 coded texts" in lines and "none of the categories: 1 coded text" in lines

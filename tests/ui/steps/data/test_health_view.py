@@ -70,7 +70,7 @@ def test_ready_report(view):
     assert _text(view, "issues_summary") == "Nothing to fix: the check found no problems."
     assert _cards(view) == [] and view.findChildren(QPushButton, "show_rows_button") == []
     assert _text(view, "duplicates_caption") == "No text appears more than once."
-    assert not view.duplicates_table().isVisible()
+    assert not view.identical.table.isVisible()
 
 
 def test_warnings_report_lists_its_issues(qtbot, view):
@@ -145,12 +145,12 @@ def test_text_lengths_in_words_and_tokens(view):
     view.set_report(report)
     words = _text(view, "words_summary")
     assert words.startswith(f"Median {report.words.median:g} words; 90 % of texts have at most")
-    assert list(view.words_chart().bar_item().opts["height"]) == list(report.words.histogram_counts)
-    assert view.words_chart().limit_line() is None
+    assert list(view.lengths.words_chart().bar_item().opts["height"]) == list(report.words.histogram_counts)
+    assert view.lengths.words_chart().limit_line() is None
     tokens = _text(view, "tokens_summary")
     assert "All texts fit within the 512 tokens a standard Transformer reads at once." in tokens
-    assert view.tokens_chart().limit_text() == "512-token limit"
-    assert list(view.tokens_chart().bar_item().opts["height"]) == list(report.tokens.histogram_counts)
+    assert view.lengths.tokens_chart().limit_text() == "512-token limit"
+    assert list(view.lengths.tokens_chart().bar_item().opts["height"]) == list(report.tokens.histogram_counts)
     assert "all-MiniLM-L6-v2" in _text(view, "tokens_heading")
     tip = _label(view, "tokens_summary").toolTip()
     assert "Subword token:" in tip and "Transformer:" in tip
@@ -173,17 +173,17 @@ def test_texts_over_the_token_limit_and_sampling(view):
 
 def test_without_tokens_a_note_says_why(view):
     view.set_report(ready_report(tokens=None, tokenizer_name=None))
-    assert not view.tokens_chart().isVisible()
+    assert not view.lengths.tokens_chart().isVisible()
     assert not _label(view, "tokens_summary").isVisible()
     note = _label(view, "tokens_note")
     assert note.isVisible() and "could not be measured" in note.plain_text()
-    assert view.words_chart().isVisible()
+    assert view.lengths.words_chart().isVisible()
 
 
 def test_duplicate_groups_show_spreadsheet_rows_and_lead_to_them(qtbot, view):
     report = not_ready_report()
     view.set_report(report)
-    table = view.duplicates_table()
+    table = view.identical.table
     assert table.isVisible() and table.rowCount() == 2
     cell = [[table.item(r, c).text() for c in range(4)] for r in range(2)]
     assert cell[0] == ["Stop the war now", ", ".join(str(spreadsheet_row(p)) for p in (5, 17, 40)),
@@ -198,7 +198,7 @@ def test_duplicate_groups_show_spreadsheet_rows_and_lead_to_them(qtbot, view):
 
 def test_long_duplicate_groups_are_shortened(view):
     view.set_report(policy_report())
-    table = view.duplicates_table()
+    table = view.identical.table
     assert table.item(3, 1).text() == "1002, 1003, 1004, 1005 … +10 more"
 
 
