@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from PySide6.QtCore import QSettings, Qt, Signal
+from PySide6.QtCore import QSettings, Qt
 from PySide6.QtWidgets import (
     QInputDialog,
     QLabel,
@@ -26,6 +26,7 @@ from guiapp.core.coding.second_file import file_name
 from guiapp.core.errors import UserError
 from guiapp.ui import theme
 from guiapp.ui.steps.coding.coding_files import CodingFiles, snapshot
+from guiapp.ui.session.session_page import SessionPage
 from guiapp.ui.session.study_session import StudySession
 from guiapp.ui.steps.coding.codebook_card import CodebookCard
 from guiapp.ui.steps.coding.codebook_editor import CodebookEditor
@@ -57,13 +58,9 @@ def undone_words(row: str, category: str | None) -> str:
     return f"Undone: row {row} had been coded as “{category}”."
 
 
-class CodingPage(QWidget):
-    statusMessage = Signal(str)
-    errorRaised = Signal(object, str)
-
+class CodingPage(SessionPage):
     def __init__(self, parent: QWidget | None = None, session: StudySession | None = None) -> None:
-        super().__init__(parent)
-        self.session = session or StudySession(self)
+        super().__init__(parent, session)
         self.loop = None  # CodingLoop over the table's uncoded texts, once a table with texts is open
         self.current = None  # the Suggestion on screen
         self._retrain_slot = WorkerSlot(self)

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from PySide6.QtCore import Qt, Signal
+from PySide6.QtCore import Qt
 from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
@@ -29,6 +29,7 @@ from PySide6.QtWidgets import (
 
 from guiapp.core.errors import UserError
 from guiapp.ui import theme
+from guiapp.ui.session.session_page import SessionPage
 from guiapp.ui.session.study_session import StudySession
 from guiapp.ui.steps.findings.comparison_choice import ComparisonChoice
 from guiapp.ui.common.empty_state import EmptyState
@@ -84,13 +85,9 @@ SEVERAL_CATEGORIES = ("No findings yet",
                       "can have several categories in your study, so each category is measured on its own; your "
                       "table's own codings are measured by a model of one category per text, so they are not offered.")
 
-class FindingsPage(QWidget):
-    statusMessage = Signal(str)
-    errorRaised = Signal(object, str)
-
+class FindingsPage(SessionPage):
     def __init__(self, parent: QWidget | None = None, session: StudySession | None = None) -> None:
-        super().__init__(parent)
-        self.session = session or StudySession(self)
+        super().__init__(parent, session)
         self.inputs = None  # StudyFindingsInputs of the model chosen, or TableFindingsInputs
         self.findings = None
         self.regression = None

@@ -17,7 +17,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import Qt, QTimer, Signal
+from PySide6.QtCore import Qt, QTimer
 from PySide6.QtWidgets import (
     QCheckBox,
     QGroupBox,
@@ -37,6 +37,7 @@ from guiapp.core.experiment import ExperimentResult, ModelResult
 from guiapp.core.export.target import study_data_files
 from guiapp.core.predict.new_texts import NewTextPredictions, category_counts
 from guiapp.ui import theme
+from guiapp.ui.session.session_page import SessionPage
 from guiapp.ui.session.study_session import StudySession
 from guiapp.ui.common.empty_state import EmptyState
 from guiapp.ui.common.frame_model import DataFrameModel
@@ -129,13 +130,9 @@ def answer_column_tip(name: str, several: bool) -> str:
     return ""
 
 
-class PredictPage(QWidget):
-    statusMessage = Signal(str)
-    errorRaised = Signal(object, str)  # an error, and what was being done
-
+class PredictPage(SessionPage):
     def __init__(self, parent: QWidget | None = None, session: StudySession | None = None) -> None:
-        super().__init__(parent)
-        self.session = session or StudySession(self)
+        super().__init__(parent, session)
         self.result: ExperimentResult | None = None
         self.found: NewTextPredictions | None = None
         self._predicted_frame: pd.DataFrame | None = None

@@ -39,6 +39,7 @@ from PySide6.QtWidgets import (
 from guiapp.core.experiment import ExperimentResult, ModelResult
 from guiapp.core.explain.documents import DocumentFilter
 from guiapp.ui import theme
+from guiapp.ui.session.session_page import SessionPage
 from guiapp.ui.session.study_session import StudySession
 from guiapp.ui.common.step_order import DOCUMENTS_STEP
 from guiapp.ui.common.empty_state import EmptyState
@@ -84,17 +85,15 @@ HEADLINE_SEVERAL = ("A text can have several categories in this study: each cate
                     "macro-F1 averages the categories' F1.")
 
 
-class ResultsPage(ResultsTabs, ModelDetails, QWidget):
-    """Shows an :class:`ExperimentResult`; empty until :meth:`show_result` is called."""
+class ResultsPage(ResultsTabs, ModelDetails, SessionPage):
+    """Shows an :class:`ExperimentResult`; empty until :meth:`show_result` is called. ``errorRaised``:
+    an error of an export, and what was being done."""
 
-    statusMessage = Signal(str)
-    errorRaised = Signal(object, str)  # an error of an export, and what was being done
     confusionCellClicked = Signal(str, int, int)  # model, your coding's index, the prediction's index
     extendGridRequested = Signal(dict)  # the Transformer grid extended beyond the edge its best setting sits on
 
     def __init__(self, parent: QWidget | None = None, session: StudySession | None = None) -> None:
-        super().__init__(parent)
-        self.session = session or StudySession(self)
+        super().__init__(parent, session)
         self.result: ExperimentResult | None = None
         self._ranked: list[ModelResult] = []
         self.empty = EmptyState(EMPTY_TITLE, EMPTY_TEXT, "results")
