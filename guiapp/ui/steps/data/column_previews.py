@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from guiapp.core.study.mapping import ColumnMapping
@@ -67,3 +68,30 @@ def label_sets_preview(column: pd.Series, separator: str, fixes: CategoryFixes |
         text += (f". No text has more than one category when they are separated by “{separator}”: "
                  "is that the sign written between them?")
     return text
+
+
+def texts_hint(frame: pd.DataFrame, columns: list[str]) -> str:
+    """What the ticked text column(s) hold, in a sentence."""
+    if not columns:
+        return "Tick at least one column."
+    return text_column_preview(frame[columns[0]]) if len(columns) == 1 else f"{len(columns)} columns will be joined into one text."
+
+
+def several_categories_hint(frame: pd.DataFrame, mapping: ColumnMapping, indicator_columns: Callable[[], list[str]],
+                            per_column: bool, fixes: CategoryFixes | None = None) -> str:
+    """What the chosen columns hold, in a sentence, when a text can have several categories.
+    ``indicator_columns()``: the table's columns that hold only 0 and 1 (asked only when columns are
+    ticked); ``per_column``: one column per category is the chosen layout."""
+    if mapping.category_columns:
+        names = mapping.category_columns
+        text = f"{len(names)} {'category' if len(names) == 1 else 'categories'}: {names_list(names)}."
+        odd = [name for name in names if name not in indicator_columns()]
+        if odd:
+            text += (f" {names_list(odd)} {'does' if len(odd) == 1 else 'do'} not hold only 0 and 1 (or yes/no): "
+                     "is it really a category?")
+        return text
+    if per_column:
+        return "Tick one column for each category: 1 (or yes) where a text has that category, 0 where it has not."
+    if not mapping.category_column:
+        return "Choose the column that lists the categories of each text."
+    return label_sets_preview(frame[mapping.category_column], mapping.label_separator, fixes)

@@ -5,29 +5,16 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QTimer, Signal
-from PySide6.QtWidgets import (
-    QCheckBox,
-    QComboBox,
-    QFormLayout,
-    QGroupBox,
-    QLabel,
-    QLineEdit,
-    QVBoxLayout,
-    QWidget,
-)
+from PySide6.QtWidgets import QCheckBox, QComboBox, QFormLayout, QGroupBox, QLabel, QLineEdit, QWidget
 
 from guiapp.core.study.category_fixes import CategoryFixes
 from guiapp.core.study.category_preview import category_preview
 from guiapp.core.study.mapping import ColumnMapping
 from guiapp.ui import theme
 from guiapp.ui.common.column_check_list import ColumnCheckList
+from guiapp.ui.common.layouts import STRETCH, vbox
 from guiapp.ui.common.radio_choice import radio_choice
-from guiapp.ui.steps.data.column_previews import (
-    column_preview,
-    label_sets_preview,
-    names_list,
-    text_column_preview,
-)
+from guiapp.ui.steps.data.column_previews import column_preview, several_categories_hint, texts_hint
 
 if TYPE_CHECKING:  # pandas loads on first use, not when the window opens
     import pandas as pd
@@ -102,12 +89,7 @@ class MappingPanel(QWidget):
         form3.addRow(QLabel("Keep for later (group comparisons, export):"))
         form3.addRow(self.metadata)
 
-        layout = QVBoxLayout(self)
-        layout.addWidget(intro)
-        layout.addWidget(texts)
-        layout.addWidget(coding)
-        layout.addWidget(optional)
-        layout.addStretch(1)
+        vbox(self, intro, texts, coding, optional, STRETCH)
 
         self.text_list.itemChanged.connect(self._changed)
         self.metadata.itemChanged.connect(self._changed)
@@ -133,11 +115,7 @@ class MappingPanel(QWidget):
             ("One column lists the categories", "oneListColumn",
              "One column holds all the categories of a text, e.g. “economy; health”."))
         self.layout_choice = QWidget(objectName="categoryLayoutChoice")
-        choice = QVBoxLayout(self.layout_choice)
-        choice.setContentsMargins(22, 0, 0, 0)
-        choice.setSpacing(2)
-        choice.addWidget(self.per_column)
-        choice.addWidget(self.one_list)
+        vbox(self.layout_choice, self.per_column, self.one_list, margins=(22, 0, 0, 0), spacing=2)
         self.category_columns = ColumnCheckList("categoryColumns", max_height=200, fit=True)
         self.category_columns.setToolTip("Tick one column for each category. Columns that hold only 0 and 1 "
                                          "were ticked for you. Columns with your texts, IDs or train/test are not listed.")
@@ -305,13 +283,11 @@ class MappingPanel(QWidget):
         frame = self._frame
         if frame is None:
             return
-        texts = mapping.text_columns
-        self.hints["text"].setText(
-            "Tick at least one column." if not texts else (text_column_preview(frame[texts[0]]) if len(texts) == 1 else f"{len(texts)} columns will be joined into one text.")
-        )
+        self.hints["text"].setText(texts_hint(frame, mapping.text_columns))
         for key, column in (("category", mapping.category_column), ("id", mapping.id_column), ("split", mapping.split_column)):
             if key == "category" and mapping.multi_label:
-                text = self._several_categories_hint(mapping)
+                text = several_categories_hint(frame, mapping, self._indicator_columns, self.per_column.isChecked(),
+                                               self._fixes)
             elif not column:
                 text = ""
             elif key == "category":  # counted as the data check counts it, after the study's fixes
@@ -320,20 +296,3 @@ class MappingPanel(QWidget):
                 text = column_preview(frame[column])
             self.hints[key].setText(text)
             self.hints[key].setVisible(bool(text))
-
-    def _several_categories_hint(self, mapping: ColumnMapping) -> str:
-        """What the chosen columns hold, in a sentence, when a text can have several categories."""
-        frame = self._frame
-        if mapping.category_columns:
-            names = mapping.category_columns
-            text = f"{len(names)} {'category' if len(names) == 1 else 'categories'}: {names_list(names)}."
-            odd = [name for name in names if name not in self._indicator_columns()]
-            if odd:
-                text += (f" {names_list(odd)} {'does' if len(odd) == 1 else 'do'} not hold only 0 and 1 (or yes/no): "
-                         "is it really a category?")
-            return text
-        if self.per_column.isChecked():
-            return "Tick one column for each category: 1 (or yes) where a text has that category, 0 where it has not."
-        if not mapping.category_column:
-            return "Choose the column that lists the categories of each text."
-        return label_sets_preview(frame[mapping.category_column], mapping.label_separator, self._fixes)
