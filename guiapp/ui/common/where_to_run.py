@@ -131,13 +131,6 @@ class WhereToRun(QFrame):
         choice.changed.connect(self._show_choice)
         self._show_choice()
 
-    def uses_scheduler(self) -> bool:
-        return self.choice.uses_scheduler()
-
-    def scheduler(self) -> str:
-        """The chosen scheduler's address ("" for this computer)."""
-        return self.choice.scheduler()
-
     def set_cluster(self, cluster: ClusterSpec) -> None:
         """Preselect what a study file's ``[cluster]`` says (only a scheduler address is shown here)."""
         self.choice.set_cluster(cluster)
