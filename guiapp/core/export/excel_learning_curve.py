@@ -1,6 +1,6 @@
 """The *Learning curve* sheet: per model and number of coded training texts, the mean test macro-F1
 and its lowest and highest over the random draws, the per-category means, and the plain reading
-(``experiment/learning_curve_reading.py``) — the numbers of the Results step's "Learning curve" tab."""
+(``experiment/curves/learning_curve_reading.py``) — the numbers of the Results step's "Learning curve" tab."""
 
 from __future__ import annotations
 

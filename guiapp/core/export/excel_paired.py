@@ -1,7 +1,7 @@
 """The *Is the best really better?* sheet: every pair of models on the same test texts (McNemar's
 test, Holm-corrected), the pairs compared across the folds (corrected resampled t-test), and each
 model's agreement with the human coding (Cohen's kappa, Krippendorff's alpha, with intervals) —
-the numbers of the Results step's tab of the same name (``experiment/comparisons.py``), in the
+the numbers of the Results step's tab of the same name (``experiment/scores/comparisons.py``), in the
 study's order of rank. Written top to bottom (``constant_memory`` safe)."""
 
 from __future__ import annotations

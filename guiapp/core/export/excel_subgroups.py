@@ -1,6 +1,6 @@
 """The *Groups of texts* sheet: the scores per value of one column of the table (party, year,
 outlet) that the Results step's "Groups of texts" tab showed — per model and group the test texts,
-macro-F1 and share wrong with their intervals, and the verdict in words (``experiment/subgroup_scores.py``)."""
+macro-F1 and share wrong with their intervals, and the verdict in words (``experiment/scores/subgroup_scores.py``)."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
 """A combined model opened from its folder: its parts opened from theirs, and their probabilities
-combined as the study learnt (``experiment/combining.py``).
+combined as the study learnt (``experiment/combined/combining.py``).
 
 The folder holds one JSON file (``combined.json``: the parts' names and folder names, the
 categories and the combination's numbers); nothing in it is executed. The parts are the study's

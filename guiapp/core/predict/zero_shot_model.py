@@ -3,7 +3,7 @@ trained model: the most likely category, or — where a text can have several ca
 category whose probability reaches its threshold (the study's, or 0.5).
 
 A similarity model embeds new texts as it embedded the study's: through the sentence-embedding
-representation of its language model (``experiment/study_text_vectors.py``), which computes in
+representation of its language model (``experiment/families/study_text_vectors.py``), which computes in
 16 bits where that was checked to agree with full precision — so a text gets the same answer in
 the study and from the saved model. New texts are not written to the embedding cache."""
 
