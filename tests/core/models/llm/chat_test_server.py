@@ -1,0 +1,203 @@
+"""A small language-model server for the tests: it speaks the OpenAI-compatible chat API and
+Ollama's chat API on 127.0.0.1 and answers from a deterministic model of its own.
+
+The model is a bag-of-words scorer: a category's score is the number of words the text shares with
+the category's name and definition (read from the schema's enum, or from the prompt's lines
+"- name: definition"), its log-probabilities the log-softmax of three times the scores. At
+temperature 0 it answers the best category; above it, it samples with the request's seed.
+
+Run ``python chat_test_server.py [switches]``: it prints ``PORT <n>`` once it listens. Switches:
+``--no-structured`` (a request with a JSON schema is refused with 400), ``--no-logprobs``
+(log-probabilities are silently left out), ``--outside`` (answers a category that is not one),
+``--slow SECONDS`` (waits before each chat answer), ``--fail`` (HTTP 500), ``--garbage`` (a chat
+answer that is not JSON). ``GET /test/requests`` tells how many chat requests came.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import random
+import re
+import sys
+import threading
+import time
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+MODEL = "tiny-words"
+DIGEST = "sha256:" + "0123456789abcdef" * 4
+OUTSIDE = "something else"
+WORD = re.compile(r"[a-z0-9]+")
+
+
+def words(text: str) -> set[str]:
+    return set(WORD.findall(text.lower()))
+
+
+def prompt_categories(messages: list[dict]) -> dict[str, str]:
+    """The categories named in the prompt's lines "- name: definition"."""
+    found: dict[str, str] = {}
+    for message in messages:
+        for line in str(message.get("content", "")).splitlines():
+            if line.startswith("- ") and ":" in line:
+                name, definition = line[2:].split(":", 1)
+                found[name.strip()] = definition.strip()
+    return found
+
+
+def the_text(messages: list[dict]) -> str:
+    users = [m for m in messages if m.get("role") == "user"]
+    content = str(users[-1].get("content", "")) if users else ""
+    return content.split("Text:", 1)[-1]
+
+
+def log_softmax(scores: dict[str, float]) -> dict[str, float]:
+    high = max(scores.values())
+    total = math.log(sum(math.exp(s - high) for s in scores.values())) + high
+    return {name: s - total for name, s in scores.items()}
+
+
+def category_logprobs(messages: list[dict], enum: list[str] | None) -> dict[str, float]:
+    described = prompt_categories(messages)
+    names = enum if enum else list(described)
+    text = words(the_text(messages))
+    scores = {name: 3.0 * len(text & words(name + " " + described.get(name, ""))) - 0.01 * index
+              for index, name in enumerate(names)}
+    return log_softmax(scores)
+
+
+def choose(logprobs: dict[str, float], temperature: float, rng: random.Random) -> str:
+    if temperature <= 0:
+        return max(logprobs, key=logprobs.__getitem__)
+    weights = [math.exp(lp / temperature) for lp in logprobs.values()]
+    return rng.choices(list(logprobs), weights=weights)[0]
+
+
+class State:
+    def __init__(self, args: argparse.Namespace) -> None:
+        self.args = args
+        self.requests = 0
+        self.lock = threading.Lock()
+
+
+def make_handler(state: State) -> type[BaseHTTPRequestHandler]:
+    args = state.args
+
+    class Handler(BaseHTTPRequestHandler):
+        protocol_version = "HTTP/1.1"
+
+        def log_message(self, format: str, *values: object) -> None:
+            pass
+
+        def send(self, code: int, payload: object, raw: bytes | None = None) -> None:
+            body = raw if raw is not None else json.dumps(payload).encode("utf-8")
+            self.send_response(code)
+            self.send_header("Content-Type", "application/json")
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            self.wfile.write(body)
+
+        def do_GET(self) -> None:
+            if self.path == "/v1/models":
+                self.send(200, {"object": "list", "data": [{"id": MODEL, "object": "model", "owned_by": "tests"}]})
+            elif self.path == "/api/tags":
+                self.send(200, {"models": [{"name": MODEL + ":latest", "model": MODEL + ":latest",
+                                            "digest": DIGEST, "size": 1234,
+                                            "details": {"family": "words", "quantization_level": "none"}}]})
+            elif self.path == "/test/requests":
+                self.send(200, {"requests": state.requests})
+            else:
+                self.send(404, {"error": "not found"})
+
+        def do_POST(self) -> None:
+            length = int(self.headers.get("Content-Length") or 0)
+            try:
+                request = json.loads(self.rfile.read(length))
+            except ValueError:
+                self.send(400, {"error": "the request is not JSON"})
+                return
+            if self.path not in ("/v1/chat/completions", "/api/chat"):
+                self.send(404, {"error": "not found"})
+                return
+            with state.lock:
+                state.requests += 1
+            if args.slow:
+                time.sleep(args.slow)
+            if args.fail:
+                self.send(500, {"error": "the model crashed"})
+                return
+            if args.garbage:
+                self.send(200, None, raw=b"<html>this is not json</html>")
+                return
+            openai = self.path == "/v1/chat/completions"
+            self.chat(request, openai)
+
+        def chat(self, request: dict, openai: bool) -> None:
+            if openai:
+                schema = (request.get("response_format") or {}).get("json_schema", {}).get("schema")
+                options = request
+            else:
+                schema = request.get("format") if isinstance(request.get("format"), dict) else None
+                options = request.get("options") or {}
+            if schema is not None and args.no_structured:
+                self.send(400, {"error": "structured output (a JSON schema) is not supported"})
+                return
+            enum = schema["properties"]["category"]["enum"] if schema else None
+            messages = request.get("messages") or []
+            logprobs = category_logprobs(messages, enum)
+            rng = random.Random(int(options.get("seed") or 0))
+            temperature = float(options.get("temperature") or 0.0)
+            count = int(request.get("n") or 1) if openai else 1
+            want_logprobs = bool(request.get("logprobs")) and not args.no_logprobs
+            top = int(request.get("top_logprobs") or 0)
+            answers = []
+            for _ in range(count):
+                name = OUTSIDE if args.outside else choose(logprobs, temperature, rng)
+                content = json.dumps({"category": name}) if schema else name
+                tokens = [{"token": '{"category": "', "logprob": 0.0, "top_logprobs": []}] if schema else []
+                ranked = sorted(logprobs.items(), key=lambda item: -item[1])[:top]
+                tokens.append({"token": name, "logprob": logprobs.get(name, -30.0),
+                               "top_logprobs": [{"token": n, "logprob": lp} for n, lp in ranked]})
+                if schema:
+                    tokens.append({"token": '"}', "logprob": 0.0, "top_logprobs": []})
+                answers.append((content, tokens))
+            if openai:
+                choices = [{"index": i, "message": {"role": "assistant", "content": content},
+                            "finish_reason": "stop",
+                            "logprobs": {"content": tokens} if want_logprobs else None}
+                           for i, (content, tokens) in enumerate(answers)]
+                self.send(200, {"id": "chat-1", "object": "chat.completion", "model": MODEL, "choices": choices})
+            else:
+                content, tokens = answers[0]
+                reply = {"model": MODEL + ":latest", "message": {"role": "assistant", "content": content},
+                         "done": True}
+                if want_logprobs:
+                    reply["logprobs"] = tokens
+                self.send(200, reply)
+
+    return Handler
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--no-structured", action="store_true")
+    parser.add_argument("--no-logprobs", action="store_true")
+    parser.add_argument("--outside", action="store_true")
+    parser.add_argument("--slow", type=float, default=0.0)
+    parser.add_argument("--fail", action="store_true")
+    parser.add_argument("--garbage", action="store_true")
+    args = parser.parse_args(argv)
+    server = ThreadingHTTPServer(("127.0.0.1", 0), make_handler(State(args)))
+    server.daemon_threads = True
+    print(f"PORT {server.server_address[1]}", flush=True)
+    try:
+        server.serve_forever()
+    except KeyboardInterrupt:
+        pass
+    finally:
+        server.server_close()
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])

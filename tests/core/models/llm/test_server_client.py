@@ -1,0 +1,223 @@
+"""The language-model server client against a real HTTP server process (chat_test_server.py) on
+127.0.0.1 that speaks the OpenAI-compatible and Ollama chat APIs; plus the address checks."""
+
+from __future__ import annotations
+
+import json
+import math
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+import pytest
+
+from guiapp.core.errors import UserError
+from guiapp.core.events import Cancelled, Progress
+from guiapp.core.models.llm.server_address import check_server_address, is_loopback_host
+from guiapp.core.models.llm.server_client import (
+    ServerClient,
+    answer_category,
+    category_logprobs,
+)
+
+SERVER = Path(__file__).with_name("chat_test_server.py")
+CATEGORIES = ["economy", "health", "sport"]
+DEFINITIONS = {"economy": "jobs, prices, taxes and trade", "health": "doctors, hospitals and illness",
+               "sport": "football, games and athletes"}
+TEXTS = {"economy": "Taxes and prices rise while jobs are lost.",
+         "health": "The hospital hired doctors to treat the illness.",
+         "sport": "The football team won the games."}
+MODEL = {"openai": "tiny-words", "ollama": "tiny-words:latest"}
+
+
+def conversation(text: str) -> list[dict[str, str]]:
+    codebook = "\n".join(f"- {name}: {DEFINITIONS[name]}" for name in CATEGORIES)
+    return [{"role": "system", "content": f"Code the text with one of these categories:\n{codebook}"},
+            {"role": "user", "content": f"Text: {text}"}]
+
+
+@contextmanager
+def chat_server(*switches: str) -> Iterator[str]:
+    """A running test server with ``switches``; yields its address and stops it at the end."""
+    process = subprocess.Popen([sys.executable, str(SERVER), *switches], stdout=subprocess.PIPE, text=True)
+    try:
+        line = process.stdout.readline()
+        assert line.startswith("PORT "), f"the test server did not start: {line!r}"
+        yield f"http://127.0.0.1:{int(line.split()[1])}"
+    finally:
+        process.terminate()
+        process.wait(timeout=5)
+        process.stdout.close()
+
+
+def client(url: str, protocol: str, timeout: float = 10.0) -> ServerClient:
+    return ServerClient(check_server_address(url, protocol), protocol, MODEL[protocol], timeout=timeout)
+
+
+def chat_requests(url: str) -> int:
+    with urllib.request.urlopen(url + "/test/requests", timeout=5) as reply:
+        return json.load(reply)["requests"]
+
+
+@pytest.mark.parametrize("protocol", ["openai", "ollama"])
+def test_round_trip_with_schema_and_log_probabilities(protocol: str) -> None:
+    with chat_server() as url:
+        server = client(url, protocol)
+        answers = server.answer_texts([conversation(text) for text in TEXTS.values()], CATEGORIES, samples=5)
+        assert chat_requests(url) == 3  # log-probabilities came back: one request per text, no samples
+    for expected, answer in zip(TEXTS, answers):
+        assert answer.support.structured_output and answer.support.logprobs
+        assert len(answer.raw) == 1 and json.loads(answer.raw[0]) == {"category": expected}
+        assert answer_category(answer.raw[0], CATEGORIES) == expected
+        assert set(answer.category_logprobs) == set(CATEGORIES)
+        assert math.isclose(sum(math.exp(v) for v in answer.category_logprobs.values()), 1.0, rel_tol=1e-6)
+        assert max(answer.category_logprobs, key=answer.category_logprobs.get) == expected
+        assert answer.model == MODEL[protocol]
+
+
+@pytest.mark.parametrize("protocol", ["openai", "ollama"])
+def test_the_schema_sent_holds_the_categories_as_an_enum(protocol: str, monkeypatch) -> None:
+    sent = []
+    server = ServerClient(check_server_address("http://127.0.0.1:9", protocol), protocol, "m")
+    monkeypatch.setattr(server, "_request", lambda path, body=None: sent.append((path, body)) or {})
+    with pytest.raises(UserError):
+        server.ask(conversation(TEXTS["sport"]), CATEGORIES, seed=7, temperature=0.5)
+    path, body = sent[0]
+    schema = body["response_format"]["json_schema"]["schema"] if protocol == "openai" else body["format"]
+    assert schema["properties"]["category"]["enum"] == CATEGORIES and schema["required"] == ["category"]
+    settings = body if protocol == "openai" else body["options"]
+    assert (settings["seed"], settings["temperature"]) == (7, 0.5)
+    assert body["logprobs"] is True and body["top_logprobs"] == 20
+    assert path == ("/v1/chat/completions" if protocol == "openai" else "/api/chat")
+
+
+@pytest.mark.parametrize("protocol", ["openai", "ollama"])
+def test_without_structured_output_or_log_probabilities_samples_give_the_shares(protocol: str) -> None:
+    with chat_server("--no-structured", "--no-logprobs") as url:
+        server = client(url, protocol)
+        answer = server.ask(conversation(TEXTS["health"]), CATEGORIES, temperature=0.7, seed=3, samples=4)
+        second = server.ask(conversation(TEXTS["health"]), CATEGORIES, temperature=0.7, seed=3, samples=4)
+    assert not answer.support.structured_output and not answer.support.logprobs
+    assert answer.category_logprobs is None and answer.tokens == ()
+    assert len(answer.raw) == 4 and all(answer_category(raw, CATEGORIES) in CATEGORIES for raw in answer.raw)
+    assert answer.raw.count("health") >= 3  # the words point clearly to health
+    assert second.raw == answer.raw  # the same seed gives the same samples
+
+
+@pytest.mark.parametrize("protocol", ["openai", "ollama"])
+def test_a_server_without_structured_output_still_gives_log_probabilities(protocol: str) -> None:
+    with chat_server("--no-structured") as url:
+        server = client(url, protocol)
+        answers = server.answer_texts([conversation(TEXTS["economy"]), conversation(TEXTS["sport"])], CATEGORIES)
+        # refused with the schema and log-probabilities, refused with the schema alone, then twice plain
+        assert chat_requests(url) == 4
+    assert [answer.raw for answer in answers] == [("economy",), ("sport",)]
+    assert all(not a.support.structured_output and a.support.logprobs for a in answers)
+    assert max(answers[1].category_logprobs, key=answers[1].category_logprobs.get) == "sport"
+    assert set(answers[0].category_logprobs) == set(CATEGORIES)
+
+
+def test_structured_output_without_log_probabilities_falls_back_to_samples() -> None:
+    with chat_server("--no-logprobs") as url:
+        answer = client(url, "openai").ask(conversation(TEXTS["sport"]), CATEGORIES, samples=3)
+    assert answer.support.structured_output and not answer.support.logprobs
+    assert [answer_category(raw, CATEGORIES) for raw in answer.raw] == ["sport"] * 3
+
+
+def test_answers_outside_the_categories_are_kept_not_mapped() -> None:
+    with chat_server("--outside", "--no-logprobs") as url:
+        answer = client(url, "ollama").ask(conversation(TEXTS["sport"]), CATEGORIES, samples=2)
+    assert len(answer.raw) == 2 and all(answer_category(raw, CATEGORIES) is None for raw in answer.raw)
+    assert "something else" in answer.raw[0]
+
+
+def test_log_probabilities_are_read_where_the_category_begins() -> None:
+    from guiapp.core.models.llm.server_client import TokenLogprob
+    tokens = (TokenLogprob('{"', 0.0), TokenLogprob('category":"', 0.0),
+              TokenLogprob("eco", -0.2, (("eco", -0.2), ("he", -1.9), ("sp", -3.0), ("x", -4.0))),
+              TokenLogprob('nomy"}', 0.0))
+    found = category_logprobs(tokens, CATEGORIES)
+    assert found == {"economy": -0.2, "health": -1.9, "sport": -3.0}
+    plain = (TokenLogprob(" health", -0.3, ((" health", -0.3), (" economy", -1.5), ("The", -2.0))),)
+    assert category_logprobs(plain, CATEGORIES) == {"health": -0.3, "economy": -1.5}
+    assert category_logprobs((TokenLogprob("The", -0.1, (("The", -0.1),)),), CATEGORIES) is None
+
+
+@pytest.mark.parametrize("protocol", ["openai", "ollama"])
+def test_model_list_and_reported_name(protocol: str) -> None:
+    with chat_server() as url:
+        server = client(url, protocol)
+        models = server.list_models()
+        record = server.model_record()
+    assert [model.name for model in models] == [MODEL[protocol]]
+    if protocol == "ollama":
+        assert models[0].digest.startswith("sha256:") and record["server_model_digest"] == models[0].digest
+        assert models[0].details["details"]["quantization_level"] == "none"
+    assert record["server_model"] == MODEL[protocol] and record["on_this_computer"] is True
+    assert record["texts_leave_computer"] is False
+
+
+def test_addresses_on_this_computer_and_elsewhere() -> None:
+    assert check_server_address("127.0.0.1", "ollama").url == "http://127.0.0.1:11434"
+    assert check_server_address("localhost", "openai").port == 8080
+    assert check_server_address("http://[::1]:9000").url == "http://[::1]:9000"
+    assert check_server_address("127.5.6.7:1234").on_this_computer
+    assert is_loopback_host("localhost") and not is_loopback_host("0.0.0.0")
+    for remote in ("http://192.168.1.20:11434", "http://example.org:8080", "10.0.0.1", "http://0.0.0.0:80"):
+        with pytest.raises(UserError, match="not this computer") as refused:
+            check_server_address(remote)
+        assert "texts leave this computer" in refused.value.hint
+    accepted = check_server_address("http://192.168.1.20:11434", texts_may_leave_computer=True)
+    assert accepted.record() == {"server_address": "http://192.168.1.20:11434", "on_this_computer": False,
+                                 "texts_leave_computer": True}
+    for wrong in ("", "ftp://127.0.0.1:21", "http://127.0.0.1:99999", "http://127.0.0.1:8080/v1", "http://:80"):
+        with pytest.raises(UserError):
+            check_server_address(wrong)
+
+
+def test_a_server_that_is_down() -> None:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    for protocol, advice in (("openai", "Start the server"), ("ollama", "ollama serve")):
+        with pytest.raises(UserError, match="No language-model server answers") as down:
+            client(f"http://127.0.0.1:{port}", protocol).list_models()
+        assert advice in down.value.hint and "check the address" in down.value.hint
+
+
+def test_a_slow_server_hits_the_timeout() -> None:
+    with chat_server("--slow", "3") as url:
+        started = time.monotonic()
+        with pytest.raises(UserError, match="did not answer within 0.5 seconds") as slow:
+            client(url, "openai", timeout=0.5).ask(conversation(TEXTS["sport"]), CATEGORIES)
+        assert time.monotonic() - started < 2.5
+    assert "smaller model" in slow.value.hint
+
+
+@pytest.mark.parametrize("switch, message", [("--fail", r"answered with an error \(500"),
+                                             ("--garbage", "not JSON")])
+def test_server_errors_are_said_in_plain_words(switch: str, message: str) -> None:
+    with chat_server(switch) as url, pytest.raises(UserError, match=message) as failed:
+        client(url, "ollama").ask(conversation(TEXTS["sport"]), CATEGORIES)
+    assert failed.value.hint
+
+
+def test_cancel_stops_between_requests() -> None:
+    heard = []
+
+    def on_event(event) -> None:
+        heard.append(event)
+        if isinstance(event, Progress) and event.done == 2:
+            raise Cancelled
+
+    with chat_server() as url:
+        server = client(url, "openai")
+        with pytest.raises(Cancelled):
+            server.answer_texts([conversation(TEXTS["sport"])] * 6, CATEGORIES, on_event=on_event)
+        assert chat_requests(url) == 2
+    assert [event.done for event in heard] == [0, 1, 2]
