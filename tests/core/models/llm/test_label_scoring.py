@@ -189,3 +189,14 @@ def test_a_folder_that_is_not_a_causal_language_model_is_refused_in_words(tmp_pa
         open_causal_model("  ")
     with pytest.raises(UserError):
         open_causal_model(tmp_path / "missing")
+
+
+def test_a_named_model_not_on_this_computer_is_not_downloaded_without_consent(monkeypatch):
+    import huggingface_hub
+
+    def no_download(*args, **kwargs):
+        raise AssertionError("downloaded without consent")
+
+    monkeypatch.setattr(huggingface_hub, "snapshot_download", no_download)
+    with pytest.raises(UserError, match="someone/tiny-writer"):
+        open_causal_model("someone/tiny-writer")
