@@ -1,16 +1,22 @@
 """A small language-model server for the tests: it speaks the OpenAI-compatible chat API and
 Ollama's chat API on 127.0.0.1 and answers from a deterministic model of its own.
 
-The model is a bag-of-words scorer: a category's score is the number of words the text shares with
-the category's name and definition (read from the schema's enum, or from the prompt's lines
-"- name: definition"), its log-probabilities the log-softmax of three times the scores. At
-temperature 0 it answers the best category; above it, it samples with the request's seed.
+With ``--model gpt2`` (the tests' choice) a tiny randomly initialised GPT-2 is built here from a
+seed, over a byte tokenizer (a text's UTF-8 bytes are its tokens); each category's score is the
+length-normalised log-likelihood of its name after the prompt, plus three times the number of words
+the text shares with the category's name and definition (read from the schema's enum, or from the
+prompt's lines "- name: definition"), so that a random model still has a right answer. With
+``--model words`` (no torch, starts at once) only the shared words count. The categories'
+log-probabilities are the log-softmax of the scores: at temperature 0 the server answers the best
+category; above it, it samples with the request's seed.
 
-Run ``python chat_test_server.py [switches]``: it prints ``PORT <n>`` once it listens. Switches:
-``--no-structured`` (a request with a JSON schema is refused with 400), ``--no-logprobs``
-(log-probabilities are silently left out), ``--outside`` (answers a category that is not one),
-``--slow SECONDS`` (waits before each chat answer), ``--fail`` (HTTP 500), ``--garbage`` (a chat
-answer that is not JSON). ``GET /test/requests`` tells how many chat requests came.
+Run ``python chat_test_server.py [switches]``: it prints ``PORT <n>`` once it listens. Switches
+(also settable while it runs, by POSTing them as JSON to ``/test/switches``, which also sets the
+request count to 0): ``--no-structured`` (a request with a JSON schema is refused with 400),
+``--no-logprobs`` (log-probabilities are silently left out), ``--outside`` (answers a category that
+is not one), ``--slow SECONDS`` (waits before each chat answer), ``--fail`` (HTTP 500),
+``--garbage`` (a chat answer that is not JSON). ``GET /test/requests`` tells how many chat requests
+came.
 """
 
 from __future__ import annotations
@@ -25,7 +31,6 @@ import threading
 import time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
-MODEL = "tiny-words"
 DIGEST = "sha256:" + "0123456789abcdef" * 4
 OUTSIDE = "something else"
 WORD = re.compile(r"[a-z0-9]+")
@@ -58,11 +63,39 @@ def log_softmax(scores: dict[str, float]) -> dict[str, float]:
     return {name: s - total for name, s in scores.items()}
 
 
-def category_logprobs(messages: list[dict], enum: list[str] | None) -> dict[str, float]:
+class TinyGPT2:
+    """A tiny random GPT-2 over bytes, built from a seed: the same seed, the same model."""
+
+    def __init__(self, seed: int = 0) -> None:
+        import torch
+        from transformers import GPT2Config, GPT2LMHeadModel
+
+        torch.set_num_threads(1)
+        torch.manual_seed(seed)
+        self.torch = torch
+        self.context = 512
+        self.model = GPT2LMHeadModel(GPT2Config(vocab_size=256, n_positions=self.context, n_embd=32,
+                                                n_layer=2, n_head=2, bos_token_id=0, eos_token_id=0)).eval()
+        self.lock = threading.Lock()
+
+    def label_loglik(self, prompt: str, label: str) -> float:
+        """The mean log-probability of the label's bytes after the prompt's last bytes."""
+        ending = list(label.encode("utf-8"))
+        start = list(prompt.encode("utf-8"))[-(self.context - len(ending)):]
+        ids = self.torch.tensor([start + ending])
+        with self.lock, self.torch.no_grad():
+            logits = self.model(ids).logits[0, len(start) - 1:-1].log_softmax(-1)
+        return float(logits[self.torch.arange(len(ending)), self.torch.tensor(ending)].mean())
+
+
+def category_logprobs(messages: list[dict], enum: list[str] | None,
+                      model: TinyGPT2 | None = None) -> dict[str, float]:
     described = prompt_categories(messages)
     names = enum if enum else list(described)
     text = words(the_text(messages))
+    prompt = "\n".join(str(m.get("content", "")) for m in messages) + "\nCategory: "
     scores = {name: 3.0 * len(text & words(name + " " + described.get(name, ""))) - 0.01 * index
+              + (model.label_loglik(prompt, name) if model else 0.0)
               for index, name in enumerate(names)}
     return log_softmax(scores)
 
@@ -74,15 +107,22 @@ def choose(logprobs: dict[str, float], temperature: float, rng: random.Random) -
     return rng.choices(list(logprobs), weights=weights)[0]
 
 
+SWITCHES = {"no_structured": False, "no_logprobs": False, "outside": False, "slow": 0.0, "fail": False,
+            "garbage": False}
+
+
 class State:
     def __init__(self, args: argparse.Namespace) -> None:
         self.args = args
         self.requests = 0
         self.lock = threading.Lock()
+        self.model = TinyGPT2(args.seed) if args.model == "gpt2" else None
+        self.model_name = "tiny-gpt2" if self.model else "tiny-words"
 
 
 def make_handler(state: State) -> type[BaseHTTPRequestHandler]:
     args = state.args
+    model = state.model_name
 
     class Handler(BaseHTTPRequestHandler):
         protocol_version = "HTTP/1.1"
@@ -100,9 +140,9 @@ def make_handler(state: State) -> type[BaseHTTPRequestHandler]:
 
         def do_GET(self) -> None:
             if self.path == "/v1/models":
-                self.send(200, {"object": "list", "data": [{"id": MODEL, "object": "model", "owned_by": "tests"}]})
+                self.send(200, {"object": "list", "data": [{"id": model, "object": "model", "owned_by": "tests"}]})
             elif self.path == "/api/tags":
-                self.send(200, {"models": [{"name": MODEL + ":latest", "model": MODEL + ":latest",
+                self.send(200, {"models": [{"name": model + ":latest", "model": model + ":latest",
                                             "digest": DIGEST, "size": 1234,
                                             "details": {"family": "words", "quantization_level": "none"}}]})
             elif self.path == "/test/requests":
@@ -116,6 +156,13 @@ def make_handler(state: State) -> type[BaseHTTPRequestHandler]:
                 request = json.loads(self.rfile.read(length))
             except ValueError:
                 self.send(400, {"error": "the request is not JSON"})
+                return
+            if self.path == "/test/switches":
+                for name, default in SWITCHES.items():
+                    setattr(args, name, type(default)(request.get(name, default)))
+                with state.lock:
+                    state.requests = 0
+                self.send(200, vars(args))
                 return
             if self.path not in ("/v1/chat/completions", "/api/chat"):
                 self.send(404, {"error": "not found"})
@@ -145,7 +192,7 @@ def make_handler(state: State) -> type[BaseHTTPRequestHandler]:
                 return
             enum = schema["properties"]["category"]["enum"] if schema else None
             messages = request.get("messages") or []
-            logprobs = category_logprobs(messages, enum)
+            logprobs = category_logprobs(messages, enum, state.model)
             rng = random.Random(int(options.get("seed") or 0))
             temperature = float(options.get("temperature") or 0.0)
             count = int(request.get("n") or 1) if openai else 1
@@ -167,16 +214,26 @@ def make_handler(state: State) -> type[BaseHTTPRequestHandler]:
                             "finish_reason": "stop",
                             "logprobs": {"content": tokens} if want_logprobs else None}
                            for i, (content, tokens) in enumerate(answers)]
-                self.send(200, {"id": "chat-1", "object": "chat.completion", "model": MODEL, "choices": choices})
+                self.send(200, {"id": "chat-1", "object": "chat.completion", "model": model, "choices": choices})
             else:
                 content, tokens = answers[0]
-                reply = {"model": MODEL + ":latest", "message": {"role": "assistant", "content": content},
+                reply = {"model": model + ":latest", "message": {"role": "assistant", "content": content},
                          "done": True}
                 if want_logprobs:
                     reply["logprobs"] = tokens
                 self.send(200, reply)
 
     return Handler
+
+
+class QuietServer(ThreadingHTTPServer):
+    """Says nothing when a client hung up before its answer (as the timeout test's does)."""
+
+    daemon_threads = True
+
+    def handle_error(self, request: object, client_address: object) -> None:
+        if not isinstance(sys.exc_info()[1], ConnectionError):
+            super().handle_error(request, client_address)
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -187,9 +244,10 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--slow", type=float, default=0.0)
     parser.add_argument("--fail", action="store_true")
     parser.add_argument("--garbage", action="store_true")
+    parser.add_argument("--model", choices=("gpt2", "words"), default="words")
+    parser.add_argument("--seed", type=int, default=0)
     args = parser.parse_args(argv)
-    server = ThreadingHTTPServer(("127.0.0.1", 0), make_handler(State(args)))
-    server.daemon_threads = True
+    server = QuietServer(("127.0.0.1", 0), make_handler(State(args)))
     print(f"PORT {server.server_address[1]}", flush=True)
     try:
         server.serve_forever()

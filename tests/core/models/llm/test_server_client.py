@@ -32,7 +32,7 @@ DEFINITIONS = {"economy": "jobs, prices, taxes and trade", "health": "doctors, h
 TEXTS = {"economy": "Taxes and prices rise while jobs are lost.",
          "health": "The hospital hired doctors to treat the illness.",
          "sport": "The football team won the games."}
-MODEL = {"openai": "tiny-words", "ollama": "tiny-words:latest"}
+MODEL = {"openai": "tiny-gpt2", "ollama": "tiny-gpt2:latest"}
 
 
 def conversation(text: str) -> list[dict[str, str]]:
@@ -41,18 +41,43 @@ def conversation(text: str) -> list[dict[str, str]]:
             {"role": "user", "content": f"Text: {text}"}]
 
 
-@contextmanager
-def chat_server(*switches: str) -> Iterator[str]:
-    """A running test server with ``switches``; yields its address and stops it at the end."""
-    process = subprocess.Popen([sys.executable, str(SERVER), *switches], stdout=subprocess.PIPE, text=True)
+@pytest.fixture(scope="module")
+def served() -> Iterator[str]:
+    """The address of one test server process for this file (a tiny GPT-2: built once, in seconds);
+    it is stopped at the end."""
+    process = subprocess.Popen([sys.executable, str(SERVER), "--model", "gpt2", "--seed", "3"],
+                               stdout=subprocess.PIPE, text=True)
     try:
         line = process.stdout.readline()
         assert line.startswith("PORT "), f"the test server did not start: {line!r}"
         yield f"http://127.0.0.1:{int(line.split()[1])}"
     finally:
         process.terminate()
-        process.wait(timeout=5)
+        process.wait(timeout=10)
         process.stdout.close()
+
+
+@contextmanager
+def chat_server(url: str, *switches: str) -> Iterator[str]:
+    """The test server at ``url`` with ``switches`` on (e.g. "--slow", "3") and its request count at
+    0; every switch is off again at the end."""
+    settings: dict[str, object] = {}
+    for switch in switches:
+        if switch.startswith("--"):
+            settings[switch[2:].replace("-", "_")] = True
+        else:
+            settings[next(reversed(settings))] = float(switch)
+    set_switches(url, settings)
+    try:
+        yield url
+    finally:
+        set_switches(url, {})
+
+
+def set_switches(url: str, settings: dict[str, object]) -> None:
+    request = urllib.request.Request(url + "/test/switches", data=json.dumps(settings).encode(), method="POST")
+    with urllib.request.urlopen(request, timeout=5) as reply:
+        assert reply.status == 200
 
 
 def client(url: str, protocol: str, timeout: float = 10.0) -> ServerClient:
@@ -65,8 +90,8 @@ def chat_requests(url: str) -> int:
 
 
 @pytest.mark.parametrize("protocol", ["openai", "ollama"])
-def test_round_trip_with_schema_and_log_probabilities(protocol: str) -> None:
-    with chat_server() as url:
+def test_round_trip_with_schema_and_log_probabilities(protocol: str, served: str) -> None:
+    with chat_server(served) as url:
         server = client(url, protocol)
         answers = server.answer_texts([conversation(text) for text in TEXTS.values()], CATEGORIES, samples=5)
         assert chat_requests(url) == 3  # log-probabilities came back: one request per text, no samples
@@ -97,8 +122,8 @@ def test_the_schema_sent_holds_the_categories_as_an_enum(protocol: str, monkeypa
 
 
 @pytest.mark.parametrize("protocol", ["openai", "ollama"])
-def test_without_structured_output_or_log_probabilities_samples_give_the_shares(protocol: str) -> None:
-    with chat_server("--no-structured", "--no-logprobs") as url:
+def test_without_structured_output_or_log_probabilities_samples_give_the_shares(protocol: str, served: str) -> None:
+    with chat_server(served, "--no-structured", "--no-logprobs") as url:
         server = client(url, protocol)
         answer = server.ask(conversation(TEXTS["health"]), CATEGORIES, temperature=0.7, seed=3, samples=4)
         second = server.ask(conversation(TEXTS["health"]), CATEGORIES, temperature=0.7, seed=3, samples=4)
@@ -110,8 +135,8 @@ def test_without_structured_output_or_log_probabilities_samples_give_the_shares(
 
 
 @pytest.mark.parametrize("protocol", ["openai", "ollama"])
-def test_a_server_without_structured_output_still_gives_log_probabilities(protocol: str) -> None:
-    with chat_server("--no-structured") as url:
+def test_a_server_without_structured_output_still_gives_log_probabilities(protocol: str, served: str) -> None:
+    with chat_server(served, "--no-structured") as url:
         server = client(url, protocol)
         answers = server.answer_texts([conversation(TEXTS["economy"]), conversation(TEXTS["sport"])], CATEGORIES)
         # refused with the schema and log-probabilities, refused with the schema alone, then twice plain
@@ -122,15 +147,15 @@ def test_a_server_without_structured_output_still_gives_log_probabilities(protoc
     assert set(answers[0].category_logprobs) == set(CATEGORIES)
 
 
-def test_structured_output_without_log_probabilities_falls_back_to_samples() -> None:
-    with chat_server("--no-logprobs") as url:
+def test_structured_output_without_log_probabilities_falls_back_to_samples(served: str) -> None:
+    with chat_server(served, "--no-logprobs") as url:
         answer = client(url, "openai").ask(conversation(TEXTS["sport"]), CATEGORIES, samples=3)
     assert answer.support.structured_output and not answer.support.logprobs
     assert [answer_category(raw, CATEGORIES) for raw in answer.raw] == ["sport"] * 3
 
 
-def test_answers_outside_the_categories_are_kept_not_mapped() -> None:
-    with chat_server("--outside", "--no-logprobs") as url:
+def test_answers_outside_the_categories_are_kept_not_mapped(served: str) -> None:
+    with chat_server(served, "--outside", "--no-logprobs") as url:
         answer = client(url, "ollama").ask(conversation(TEXTS["sport"]), CATEGORIES, samples=2)
     assert len(answer.raw) == 2 and all(answer_category(raw, CATEGORIES) is None for raw in answer.raw)
     assert "something else" in answer.raw[0]
@@ -149,8 +174,8 @@ def test_log_probabilities_are_read_where_the_category_begins() -> None:
 
 
 @pytest.mark.parametrize("protocol", ["openai", "ollama"])
-def test_model_list_and_reported_name(protocol: str) -> None:
-    with chat_server() as url:
+def test_model_list_and_reported_name(protocol: str, served: str) -> None:
+    with chat_server(served) as url:
         server = client(url, protocol)
         models = server.list_models()
         record = server.model_record()
@@ -190,8 +215,8 @@ def test_a_server_that_is_down() -> None:
         assert advice in down.value.hint and "check the address" in down.value.hint
 
 
-def test_a_slow_server_hits_the_timeout() -> None:
-    with chat_server("--slow", "3") as url:
+def test_a_slow_server_hits_the_timeout(served: str) -> None:
+    with chat_server(served, "--slow", "3") as url:
         started = time.monotonic()
         with pytest.raises(UserError, match="did not answer within 0.5 seconds") as slow:
             client(url, "openai", timeout=0.5).ask(conversation(TEXTS["sport"]), CATEGORIES)
@@ -201,13 +226,13 @@ def test_a_slow_server_hits_the_timeout() -> None:
 
 @pytest.mark.parametrize("switch, message", [("--fail", r"answered with an error \(500"),
                                              ("--garbage", "not JSON")])
-def test_server_errors_are_said_in_plain_words(switch: str, message: str) -> None:
-    with chat_server(switch) as url, pytest.raises(UserError, match=message) as failed:
+def test_server_errors_are_said_in_plain_words(switch: str, message: str, served: str) -> None:
+    with chat_server(served, switch) as url, pytest.raises(UserError, match=message) as failed:
         client(url, "ollama").ask(conversation(TEXTS["sport"]), CATEGORIES)
     assert failed.value.hint
 
 
-def test_cancel_stops_between_requests() -> None:
+def test_cancel_stops_between_requests(served: str) -> None:
     heard = []
 
     def on_event(event) -> None:
@@ -215,9 +240,25 @@ def test_cancel_stops_between_requests() -> None:
         if isinstance(event, Progress) and event.done == 2:
             raise Cancelled
 
-    with chat_server() as url:
+    with chat_server(served) as url:
         server = client(url, "openai")
         with pytest.raises(Cancelled):
             server.answer_texts([conversation(TEXTS["sport"])] * 6, CATEGORIES, on_event=on_event)
         assert chat_requests(url) == 2
     assert [event.done for event in heard] == [0, 1, 2]
+
+
+def test_the_answers_come_from_the_servers_tiny_model(served: str) -> None:
+    from tests.core.models.llm import chat_test_server as reference
+
+    model = reference.TinyGPT2(3)  # the same seed as the server's: the same model
+    texts = [TEXTS["health"], "Nothing here names any of them."]
+    with chat_server(served) as url:
+        answers = client(url, "ollama").answer_texts([conversation(text) for text in texts], CATEGORIES)
+    for text, answer in zip(texts, answers):
+        expected = reference.category_logprobs(conversation(text), CATEGORIES, model)
+        for name in CATEGORIES:
+            assert math.isclose(answer.category_logprobs[name], expected[name], abs_tol=1e-4)
+        assert json.loads(answer.raw[0])["category"] == max(expected, key=expected.get)
+    words_only = reference.category_logprobs(conversation(texts[0]), CATEGORIES)
+    assert max(abs(answers[0].category_logprobs[n] - words_only[n]) for n in CATEGORIES) > 0.01
