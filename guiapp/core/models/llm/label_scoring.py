@@ -12,7 +12,8 @@ prompt gives the same numbers.
 Several categories per text: one yes/no question per category (:func:`yes_no_probabilities`),
 P(yes) normalised over yes and no.
 
-Texts are scored in batches; after each batch a :class:`~guiapp.core.events.Progress` goes to
+Texts are scored in batches (a batch's prompts go through the model together, padded on the left;
+a text's yes/no questions likewise); after each batch a :class:`~guiapp.core.events.Progress` goes to
 ``on_event``, which stops the run by raising :class:`~guiapp.core.events.Cancelled`.
 torch is imported inside the functions, so the window opens without it.
 """
@@ -52,9 +53,21 @@ def label_log_likelihoods(model: CausalModel, prompt: str, labels: Sequence[str]
                           separator: str = SEPARATOR, label_batch: int = LABEL_BATCH) -> np.ndarray:
     """Each label's mean log-probability per token as the continuation of ``prompt`` (one pass over
     the prompt, its cache reused for the labels)."""
-    prompt_ids, label_ids = encode(model.tokenizer, prompt, labels, separator)
-    _check_length(model, prompt_ids, label_ids)
-    return _mean_log_likelihoods(model.model, prompt_ids, label_ids, label_batch)
+    return batch_log_likelihoods(model, [prompt], labels, separator=separator, label_batch=label_batch)[0]
+
+
+def batch_log_likelihoods(model: CausalModel, prompts: Sequence[str], labels: Sequence[str], *,
+                          separator: str = SEPARATOR, label_batch: int = LABEL_BATCH) -> np.ndarray:
+    """:func:`label_log_likelihoods` for several prompts at once (prompts × labels): the prompts go
+    through the model together (padded on the left), then the labels of several tokens, in batches of
+    ``label_batch``, each from its own prompt's cache."""
+    encoded = [encode(model.tokenizer, prompt, labels, separator) for prompt in prompts]
+    for prompt_ids, label_ids in encoded:
+        _check_length(model, prompt_ids, label_ids)
+    if not encoded:
+        return np.zeros((0, len(labels)))
+    return _mean_log_likelihoods(model.model, [ids for ids, _ in encoded], [ids for _, ids in encoded],
+                                 label_batch, _pad_id(model.tokenizer))
 
 
 def score_prompts(model: CausalModel, prompts: Sequence[str], labels: Sequence[str],
@@ -62,8 +75,12 @@ def score_prompts(model: CausalModel, prompts: Sequence[str], labels: Sequence[s
                   separator: str = SEPARATOR, multi_label: bool = False) -> np.ndarray:
     """An array (prompts × labels) of each label's probability as the answer to each prompt."""
     labels = check_categories(labels, multi_label)
-    rows = _in_batches(len(prompts), batch_size, on_event, "texts",
-                       lambda index: label_probabilities(model, prompts[index], labels, separator=separator))
+
+    def batch(indices: range) -> list[np.ndarray]:
+        scores = batch_log_likelihoods(model, [prompts[index] for index in indices], labels, separator=separator)
+        return [softmax(row) for row in scores]
+
+    rows = _in_batches(len(prompts), batch_size, on_event, "texts", batch)
     return np.asarray(rows, dtype=np.float64).reshape(len(prompts), len(labels))
 
 
@@ -78,13 +95,16 @@ def yes_no_probabilities(model: CausalModel, texts: Sequence[str], categories: S
     """
     categories = check_categories(categories, True)
     ask = _asker(question, categories)
-    yes, no = answers
 
-    def one_text(index: int) -> list[float]:
-        return [float(label_probabilities(model, ask(texts[index], category), [yes, no], separator=separator)[0])
-                for category in categories]
+    def batch(indices: range) -> list[list[float]]:
+        rows = []
+        for index in indices:
+            questions = [ask(texts[index], category) for category in categories]
+            scores = batch_log_likelihoods(model, questions, list(answers), separator=separator)
+            rows.append([float(softmax(pair)[0]) for pair in scores])
+        return rows
 
-    rows = _in_batches(len(texts), batch_size, on_event, "texts", one_text)
+    rows = _in_batches(len(texts), batch_size, on_event, "texts", batch)
     return np.asarray(rows, dtype=np.float64).reshape(len(texts), len(categories))
 
 
@@ -118,36 +138,57 @@ def encode(tokenizer: Any, prompt: str, labels: Sequence[str], separator: str = 
     return prompt_ids, label_ids
 
 
-def _mean_log_likelihoods(net: Any, prompt_ids: list[int], label_ids: list[list[int]], label_batch: int) -> np.ndarray:
+def _mean_log_likelihoods(net: Any, prompts_ids: list[list[int]], labels_ids: list[list[list[int]]],
+                          label_batch: int, pad_id: int) -> np.ndarray:
+    """Prompts × labels: each label's mean log-probability per token after its prompt."""
     import torch
 
     device = next(net.parameters()).device
     accepts = inspect.signature(net.forward).parameters
     key = "cache" if "cache" in accepts else "past_key_values"  # Transformers renamed it in 5.x
     only_last = {"logits_to_keep": 1} if "logits_to_keep" in accepts else {}
+    width = max(len(ids) for ids in prompts_ids)
+    # Left padding: every prompt's last token is in the last column, so its next-token scores are there.
+    inputs = torch.tensor([[pad_id] * (width - len(ids)) + ids for ids in prompts_ids], device=device)
+    mask = torch.tensor([[0] * (width - len(ids)) + [1] * len(ids) for ids in prompts_ids], device=device)
+    lengths = mask.sum(dim=1)
     with torch.inference_mode():
-        output = net(input_ids=torch.tensor([prompt_ids], device=device), use_cache=True, **only_last)
-        first = torch.log_softmax(output.logits[0, -1].float(), dim=-1)
-        sums = [float(first[ids[0]]) for ids in label_ids]
-        longer = [index for index, ids in enumerate(label_ids) if len(ids) > 1]
+        output = net(input_ids=inputs, attention_mask=mask, position_ids=(mask.cumsum(dim=1) - 1).clamp(min=0),
+                     use_cache=True, **only_last)
+        first = torch.log_softmax(output.logits[:, -1].float(), dim=-1).cpu()
+        sums = [[float(first[row, ids[0]]) for ids in label_ids] for row, label_ids in enumerate(labels_ids)]
+        longer = [(row, column) for row, label_ids in enumerate(labels_ids)
+                  for column, ids in enumerate(label_ids) if len(ids) > 1]
         cache = output.get(key)
-        for start in range(0, len(longer), max(1, label_batch)):
-            chunk = longer[start:start + max(1, label_batch)]
-            last = start + len(chunk) >= len(longer)
-            width = max(len(label_ids[index]) for index in chunk) - 1
+        step = max(1, label_batch)
+        for start in range(0, len(longer), step):
+            chunk = longer[start:start + step]
+            labels = [labels_ids[row][column] for row, column in chunk]
+            extra = max(len(ids) for ids in labels) - 1
             # Right padding: a label's own tokens come before its padding, so (causal attention) the
             # padding never changes their scores.
-            inputs = torch.tensor([label_ids[index][:-1] + [label_ids[index][0]] * (width + 1 - len(label_ids[index]))
-                                   for index in chunk], device=device)
-            past = cache if last else copy.deepcopy(cache)
-            past.batch_repeat_interleave(len(chunk))
-            logits = net(input_ids=inputs, use_cache=True, **{key: past}).logits
-            scores = torch.log_softmax(logits.float(), dim=-1)
-            for row, index in enumerate(chunk):
-                targets = torch.tensor(label_ids[index][1:], device=device)
-                sums[index] += float(scores[row, torch.arange(len(targets), device=device), targets].sum())
-    lengths = np.array([len(ids) for ids in label_ids], dtype=np.float64)
-    return np.asarray(sums, dtype=np.float64) / lengths
+            label_inputs = torch.tensor([ids[:-1] + [pad_id] * (extra + 1 - len(ids)) for ids in labels], device=device)
+            rows = torch.tensor([row for row, _ in chunk], device=device)
+            past = cache if start + step >= len(longer) else copy.deepcopy(cache)
+            past.batch_select_indices(rows)
+            attention = torch.cat([mask[rows], torch.ones(len(chunk), extra, dtype=mask.dtype, device=device)], dim=1)
+            positions = lengths[rows, None] + torch.arange(extra, device=device)[None, :]
+            logits = net(input_ids=label_inputs, attention_mask=attention, position_ids=positions,
+                         use_cache=True, **{key: past}).logits
+            scores = torch.log_softmax(logits.float(), dim=-1).cpu()
+            for place, ((row, column), ids) in enumerate(zip(chunk, labels, strict=True)):
+                targets = torch.tensor(ids[1:])
+                sums[row][column] += float(scores[place, torch.arange(len(targets)), targets].sum())
+    lengths_of_labels = np.array([[len(ids) for ids in label_ids] for label_ids in labels_ids], dtype=np.float64)
+    return np.asarray(sums, dtype=np.float64) / lengths_of_labels
+
+
+def _pad_id(tokenizer: Any) -> int:
+    for name in ("pad_token_id", "eos_token_id", "unk_token_id"):
+        value = getattr(tokenizer, name, None)
+        if isinstance(value, int):
+            return value
+    return 0
 
 
 def _check_length(model: CausalModel, prompt_ids: list[int], label_ids: list[list[int]]) -> None:
@@ -173,13 +214,13 @@ def _asker(question: Question, categories: list[str]) -> Callable[[str, str], st
 
 
 def _in_batches(total: int, batch_size: int, on_event: EventCallback, what: str,
-                score: Callable[[int], Any]) -> list[Any]:
-    """``score(index)`` for every index, in batches, with progress (and a chance to cancel) before the
-    first batch and after each."""
+                score: Callable[[range], list[Any]]) -> list[Any]:
+    """``score(indices)`` (a row per index) for each batch of indices, with progress (and a chance to
+    cancel) before the first batch and after each."""
     batch_size = max(1, int(batch_size))
     rows: list[Any] = []
     on_event(Progress(0.0 if total else 1.0, f"Scoring {total:,} {what} with the language model", 0, total))
     for start in range(0, total, batch_size):
-        rows.extend(score(index) for index in range(start, min(start + batch_size, total)))
+        rows.extend(score(range(start, min(start + batch_size, total))))
         on_event(Progress(len(rows) / total, f"Scored {len(rows):,} of {total:,} {what}", len(rows), total))
     return rows
