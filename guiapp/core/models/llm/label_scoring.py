@@ -169,7 +169,7 @@ def _mean_log_likelihoods(net: Any, prompts_ids: list[list[int]], labels_ids: li
             # padding never changes their scores.
             label_inputs = torch.tensor([ids[:-1] + [pad_id] * (extra + 1 - len(ids)) for ids in labels], device=device)
             rows = torch.tensor([row for row, _ in chunk], device=device)
-            past = cache if start + step >= len(longer) else copy.deepcopy(cache)
+            past = cache if start + step >= len(longer) else _shallow_copy(cache)
             past.batch_select_indices(rows)
             attention = torch.cat([mask[rows], torch.ones(len(chunk), extra, dtype=mask.dtype, device=device)], dim=1)
             positions = lengths[rows, None] + torch.arange(extra, device=device)[None, :]
@@ -181,6 +181,18 @@ def _mean_log_likelihoods(net: Any, prompts_ids: list[list[int]], labels_ids: li
                 sums[row][column] += float(scores[place, torch.arange(len(targets)), targets].sum())
     lengths_of_labels = np.array([[len(ids) for ids in label_ids] for label_ids in labels_ids], dtype=np.float64)
     return np.asarray(sums, dtype=np.float64) / lengths_of_labels
+
+
+def _shallow_copy(cache: Any) -> Any:
+    """A cache whose rows can be selected and extended without touching ``cache``: its layers are
+    copied, not their tensors (selecting and extending make new tensors), so the prompts' cache is
+    not held twice in memory; a cache of another make is copied whole."""
+    layers = getattr(cache, "layers", None)
+    if not isinstance(layers, list):
+        return copy.deepcopy(cache)
+    copied = copy.copy(cache)
+    copied.layers = [copy.copy(layer) for layer in layers]
+    return copied
 
 
 def _pad_id(tokenizer: Any) -> int:
@@ -195,7 +207,7 @@ def _check_length(model: CausalModel, prompt_ids: list[int], label_ids: list[lis
     limit = model.max_tokens
     needed = len(prompt_ids) + max(len(ids) for ids in label_ids)
     if limit is not None and needed > limit:
-        raise UserError(f"A prompt is {len(prompt_ids):,} tokens long with its answer, and the language model "
+        raise UserError(f"A prompt is {needed:,} tokens long with its answer, and the language model "
                         f"{model.name} reads at most {limit:,}.",
                         "Shorten the instruction or the definitions, show fewer examples per category, or "
                         "choose a model that reads longer texts.")
