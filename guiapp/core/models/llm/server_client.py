@@ -2,9 +2,10 @@
 llama.cpp's llama-server, vLLM and LM Studio speak it) or Ollama's chat API (``/api/chat``).
 
 The client lists the server's models (with the name and digest it reports, for the record), sends
-chat messages with a temperature and a seed, asks for an answer that must be one of the categories
-(a JSON schema whose ``category`` is an enum) with the top log-probabilities where the server gives
-them, and falls back to plain answers and several samples where the server refuses either. A server
+chat messages with a temperature and a seed, asks for an answer that must be one of the allowed
+answers (the prompt's JSON schema, whose ``category`` is an enum of the categories) with the top
+log-probabilities where the server gives them, and falls back to plain answers and several samples
+where the server refuses either. What an answer means is read by :mod:`.category_answers`. A server
 that is down, slow, or answers with an error or with something that is not JSON becomes a
 :class:`UserError` that says what to do. Only the standard library is used.
 """
@@ -13,7 +14,6 @@ from __future__ import annotations
 
 import http.client
 import json
-import math
 import urllib.error
 import urllib.request
 from collections.abc import Mapping, Sequence
@@ -22,6 +22,11 @@ from typing import Literal
 
 from guiapp.core.errors import UserError
 from guiapp.core.events import EventCallback, Progress, ignore_events
+from guiapp.core.models.llm.category_answers import (
+    TokenChoice,
+    probabilities_from_logprobs,
+    token_choices,
+)
 from guiapp.core.models.llm.server_address import ServerAddress
 
 Protocol = Literal["openai", "ollama"]
@@ -51,91 +56,18 @@ class ServerSupport:
 
 
 @dataclass(frozen=True, slots=True)
-class TokenLogprob:
-    """One generated token, its log-probability, and the most likely tokens at its place."""
-
-    token: str
-    logprob: float
-    top: tuple[tuple[str, float], ...] = ()
-
-
-@dataclass(frozen=True, slots=True)
 class ServerAnswer:
-    """A server's answers to one text: the raw answers (one per sample), the log-probability of each
-    category where the server gave log-probabilities, and what the server supported."""
+    """A server's answers to one question about one text: the raw answers (one per sample), the
+    tokens' top log-probabilities where the server gave them, the probability of each allowed
+    answer read from them (None where there were none, or none began an allowed answer), and what
+    the server supported."""
 
     raw: tuple[str, ...]
-    category_logprobs: dict[str, float] | None
-    tokens: tuple[TokenLogprob, ...]
+    probabilities: dict[str, float] | None
+    tokens: tuple[TokenChoice, ...]
     support: ServerSupport
     model: str = ""  # the model name the server reported in its answer
-
-
-def category_schema(categories: Sequence[str]) -> dict[str, object]:
-    """The JSON schema of an answer that is one of the categories."""
-    return {"type": "object", "properties": {"category": {"type": "string", "enum": list(categories)}},
-            "required": ["category"], "additionalProperties": False}
-
-
-def answer_category(raw: str, categories: Sequence[str]) -> str | None:
-    """The category a raw answer names, or None when it names none: a JSON object's ``category``,
-    or the answer itself, matched exactly (ignoring case, spaces and quotes). Nothing is guessed."""
-    text = raw.strip()
-    try:
-        parsed = json.loads(text)
-    except ValueError:
-        parsed = None
-    if isinstance(parsed, dict):
-        text = str(parsed.get("category", ""))
-    elif isinstance(parsed, str):
-        text = parsed
-    key = text.strip().strip("\"'`.").strip().casefold()
-    matches = [name for name in categories if name.strip().casefold() == key]
-    return matches[0] if len(matches) == 1 else None
-
-
-def category_logprobs(tokens: Sequence[TokenLogprob], categories: Sequence[str]) -> dict[str, float] | None:
-    """Each category's log-probability read from the top log-probabilities at the place where the
-    answer's category begins (after ``"category": "`` in a JSON answer, else at its first letter);
-    None where that place or its alternatives cannot be found. An alternative token counts for a
-    category when it starts exactly one category's name."""
-    whole = "".join(token.token for token in tokens)
-    in_json = whole.lstrip().startswith("{")
-    text = ""
-    for token in tokens:
-        before = text
-        text += token.token
-        start = _value_start(text) if in_json else len(text) - len(text.lstrip())
-        if start is None or start >= len(text) or start < len(before):
-            continue
-        scores: dict[str, float] = {}
-        for alternative, logprob in token.top or ((token.token, token.logprob),):
-            piece = ((before + alternative)[start:] if in_json else alternative).lstrip('" ')
-            if not piece.strip():
-                continue
-            named = [name for name in categories if name.startswith(piece) or piece.rstrip('"') == name]
-            if len(named) == 1:
-                name = named[0]
-                scores[name] = _log_add(scores[name], logprob) if name in scores else logprob
-        return scores or None
-    return None
-
-
-def _value_start(text: str) -> int | None:
-    """Where the category's value begins in a JSON answer (after ``"category": "``), else None."""
-    key = text.find('"category"')
-    if key < 0:
-        return None
-    colon = text.find(":", key + len('"category"'))
-    if colon < 0:
-        return None
-    quote = text.find('"', colon)
-    return None if quote < 0 else quote + 1
-
-
-def _log_add(a: float, b: float) -> float:
-    high = max(a, b)
-    return high + math.log(math.exp(a - high) + math.exp(b - high))
+    covered: float = 0.0  # how much probability the reported tokens gave the allowed answers
 
 
 # What to ask for next when a server refuses a request: without log-probabilities, then with
@@ -223,7 +155,7 @@ class ServerClient:
         return record
 
     # -- chat -------------------------------------------------------------------------------------
-    def _chat_body(self, messages: Sequence[Mapping[str, str]], categories: Sequence[str], *,
+    def _chat_body(self, messages: Sequence[Mapping[str, str]], schema: Mapping[str, object], *,
                    temperature: float, seed: int, samples: int, top_logprobs: int,
                    support: ServerSupport) -> dict[str, object]:
         body: dict[str, object] = {"model": self.model, "messages": [dict(m) for m in messages],
@@ -234,18 +166,18 @@ class ServerClient:
                 body["n"] = samples
             if support.structured_output:
                 body["response_format"] = {"type": "json_schema", "json_schema": {
-                    "name": "category", "strict": True, "schema": category_schema(categories)}}
+                    "name": "answer", "strict": True, "schema": dict(schema)}}
             if support.logprobs:
                 body.update(logprobs=True, top_logprobs=top_logprobs)
         else:
             body["options"] = {"temperature": temperature, "seed": seed}
             if support.structured_output:
-                body["format"] = category_schema(categories)
+                body["format"] = dict(schema)
             if support.logprobs:
                 body.update(logprobs=True, top_logprobs=top_logprobs)
         return body
 
-    def _parse_chat(self, reply: object) -> tuple[list[str], tuple[TokenLogprob, ...] | None, str]:
+    def _parse_chat(self, reply: object) -> tuple[list[str], tuple[TokenChoice, ...] | None, str]:
         """The answers, the first answer's token log-probabilities (None where none came back) and
         the model the server names."""
         if not isinstance(reply, dict):
@@ -265,18 +197,18 @@ class ServerClient:
             raise _malformed(self.address, "no answer in the reply")
         return answers, _tokens(content), model
 
-    def ask(self, messages: Sequence[Mapping[str, str]], categories: Sequence[str], *,
-            temperature: float = 0.0, seed: int = 0, samples: int = 5,
-            top_logprobs: int = 20) -> ServerAnswer:
-        """Ask for one text's category. Where the server gives log-probabilities, one answer
+    def ask(self, messages: Sequence[Mapping[str, str]], answers: Sequence[str], schema: Mapping[str, object], *,
+            temperature: float = 0.0, seed: int = 0, samples: int = 5, top_logprobs: int = 20) -> ServerAnswer:
+        """Ask one question (the prompt's ``messages``) whose allowed ``answers`` the JSON ``schema``
+        names. Where the server gives log-probabilities that begin the allowed answers, one answer
         suffices; otherwise ``samples`` answers (seeds ``seed``, ``seed + 1``, …) give the shares.
         A server that refuses structured output or log-probabilities is asked again without them,
         and the client remembers what it supports."""
         while True:
-            body = self._chat_body(messages, categories, temperature=temperature, seed=seed,
+            body = self._chat_body(messages, schema, temperature=temperature, seed=seed,
                                    samples=1, top_logprobs=top_logprobs, support=self.support)
             try:
-                answers, tokens, model = self._parse_chat(self._request(CHAT_PATH[self.protocol], body))
+                raw, tokens, model = self._parse_chat(self._request(CHAT_PATH[self.protocol], body))
                 break
             except _Rejected:
                 fewer = FALLBACKS.get(self.support)
@@ -285,17 +217,18 @@ class ServerClient:
                 self.support = fewer
         if tokens is None:
             self.support = replace(self.support, logprobs=False)
-        logprobs = category_logprobs(tokens, categories) if tokens else None
-        if logprobs is None and samples > 1:
-            answers = answers[:1] + self._more_samples(messages, categories, temperature, seed, samples - 1)
-        return ServerAnswer(raw=tuple(answers), category_logprobs=logprobs, tokens=tokens or (),
-                            support=self.support, model=model)
+        read = probabilities_from_logprobs(tokens, answers) if tokens else None
+        probabilities = read.probabilities if read else None
+        if probabilities is None and samples > 1:
+            raw = raw[:1] + self._more_samples(messages, schema, temperature, seed, samples - 1)
+        return ServerAnswer(raw=tuple(raw), probabilities=probabilities, tokens=tokens or (),
+                            support=self.support, model=model, covered=read.covered if read else 0.0)
 
-    def _more_samples(self, messages: Sequence[Mapping[str, str]], categories: Sequence[str],
+    def _more_samples(self, messages: Sequence[Mapping[str, str]], schema: Mapping[str, object],
                       temperature: float, seed: int, count: int) -> list[str]:
         support = replace(self.support, logprobs=False)
         if self.protocol == "openai":
-            body = self._chat_body(messages, categories, temperature=temperature, seed=seed + 1,
+            body = self._chat_body(messages, schema, temperature=temperature, seed=seed + 1,
                                    samples=count, top_logprobs=0, support=support)
             answers, _, _ = self._parse_chat(self._request(CHAT_PATH[self.protocol], body))
             if len(answers) >= count:
@@ -304,24 +237,24 @@ class ServerClient:
         else:
             more = []
         while len(more) < count:
-            body = self._chat_body(messages, categories, temperature=temperature, seed=seed + 1 + len(more),
+            body = self._chat_body(messages, schema, temperature=temperature, seed=seed + 1 + len(more),
                                    samples=1, top_logprobs=0, support=support)
             more.append(self._parse_chat(self._request(CHAT_PATH[self.protocol], body))[0][0])
         return more
 
-    def answer_texts(self, conversations: Sequence[Sequence[Mapping[str, str]]], categories: Sequence[str], *,
-                     temperature: float = 0.0, seed: int = 0, samples: int = 5, top_logprobs: int = 20,
-                     on_event: EventCallback = ignore_events) -> list[ServerAnswer]:
+    def answer_texts(self, conversations: Sequence[Sequence[Mapping[str, str]]], answers: Sequence[str],
+                     schema: Mapping[str, object], *, temperature: float = 0.0, seed: int = 0, samples: int = 5,
+                     top_logprobs: int = 20, on_event: EventCallback = ignore_events) -> list[ServerAnswer]:
         """One :class:`ServerAnswer` per conversation (one per text), in order. ``on_event`` hears
         the progress after each text and may cancel (raise ``Cancelled``) between requests."""
         total = len(conversations)
-        answers: list[ServerAnswer] = []
+        replies: list[ServerAnswer] = []
         on_event(Progress(0.0 if total else 1.0, "Asking the language-model server", 0, total))
         for index, messages in enumerate(conversations):
-            answers.append(self.ask(messages, categories, temperature=temperature, seed=seed,
+            replies.append(self.ask(messages, answers, schema, temperature=temperature, seed=seed,
                                     samples=samples, top_logprobs=top_logprobs))
             on_event(Progress((index + 1) / total, "Asking the language-model server", index + 1, total))
-        return answers
+        return replies
 
 
 class _Rejected(UserError):
@@ -349,16 +282,13 @@ def _malformed(address: ServerAddress, what: str) -> UserError:
                      "Check that the kind of server (Ollama or OpenAI-compatible) is the right one.")
 
 
-def _tokens(content: object) -> tuple[TokenLogprob, ...] | None:
-    """Token log-probabilities in the OpenAI form (also Ollama's): a list of {token, logprob,
-    top_logprobs: [{token, logprob}]}; None where there are none or they cannot be read."""
-    if not isinstance(content, list) or not content:
+def _tokens(content: object) -> tuple[TokenChoice, ...] | None:
+    """The tokens' log-probabilities in the OpenAI form (which Ollama also uses): a list of
+    {token, logprob, top_logprobs: [{token, logprob}]}; None where there are none or they cannot be
+    read."""
+    if not isinstance(content, list) or not content or not all(isinstance(item, Mapping) for item in content):
         return None
-    tokens = []
     try:
-        for item in content:
-            top = tuple((str(alt["token"]), float(alt["logprob"])) for alt in item.get("top_logprobs") or ())
-            tokens.append(TokenLogprob(str(item["token"]), float(item["logprob"]), top))
-    except (KeyError, TypeError, ValueError, AttributeError):
+        return tuple(token_choices(content))
+    except (TypeError, ValueError, AttributeError):
         return None
-    return tuple(tokens)

@@ -4,19 +4,20 @@ Ollama's chat API on 127.0.0.1 and answers from a deterministic model of its own
 With ``--model gpt2`` (the tests' choice) a tiny randomly initialised GPT-2 is built here from a
 seed, over a byte tokenizer (a text's UTF-8 bytes are its tokens); each category's score is the
 length-normalised log-likelihood of its name after the prompt, plus three times the number of words
-the text shares with the category's name and definition (read from the schema's enum, or from the
-prompt's lines "- name: definition"), so that a random model still has a right answer. With
-``--model words`` (no torch, starts at once) only the shared words count. The categories'
-log-probabilities are the log-softmax of the scores: at temperature 0 the server answers the best
-category; above it, it samples with the request's seed.
+the text shares with the category's name and definition, so that a random model still has a right
+answer. The categories come from the JSON schema's enum (its one property is the answer's key), or
+else from the prompt's lines "- name: definition". With ``--model words`` (no torch, starts at
+once) only the shared words count. The categories' log-probabilities are the log-softmax of the
+scores: at temperature 0 the server answers the best category; above it, it samples with the
+request's seed.
 
 Run ``python chat_test_server.py [switches]``: it prints ``PORT <n>`` once it listens. Switches
 (also settable while it runs, by POSTing them as JSON to ``/test/switches``, which also sets the
 request count to 0): ``--no-structured`` (a request with a JSON schema is refused with 400),
 ``--no-logprobs`` (log-probabilities are silently left out), ``--outside`` (answers a category that
 is not one), ``--slow SECONDS`` (waits before each chat answer), ``--fail`` (HTTP 500),
-``--garbage`` (a chat answer that is not JSON). ``GET /test/requests`` tells how many chat requests
-came.
+``--garbage`` (a chat answer that is not JSON). A model name it does not know gets 404.
+``GET /test/requests`` tells how many chat requests came.
 """
 
 from __future__ import annotations
@@ -75,7 +76,8 @@ class TinyGPT2:
         self.torch = torch
         self.context = 512
         self.model = GPT2LMHeadModel(GPT2Config(vocab_size=256, n_positions=self.context, n_embd=32,
-                                                n_layer=2, n_head=2, bos_token_id=0, eos_token_id=0)).eval()
+                                                n_layer=2, n_head=2, bos_token_id=0, eos_token_id=0,
+                                                initializer_range=0.2)).eval()
         self.lock = threading.Lock()
 
     def label_loglik(self, prompt: str, label: str) -> float:
@@ -177,6 +179,9 @@ def make_handler(state: State) -> type[BaseHTTPRequestHandler]:
             if args.garbage:
                 self.send(200, None, raw=b"<html>this is not json</html>")
                 return
+            if request.get("model") not in (model, model + ":latest"):
+                self.send(404, {"error": f"model '{request.get('model')}' not found"})
+                return
             openai = self.path == "/v1/chat/completions"
             self.chat(request, openai)
 
@@ -190,7 +195,8 @@ def make_handler(state: State) -> type[BaseHTTPRequestHandler]:
             if schema is not None and args.no_structured:
                 self.send(400, {"error": "structured output (a JSON schema) is not supported"})
                 return
-            enum = schema["properties"]["category"]["enum"] if schema else None
+            key, enum = next(iter((schema or {}).get("properties", {}).items()), ("category", {}))
+            enum = enum.get("enum")
             messages = request.get("messages") or []
             logprobs = category_logprobs(messages, enum, state.model)
             rng = random.Random(int(options.get("seed") or 0))
@@ -201,8 +207,8 @@ def make_handler(state: State) -> type[BaseHTTPRequestHandler]:
             answers = []
             for _ in range(count):
                 name = OUTSIDE if args.outside else choose(logprobs, temperature, rng)
-                content = json.dumps({"category": name}) if schema else name
-                tokens = [{"token": '{"category": "', "logprob": 0.0, "top_logprobs": []}] if schema else []
+                content = json.dumps({key: name}) if schema else name
+                tokens = [{"token": f'{{"{key}": "', "logprob": 0.0, "top_logprobs": []}] if schema else []
                 ranked = sorted(logprobs.items(), key=lambda item: -item[1])[:top]
                 tokens.append({"token": name, "logprob": logprobs.get(name, -30.0),
                                "top_logprobs": [{"token": n, "logprob": lp} for n, lp in ranked]})

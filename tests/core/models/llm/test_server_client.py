@@ -18,12 +18,10 @@ import pytest
 
 from guiapp.core.errors import UserError
 from guiapp.core.events import Cancelled, Progress
+from guiapp.core.models.llm.category_answers import read_answer
+from guiapp.core.models.llm.codebook_prompt import CodebookPrompt
 from guiapp.core.models.llm.server_address import check_server_address, is_loopback_host
-from guiapp.core.models.llm.server_client import (
-    ServerClient,
-    answer_category,
-    category_logprobs,
-)
+from guiapp.core.models.llm.server_client import ServerClient
 
 SERVER = Path(__file__).with_name("chat_test_server.py")
 CATEGORIES = ["economy", "health", "sport"]
@@ -35,10 +33,12 @@ TEXTS = {"economy": "Taxes and prices rise while jobs are lost.",
 MODEL = {"openai": "tiny-gpt2", "ollama": "tiny-gpt2:latest"}
 
 
+PROMPT = CodebookPrompt.build([(name, DEFINITIONS[name], ()) for name in CATEGORIES])
+SCHEMA = PROMPT.answer_schema()
+
+
 def conversation(text: str) -> list[dict[str, str]]:
-    codebook = "\n".join(f"- {name}: {DEFINITIONS[name]}" for name in CATEGORIES)
-    return [{"role": "system", "content": f"Code the text with one of these categories:\n{codebook}"},
-            {"role": "user", "content": f"Text: {text}"}]
+    return PROMPT.messages(text)
 
 
 @pytest.fixture(scope="module")
@@ -93,15 +93,15 @@ def chat_requests(url: str) -> int:
 def test_round_trip_with_schema_and_log_probabilities(protocol: str, served: str) -> None:
     with chat_server(served) as url:
         server = client(url, protocol)
-        answers = server.answer_texts([conversation(text) for text in TEXTS.values()], CATEGORIES, samples=5)
+        answers = server.answer_texts([conversation(text) for text in TEXTS.values()], CATEGORIES, SCHEMA, samples=5)
         assert chat_requests(url) == 3  # log-probabilities came back: one request per text, no samples
     for expected, answer in zip(TEXTS, answers):
         assert answer.support.structured_output and answer.support.logprobs
         assert len(answer.raw) == 1 and json.loads(answer.raw[0]) == {"category": expected}
-        assert answer_category(answer.raw[0], CATEGORIES) == expected
-        assert set(answer.category_logprobs) == set(CATEGORIES)
-        assert math.isclose(sum(math.exp(v) for v in answer.category_logprobs.values()), 1.0, rel_tol=1e-6)
-        assert max(answer.category_logprobs, key=answer.category_logprobs.get) == expected
+        assert read_answer(answer.raw[0], CATEGORIES) == expected
+        assert set(answer.probabilities) == set(CATEGORIES) and answer.covered > 0.999
+        assert math.isclose(sum(answer.probabilities.values()), 1.0, rel_tol=1e-9)
+        assert max(answer.probabilities, key=answer.probabilities.get) == expected
         assert answer.model == MODEL[protocol]
 
 
@@ -111,7 +111,7 @@ def test_the_schema_sent_holds_the_categories_as_an_enum(protocol: str, monkeypa
     server = ServerClient(check_server_address("http://127.0.0.1:9", protocol), protocol, "m")
     monkeypatch.setattr(server, "_request", lambda path, body=None: sent.append((path, body)) or {})
     with pytest.raises(UserError):
-        server.ask(conversation(TEXTS["sport"]), CATEGORIES, seed=7, temperature=0.5)
+        server.ask(conversation(TEXTS["sport"]), CATEGORIES, SCHEMA, seed=7, temperature=0.5)
     path, body = sent[0]
     schema = body["response_format"]["json_schema"]["schema"] if protocol == "openai" else body["format"]
     assert schema["properties"]["category"]["enum"] == CATEGORIES and schema["required"] == ["category"]
@@ -125,11 +125,11 @@ def test_the_schema_sent_holds_the_categories_as_an_enum(protocol: str, monkeypa
 def test_without_structured_output_or_log_probabilities_samples_give_the_shares(protocol: str, served: str) -> None:
     with chat_server(served, "--no-structured", "--no-logprobs") as url:
         server = client(url, protocol)
-        answer = server.ask(conversation(TEXTS["health"]), CATEGORIES, temperature=0.7, seed=3, samples=4)
-        second = server.ask(conversation(TEXTS["health"]), CATEGORIES, temperature=0.7, seed=3, samples=4)
+        answer = server.ask(conversation(TEXTS["health"]), CATEGORIES, SCHEMA, temperature=0.7, seed=3, samples=4)
+        second = server.ask(conversation(TEXTS["health"]), CATEGORIES, SCHEMA, temperature=0.7, seed=3, samples=4)
     assert not answer.support.structured_output and not answer.support.logprobs
-    assert answer.category_logprobs is None and answer.tokens == ()
-    assert len(answer.raw) == 4 and all(answer_category(raw, CATEGORIES) in CATEGORIES for raw in answer.raw)
+    assert answer.probabilities is None and answer.tokens == ()
+    assert len(answer.raw) == 4 and all(read_answer(raw, CATEGORIES) in CATEGORIES for raw in answer.raw)
     assert answer.raw.count("health") >= 3  # the words point clearly to health
     assert second.raw == answer.raw  # the same seed gives the same samples
 
@@ -138,39 +138,28 @@ def test_without_structured_output_or_log_probabilities_samples_give_the_shares(
 def test_a_server_without_structured_output_still_gives_log_probabilities(protocol: str, served: str) -> None:
     with chat_server(served, "--no-structured") as url:
         server = client(url, protocol)
-        answers = server.answer_texts([conversation(TEXTS["economy"]), conversation(TEXTS["sport"])], CATEGORIES)
+        conversations = [conversation(TEXTS["economy"]), conversation(TEXTS["sport"])]
+        answers = server.answer_texts(conversations, CATEGORIES, SCHEMA)
         # refused with the schema and log-probabilities, refused with the schema alone, then twice plain
         assert chat_requests(url) == 4
     assert [answer.raw for answer in answers] == [("economy",), ("sport",)]
     assert all(not a.support.structured_output and a.support.logprobs for a in answers)
-    assert max(answers[1].category_logprobs, key=answers[1].category_logprobs.get) == "sport"
-    assert set(answers[0].category_logprobs) == set(CATEGORIES)
+    assert max(answers[1].probabilities, key=answers[1].probabilities.get) == "sport"
+    assert set(answers[0].probabilities) == set(CATEGORIES)
 
 
 def test_structured_output_without_log_probabilities_falls_back_to_samples(served: str) -> None:
     with chat_server(served, "--no-logprobs") as url:
-        answer = client(url, "openai").ask(conversation(TEXTS["sport"]), CATEGORIES, samples=3)
+        answer = client(url, "openai").ask(conversation(TEXTS["sport"]), CATEGORIES, SCHEMA, samples=3)
     assert answer.support.structured_output and not answer.support.logprobs
-    assert [answer_category(raw, CATEGORIES) for raw in answer.raw] == ["sport"] * 3
+    assert [read_answer(raw, CATEGORIES) for raw in answer.raw] == ["sport"] * 3
 
 
 def test_answers_outside_the_categories_are_kept_not_mapped(served: str) -> None:
     with chat_server(served, "--outside", "--no-logprobs") as url:
-        answer = client(url, "ollama").ask(conversation(TEXTS["sport"]), CATEGORIES, samples=2)
-    assert len(answer.raw) == 2 and all(answer_category(raw, CATEGORIES) is None for raw in answer.raw)
+        answer = client(url, "ollama").ask(conversation(TEXTS["sport"]), CATEGORIES, SCHEMA, samples=2)
+    assert len(answer.raw) == 2 and all(read_answer(raw, CATEGORIES) is None for raw in answer.raw)
     assert "something else" in answer.raw[0]
-
-
-def test_log_probabilities_are_read_where_the_category_begins() -> None:
-    from guiapp.core.models.llm.server_client import TokenLogprob
-    tokens = (TokenLogprob('{"', 0.0), TokenLogprob('category":"', 0.0),
-              TokenLogprob("eco", -0.2, (("eco", -0.2), ("he", -1.9), ("sp", -3.0), ("x", -4.0))),
-              TokenLogprob('nomy"}', 0.0))
-    found = category_logprobs(tokens, CATEGORIES)
-    assert found == {"economy": -0.2, "health": -1.9, "sport": -3.0}
-    plain = (TokenLogprob(" health", -0.3, ((" health", -0.3), (" economy", -1.5), ("The", -2.0))),)
-    assert category_logprobs(plain, CATEGORIES) == {"health": -0.3, "economy": -1.5}
-    assert category_logprobs((TokenLogprob("The", -0.1, (("The", -0.1),)),), CATEGORIES) is None
 
 
 @pytest.mark.parametrize("protocol", ["openai", "ollama"])
@@ -219,7 +208,7 @@ def test_a_slow_server_hits_the_timeout(served: str) -> None:
     with chat_server(served, "--slow", "3") as url:
         started = time.monotonic()
         with pytest.raises(UserError, match="did not answer within 0.5 seconds") as slow:
-            client(url, "openai", timeout=0.5).ask(conversation(TEXTS["sport"]), CATEGORIES)
+            client(url, "openai", timeout=0.5).ask(conversation(TEXTS["sport"]), CATEGORIES, SCHEMA)
         assert time.monotonic() - started < 2.5
     assert "smaller model" in slow.value.hint
 
@@ -228,8 +217,17 @@ def test_a_slow_server_hits_the_timeout(served: str) -> None:
                                              ("--garbage", "not JSON")])
 def test_server_errors_are_said_in_plain_words(switch: str, message: str, served: str) -> None:
     with chat_server(served, switch) as url, pytest.raises(UserError, match=message) as failed:
-        client(url, "ollama").ask(conversation(TEXTS["sport"]), CATEGORIES)
+        client(url, "ollama").ask(conversation(TEXTS["sport"]), CATEGORIES, SCHEMA)
     assert failed.value.hint
+
+
+@pytest.mark.parametrize("protocol", ["openai", "ollama"])
+def test_a_model_the_server_does_not_offer(protocol: str, served: str) -> None:
+    with chat_server(served) as url:
+        server = ServerClient(check_server_address(url, protocol), protocol, "no-such-model", timeout=10)
+        with pytest.raises(UserError, match="no-such-model") as unknown:
+            server.ask(conversation(TEXTS["sport"]), CATEGORIES, SCHEMA)
+    assert "Choose a model the server offers" in unknown.value.hint
 
 
 def test_cancel_stops_between_requests(served: str) -> None:
@@ -243,7 +241,7 @@ def test_cancel_stops_between_requests(served: str) -> None:
     with chat_server(served) as url:
         server = client(url, "openai")
         with pytest.raises(Cancelled):
-            server.answer_texts([conversation(TEXTS["sport"])] * 6, CATEGORIES, on_event=on_event)
+            server.answer_texts([conversation(TEXTS["sport"])] * 6, CATEGORIES, SCHEMA, on_event=on_event)
         assert chat_requests(url) == 2
     assert [event.done for event in heard] == [0, 1, 2]
 
@@ -254,11 +252,24 @@ def test_the_answers_come_from_the_servers_tiny_model(served: str) -> None:
     model = reference.TinyGPT2(3)  # the same seed as the server's: the same model
     texts = [TEXTS["health"], "Nothing here names any of them."]
     with chat_server(served) as url:
-        answers = client(url, "ollama").answer_texts([conversation(text) for text in texts], CATEGORIES)
+        answers = client(url, "ollama").answer_texts([conversation(text) for text in texts], CATEGORIES, SCHEMA)
     for text, answer in zip(texts, answers):
         expected = reference.category_logprobs(conversation(text), CATEGORIES, model)
         for name in CATEGORIES:
-            assert math.isclose(answer.category_logprobs[name], expected[name], abs_tol=1e-4)
+            assert math.isclose(answer.probabilities[name], math.exp(expected[name]), abs_tol=1e-4)
         assert json.loads(answer.raw[0])["category"] == max(expected, key=expected.get)
-    words_only = reference.category_logprobs(conversation(texts[0]), CATEGORIES)
-    assert max(abs(answers[0].category_logprobs[n] - words_only[n]) for n in CATEGORIES) > 0.01
+    words_only = reference.category_logprobs(conversation(texts[1]), CATEGORIES)
+    # where no word of the text names a category, the tiny model decides (the words alone tie)
+    assert max(abs(answers[1].probabilities[n] - math.exp(words_only[n])) for n in CATEGORIES) > 0.05
+    assert json.loads(answers[1].raw[0])["category"] != max(words_only, key=words_only.get)
+
+
+def test_a_yes_or_no_question_about_one_category(served: str) -> None:
+    prompt = CodebookPrompt.build([(name, DEFINITIONS[name], ()) for name in CATEGORIES], multi_label=True)
+    with chat_server(served) as url:
+        answer = client(url, "openai").ask(prompt.messages(TEXTS["health"], "health"), prompt.answers("health"),
+                                           prompt.answer_schema("health"))
+    assert set(answer.probabilities) == {"yes", "no"}
+    assert math.isclose(sum(answer.probabilities.values()), 1.0, rel_tol=1e-9)
+    assert read_answer(answer.raw[0], ["yes", "no"]) == max(answer.probabilities, key=answer.probabilities.get)
+    assert "answer" in json.loads(answer.raw[0])
