@@ -390,6 +390,12 @@ class CodebookModel:
         return model
 
 
+def release_language_model() -> None:
+    """Let go of the kept causal language model (at the end of a study, or before another model
+    needs the memory)."""
+    _OPENED.clear()
+
+
 def load_codebook_model(folder: str | os.PathLike[str]) -> CodebookModel:
     """The codebook language model saved in ``folder``."""
     return CodebookModel.load(folder)

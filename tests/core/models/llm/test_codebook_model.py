@@ -12,12 +12,14 @@ import numpy as np
 import pytest
 
 from guiapp.core.errors import UserError
+from guiapp.core.events import Cancelled, Progress
 from guiapp.core.models.llm import codebook_model as codebook_model_module
 from guiapp.core.models.llm.codebook_model import (
     CodebookModel,
     InTextLab,
     OnServer,
     load_codebook_model,
+    release_language_model,
 )
 from guiapp.core.models.llm.codebook_prompt import (
     INSTRUCTIONS,
@@ -101,7 +103,7 @@ def fresh_models():
     """Every test here opens its tiny model anew (one test changes the opened model's output layer)."""
     codebook_model_module._OPENED.clear()
     yield
-    codebook_model_module._OPENED.clear()
+    release_language_model()
 
 
 def test_in_textlab_probabilities_sum_to_one_over_exactly_the_categories(lm_folder, fresh_models):
@@ -280,3 +282,20 @@ def test_where_it_runs_is_checked_in_words():
     assert CodebookModel(CODEBOOK, dataclasses.replace(InTextLab("x"), batch_size=2), instruction="Code it.").prompt.instruction == "Code it."
     assert CodebookModel(CODEBOOK, InTextLab("/models/qwen-0.5b")).title == \
         "Language model with your codebook (qwen-0.5b, k = 0)"
+
+
+def test_cancel_stops_the_model_between_batches_on_both_paths(lm_folder, served, fresh_models):  # noqa: F811
+    def cancel_at(done: int):
+        def on_event(event) -> None:
+            if isinstance(event, Progress) and event.done == done:
+                raise Cancelled
+        return on_event
+
+    with pytest.raises(Cancelled):
+        here(lm_folder).predict_proba(TEST * 3, cancel_at(3))  # after the first batch of three
+    with chat_server(served) as url:
+        with pytest.raises(Cancelled):
+            on_server(url).predict_proba(TEST, cancel_at(1))
+        from tests.core.models.llm.test_server_client import chat_requests
+
+        assert chat_requests(url) == 1
