@@ -47,6 +47,7 @@ from guiapp.core.models.llm.codebook_prompt import (
     PromptCategory,
 )
 from guiapp.core.models.llm.prompt_examples import (
+    MAX_PER_CATEGORY,
     check_examples_apart,
     draw_examples,
     examples_note,
@@ -108,7 +109,7 @@ class CodebookModel:
         self.instruction_variant = _variant(instruction)
         text = INSTRUCTIONS[self.instruction_variant] if self.instruction_variant is not None else instruction
         self.prompt = CodebookPrompt.build(categories, text, (), bool(multi_label))
-        self.k = _whole("The number of examples per category", k, 0, 100)
+        self.k = _whole("The number of examples per category", k, 0, MAX_PER_CATEGORY)
         self.seed = _whole("The seed that draws the examples", seed, 0, 2**63 - 1)
         self.runs = _check_runs(runs)
         if isinstance(self.runs, OnServer):
