@@ -35,6 +35,7 @@ from __future__ import annotations
 
 import argparse
 import gc
+import os
 import platform
 import random
 import subprocess
@@ -335,7 +336,7 @@ def main() -> None:
     names = list(prompt_builder.names)
     prompts = [prompt_builder.prompt(text) for text in texts]
     lengths = [len(tokenizer(p)["input_ids"]) for p in prompts]
-    print(f"Machine: {machine()}")
+    print(f"Machine: {machine()}; load average at the start {os.getloadavg()[0]:.2f} (other work slows every row)")
     print(f"Prompt: the example's {len(names)} topics with a definition each and one bill title; "
           f"{min(lengths)}–{max(lengths)} tokens (median {int(np.median(lengths))}), MiniLM's WordPiece pieces.\n")
 
@@ -370,7 +371,8 @@ def main() -> None:
                      f"(estimate ÷ measured = {r['estimate'] / r['full']:.2f})")
         print(line + ".")
     print("  Memory: the weights only (parameters × 4 or 2 bytes); the prompt's cache and the scores add a little.")
-    print(f"\nTotal time of this run: {time.perf_counter() - started:.0f} s")
+    print(f"\nTotal time of this run: {time.perf_counter() - started:.0f} s; load average at the end "
+          f"{os.getloadavg()[0]:.2f}")
 
 
 if __name__ == "__main__":
