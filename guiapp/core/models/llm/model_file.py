@@ -24,6 +24,7 @@ from typing import Any
 
 from guiapp.core.atomic import write_text_atomic
 from guiapp.core.errors import UserError
+from guiapp.core.models.saved_description import DamagedDescription, check_format, is_whole_number
 from guiapp.core.untrusted.json_reading import read_json_file
 
 CODEBOOK_MODEL_FILE = "codebook_model.json"
@@ -33,12 +34,8 @@ MAX_BYTES = 64 << 20
 _SHA256 = frozenset("0123456789abcdef")
 
 
-class DamagedFile(ValueError):
+class DamagedFile(DamagedDescription):
     """The file is not a codebook language model TextLab can use; ``str()`` says why, ``hint`` what to do."""
-
-    def __init__(self, why: str, hint: str = "") -> None:
-        super().__init__(why)
-        self.hint = hint
 
 
 def is_codebook_model_folder(folder: str | os.PathLike[str]) -> bool:
@@ -80,15 +77,8 @@ def damaged(folder: str | os.PathLike[str], why: str, hint: str = "") -> UserErr
 def check(data: object) -> dict[str, Any]:
     """The fields of a saved model, each of the right type (their values are checked again by the
     model built from them); :class:`DamagedFile` says which is wrong."""
-    if not isinstance(data, dict):
-        raise DamagedFile("it is not a saved model's description")
-    if data.get("format") != FORMAT:
-        raise DamagedFile("it is not a language model with a codebook saved by TextLab")
-    version = data.get("version")
-    if not _is_int(version) or version < 1:
-        raise DamagedFile("its version is missing")
-    if version > VERSION:
-        raise DamagedFile(f"it was saved by a newer TextLab (format {version})", "Update TextLab to open it.")
+    data = check_format(data, FORMAT, VERSION, DamagedFile, "a saved model's description",
+                        "a language model with a codebook saved by TextLab")
     categories = data.get("categories")
     if not isinstance(categories, list) or not categories or not all(
             isinstance(c, dict) and isinstance(c.get("name"), str) and isinstance(c.get("definition"), str)
@@ -100,15 +90,15 @@ def check(data: object) -> dict[str, Any]:
     if not isinstance(data.get("instruction"), str):
         raise DamagedFile("its instruction to the language model is missing")
     variant = data.get("instruction_variant")
-    if variant is not None and not _is_int(variant):
+    if variant is not None and not is_whole_number(variant):
         raise DamagedFile("its choice of instruction is damaged")
     for name in ("k", "seed"):
-        if not _is_int(data.get(name)) or data[name] < 0:
+        if not is_whole_number(data.get(name)) or data[name] < 0:
             raise DamagedFile(f"its {'number of examples per category' if name == 'k' else 'seed'} is not a whole number")
     examples = data.get("examples")
     if not isinstance(examples, list) or not all(
             isinstance(e, dict) and isinstance(e.get("text"), str) and _texts(e.get("categories"))
-            and set(e["categories"]) <= names and (e.get("position") is None or _is_int(e.get("position")))
+            and set(e["categories"]) <= names and (e.get("position") is None or is_whole_number(e.get("position")))
             for e in examples):
         raise DamagedFile("the examples shown to the language model are damaged")
     _check_runs(data.get("runs"))
@@ -127,22 +117,19 @@ def _check_runs(runs: object) -> None:
     if not isinstance(runs.get("model"), str) or not runs["model"].strip() or len(runs["model"]) > 4096:
         raise DamagedFile("it does not say which language model it asks")
     if runs["where"] == "textlab":
-        if not isinstance(runs.get("device"), str) or not _is_int(runs.get("batch_size")):
+        if not isinstance(runs.get("device"), str) or not is_whole_number(runs.get("batch_size")):
             raise DamagedFile("where the language model runs in TextLab is damaged")
         return
     if not isinstance(runs.get("address"), str) or not isinstance(runs.get("protocol"), str) \
             or not isinstance(runs.get("texts_may_leave_computer"), bool):
         raise DamagedFile("the language-model server's address or kind is damaged")
-    if not _is_number(runs.get("temperature")) or not _is_int(runs.get("samples")) or not _is_number(runs.get("timeout")):
+    if not _is_number(runs.get("temperature")) or not is_whole_number(runs.get("samples")) or not _is_number(runs.get("timeout")):
         raise DamagedFile("the temperature, samples or time allowed for the server are damaged")
 
 
 def _texts(value: object) -> bool:
     return isinstance(value, list) and all(isinstance(text, str) for text in value)
 
-
-def _is_int(value: object) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool)
 
 
 def _is_number(value: object) -> bool:

@@ -16,6 +16,7 @@ from typing import Any
 
 from guiapp.core.atomic import write_text_atomic
 from guiapp.core.errors import UserError
+from guiapp.core.models.saved_description import DamagedDescription, check_format, is_whole_number
 from guiapp.core.numbers import is_finite_number
 from guiapp.core.untrusted.json_reading import read_json_file
 
@@ -27,12 +28,8 @@ SOURCES = ("bundled", "named", "folder")
 MAX_BYTES = 64 << 20  # categories with many long example texts stay far below this
 
 
-class DamagedRecord(ValueError):
+class DamagedRecord(DamagedDescription):
     """The file is not a zero-shot model TextLab can use; ``str()`` says why in words, ``hint`` what to do."""
-
-    def __init__(self, why: str, hint: str = "") -> None:
-        super().__init__(why)
-        self.hint = hint
 
 
 def write_record(folder: str | Path, record: dict[str, Any]) -> None:
@@ -66,15 +63,8 @@ def damaged(folder: str | Path, why: str, hint: str = "") -> UserError:
 def check_record(data: object) -> dict[str, Any]:
     """The fields of a zero-shot record, each of the right type (their values are checked again by
     the model that is built from them); :class:`DamagedRecord` says which is wrong."""
-    if not isinstance(data, dict):
-        raise DamagedRecord("it is not a zero-shot model's description")
-    if data.get("format") != FORMAT:
-        raise DamagedRecord("it is not a zero-shot model saved by TextLab")
-    version = data.get("version")
-    if not _is_int(version) or version < 1:
-        raise DamagedRecord("its version is missing")
-    if version > VERSION:
-        raise DamagedRecord(f"it was saved by a newer TextLab (format {version})", "Update TextLab to open it.")
+    data = check_format(data, FORMAT, VERSION, DamagedRecord, "a zero-shot model's description",
+                        "a zero-shot model saved by TextLab")
     kind = data.get("kind")
     if kind not in KINDS:
         raise DamagedRecord("it does not say which kind of zero-shot model it is")
@@ -107,10 +97,7 @@ def check_record(data: object) -> dict[str, Any]:
     if not isinstance(data.get("multi_label"), bool):
         raise DamagedRecord("it does not say whether a text can have several categories")
     for name in ("batch_size", "max_length"):
-        if not _is_int(data.get(name)):
+        if not is_whole_number(data.get(name)):
             raise DamagedRecord(f"its {name.replace('_', ' ')} is not a whole number")
     return data
 
-
-def _is_int(value: object) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool)
