@@ -40,3 +40,8 @@ def reads_as(parse: Callable[[T], object], text: T) -> bool:
 def is_finite_number(value: object) -> bool:
     """A finite int or float that is not a boolean (what a number read from a JSON file must be)."""
     return isinstance(value, int | float) and not isinstance(value, bool) and math.isfinite(value)
+
+
+def is_whole_number(value: object) -> bool:
+    """An int as a JSON file gives it (``True`` and ``False`` are not numbers here)."""
+    return isinstance(value, int) and not isinstance(value, bool)

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from guiapp.core.numbers import is_whole_number
+
 
 class DamagedDescription(ValueError):
     """The file is not a model TextLab can use; ``str()`` says why in words, ``hint`` what to do."""
@@ -12,11 +14,6 @@ class DamagedDescription(ValueError):
     def __init__(self, why: str, hint: str = "") -> None:
         super().__init__(why)
         self.hint = hint
-
-
-def is_whole_number(value: object) -> bool:
-    """An int as JSON gives it (``True`` and ``False`` are not numbers here)."""
-    return isinstance(value, int) and not isinstance(value, bool)
 
 
 def check_format(data: object, format_name: str, version: int, damaged: type[DamagedDescription],

@@ -17,14 +17,14 @@ never pickle). :meth:`~.codebook_model.CodebookModel.save` and
 from __future__ import annotations
 
 import json
-import math
 import os
 from pathlib import Path
 from typing import Any
 
 from guiapp.core.atomic import write_text_atomic
 from guiapp.core.errors import UserError
-from guiapp.core.models.saved_description import DamagedDescription, check_format, is_whole_number
+from guiapp.core.models.saved_description import DamagedDescription, check_format
+from guiapp.core.numbers import is_finite_number, is_whole_number
 from guiapp.core.untrusted.json_reading import read_json_file
 
 CODEBOOK_MODEL_FILE = "codebook_model.json"
@@ -123,17 +123,13 @@ def _check_runs(runs: object) -> None:
     if not isinstance(runs.get("address"), str) or not isinstance(runs.get("protocol"), str) \
             or not isinstance(runs.get("texts_may_leave_computer"), bool):
         raise DamagedFile("the language-model server's address or kind is damaged")
-    if not _is_number(runs.get("temperature")) or not is_whole_number(runs.get("samples")) or not _is_number(runs.get("timeout")):
+    if not is_finite_number(runs.get("temperature")) or not is_whole_number(runs.get("samples")) or not is_finite_number(runs.get("timeout")):
         raise DamagedFile("the temperature, samples or time allowed for the server are damaged")
 
 
 def _texts(value: object) -> bool:
     return isinstance(value, list) and all(isinstance(text, str) for text in value)
 
-
-
-def _is_number(value: object) -> bool:
-    return isinstance(value, int | float) and not isinstance(value, bool) and math.isfinite(value)
 
 
 def _is_sha256(value: object) -> bool:

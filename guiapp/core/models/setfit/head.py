@@ -20,7 +20,7 @@ from typing import Any
 
 import numpy as np
 
-from guiapp.core.numbers import is_finite_number
+from guiapp.core.numbers import is_finite_number, is_whole_number
 
 C = 1.0
 MAX_ITER = 2000
@@ -135,7 +135,7 @@ def head_from_json(data: Any, n_categories: int, dimensions: int, multi_label: b
     if data.get("kind") != "single_label":
         raise ValueError("the head is not one for one category per text")
     classes = data.get("classes")
-    if (not isinstance(classes, list) or not classes or not all(_is_int(c) for c in classes)
+    if (not isinstance(classes, list) or not classes or not all(is_whole_number(c) for c in classes)
             or sorted(set(classes)) != classes or classes[0] < 0 or classes[-1] >= n_categories):
         raise ValueError("the head's categories do not fit the model's categories")
     if len(classes) == 1:
@@ -168,9 +168,6 @@ def _regression_from_json(data: Mapping[str, Any], rows: int, dimensions: int) -
         raise ValueError("the head holds something other than finite numbers")
     return Regression(np.asarray(weights, dtype=np.float64), np.asarray(intercepts, dtype=np.float64))
 
-
-def _is_int(value: Any) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool)
 
 
 __all__ = ["Head", "MultiLabelHead", "Regression", "SingleLabelHead", "fit_head", "head_from_json"]

@@ -16,8 +16,8 @@ from typing import Any
 
 from guiapp.core.atomic import write_text_atomic
 from guiapp.core.errors import UserError
-from guiapp.core.models.saved_description import DamagedDescription, check_format, is_whole_number
-from guiapp.core.numbers import is_finite_number
+from guiapp.core.models.saved_description import DamagedDescription, check_format
+from guiapp.core.numbers import is_finite_number, is_whole_number
 from guiapp.core.untrusted.json_reading import read_json_file
 
 ZERO_SHOT_FILE = "zero_shot.json"
