@@ -46,12 +46,18 @@ REPRESENTATION_LABELS: dict[str, str] = {
     "transformer": "Fine-tuned Transformer",
     "zero_shot": "Zero-shot",
     "setfit": "SetFit",
+    "codebook_llm": "Language model with your codebook",
 }
 # the classifiers of the families that need few or no coded texts (representation zero_shot or setfit)
 FEW_SHOT_CLASSIFIER_LABELS: dict[str, str] = {
     "similarity": "Similarity to the descriptions",
     "nli": "NLI",
     "setfit": "SetFit",
+}
+# where a language model with your codebook runs (representation codebook_llm)
+CODEBOOK_LLM_CLASSIFIER_LABELS: dict[str, str] = {
+    "in_textlab": "In TextLab",
+    "server": "On a language-model server",
 }
 TRANSFORMER_TUNING_CHOICES = ("auto", "cross-validation", "validation split")
 OVERSAMPLING_CHOICES = ("off", "random")
@@ -529,7 +535,8 @@ def study_json_schema() -> dict[str, Any]:
     definitions["MappingSchema"]["required"] = ["text_columns"]
     model = definitions["ModelSchema"]["properties"]
     model["representation"]["enum"] = list(REPRESENTATION_LABELS)
-    model["classifier"]["enum"] = [*CLASSIFIERS, "fine_tune", *FEW_SHOT_CLASSIFIER_LABELS]
+    model["classifier"]["enum"] = [*CLASSIFIERS, "fine_tune", *FEW_SHOT_CLASSIFIER_LABELS,
+                                        *CODEBOOK_LLM_CLASSIFIER_LABELS]
     return schema
 
 

@@ -13,6 +13,7 @@ from typing import Any
 
 from guiapp.core.errors import UserError
 from guiapp.core.study.schema import (
+    CODEBOOK_LLM_CLASSIFIER_LABELS,
     FEW_SHOT_CLASSIFIER_LABELS,
     OVERSAMPLING_CHOICES,
     REPRESENTATION_LABELS,
@@ -25,6 +26,8 @@ from guiapp.core.study.schema import (
 from guiapp.core.study.schema_section import SchemaSection
 
 __all__ = [
+    "CODEBOOK_LLM_CLASSIFIER_LABELS",
+    "CODEBOOK_LLM_MODELS",
     "DEFAULT_MODELS",
     "FEW_SHOT_CLASSIFIER_LABELS",
     "FEW_SHOT_MODELS",
@@ -95,6 +98,10 @@ class ModelSpec(SchemaSection, schema=ModelSchema):
             from guiapp.core.models.few_shot_options import display_name
 
             return display_name(self.classifier, self.representation_options)
+        if self.representation == "codebook_llm":
+            from guiapp.core.models.llm.codebook_options import display_name as codebook_name
+
+            return codebook_name(self.classifier, self.representation_options)
         from guiapp.core.models.conventional import CLASSIFIERS
 
         classifier = CLASSIFIERS[self.classifier].label if self.classifier in CLASSIFIERS else self.classifier
@@ -110,6 +117,9 @@ class ModelSpec(SchemaSection, schema=ModelSchema):
             return
         if self.representation in ("zero_shot", "setfit") or self.classifier in FEW_SHOT_CLASSIFIER_LABELS:
             self._check_few_shot(where)
+            return
+        if self.representation == "codebook_llm" or self.classifier in CODEBOOK_LLM_CLASSIFIER_LABELS:
+            self._check_codebook_llm(where)
             return
         if self.representation not in REPRESENTATION_LABELS:
             raise SpecError(
@@ -167,6 +177,19 @@ class ModelSpec(SchemaSection, schema=ModelSchema):
         except UserError as error:
             raise SpecError(f"{error.message} ({where})", error.hint) from None
 
+    def _check_codebook_llm(self, where: str) -> None:
+        from guiapp.core.models.llm.codebook_options import check_codebook_llm
+
+        if (self.representation, self.classifier) not in CODEBOOK_LLM_MODELS:
+            raise SpecError(
+                f"'{self.representation}' with '{self.classifier}' is not a model TextLab knows ({where}).",
+                "Write representation = \"codebook_llm\" with classifier = \"in_textlab\" or \"server\".",
+            )
+        try:
+            check_codebook_llm(self.classifier, self.representation_options, self.grid)
+        except UserError as error:
+            raise SpecError(f"{error.message} ({where})", error.hint) from None
+
     def to_dict(self) -> dict[str, Any]:
         return {
             "name": self.name,
@@ -213,6 +236,13 @@ FEW_SHOT_MODELS: tuple[tuple[str, str], ...] = (
 )
 
 
+# A generative language model given the codebook, inside TextLab or on a language-model server.
+CODEBOOK_LLM_MODELS: tuple[tuple[str, str], ...] = (
+    ("codebook_llm", "in_textlab"),
+    ("codebook_llm", "server"),
+)
+
+
 def available_models(*, few_shot: bool = False) -> list[tuple[str, str]]:
     """Every representation × classifier pair that can run (naive Bayes needs word counts), then the
     fine-tuned Transformer; with ``few_shot``, also the models that need few or no coded texts
@@ -222,7 +252,7 @@ def available_models(*, few_shot: bool = False) -> list[tuple[str, str]]:
     return [
         (representation, classifier)
         for representation in REPRESENTATION_LABELS
-        if representation not in ("transformer", "zero_shot", "setfit")
+        if representation not in ("transformer", "zero_shot", "setfit", "codebook_llm")
         for classifier, info in CLASSIFIERS.items()
         if not (info.needs_nonnegative and representation != "bow")
     ] + [("transformer", "fine_tune")] + (list(FEW_SHOT_MODELS) if few_shot else [])
