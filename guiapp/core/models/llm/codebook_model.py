@@ -123,6 +123,8 @@ class CodebookModel:
         self._server_record: dict[str, Any] | None = None
         self._client: Any = None
         self.saved_weights_sha256: str | None = None  # the weights a loaded model was saved with
+        # several categories per text: each category's decision threshold on P(yes), as chosen in the study
+        self.thresholds: list[float] | None = None
 
     # --- what it is -----------------------------------------------------------------------------
 
@@ -358,11 +360,15 @@ class CodebookModel:
             "runs": where,
             "prompt_sha256": record["prompt_sha256"],
             "weights_sha256": record.get("weights_sha256"),
+            "thresholds": [float(value) for value in self.thresholds] if self.thresholds is not None else None,
             "record": record,
         }
 
-    def save(self, folder: str | os.PathLike[str]) -> None:
-        """Write the model to ``folder`` (``codebook_model.json``, JSON only, written atomically)."""
+    def save(self, folder: str | os.PathLike[str], thresholds: Sequence[float] | None = None) -> None:
+        """Write the model to ``folder`` (``codebook_model.json``, JSON only, written atomically);
+        ``thresholds``: each category's decision threshold, where a text can have several."""
+        if thresholds is not None:
+            self.thresholds = [float(value) for value in thresholds]
         model_file.save(folder, self.file_record())
 
     @classmethod
@@ -388,6 +394,7 @@ class CodebookModel:
             raise model_file.damaged(folder, "its prompt is not the one it was saved with (the hash differs)",
                                      "The file was changed after it was saved. Run the study again to make the model anew.")
         model.saved_weights_sha256 = data.get("weights_sha256") or None
+        model.thresholds = [float(value) for value in data["thresholds"]] if data.get("thresholds") else None
         return model
 
 

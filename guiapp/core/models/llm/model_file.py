@@ -2,7 +2,8 @@
 
 It holds what makes the model answer as it did — the codebook (each category's name, definition and
 example texts), the instruction, whether a text can have several categories, k and the seed, the
-drawn few-shot examples (their texts, categories and rows), where the model runs (a model folder or
+drawn few-shot examples (their texts, categories and rows), each category's decision threshold
+where a text can have several categories, where the model runs (a model folder or
 Hugging Face id, or a server's address, kind, model, temperature and samples) — plus the prompt's
 SHA-256, the weights' SHA-256 and the record for the appendix. The language model's own files are
 not copied: the model is found again by its folder or id (and refused if its weights differ), or
@@ -106,6 +107,10 @@ def check(data: object) -> dict[str, Any]:
         value = data.get(name)
         if not (value is None and name == "weights_sha256") and not _is_sha256(value):
             raise DamagedFile(f"its {'prompt' if name == 'prompt_sha256' else 'weights'}' SHA-256 is damaged")
+    thresholds = data.get("thresholds")
+    if thresholds is not None and not (isinstance(thresholds, list) and len(thresholds) == len(categories) and all(
+            is_finite_number(value) and 0 <= value <= 1 for value in thresholds)):
+        raise DamagedFile("its decision thresholds (one per category, from 0 to 1) are damaged")
     if not isinstance(data.get("record", {}), dict):
         raise DamagedFile("its record for the appendix is damaged")
     return data

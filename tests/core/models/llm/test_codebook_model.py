@@ -195,6 +195,15 @@ def test_save_and_load_give_the_same_probabilities_and_the_record(lm_folder, tmp
     assert "{text}" in record["prompt_template"]["prompts"][0]
     saved = json.loads((tmp_path / "saved" / CODEBOOK_MODEL_FILE).read_text(encoding="utf-8"))
     assert saved["examples"][0]["text"] == model.examples[0].text and saved["runs"]["where"] == "textlab"
+    assert loaded.thresholds is None and saved["thresholds"] is None
+
+
+def test_the_decision_thresholds_are_saved_and_a_wrong_count_is_refused(lm_folder, tmp_path, fresh_models):
+    model = here(lm_folder, multi_label=True)
+    model.save(tmp_path / "saved", thresholds=[0.3, 0.6, 0.5][:len(model.categories)])
+    assert load_codebook_model(tmp_path / "saved").thresholds == [0.3, 0.6, 0.5][:len(model.categories)]
+    with pytest.raises(ValueError, match="decision thresholds"):  # never written: the file is checked first
+        model.save(tmp_path / "other", thresholds=[0.5] * (len(model.categories) + 1))
 
 
 def test_a_saved_model_refuses_other_weights(lm_folder, tmp_path, fresh_models):
