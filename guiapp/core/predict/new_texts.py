@@ -107,7 +107,9 @@ def predict_new_texts(
     results = []
     for index, model in enumerate(models):
         share = sub_progress(on_event, index / len(models), (index + 1) / len(models))
-        results.append(predict_in_chunks(model.answer, texts, model.categories, chunk_size=chunk_size,
+        # a language model answers a few texts at a time, so progress moves and Cancel stops soon
+        size = min(chunk_size, int(getattr(model, "chunk_size", chunk_size)))
+        results.append(predict_in_chunks(model.answer, texts, model.categories, chunk_size=size,
                                          on_event=share, what=f"{model.name}: predicting",
                                          multi_label=model.multi_label))
         on_event(Log(f"{model.name}: {len(texts) - results[-1].n_empty:,} texts predicted in "

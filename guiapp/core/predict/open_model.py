@@ -1,7 +1,8 @@
 """Opening a trained model from its folder, whatever its family: a fine-tuned Transformer
 (safetensors, tokenizer, label map), a conventional model (``conventional_files``), a zero-shot
-model (``zero_shot.json``), a SetFit model (``setfit.json``) or a combined model
-(``combined_model``). Opening never runs code from the folder, and reads its JSON files with the
+model (``zero_shot.json``), a SetFit model (``setfit.json``), a language model with your codebook
+(``codebook_model.json``, its language model found again by folder, Hugging Face id or server) or a
+combined model (``combined_model``). Opening never runs code from the folder, and reads its JSON files with the
 bounded, depth-limited reader."""
 
 from __future__ import annotations
@@ -11,6 +12,7 @@ from pathlib import Path
 
 from guiapp.core.errors import UserError
 from guiapp.core.experiment.results.artefacts import COMBINED_FILE
+from guiapp.core.models.llm.model_file import CODEBOOK_MODEL_FILE
 from guiapp.core.models.setfit.folder import SETFIT_FILE
 from guiapp.core.models.transformers.sources.files import LABELS_FILE
 from guiapp.core.models.zero_shot.record_file import ZERO_SHOT_FILE
@@ -47,6 +49,10 @@ def open_trained_model(folder: str | Path, name: str = "", find_part: PartFinder
         from guiapp.core.predict.setfit_model import open_setfit
 
         return open_setfit(folder, name)
+    if (folder / CODEBOOK_MODEL_FILE).is_file():  # a generative language model coding with the codebook
+        from guiapp.core.predict.codebook_trained_model import open_codebook_model
+
+        return open_codebook_model(folder, name)
     return _open_conventional(folder, name)
 
 
