@@ -8,6 +8,9 @@ never show an invented number. Scores are copied unrounded; rounding is for the 
 A model that needs few or no coded texts adds ``few_shot``: for a zero-shot model the language
 model, the template, each category's description (or that it was described by its name) and that it
 learnt from no coded text; for SetFit the sentence model, its pairs, epochs, learning rate and head.
+A language model with your codebook adds ``codebook`` (``codebook_facts.codebook_appendix_facts``):
+the language model and its weights' SHA-256 or the server's digest, the runtime, the full prompt and
+its hash, k, seed, temperature, the prompt sensitivity and whether the texts left the computer.
 
 A study where a text can have several categories adds ``data.multi_label`` (with the texts without
 a category), ``evaluation.multi_label`` (how the categories were decided and stratified, the
@@ -29,6 +32,7 @@ from typing import Any
 from guiapp import APP_NAME, __version__
 from guiapp.core.experiment.results.result_parts import Combination, StudyProtocol
 from guiapp.core.experiment.results.experiment_result import ExperimentResult, ModelResult
+from guiapp.core.export.codebook_facts import codebook_appendix_facts
 from guiapp.core.export.multi_label_facts import (
     OVERALL_MEASURES,
     measure_label,
@@ -37,15 +41,20 @@ from guiapp.core.export.multi_label_facts import (
     thresholds_tuned,
 )
 from guiapp.core.models.conventional import CLASSIFIERS, describe_params
+from guiapp.core.models.llm.codebook_options import CODEBOOK_LLM, GRID_LABELS, describe_codebook_params
 from guiapp.core.study.category_fixes import CategoryFixes
-from guiapp.core.study.sections import FEW_SHOT_CLASSIFIER_LABELS, REPRESENTATION_LABELS
+from guiapp.core.study.sections import (
+    CODEBOOK_LLM_CLASSIFIER_LABELS,
+    FEW_SHOT_CLASSIFIER_LABELS,
+    REPRESENTATION_LABELS,
+)
 
 APPENDIX_VERSION = 1
 RANDOM_SPLIT = "random hold-out"
 SPLIT_NAMES = {"random": RANDOM_SPLIT, RANDOM_SPLIT: RANDOM_SPLIT, "split column": "split column", "test file": "test file"}
 # the option that names a pre-trained model or vector file, per representation
 PRETRAINED_OPTION = {"word_vectors": "vectors", "sentence_embeddings": "model", "transformer": "model",
-                     "zero_shot": "model", "setfit": "model"}
+                     "zero_shot": "model", "setfit": "model", "codebook_llm": "model"}
 SETTING_LABELS = {"learning_rate": "Learning rate", "epochs": "Epochs", "pairs_per_text": "Pairs per text"}
 FEW_SHOT = ("zero_shot", "setfit")
 ITERATIVE_STRATIFICATION = "iterative stratification (Sechidis et al., 2011)"
@@ -188,7 +197,8 @@ def _evaluation(result: ExperimentResult, protocol: StudyProtocol) -> dict[str, 
 
 def _multi_label_protocol(result: ExperimentResult) -> dict[str, Any]:
     """How a study where a text can have several categories decided and scored them."""
-    families = sorted({(model.representation if model.representation in ("transformer", "combined", *FEW_SHOT)
+    families = sorted({(model.representation if model.representation in ("transformer", "combined", *FEW_SHOT,
+                                                                          CODEBOOK_LLM)
                         else "conventional") for model in result.models})
     return {
         "model_families": families,
@@ -212,11 +222,14 @@ def _model(model: ModelResult, protocol: StudyProtocol, rank: int | None, catego
         "representation_label": REPRESENTATION_LABELS.get(model.representation, model.representation),
         "classifier": model.classifier,
         "classifier_label": info.label if info else ("Fine-tuning" if model.classifier == "fine_tune" else
-                                                     FEW_SHOT_CLASSIFIER_LABELS.get(model.classifier, model.classifier)),
+                                                     FEW_SHOT_CLASSIFIER_LABELS.get(model.classifier) or
+                                                     CODEBOOK_LLM_CLASSIFIER_LABELS.get(model.classifier,
+                                                                                        model.classifier)),
         "options": options,
         "pretrained": _pretrained(model.representation, options),
         "grid": _grid_searched(model.classifier, model.settings_tried or _grid_from_points(model)),
-        "grid_labels": _grid_labels(model.classifier, model.settings_tried or _grid_from_points(model)),
+        "grid_labels": (dict(GRID_LABELS) if model.representation == CODEBOOK_LLM else
+                        _grid_labels(model.classifier, model.settings_tried or _grid_from_points(model))),
         "n_settings": len(model.grid) or None,
         "tuning": model.tuning or (f"{protocol.folds}-fold cross-validation" if protocol.folds else None),
         "device": dataclasses.asdict(device) if device is not None else None,
@@ -226,6 +239,9 @@ def _model(model: ModelResult, protocol: StudyProtocol, rank: int | None, catego
     }
     if model.representation in FEW_SHOT:
         facts["few_shot"] = _few_shot(model, categories)
+    if model.representation == CODEBOOK_LLM:
+        facts["codebook"] = codebook_appendix_facts(model)
+        facts["pretrained"] = facts["codebook"].get("language_model") or facts.get("pretrained")
     if model.representation == "combined":
         facts.update(_combined(model))
     elif model.representation == "zero_shot":  # nothing tuned; scored on the study's folds like every model
@@ -233,7 +249,7 @@ def _model(model: ModelResult, protocol: StudyProtocol, rank: int | None, catego
         facts.update(_cv_summary(model))
     elif model.chosen_params:
         facts["chosen"] = dict(model.chosen_params)
-        facts["chosen_text"] = _describe(model.classifier, model.chosen_params)
+        facts["chosen_text"] = _describe(model.classifier, model.chosen_params, model.representation)
         facts.update(_cv_summary(model))
     test = model.test
     if model.ok and test is not None:
@@ -381,8 +397,10 @@ def _cv_summary(model: ModelResult) -> dict[str, Any]:
     return {"cv_scores": scores, "cv_mean": mean, "cv_sd": sd if len(scores) > 1 else None, "cv_splits": len(scores)}
 
 
-def _describe(classifier: str, params: dict[str, Any]) -> str:
+def _describe(classifier: str, params: dict[str, Any], representation: str = "") -> str:
     try:
+        if representation == CODEBOOK_LLM:
+            return describe_codebook_params(params)
         return describe_params(classifier, params)
     except (KeyError, TypeError, ValueError):
         return ", ".join(f"{name} = {value}" for name, value in params.items())

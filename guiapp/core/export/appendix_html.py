@@ -251,8 +251,44 @@ def _settings_section(appendix: dict[str, Any]) -> str:
             ("Time", times),
             ("Why it failed", model.get("message")),
         ])
-        blocks.append(f"<h3>{escape(model['name'])}</h3>{facts}")
+        blocks.append(f"<h3>{escape(model['name'])}</h3>{facts}{_codebook_block(model.get('codebook'))}")
     return "<h2>Settings per model</h2>" + "".join(blocks) if blocks else ""
+
+
+def _codebook_block(facts: dict[str, Any] | None) -> str:
+    """A language model with the codebook: its record, the prompt sensitivity and the full prompt template(s)."""
+    if not facts:
+        return ""
+    sensitivity = facts.get("sensitivity") or {}
+    outside = facts.get("outside_answers") or {}
+    table = _rows([
+        ("Language model", facts.get("language_model")),
+        ("SHA-256 of the weights", facts.get("weights_sha256")),
+        ("Server's model digest", facts.get("server_model_digest")),
+        ("Server", " ".join(x for x in (facts.get("runtime", "") if facts.get("where") == "server" else "",
+                                        facts.get("server_address", "")) if x)),
+        ("Quantisation", facts.get("quantisation")),
+        ("Runtime", facts.get("runtime") if facts.get("where") != "server" else None),
+        ("Number format", facts.get("number_format")),
+        ("Examples per category (k)", facts.get("k")),
+        ("Seed of the examples", facts.get("seed")),
+        ("Temperature", facts.get("temperature")),
+        ("Answers per question", facts.get("samples")),
+        ("How answers became probabilities", facts.get("scoring")),
+        ("Examples", facts.get("examples_note")),
+        ("Prompt template's SHA-256", facts.get("prompt_sha256")),
+        ("Prompt sensitivity", sensitivity.get("sentence")),
+        *((f"Wording {i}: {p.get('wording', '')}", f"macro-F1 {score(p.get('macro_f1'), 3)}; prompt SHA-256 "
+           f"{p.get('prompt_sha256', '')}") for i, p in enumerate(sensitivity.get("prompts") or [], 1)),
+        ("Answers outside the categories", f"{outside['outside']:,} of {outside['asked']:,}" if outside else None),
+        ("Texts left this computer", facts.get("texts_left_computer")),
+    ])
+    templates = facts.get("prompt_templates") or []
+    shown = "".join(f"<p><b>{'Prompt template' if len(templates) == 1 else f'Prompt template {i}'}</b> "
+                    "(“{text}” stands for each text)</p>"
+                    f"<pre style=\"white-space:pre-wrap; font-size:9pt;\">{escape(template)}</pre>"
+                    for i, template in enumerate(templates, 1))
+    return table + shown
 
 
 def _options(options: dict[str, Any]) -> str:

@@ -11,6 +11,7 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
+from guiapp.core.export.appendix_codebook import codebook_sentences
 from guiapp.core.export.appendix_references import REFERENCE
 
 NUMBER_WORDS = ("no", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten")
@@ -65,6 +66,8 @@ def model_phrase(model: dict[str, Any]) -> str:
         return f"a fine-tuned Transformer ({pretrained})" if pretrained else "a fine-tuned Transformer"
     if representation in ("zero_shot", "setfit"):
         return few_shot_phrase(model)
+    if representation == "codebook_llm":
+        return codebook_phrase(model)
     classifier = CLASSIFIER_PHRASES.get(classifier, f"a {classifier} classifier")
     features = {
         "bow": "a basic bag of words",
@@ -83,6 +86,15 @@ def few_shot_phrase(model: dict[str, Any]) -> str:
     if model.get("classifier") == "nli":
         return f"a zero-shot NLI classifier{pretrained}"
     return f"a zero-shot classifier by similarity to the category descriptions{pretrained}"
+
+
+def codebook_phrase(model: dict[str, Any]) -> str:
+    """``a generative language model given our codebook (Qwen2.5-0.5B-Instruct, on a language-model server)``."""
+    facts = model.get("codebook") or {}
+    name = facts.get("language_model") or model.get("pretrained")
+    where = ", on a language-model server" if facts.get("where") == "server" else ""
+    return f"a generative language model given our codebook ({name}{where})" if name else (
+        "a generative language model given our codebook")
 
 
 def appendix_paragraph(appendix: dict[str, Any]) -> str:
@@ -114,6 +126,7 @@ def _design(appendix: dict[str, Any]) -> tuple[str, str]:
     sentences.append(_oversampling_sentence(evaluation))
     sentences.append(_transformer_sentence(models))
     sentences.append(_few_shot_sentences(models, appendix.get("evaluation", {})))
+    sentences.append(codebook_sentences(models, appendix))
     sentences.append(_combined_sentence(combined))
     if "seed" in evaluation:
         sentences.append(f"All random steps used the seed {evaluation['seed']}.")
@@ -179,6 +192,9 @@ def _multi_label_sentence(data: dict[str, Any], evaluation: dict[str, Any]) -> s
         how.append("the zero-shot models gave each category its own probability")
     if "setfit" in families:
         how.append("SetFit learnt one logistic regression per category on its fine-tuned embeddings")
+    if "codebook_llm" in families:
+        how.append("the language models given the codebook were asked a yes/no question per category, the "
+                   "probability of “yes” being the category's probability")
     if how:
         text += f" {_upper_first(_series(how))}."
     return text
@@ -387,6 +403,7 @@ def _uses(appendix: dict[str, Any], package: str) -> bool:
         return appendix.get("evaluation", {}).get("oversampling") == "random"
     if package in {"torch", "transformers"}:
         return any(m.get("representation") in {"transformer", "sentence_embeddings", "zero_shot", "setfit"}
+                   or (m.get("representation") == "codebook_llm" and m.get("classifier") == "in_textlab")
                    for m in models)
     return True
 
