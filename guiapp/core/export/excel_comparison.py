@@ -17,6 +17,7 @@ from xlsxwriter.workbook import Workbook
 from xlsxwriter.worksheet import Worksheet
 
 from guiapp.core.experiment.results.experiment_result import ExperimentResult, ModelResult
+from guiapp.core.export.codebook_facts import PromptSensitivity
 from guiapp.core.export.excel_cells import text_width, write_cells
 from guiapp.core.export.excel_style import BLUE, Styles
 from guiapp.core.export.multi_label_facts import (
@@ -27,7 +28,7 @@ from guiapp.core.export.multi_label_facts import (
     threshold_rule,
 )
 from guiapp.core.models.conventional import CLASSIFIERS
-from guiapp.core.study.schema import FEW_SHOT_CLASSIFIER_LABELS
+from guiapp.core.study.schema import CODEBOOK_LLM_CLASSIFIER_LABELS, FEW_SHOT_CLASSIFIER_LABELS
 from guiapp.core.study.sections import REPRESENTATION_LABELS
 
 SHEET = "Model comparison"
@@ -53,7 +54,25 @@ def summary_headers(result: ExperimentResult) -> list[str]:
         "Macro-F1 (cross-validation mean)",
         "Time in total (s)",
         "Status",
+        *(SENSITIVITY_HEADERS if has_sensitivity(result) else []),
     ]
+
+
+# a language model with your codebook: how much its answers depend on the instruction's wording
+SENSITIVITY_HEADERS = ["Prompt sensitivity: Krippendorff's α between the instruction's wordings",
+                       "Prompt sensitivity: macro-F1 lowest", "Prompt sensitivity: macro-F1 highest",
+                       "Prompt sensitivity in words"]
+
+
+def has_sensitivity(result: ExperimentResult) -> bool:
+    return any(PromptSensitivity.from_spec(model.spec) is not None for model in result.models)
+
+
+def sensitivity_cells(model: ModelResult) -> list[object]:
+    report = PromptSensitivity.from_spec(model.spec)
+    if report is None:
+        return [None] * len(SENSITIVITY_HEADERS)
+    return [report.alpha, report.macro_f1_min, report.macro_f1_max, report.words()]
 
 
 CATEGORY_HEADERS = ["Model", "Category", "Precision", "Recall", "F1", "Support (test texts)"]
@@ -80,6 +99,8 @@ def classifier_label(classifier: str) -> str:
         return CLASSIFIERS[classifier].label
     if classifier in FEW_SHOT_CLASSIFIER_LABELS:  # zero-shot and SetFit
         return FEW_SHOT_CLASSIFIER_LABELS[classifier]
+    if classifier in CODEBOOK_LLM_CLASSIFIER_LABELS:  # a language model with your codebook: where it runs
+        return CODEBOOK_LLM_CLASSIFIER_LABELS[classifier]
     return "Fine-tuning" if classifier == "fine_tune" else COMBINED_CLASSIFIERS.get(classifier, classifier)
 
 
@@ -100,7 +121,7 @@ def _status(model: ModelResult) -> str:
     return f"{model.status}: {model.message}" if model.message else model.status
 
 
-def summary_row(model: ModelResult, multi_label: bool = False) -> list[object]:
+def summary_row(model: ModelResult, multi_label: bool = False, sensitivity: bool = False) -> list[object]:
     test = model.test if model.ok else None
     ci = test.macro_f1_ci if test else None
     scores = ([test.micro_f1, test.accuracy, test.hamming_loss] if test else [None] * 3) if multi_label else [
@@ -116,13 +137,16 @@ def summary_row(model: ModelResult, multi_label: bool = False) -> list[object]:
         model.cv_mean,
         model.total_seconds,
         _status(model),
+        *(sensitivity_cells(model) if sensitivity else []),
     ]
 
 
-def _summary_formats(styles: Styles, multi_label: bool = False) -> list[Format | None]:
+def _summary_formats(styles: Styles, multi_label: bool = False, sensitivity: bool = False) -> list[Format | None]:
     """Scores with three decimals, the time with one, counts as whole numbers."""
     scores = [styles.score] * (3 if multi_label else 1)
-    return [None, None, None, styles.score, styles.score, styles.score, *scores, styles.score, styles.seconds, None]
+    extra = [styles.score, styles.score, styles.score, None] if sensitivity else []
+    return [None, None, None, styles.score, styles.score, styles.score, *scores, styles.score, styles.seconds, None,
+            *extra]
 
 
 def _category_formats(styles: Styles, multi_label: bool = False) -> list[Format | None]:
@@ -188,11 +212,13 @@ def write_comparison_sheet(workbook: Workbook, styles: Styles, result: Experimen
     headers = summary_headers(result)
     multi = result.multi_label
     models = ordered(result)
-    rows = [summary_row(model, multi) for model in models]
-    summary = _summary_formats(styles, multi)
+    sensitivity = has_sensitivity(result)
+    rows = [summary_row(model, multi, sensitivity) for model in models]
+    summary = _summary_formats(styles, multi, sensitivity)
     names = [model.name for model in models] or [""]
     categories = result.categories or [""]
-    widths = [max(text_width(name) for name in names), 22, 20, 14, 14, 14, *([16] * 3 if multi else [14]), 18, 12, 40]
+    widths = [max(text_width(name) for name in names), 22, 20, 14, 14, 14, *([16] * 3 if multi else [14]), 18, 12, 40,
+              *([18, 14, 14, 60] if sensitivity else [])]
     for col, width in enumerate(widths):
         sheet.set_column(col, col, min(max(width, 12), 50))
     sheet.set_column(1, 1, max(min(max(text_width(c) for c in categories), 40), 22))

@@ -16,6 +16,7 @@ from xlsxwriter.worksheet import Worksheet
 
 from guiapp.core.experiment.results.result_parts import StudyProtocol
 from guiapp.core.experiment.results.experiment_result import ExperimentResult, ModelResult
+from guiapp.core.export.codebook_facts import is_codebook_model, record_lines, setting_words
 from guiapp.core.export.excel_cells import text_width
 from guiapp.core.export.excel_comparison import classifier_label, representation_label
 from guiapp.core.export.excel_style import Styles
@@ -168,7 +169,8 @@ def model_lines(position: int, model: ModelResult, categories: list[str] | None 
     if model.tuning:
         lines.append(Line("How the setting was chosen", model.tuning))
     if model.chosen_params:
-        lines.append(Line("Chosen setting", readable(model.chosen_params)))
+        lines.append(Line("Chosen setting", setting_words(model) if is_codebook_model(model)
+                          else readable(model.chosen_params)))
     if model.cv_scores:
         lines.append(Line("Macro-F1 per fold (chosen setting)", readable([round(s, 4) for s in model.cv_scores])))
     if model.thresholds and categories and len(model.thresholds) == len(categories):
@@ -177,9 +179,21 @@ def model_lines(position: int, model: ModelResult, categories: list[str] | None 
     device = model.device
     if device is not None and device.name:
         lines.append(Line("Trained on", device.name))
+    if is_codebook_model(model):  # the language model, its prompt and hashes, the prompt sensitivity
+        lines += [Line(label, _fits(readable(value))) for label, value in record_lines(model)]
     lines += [Line("Note", note) for note in model.notes]
     lines.append(Line("Status", "done" if model.ok else f"{model.status}: {model.message}".rstrip(": ")))
     return lines
+
+
+CELL_LIMIT = 32_000  # Excel holds at most 32,767 characters in a cell
+
+
+def _fits(value: Any) -> Any:
+    """A very long text (a prompt with many examples) cut to what a cell holds, saying where the rest is."""
+    if isinstance(value, str) and len(value) > CELL_LIMIT:
+        return value[:CELL_LIMIT] + " … (cut here: the whole text is in the results folder's results.json)"
+    return value
 
 
 def settings_rows(result: ExperimentResult) -> list[Line]:

@@ -115,6 +115,7 @@ def results_frames(result) -> dict[str, pd.DataFrame]:  # noqa: ANN001 — an Ex
     from guiapp.core.export.excel_comparison import (
         category_headers,
         category_rows,
+        has_sensitivity,
         ordered,
         summary_headers,
         summary_row,
@@ -126,7 +127,8 @@ def results_frames(result) -> dict[str, pd.DataFrame]:  # noqa: ANN001 — an Ex
 
     models = ordered(result)
     frames = {
-        COMPARISON_CSV: pd.DataFrame([summary_row(model, result.multi_label) for model in models],
+        COMPARISON_CSV: pd.DataFrame([summary_row(model, result.multi_label, has_sensitivity(result))
+                                      for model in models],
                                      columns=summary_headers(result)),
         CATEGORY_CSV: pd.DataFrame([row for model in result.finished_models() for row in category_rows(result, model)],
                                    columns=category_headers(result)),

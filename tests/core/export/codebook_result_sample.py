@@ -81,7 +81,8 @@ def codebook_model(result: ExperimentResult, folder=None, *, server: bool = Fals
     base = result.finished_models()[0]
     rng = np.random.default_rng(seed)
     n_categories = len(result.categories)
-    probabilities = np.asarray(base.probabilities, dtype=float)
+    probabilities = (np.asarray(base.probabilities, dtype=float) if base.probabilities is not None
+                     else np.eye(n_categories)[np.asarray(base.predictions, dtype=int)])
     noise = rng.dirichlet(np.ones(n_categories), len(probabilities))
     probabilities = 0.45 * probabilities + 0.55 * noise
     predictions = probabilities.argmax(axis=1)
