@@ -13,7 +13,11 @@ a document's length:
 - integrated gradients, and a sentence model's or Transformer's passes: in proportion to the
   pieces the model reads (its length limit caps them);
 - leaving words out: one answer per word, each as long as the document for a sentence model or
-  a Transformer (so long documents weigh in quadratically), about constant for the others.
+  a Transformer (so long documents weigh in quadratically), about constant for the others;
+- a language model with your codebook: every answer is a pass of a generative language model over
+  the whole prompt (instruction, codebook, examples and the text; one per category where a text can
+  have several), so leaving words out costs one such pass per word; the estimate says so, and says
+  when the model runs on the processor, where it is slow.
 
 A combined model is timed part by part (each part grows its own way). The answers for all
 documents and, for "explain all", the faithfulness checks (two shortened texts per document)
@@ -37,7 +41,7 @@ from guiapp.core.explain.category_choice import default_targets
 from guiapp.core.explain.choose_method import AUTO, explain_documents, method_for
 from guiapp.core.explain.explain_jobs import DOCUMENTS_PER_CHUNK, cache_settings
 from guiapp.core.explain.faithfulness import DOCUMENTS_PER_CALL
-from guiapp.core.explain.few_shot_families import is_few_shot
+from guiapp.core.explain.few_shot_families import is_codebook_llm, is_few_shot
 from guiapp.core.explain.top_words import DOCUMENTS_PER_CHUNK as TEXTS_PER_CHUNK
 from guiapp.core.explain.top_words import is_quick
 from guiapp.core.explain.words import split_words
@@ -56,6 +60,7 @@ class JobEstimate:
 
     seconds: float
     documents: int
+    note: str = ""  # a sentence on why it takes this long, where that is worth saying
 
     def is_long(self, limit: float = LONG_JOB_SECONDS) -> bool:
         return self.seconds > limit
@@ -75,10 +80,12 @@ class JobEstimate:
 
     def question(self) -> str:
         """What the user is asked before a long job."""
-        return f"This will take {self.duration_text()}. Continue?"
+        return f"This will take {self.duration_text()}. " + (f"{self.note} " if self.note else "") + "Continue?"
 
     def __add__(self, other: JobEstimate) -> JobEstimate:
-        return JobEstimate(self.seconds + other.seconds, max(self.documents, other.documents))
+        notes = [note for note in (self.note, other.note) if note]
+        return JobEstimate(self.seconds + other.seconds, max(self.documents, other.documents),
+                           " ".join(dict.fromkeys(notes)))
 
 
 def _reads_pieces(model: TrainedModel) -> bool:
@@ -106,7 +113,28 @@ def work_units(model: TrainedModel, method: str, n_words: int) -> float:
 
 def answer_units(model: TrainedModel, n_words: int) -> float:
     """How the cost of one answer grows with a document of ``n_words`` words."""
+    if is_codebook_llm(model):  # the whole prompt around the text, once per question
+        return float((model.prompt_words + n_words + 2) * model.questions_per_text)  # type: ignore[attr-defined]
     return _pieces(n_words) if _reads_pieces(model) else 1.0
+
+
+def slow_model_note(model: TrainedModel, method: str) -> str:
+    """Why a language model with your codebook takes long, in words ("" for the other models)."""
+    if not is_codebook_llm(model):
+        return ""
+    questions = model.questions_per_text  # type: ignore[attr-defined]
+    per_text = f"{questions} times per text (once per category)" if questions > 1 else "once per text"
+    what = (f"The language model with your codebook reads its whole prompt (the codebook, its examples and the "
+            f"text) {per_text}")
+    if method == OCCLUSION:
+        what += ", and again for every word left out"
+    where = model.device_note()  # type: ignore[attr-defined]
+    if where == "the processor":
+        return what + "; here it runs on the processor, which is slow for a language model (a graphics card is " \
+                      "many times faster)."
+    if where == "a language-model server":
+        return what + "; each of these is a question to the language-model server."
+    return what + "."
 
 
 def _sample(lengths: np.ndarray) -> list[int]:
@@ -187,7 +215,8 @@ def estimate_explaining(
     def answer(rows: list[int]) -> object:
         return model.answer([todo[i] for i in rows])
 
-    answer_rate = _rate(answer, sample[:1], _spread(lengths, ANSWER_SAMPLE),
+    # a generative language model's answers take long: timed on the documents the explanation is timed on
+    answer_rate = _rate(answer, sample[:1], sample if is_codebook_llm(model) else _spread(lengths, ANSWER_SAMPLE),
                         lambda i: answer_units(model, int(lengths[i])))
     all_answers = sum(answer_units(model, int(n)) for n in lengths)
     seconds = 0.0
@@ -211,7 +240,7 @@ def estimate_explaining(
     explain(shortest)  # the first explanation loads what the method needs: not timed
     rate = _rate(explain, sample[:1], sample, lambda i: work_units(model, chosen, int(lengths[i])))
     seconds += rate.seconds(calls, sum(work_units(model, chosen, int(n)) for n in lengths))
-    return JobEstimate(float(seconds), len(todo))
+    return JobEstimate(float(seconds), len(todo), slow_model_note(model, chosen))
 
 
 def _combined_seconds(model: TrainedModel, todo: list[str], lengths: np.ndarray, sample: list[int],
@@ -270,16 +299,54 @@ def estimate_top_words(
     return total
 
 
+def estimate_answering(
+    models: Sequence[TrainedModel],
+    texts: Sequence[str],
+    *,
+    on_event: EventCallback = ignore_events,
+) -> JobEstimate:
+    """How long the models whose every answer is a pass of a generative language model (a language
+    model with your codebook) take to answer ``texts``; the other models answer thousands of texts
+    in that time and are not counted."""
+    total = JobEstimate(0.0, 0)
+    for model in models:
+        if is_codebook_llm(model):
+            total = total + _answering(model, [text for text in texts if text and text.strip()], on_event)
+    return total
+
+
+def _answering(model: TrainedModel, texts: list[str], on_event: EventCallback) -> JobEstimate:
+    if not texts:
+        return JobEstimate(0.0, 0)
+    lengths = np.array([len(split_words(text)) for text in texts])
+    sample = _sample(lengths)
+    on_event(Progress(None, f"{model.name}: timing its answers for {len(sample)} texts"))
+    model.answer([texts[int(np.argmin(lengths))]])  # the first answer opens the language model: not timed
+
+    def answer(rows: list[int]) -> object:
+        return model.answer([texts[i] for i in rows])
+
+    rate = _rate(answer, sample[:1], sample, lambda i: answer_units(model, int(lengths[i])))
+    calls = float(np.ceil(len(texts) / max(int(getattr(model, "chunk_size", 1)), 1)))
+    seconds = rate.seconds(calls, sum(answer_units(model, int(n)) for n in lengths))
+    return JobEstimate(float(seconds), len(texts), slow_model_note(model, ""))
+
+
 def estimate_predicting(
     model_folders: Sequence[tuple[str, str | Path]],
     frame: pd.DataFrame,
     text_columns: Sequence[str],
     *,
     steps: int = 50,
+    top_words: bool = True,
     on_event: EventCallback = ignore_events,
 ) -> JobEstimate:
-    """:func:`estimate_top_words` for the Predict step's job (models by name and folder, a table)."""
+    """The Predict step's job (models by name and folder, a table): :func:`estimate_top_words`, or
+    without the top words, :func:`estimate_answering`."""
     from guiapp.core.predict.new_texts import open_models, table_texts
 
     texts = table_texts(frame, text_columns)
-    return estimate_top_words(open_models(model_folders, on_event), texts, steps=steps, on_event=on_event)
+    models = open_models(model_folders, on_event)
+    if top_words:
+        return estimate_top_words(models, texts, steps=steps, on_event=on_event)
+    return estimate_answering(models, texts, on_event=on_event)

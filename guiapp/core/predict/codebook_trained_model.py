@@ -61,16 +61,19 @@ class CodebookTrainedModel(TrainedModel):
         """Prompt passes per text: one, or one yes/no question per category."""
         return len(self.categories) if self.multi_label else 1
 
-    def prompt_around_text(self) -> str:
+    def prompt_around_text(self, category: str | None = None) -> str:
         """The prompt without a text (instruction, codebook, examples): what every answer reads
-        besides the text itself."""
-        return str(self.codebook.prompt.prompt(""))
+        besides the text itself; where a text can have several categories, the question of
+        ``category`` (default: the first)."""
+        prompt = self.codebook.prompt
+        return str(prompt.prompt("", category or prompt.questions()[0]))
 
     @functools.cached_property
-    def prompt_words(self) -> int:
+    def prompt_words(self) -> float:
         """The words and punctuation marks of :meth:`prompt_around_text` (a measure of its length,
-        as the time estimates count a text's words)."""
-        return len(_WORDS.findall(self.prompt_around_text()))
+        as the time estimates count a text's words), on average over the questions asked."""
+        questions = self.codebook.prompt.questions()
+        return sum(len(_WORDS.findall(self.prompt_around_text(question))) for question in questions) / len(questions)
 
     def answer(self, texts: list[str]) -> tuple[np.ndarray, np.ndarray]:
         probabilities = self._probabilities(list(texts))
