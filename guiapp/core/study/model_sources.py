@@ -6,6 +6,12 @@ missing or are not word vectors (only the first lines are read: nothing is conve
 model, a Transformer, SetFit's or a zero-shot model's language model whose folder is missing or
 incomplete; a Hugging Face model that is not on this computer while downloads are switched off
 (``HF_HUB_OFFLINE``). A hub model that ``run`` would download is only noted.
+
+A language model with your codebook is never downloaded by a study: its folder must exist and hold
+a model that writes text, and a Hugging Face id must already be on this computer (the Models step
+downloads it, with consent); on a server, the address must be this computer's unless the
+researcher agreed that the texts leave it (:func:`check_codebook_source`, which ``run`` also asks
+before anything runs; nothing is loaded and no server is asked).
 """
 
 from __future__ import annotations
@@ -63,7 +69,47 @@ def _check_model(model: ModelSpec) -> str:
         return ""
     if model.representation in ("sentence_embeddings", "transformer", "setfit"):
         return _check_language_model(model.display_name, str(options.get("model") or BUNDLED))
+    if model.representation == "codebook_llm":
+        from guiapp.core.models.llm.codebook_options import codebook_llm_options
+
+        check_codebook_source(model.classifier, codebook_llm_options(model.classifier, dict(options)))
     return ""
+
+
+def check_codebook_source(classifier: str, options: dict) -> None:
+    """Raise :class:`UserError`, in words, where the codebook language model cannot start: a folder
+    that does not exist or holds no model that writes text, a Hugging Face id not on this computer, a
+    server address that is not this computer without the researcher's agreement. ``options`` as
+    filled in by ``codebook_llm_options``. Nothing is loaded, downloaded or asked."""
+    if classifier == "server":
+        from guiapp.core.models.llm.server_address import check_server_address
+
+        check_server_address(options["address"], options["protocol"],
+                             texts_may_leave_computer=options["texts_may_leave_computer"])
+        return
+    from pathlib import Path
+
+    from guiapp.core.models.llm.causal_model import is_causal_model_folder
+    from guiapp.core.models.transformers.sources.resolve import is_local_path, needs_download, resolve_model
+
+    name = str(options["model"]).strip()
+    family = "The language model with your codebook"
+    if is_local_path(name):
+        folder = Path(name).expanduser()
+        if not folder.is_dir():
+            raise UserError(f"{family} cannot start: the folder “{folder}” does not exist.",
+                            "Choose the folder that holds the language model (its config.json, model.safetensors "
+                            "and tokenizer files) on the Models step, or correct the path in the study file.")
+    elif needs_download(name):
+        raise UserError(f"{family} cannot start: the model “{name}” is not on this computer, and a study never "
+                        "downloads it.",
+                        "Download it on the Models step (TextLab asks before it downloads), or choose a folder "
+                        "that holds the model.")
+    folder = resolve_model(name, allow_download=False)
+    if not is_causal_model_folder(folder):
+        raise UserError(f"{family} cannot start: “{name}” holds no language model that writes text.",
+                        "Choose the folder of a generative model (for example an instruction-tuned Qwen, Llama, "
+                        "Mistral, Gemma or Phi model) with its config.json, model.safetensors and tokenizer files.")
 
 
 def _check_language_model(shown: str, name: str) -> str:

@@ -23,6 +23,11 @@ The plan follows the runner step by step, so that the Run step's header, the log
   training texts; its combined-model probabilities come with its tuning runs — after one validation
   split, where affordable (``transformer_out_of_fold.setfit_out_of_fold_fits``, the Transformer's rule),
   the chosen setting is also trained once in each fold, so that every training text has them;
+* a language model with your codebook learns nothing either: each prompt variant of its grid answers
+  every training text once on the study's folds (examples drawn from the fold's other texts), then
+  the chosen one answers the test texts, under each wording of the instruction for the sensitivity
+  report — its *passes* (``codebook_estimates.py``); on a language-model server its time depends on
+  the server's computer and is left out of the estimate, said so;
 * the texts are turned into sentence embeddings once per embedding model, whatever the number of
   models that use them; the combined models are learnt from the probabilities above (no fit of
   a compared model).
@@ -37,7 +42,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from guiapp.core.experiment.speed import estimates, few_shot_estimates
+from guiapp.core.experiment.speed import codebook_estimates, estimates, few_shot_estimates
 from guiapp.core.experiment.families.transformer_out_of_fold import (
     out_of_fold_fits,
     setfit_out_of_fold_fits,
@@ -61,10 +66,11 @@ class ModelPlan:
     out_of_fold_fits: int  # refits of the chosen setting inside the folds, for the combined models
     final_fits: int  # on all training texts: 1, or one per seed for a Transformer
     seconds: float | None = None  # its own work (not the texts' embedding, shared by the models)
-    kind: str = "conventional"  # "conventional", "transformer", "zero_shot" or "setfit"
-    passes: int = 0  # zero-shot: passes of its language model over the texts (0: not known yet)
+    kind: str = "conventional"  # "conventional", "transformer", "zero_shot", "setfit" or "codebook_llm"
+    passes: int = 0  # zero-shot, codebook: passes of its language model over the texts (0: not known yet)
     pairs_per_fit: int = 0  # SetFit: pairs of coded texts one tuning run learns from per epoch (dearest setting)
     epochs: int = 0  # SetFit: the dearest setting's epochs
+    untimed: bool = False  # its time is not in the estimate (a language-model server's answers)
 
     @property
     def tuning_fits(self) -> int:
@@ -79,6 +85,9 @@ class ModelPlan:
         if self.kind == "zero_shot":
             passes = f" ({self.passes:,} passes of its language model)" if self.passes else ""
             return f"no fits: it reads every training and test text once{passes}"
+        if self.kind == "codebook_llm":
+            passes = f" ({self.passes:,} prompts)" if self.passes else ""
+            return f"no fits: {_count(self.settings, 'prompt variant')} answer the training texts{passes}"
         where = "1 validation split" if self.tuning == VALIDATION_SPLIT else _count(self.tuning_splits, "fold")
         parts = [f"{_count(self.settings, 'setting')} × {where} = {self.tuning_fits:,}"]
         if self.out_of_fold_fits:
@@ -118,6 +127,11 @@ class RunPlan:
         return [model for model in self.models if not model.transformer and model.kind == "conventional"]
 
     @property
+    def untimed(self) -> bool:
+        """Some model's time is left out of the estimate (a language-model server's answers)."""
+        return any(model.untimed for model in self.models)
+
+    @property
     def few_shot(self) -> list[ModelPlan]:
         """The zero-shot and SetFit models."""
         return [model for model in self.models if model.kind in ("zero_shot", "setfit")]
@@ -137,6 +151,9 @@ class RunPlan:
         for model in self.few_shot:
             sentences.append(self._zero_shot_sentence(model) if model.kind == "zero_shot"
                              else self._setfit_sentence(model))
+        for model in self.models:
+            if model.kind == "codebook_llm":
+                sentences.append(self._codebook_sentence(model))
         if self.combined:
             sentences.append("Two combined models (a weighted vote and a stacking) are then learnt from the "
                              "models' held-out probabilities.")
@@ -168,6 +185,18 @@ class RunPlan:
         passes = f" ({model.passes:,} passes of its language model)" if model.passes else ""
         return (f"{model.name} learns nothing from the coded texts: it reads every training and test text once"
                 f"{passes} and is scored on the same folds and test texts as the other models.")
+
+    def _codebook_sentence(self, model: ModelPlan) -> str:
+        variants = _count(model.settings, "prompt variant")
+        text = (f"{model.name} learns nothing from the coded texts: {variants} each answer every training text "
+                f"once on the first {self.folds} folds, with examples drawn only from the fold's other texts, then "
+                "the chosen one answers the test texts")
+        if model.passes:
+            text += f" ({model.passes:,} prompts for the language model in all)"
+        if model.untimed:
+            text += ("; how long the language-model server takes depends on its computer, so its answers are not "
+                     "in the time above")
+        return text + "."
 
     def _setfit_sentence(self, model: ModelPlan) -> str:
         times = "once" if model.fits == 1 else f"{model.fits} times"
@@ -216,11 +245,13 @@ def plan_run(
     *,
     gpu: bool | None = False,
     mean_tokens: float | None = None,
+    multi_label: bool = False,
 ) -> RunPlan:
     """The plan of ``spec`` (see the module docstring); with ``n_train``, its expected seconds.
 
     ``gpu``: whether the Transformer will fine-tune on a GPU (None: not known — planned as
-    without one, and said so)."""
+    without one, and said so). ``multi_label``: a text can have several categories (a language
+    model with your codebook then asks one question per text and category)."""
     from guiapp.core.models.conventional import expand_grid
     from guiapp.core.models.transformers.options import expand_transformer_grid
 
@@ -250,6 +281,8 @@ def plan_run(
                                    evaluation.transformer_seeds, seconds, kind="transformer"))
         elif model.representation in ("zero_shot", "setfit"):
             plans.append(_few_shot_plan(model, spec, n_train, n_test, n_categories, gpu, mean_tokens))
+        elif model.representation == "codebook_llm":
+            plans.append(_codebook_plan(model, n_train, n_test, n_categories, gpu, mean_tokens, multi_label))
         else:
             settings = len(expand_grid(model.classifier, model.grid))
             refits = evaluation.folds if combined else 0
@@ -262,7 +295,8 @@ def plan_run(
     shared = 0.0
     if known:
         shared = estimates.run_seconds(
-            [model for model in spec.models if model.representation not in ("transformer", "zero_shot", "setfit")],
+            [model for model in spec.models
+             if model.representation not in ("transformer", "zero_shot", "setfit", "codebook_llm")],
             n_jobs)
         shared += sum(estimates.embedding_seconds(model, n_texts) for model in embedded)
         if combined:
@@ -320,12 +354,30 @@ def _few_shot_plan(model: ModelSpec, spec: ExperimentSpec, n_train: int | None, 
                      pairs_per_fit=pairs, epochs=dearest["epochs"])
 
 
+def _codebook_plan(model: ModelSpec, n_train: int | None, n_test: int, n_categories: int, gpu: bool | None,
+                   mean_tokens: float | None, multi_label: bool) -> ModelPlan:
+    """A language model with your codebook: its prompt variants, its passes and (inside TextLab) its
+    seconds (``codebook_estimates.py``)."""
+    known = n_train is not None
+    settings = len(codebook_estimates.prompt_variants(model))
+    passes = codebook_estimates.codebook_passes(model, n_train or 0, n_test, n_categories, multi_label) if known else 0
+    on_server = model.classifier == "server"
+    seconds = None
+    if known:
+        seconds = 0.0 if on_server else _seconds(codebook_estimates.codebook_seconds, model, n_train or 0, n_test,
+                                                 n_categories, on_gpu=bool(gpu), mean_tokens=mean_tokens,
+                                                 multi_label=multi_label)
+    return ModelPlan(model.display_name, False, settings, CROSS_VALIDATION, 0, 0, 0, seconds, kind="codebook_llm",
+                     passes=passes, untimed=on_server)
+
+
 def fine_tunes_on_gpu(spec: ExperimentSpec, *, may_import: bool = True) -> bool | None:
     """Whether the study's Transformer (or SetFit model) will fine-tune on a GPU of this computer (False
     without one); None when that is not known without importing PyTorch (``may_import`` False), or
     when the study runs on a cluster, whose workers decide."""
     wanted = [model for model in spec.models if model.representation == "setfit" or (
-              model.representation == "transformer" and model.representation_options.get("device") != "cpu")]
+              model.representation in ("transformer", "codebook_llm") and model.classifier != "server"
+              and model.representation_options.get("device") != "cpu")]
     if not wanted:
         return False
     if not spec.cluster.local:

@@ -43,6 +43,11 @@ class RunSize:
         return f" ({words})" if words else ""
 
     @property
+    def untimed_words(self) -> str:
+        """" without the language-model server's answers", where a server's time is not in the estimate."""
+        return " without the language-model server's answers" if self.plan.untimed else ""
+
+    @property
     def large(self) -> bool:
         return self.fits > LARGE_RUN_FITS
 
@@ -52,13 +57,14 @@ class RunSize:
 
     def describe(self) -> str:
         """"This study fits 163 models, about 2 minutes on this computer. The 3 models try …"."""
-        time = f", {self.duration} on this computer{self.load_words}" if self.duration else ""
+        time = f", {self.duration} on this computer{self.load_words}{self.untimed_words}" if self.duration else ""
         fits = (f"{self.fits:,} model{'s' if self.fits != 1 else ''}" if self.fits
-                else "no models (zero-shot models learn nothing from the coded texts)")
+                else "no models (the models chosen learn nothing from the coded texts)")
         return f"This study fits {fits}{time}. {self.plan.describe()}"
 
     def warning(self) -> str:
-        time = f" and takes {self.duration} on this computer{self.load_words}" if self.duration else ""
+        time = (f" and takes {self.duration} on this computer{self.load_words}{self.untimed_words}"
+                if self.duration else "")
         return (f"This is a large study: it fits {self.fits:,} models{time}. {self.plan.describe()} A grid with "
                 "fewer values or fewer folds makes it quicker; press Ctrl+C to stop it.")
 
@@ -78,9 +84,11 @@ def estimate_run(
     on_gpu: bool | None = False,
     mean_tokens: float | None = None,
     load: MachineLoad | None = None,
+    multi_label: bool = False,
 ) -> RunSize:
     """The study's fits and, when the number of training texts is known, its expected seconds.
     ``on_gpu`` None: whether the Transformer gets a GPU is not known yet (see ``run_plan``).
     ``load``: how busy this computer is (``machine_load.read_load()``): the time allows for it and
     says so, or says that it could not be read."""
-    return RunSize(plan_run(spec, n_train, n_test, n_categories, n_jobs, gpu=on_gpu, mean_tokens=mean_tokens), load)
+    return RunSize(plan_run(spec, n_train, n_test, n_categories, n_jobs, gpu=on_gpu, mean_tokens=mean_tokens,
+                            multi_label=multi_label), load)

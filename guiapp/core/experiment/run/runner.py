@@ -90,6 +90,7 @@ def run_experiment(
         raise UserError(NO_MODELS, NO_MODELS_HINT)  # the words `textlab health --spec` gives too
     for model in spec.models:
         model.check()
+    _check_codebook_sources(spec)  # a language model with your codebook that cannot start: refused before anything
     spec.evaluation.check()
     spec.cluster.check()
     n_jobs = default_jobs() if n_jobs is None else n_jobs
@@ -112,7 +113,7 @@ def _run_experiment(spec: ExperimentSpec, on_event: EventCallback, spec_file: st
     size = estimate_run(spec, len(train), len(test), len(data.categories), n_jobs,
                         on_gpu=None if executor.remote else fine_tunes_on_gpu(spec),
                         mean_tokens=mean_subword_tokens([data.texts[i] for i in train]),
-                        load=None if executor.remote else read_load())
+                        load=None if executor.remote else read_load(), multi_label=data.multi_label)
     on_event(Log(size.warning(), "warning") if size.large else Log(size.describe()))
     result = ExperimentResult(
         spec=spec.to_dict(),
@@ -134,6 +135,24 @@ def _run_experiment(spec: ExperimentSpec, on_event: EventCallback, spec_file: st
     out_of_fold: dict[str, OutOfFold] | None = {} if spec.evaluation.combine and n_models >= 2 else None
     spans = progress_spans(_model_seconds(spec, size, len(train) + len(test)))
     inputs = ModelRunInputs(data, folds, spec, run_folder(artefacts_dir, started), out_of_fold, executor)
+    try:
+        _run_models(spec, inputs, result, prepared_cache, spans, n_jobs, executor, on_event)
+    finally:
+        _release_language_models(spec)  # the memory of a language model with your codebook, once per study
+    if out_of_fold is not None:
+        add_combined_models(result, data, spec, out_of_fold, run_folder(artefacts_dir, started), on_event)
+    result.environment = environment(n_jobs, executor)  # after the models: records torch and the GPU when used
+    result.finished_at = now()
+    on_event(Progress(1.0, "Finished"))
+    return result
+
+
+def _run_models(spec: ExperimentSpec, inputs: ModelRunInputs, result: ExperimentResult,
+                prepared_cache: PreparedCache, spans: list, n_jobs: int, executor: Executor,
+                on_event: EventCallback) -> None:
+    """Run each model of the study in turn into ``result.models`` (a failing model is recorded with
+    its reason; Cancel raises :class:`Cancelled` with the finished models on it)."""
+    n_models = len(spec.models)
     for index, model in enumerate(spec.models):
         report = model_events(on_event, index, n_models, model.display_name, spans[index] if spans else None)
         on_event(TaskUpdate(index, "running", model.display_name))
@@ -146,6 +165,10 @@ def _run_experiment(spec: ExperimentSpec, on_event: EventCallback, spec_file: st
                 from guiapp.core.experiment.families.few_shot_runner import run_few_shot_model
 
                 model_result = run_few_shot_model(model, inputs, report)
+            elif model.representation == "codebook_llm":  # a language model with your codebook
+                from guiapp.core.experiment.families.codebook_runner import run_codebook_model
+
+                model_result = run_codebook_model(model, inputs, report)
             else:
                 model_result = run_model(model, inputs, prepared_cache, n_jobs, report)
         except Cancelled as stop:
@@ -167,18 +190,43 @@ def _run_experiment(spec: ExperimentSpec, on_event: EventCallback, spec_file: st
             on_event(
                 Log(
                     f"{model.display_name}: test macro-F1 {test.macro_f1:.3f}; chosen "
-                    f"{describe_params(model.classifier, model_result.chosen_params)}; "
+                    f"{_describe_chosen(model, model_result.chosen_params)}; "
                     f"{model_result.seconds['total']:.1f} s."
                 )
             )
             on_event(TaskUpdate(index, "done", model.display_name, model_result))
         result.models.append(model_result)
-    if out_of_fold is not None:
-        add_combined_models(result, data, spec, out_of_fold, run_folder(artefacts_dir, started), on_event)
-    result.environment = environment(n_jobs, executor)  # after the models: records torch and the GPU when used
-    result.finished_at = now()
-    on_event(Progress(1.0, "Finished"))
-    return result
+
+
+def _describe_chosen(model: ModelSpec, params: dict) -> str:
+    if model.representation == "codebook_llm":
+        from guiapp.core.models.llm.codebook_options import describe_codebook_params
+
+        return describe_codebook_params(params)
+    return describe_params(model.classifier, params)
+
+
+def _check_codebook_sources(spec: ExperimentSpec) -> None:
+    """Refuse, in words, a language model with your codebook whose folder is missing, whose Hugging
+    Face model is not on this computer, or whose server would get the texts without consent."""
+    from guiapp.core.study.model_sources import check_codebook_source
+
+    for model in spec.models:
+        if model.representation == "codebook_llm":
+            from guiapp.core.models.llm.codebook_options import codebook_llm_options
+
+            try:
+                check_codebook_source(model.classifier, codebook_llm_options(model.classifier,
+                                                                             dict(model.representation_options)))
+            except UserError as error:
+                raise UserError(f"{model.display_name}: {error.message}", error.hint) from None
+
+
+def _release_language_models(spec: ExperimentSpec) -> None:
+    if any(model.representation == "codebook_llm" for model in spec.models):
+        from guiapp.core.models.llm.codebook_model import release_language_model
+
+        release_language_model()
 
 
 def _model_seconds(spec: ExperimentSpec, size, n_texts: int) -> list[float | None]:  # size: a RunSize

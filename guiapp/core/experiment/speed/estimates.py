@@ -18,7 +18,9 @@ fine-tunes each Transformer. The Run step's "time left" takes over once a run st
 
 A fine-tuned Transformer is estimated from its registry entry's seconds per epoch over 1,000
 texts of about 64 subword tokens (on the CPU or on a GPU); the models that need few or no coded
-texts (zero-shot, SetFit) by ``few_shot_estimates.py``, from the same figures (``speed_figures.py``).
+texts (zero-shot, SetFit) by ``few_shot_estimates.py``, from the same figures (``speed_figures.py``);
+a language model with your codebook by ``codebook_estimates.py``, from its size and its prompt's length
+(on a language-model server its time cannot be estimated, and the estimate says so in words).
 """
 
 from __future__ import annotations
@@ -179,6 +181,10 @@ def estimate_seconds(
             model, n_train, n_test, folds * repeats, on_gpu=on_gpu, tuning=tuning,
             validation_share=validation_share, mean_tokens=mean_tokens, seeds=seeds,
         )
+    if model.representation == "codebook_llm":  # a language model with your codebook (a server: UserError)
+        from guiapp.core.experiment.speed.codebook_estimates import codebook_seconds
+
+        return codebook_seconds(model, n_train, n_test, n_categories, on_gpu=on_gpu, mean_tokens=mean_tokens)
     if model.representation in ("zero_shot", "setfit"):  # models that need few or no coded texts
         from guiapp.core.experiment.speed import few_shot_estimates
         return few_shot_estimates.model_seconds(model, n_train, n_test, n_categories, folds * repeats,
