@@ -35,6 +35,7 @@ from PySide6.QtWidgets import (
 
 from guiapp.core.models.conventional import normalise_grid
 from guiapp.core.models.few_shot_options import is_few_shot
+from guiapp.core.models.llm.codebook_options import is_codebook_llm
 from guiapp.core.models.transformers.options import DEFAULT_MODEL
 from guiapp.core.study.sections import REPRESENTATION_LABELS, EvaluationSpec
 from guiapp.core.study.spec import ExperimentSpec
@@ -223,8 +224,9 @@ class AdvancedSettingsDialog(QDialog):
         )
         self.resize(860, 700)
         self.test_tab = TestTuningTab(split_column)
-        self.preprocessing_tab = PreprocessingTab([kind for kind in REPRESENTATION_LABELS  # zero-shot, SetFit: not here
-                                                   if kind != TRANSFORMER and not is_few_shot(kind)])
+        # the zero-shot models, SetFit and the language model with your codebook prepare no texts: not here
+        self.preprocessing_tab = PreprocessingTab([kind for kind in REPRESENTATION_LABELS if kind != TRANSFORMER
+                                                   and not is_few_shot(kind) and not is_codebook_llm(kind)])
         self.grids_tab = GridsTab()
         self.transformer_tab = TransformerTab(transformer_model, on_gpu)
         self.setfit_tab = SetFitTab()

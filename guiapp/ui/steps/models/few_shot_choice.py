@@ -116,6 +116,7 @@ class FewShotChoice(TickedModels, QFrame):
         # what this step does not show, kept as an opened study wrote it (from its first model of each kind)
         self._kept: dict[Pair, ModelSpec] = {}
         self.dialog: CategoryDescriptionsDialog | None = None
+        self._has_codebook_card = False  # the language model with your codebook reads the descriptions too
 
         title = QLabel("<b>Few or no coded texts</b>", objectName="fewShotTitle")
         title.setStyleSheet("font-size: 14px;")
@@ -177,6 +178,7 @@ class FewShotChoice(TickedModels, QFrame):
         column.addLayout(descriptions_row)
         column.addSpacing(2)
         column.addWidget(self._make_card(SETFIT_PAIR))
+        self._column = column
         self._show_descriptions()
         self._show_problem()
 
@@ -211,6 +213,13 @@ class FewShotChoice(TickedModels, QFrame):
         self._cards[pair] = card
         self._estimates[pair] = estimate
         return card
+
+    def add_card(self, card: QWidget) -> None:
+        """Add a card with its own settings at the end of the group (the language model with your codebook)."""
+        self._column.addSpacing(2)
+        self._column.addWidget(card)
+        self._has_codebook_card = True
+        self._show_descriptions()
 
     # -- ticks ---------------------------------------------------------------------------------------
     def available(self) -> list[Pair]:
@@ -384,7 +393,8 @@ class FewShotChoice(TickedModels, QFrame):
             text += (f" The codebook's example texts of {examples} categor{'y are' if examples == 1 else 'ies are'} "
                      "read with the descriptions.")
         if categories:
-            text += " Used by both zero-shot models above."
+            text += (" Used by both zero-shot models above and the language model with your codebook below."
+                     if self._has_codebook_card else " Used by both zero-shot models above.")
         self.descriptions_label.setText(text)
 
     def _show_problem(self) -> None:

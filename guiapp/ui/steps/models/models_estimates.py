@@ -19,6 +19,7 @@ from guiapp.core.experiment.speed.few_shot_estimates import setfit_on_gpu
 from guiapp.core.models.transformers.options import expand_transformer_grid
 from guiapp.core.study.split_sizes import holdout_sizes, oversampled_size
 from guiapp.ui.steps.models.advanced_settings import TRANSFORMER, TRANSFORMER_PAIR
+from guiapp.ui.steps.models.codebook_llm_choice import CODEBOOK_PAIRS, UNKNOWN_TIME, UNKNOWN_TIME_TIP
 from guiapp.ui.steps.models.few_shot_choice import FEW_SHOT_PAIRS
 from guiapp.ui.steps.models.model_choice import Pair
 
@@ -45,9 +46,11 @@ class ModelEstimates:
             table = self.session.frame
         if spec is None or table is None:
             return
-        # zero-shot and SetFit models keep their built-in figures (the probe fits and fine-tunes the others)
+        # zero-shot, SetFit and codebook language models keep their built-in figures (the probe fits and
+        # fine-tunes the others)
         spec = dataclasses.replace(spec, models=[model for model in spec.models
-                                                 if (model.representation, model.classifier) not in FEW_SHOT_PAIRS])
+                                                 if (model.representation, model.classifier) not in FEW_SHOT_PAIRS
+                                                 and (model.representation, model.classifier) not in CODEBOOK_PAIRS])
         if not spec.models:
             return
         missing = frozenset(missing_keys(spec.models))
@@ -91,6 +94,7 @@ class ModelEstimates:
                 self.choice.set_estimate(pair, "")
             for pair in self.few_shot.available():
                 self.few_shot.set_estimate(pair, "")
+            self.codebook.set_estimate("")
             self.estimate_label.setText(
                 f"{len(checked)} model{'s' if len(checked) != 1 else ''} ticked. The expected time "
                 "appears once your data is checked on the Data step."
@@ -112,6 +116,9 @@ class ModelEstimates:
             seconds = self._few_shot_estimate(pair, fitted, n_test, n_categories)
             if seconds is not None and pair in checked:
                 total += seconds
+        seconds = self._codebook_estimate(fitted, n_test, n_categories)
+        if seconds is not None and self.codebook.is_checked():
+            total += seconds
         total = self._whole_run_seconds(fitted, n_test, n_categories, total)
         if not checked:
             self.estimate_label.setText("No model is ticked yet.")
@@ -159,6 +166,35 @@ class ModelEstimates:
         where = "with the GPU" if on_gpu else "on the processor"
         self.few_shot.set_estimate(pair, f"{describe_duration(seconds)} on this computer",
                                    f"Expected time {where}. {ESTIMATE_TIP}")
+        return seconds
+
+    def _codebook_estimate(self, n_train: int, n_test: int, n_categories: int) -> float | None:
+        """Show the language model with your codebook's expected time; returns it (None when it cannot be
+        estimated: the card then says the time is unknown, and why)."""
+        evaluation = self.settings.evaluation
+        tokens = self._report.tokens if self._report is not None else None
+        on_gpu = self.transformer.on_gpu()
+        try:
+            seconds = estimate_seconds(
+                self.codebook.model_spec(), n_train, n_test, n_categories, evaluation.folds, on_gpu=on_gpu,
+                tuning=evaluation.transformer_tuning, validation_share=evaluation.validation_share,
+                mean_tokens=tokens.mean if tokens is not None else None,
+            )
+        except Exception:  # noqa: BLE001 - an estimate never stops the step: the card says it is unknown
+            seconds = None
+        if seconds is None or not seconds >= 0:
+            self.codebook.set_estimate(UNKNOWN_TIME, UNKNOWN_TIME_TIP)
+            return None
+        prompts = len(self.codebook.settings.variants())
+        if self.codebook.classifier() == "server":
+            where = "on the server"
+        else:
+            where = "with the GPU" if on_gpu else "on the processor"
+        self.codebook.set_estimate(
+            f"{describe_duration(seconds)} on this computer",
+            f"Expected time {where}: {prompts} prompt{'s' if prompts != 1 else ''} × {evaluation.folds} folds, "
+            f"then the test texts{' under each wording' if self.codebook.settings.sensitivity > 1 else ''}. "
+            f"{ESTIMATE_TIP}")
         return seconds
 
     def _transformer_estimate(self, n_train: int, n_test: int, n_categories: int) -> float | None:

@@ -40,6 +40,13 @@ from guiapp.ui.steps.models.advanced_settings import (
     AdvancedSettingsDialog,
     StudySettings,
 )
+from guiapp.ui.steps.models.codebook_llm_choice import (
+    CODEBOOK_PAIRS,
+    CodebookLlmChoice,
+    codebook_models,
+    study_descriptions,
+)
+from guiapp.ui.steps.models.codebook_prompt_preview import first_coded_text
 from guiapp.ui.steps.models.few_shot_choice import FEW_SHOT_PAIRS, SETFIT_PAIR, FewShotChoice
 from guiapp.ui.common.glossary import GlossaryLabel
 from guiapp.ui.common.muted_note import muted_note
@@ -108,6 +115,12 @@ class ModelsPage(ModelEstimates, QWidget):
         self.transformer.deviceChanged.connect(self._refresh)
         self.few_shot = FewShotChoice()
         self.few_shot.changed.connect(self._refresh)
+        self.codebook = CodebookLlmChoice(self.few_shot)  # in the "Few or no coded texts" group
+        self.codebook.sample = self._sample_text
+        self.codebook.multi_label = lambda: self._data is not None and self._data.mapping.multi_label
+        self.codebook.seed = lambda: self.settings.seed
+        self.few_shot.add_card(self.codebook)
+        self.codebook.changed.connect(self._refresh)
         self.estimate_label = QLabel("", objectName="estimateSummary")
         self.estimate_label.setWordWrap(True)
         self.estimate_label.setStyleSheet(theme.heading_style(14))
@@ -226,6 +239,7 @@ class ModelsPage(ModelEstimates, QWidget):
         if data_spec is not None and data_spec.test_source and report is not None:
             self._split = (report.n_coded, test_count or 0)
         self.few_shot.set_categories([category.label for category in report.categories] if report is not None else [])
+        self.codebook.show_codebook()
         self._refresh()
 
     def not_ready_reason(self) -> str:
@@ -239,12 +253,13 @@ class ModelsPage(ModelEstimates, QWidget):
         """The ticked models: the grid's pairs, the Transformer when it is ticked, then the models that
         need few or no coded texts."""
         return (self.choice.checked() + ([TRANSFORMER_PAIR] if self.transformer.is_checked() else [])
-                + self.few_shot.checked())
+                + self.few_shot.checked() + self.codebook.checked())
 
     def cancel_jobs(self) -> None:
         """Stop the check for a GPU and the speed measurement (the window is closing, or a run starts)."""
         self.transformer.cancel_jobs()
         self.few_shot.cancel_jobs()
+        self.codebook.cancel_jobs()
         self._measure_slot.cancel()
 
     def is_measuring(self) -> bool:
@@ -278,6 +293,8 @@ class ModelsPage(ModelEstimates, QWidget):
             return self.setfit_spec()
         if pair in FEW_SHOT_PAIRS:
             return self.few_shot.model_spec(pair)
+        if pair in CODEBOOK_PAIRS:
+            return self.codebook.model_spec()
         representation, classifier = pair
         return ModelSpec(
             representation=representation,
@@ -312,6 +329,10 @@ class ModelsPage(ModelEstimates, QWidget):
         self.transformer.set_checked(taken.transformer_model is not None)
         notes = self.few_shot.load([model for model in spec.models
                                     if (model.representation, model.classifier) in FEW_SHOT_PAIRS])
+        written = study_descriptions(spec.models)  # the codebook model's sentences, where no zero-shot model gives any
+        if written is not None and not any(model.representation == "zero_shot" for model in spec.models):
+            self.few_shot.set_descriptions(written)
+        notes += self.codebook.load(codebook_models(spec.models))
         self.choice.set_checked(taken.pairs)  # refreshes the page
         if taken.skipped:
             notes.append(f"{taken.skipped} model(s) in the study cannot be shown on this step and were left out.")
@@ -365,7 +386,7 @@ class ModelsPage(ModelEstimates, QWidget):
         count = len(self.checked_models())
         self.run_button.setText(f"Run {count} model{'s' if count != 1 else ''}" if count else "Run models")
         reason = (self.not_ready_reason() or ("" if count else "Tick at least one model above.")
-                  or self.few_shot.problem())
+                  or self.few_shot.problem() or self.codebook.problem())
         self.run_button.setEnabled(not reason)
         self.run_button.setToolTip(reason or "Tune and test the ticked models on your coded texts.")
         self.reason_label.setText(reason)
@@ -401,7 +422,7 @@ class ModelsPage(ModelEstimates, QWidget):
         return evaluation_sentence(
             self.settings.evaluation, self._data.mapping.split_column if self._data is not None else None,
             len(self.checked_models()), self.transformer if self.transformer.is_checked() else None,
-            any(pair[0] == "zero_shot" for pair in self.few_shot.checked()))
+            any(pair[0] == "zero_shot" for pair in self.few_shot.checked()), self.codebook.is_checked())
 
     def transformer_tuning_text(self) -> str:
         """How the Transformer's setting is chosen, in one sentence."""
@@ -410,6 +431,12 @@ class ModelsPage(ModelEstimates, QWidget):
     def changes_text(self) -> str:
         """The settings that differ from the paper's defaults, named as on screen."""
         return changed_settings_sentence(self.settings)
+
+    def _sample_text(self) -> tuple[str, str]:
+        """A text of the study for the prompt preview, and how to name it."""
+        if self._data is None:
+            return first_coded_text(None, None)
+        return first_coded_text(self.session.frame, self._data.mapping)
 
     def _run_clicked(self) -> None:
         spec = self.build_spec()

@@ -18,7 +18,7 @@ if TYPE_CHECKING:
 
 
 def evaluation_sentence(evaluation: EvaluationSpec, split_column: str | None, n_checked: int,
-                    transformer: TransformerChoice | None, zero_shot: bool) -> str:
+                    transformer: TransformerChoice | None, zero_shot: bool, codebook_llm: bool = False) -> str:
     """How the models are tested, in one plain sentence: ``split_column`` marks the test texts (None: drawn
     at random), ``transformer`` is the Transformer's section when it is ticked, ``zero_shot`` whether a
     zero-shot model is."""
@@ -43,6 +43,10 @@ def evaluation_sentence(evaluation: EvaluationSpec, split_column: str | None, n_
     if zero_shot:
         text += (" The zero-shot models learn nothing from the coded texts: they are scored on the same folds "
                  "and test texts only, so they can be compared with the others.")
+    if codebook_llm:
+        text += (" The language model with your codebook learns nothing either: its prompts are compared on the same "
+                 "folds, with coded examples drawn only from each fold's training texts, and the best prompt is "
+                 "scored on the same test texts.")
     return text
 
 

@@ -24,6 +24,7 @@ from guiapp.ui.steps.models.advanced_settings import (
     StudySettings,
     changed_grid,
 )
+from guiapp.ui.steps.models.codebook_llm_choice import CODEBOOK_PAIRS
 from guiapp.ui.steps.models.few_shot_choice import FEW_SHOT_PAIRS, SETFIT_PAIR
 from guiapp.ui.steps.models.model_choice import Pair
 
@@ -75,7 +76,7 @@ def take_over(spec: ExperimentSpec, available: set[Pair]) -> OpenedStudy:
         grids[SETFIT] = advanced_setfit.changed_grid(setfit.grid)
     for model in spec.models:
         pair = (model.representation, model.classifier)
-        if pair == TRANSFORMER_PAIR or pair in FEW_SHOT_PAIRS:
+        if pair == TRANSFORMER_PAIR or pair in FEW_SHOT_PAIRS or pair in CODEBOOK_PAIRS:  # their own sections
             continue
         if pair not in available:
             skipped += 1
