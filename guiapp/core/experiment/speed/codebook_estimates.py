@@ -113,7 +113,8 @@ def model_parameters(source: str) -> int:
     """The causal language model's parameters, counted from its ``config.json`` (no weights loaded):
     the embeddings (twice where the output layer is not tied to them) and per layer the attention
     (queries and outputs h², keys and values h × the key/value heads' width) and the feed-forward
-    part (three h × width matrices in gated models such as Llama and Qwen, two in GPT-2).
+    part (three h × width matrices in gated models such as Llama and Qwen, two in GPT-2), and GPT-2's
+    learned positions; biases and norms are left out (well under 1 % of a real model).
     :class:`UserError` where the model is not on this computer (its size is not known)."""
     config = _config(source)
     text = config.get("text_config") if isinstance(config.get("text_config"), dict) else config
@@ -132,6 +133,8 @@ def model_parameters(source: str) -> int:
     feed_forward = (3 if gated else 2) * hidden * width
     tied = text.get("tie_word_embeddings", config.get("tie_word_embeddings", True))
     embeddings = vocabulary * hidden * (1 if tied is not False else 2)
+    if not gated:  # learned positions (GPT-2 and its kind)
+        embeddings += (_first(text, "n_positions", "max_position_embeddings") or 0) * hidden
     return int(embeddings + layers * (attention + feed_forward))
 
 
@@ -145,9 +148,14 @@ def _first(config: dict[str, Any], *names: str) -> int:
 
 def _config(source: str) -> dict[str, Any]:
     from guiapp.core.models.transformers.sources.folders import find_model_dir
-    from guiapp.core.models.transformers.sources.resolve import resolve_model
+    from guiapp.core.models.transformers.sources.resolve import is_local_path, resolve_model
 
-    folder = resolve_model(source, allow_download=False)  # never downloads; a missing model: UserError
+    if is_local_path(source):  # only its config.json is read: the weights need not be checked here
+        folder = Path(source).expanduser()
+        if not folder.is_dir():
+            raise UserError(f"The language model folder “{folder}” does not exist, so its time cannot be estimated.")
+    else:
+        folder = resolve_model(source, allow_download=False)  # never downloads; not on this computer: UserError
     model_dir = find_model_dir(Path(folder)) or Path(folder)
     try:
         return json.loads((model_dir / "config.json").read_text(encoding="utf-8"))
