@@ -25,6 +25,7 @@ from guiapp.cli.agreement_command import add_agreement_command, agreement_comman
 from guiapp.cli.cluster_script_command import add_cluster_script_command, cluster_script_command
 from guiapp.cli.coding_export_command import add_coding_export_command, coding_export_command
 from guiapp.cli.console import ProgressPrinter, stopped
+from guiapp.cli.download_model_command import add_download_model_command, download_model_command
 from guiapp.cli.explain_command import add_explain_command, explain_command
 from guiapp.cli.findings_command import add_findings_command, findings_command
 from guiapp.cli.health_command import add_health_command, health_command
@@ -54,6 +55,7 @@ COMMANDS: dict[str, Command] = {
     "agreement": Command(add_agreement_command, agreement_command),
     "coding-export": Command(add_coding_export_command, coding_export_command),
     "cluster-script": Command(add_cluster_script_command, cluster_script_command),
+    "download-model": Command(add_download_model_command, download_model_command),
 }
 
 STOPPED = 130  # the exit status of a command stopped with Ctrl-C, as shells report it

@@ -14,10 +14,11 @@ Exit status: 0 written, 2 could not explain (the message says why), 130 interrup
 from __future__ import annotations
 
 import argparse
+import sys
 from pathlib import Path
 
 from guiapp.cli.console import ProgressPrinter, stopped
-from guiapp.cli.study_models import open_study_models
+from guiapp.cli.study_models import language_model_lines, open_study_models
 
 
 def add_explain_command(commands) -> None:
@@ -74,6 +75,9 @@ def _explain(args: argparse.Namespace, progress: ProgressPrinter) -> list[Path]:
 
     result, models = open_study_models(args.results, [args.model] if args.model else None, "explain")
     model = models[0]
+    for line in language_model_lines(models, "leaving each word out"):
+        progress.clear()
+        print(line, file=sys.stderr)
     if not any(result.test_texts):
         raise UserError("These results were saved without the test texts, so they cannot be explained.",
                         "Run the study again with this version of TextLab.")

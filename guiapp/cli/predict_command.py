@@ -15,7 +15,7 @@ import sys
 from pathlib import Path
 
 from guiapp.cli.console import ProgressPrinter, stopped
-from guiapp.cli.study_models import open_study_models
+from guiapp.cli.study_models import language_model_lines, open_study_models
 
 
 def add_predict_command(commands) -> None:
@@ -57,7 +57,7 @@ def predict_command(args: argparse.Namespace, progress: ProgressPrinter) -> int:
 
 def _predict(args: argparse.Namespace, on_event) -> Path:
     from guiapp.core.errors import UserError
-    from guiapp.core.events import sub_progress
+    from guiapp.core.events import Log, sub_progress
     from guiapp.core.explain.top_words import predict_with_words
     from guiapp.core.export.prediction_files import check_output_name, write_predictions
     from guiapp.core.predict.new_texts import texts_of
@@ -69,6 +69,8 @@ def _predict(args: argparse.Namespace, on_event) -> Path:
     if out.exists() and not args.overwrite:
         raise UserError(f"{out} already exists.", "Choose another name, or add --overwrite to replace it.")
     result, models = open_study_models(args.results, args.model, "apply to new texts")
+    for line in language_model_lines(models, "predicting"):
+        on_event(Log(line))
     table = read_table(args.file, sheet=args.sheet, on_event=sub_progress(on_event, 0.0, 0.1))
     study_columns = list(result.study_source.mapping.text_columns)
     columns = args.text or [c for c in study_columns if c in table.frame.columns]

@@ -76,25 +76,66 @@ def run_command(args: argparse.Namespace, progress) -> int:
 
 
 def summary_table(result) -> str:
-    from guiapp.core.experiment.results.describe import describe_chosen
-
     lines = [f"{result.test_split.description}; {len(result.categories)} categories", ""]
-    header = f"{'model':34} {'macro-F1':>8}  {'95 % interval':>13}  {'CV mean':>7}  {'time':>7}  chosen setting"
+    # wide enough for a language model's name ("Codebook language model (Qwen2.5-0.5B-Instruct)")
+    width = min(max([34, *(len(model.name) for model in result.models)]), MAX_NAME_WIDTH)
+    header = f"{'model':{width}} {'macro-F1':>8}  {'95 % interval':>13}  {'CV mean':>7}  {'time':>7}  chosen setting"
     lines += [header, "-" * len(header)]
     for model in result.ranked():
         # no interval when the study draws no bootstrap resamples ([evaluation] bootstrap_samples = 0)
         interval = _interval(model.test.macro_f1_ci)
         cv_mean = f"{model.cv_mean:7.3f}" if _finite(model.cv_mean) else f"{'—':>7}"
         lines.append(
-            f"{model.name[:34]:34} {model.test.macro_f1:8.3f}  {interval:>13}  {cv_mean}  "
-            f"{model.total_seconds or 0:6.1f}s  {describe_chosen(model)}"
+            f"{_shortened(model.name, width):{width}} {model.test.macro_f1:8.3f}  {interval:>13}  {cv_mean}  "
+            f"{model.total_seconds or 0:6.1f}s  {_chosen(model)}"
         )
     for model in result.models:
         if not model.ok:
-            lines.append(f"{model.name[:34]:34} failed: {model.message}")
+            lines.append(f"{_shortened(model.name, width):{width}} failed: {model.message}")
+    lines += _language_model_lines(result)
     if result.protocol.bootstrap_samples == 0:
         lines.append("No 95 % intervals: the study draws no bootstrap resamples ([evaluation] bootstrap_samples = 0).")
     return "\n".join(lines)
+
+
+MAX_NAME_WIDTH = 60
+
+
+def _shortened(name: str, width: int) -> str:
+    return name if len(name) <= width else name[:width - 1] + "…"
+
+
+def _chosen(model) -> str:
+    """The chosen setting in words; a language model with your codebook: its examples and instruction."""
+    if model.representation == "codebook_llm":
+        from guiapp.core.models.llm.codebook_options import describe_codebook_params
+
+        try:
+            return describe_codebook_params(model.chosen_params)
+        except (KeyError, TypeError, ValueError):
+            pass
+    from guiapp.core.experiment.results.describe import describe_chosen
+
+    return describe_chosen(model)
+
+
+def _language_model_lines(result) -> list[str]:
+    """Below the table, for each language model with your codebook: what it is, where it ran, and how
+    much its answers depend on the instruction's wording."""
+    lines = []
+    for model in result.ranked():
+        if model.representation != "codebook_llm" or not isinstance(model.spec, dict):
+            continue
+        record = model.spec.get("record") if isinstance(model.spec.get("record"), dict) else {}
+        where = "on a language-model server" if model.classifier == "server" else "inside TextLab"
+        said = [f"{model.name}: a language model with your codebook, run {where}"]
+        if record.get("texts_leave_computer"):
+            said.append("the texts were sent to a server that is not this computer")
+        sensitivity = model.spec.get("sensitivity")
+        if isinstance(sensitivity, dict) and isinstance(sensitivity.get("sentence"), str):
+            said.append(f"prompt sensitivity: {sensitivity['sentence']}")
+        lines.append("; ".join(said) + ("" if said[-1].endswith(".") else "."))
+    return [""] + lines if lines else []
 
 
 def _finite(value) -> bool:

@@ -23,3 +23,16 @@ def open_study_models(results: str, names: list[str] | None, doing: str):
                                            choose_models(project.result, names))
     result = read_results(results)
     return result, open_models(results, choose_models(result, names))
+
+
+def language_model_lines(models, doing: str) -> list[str]:
+    """One line for each language model with your codebook among ``models``: what it is, and that
+    ``doing`` (e.g. "predicting", "explaining") reads its whole prompt for every text."""
+    lines = []
+    for model in models:
+        if getattr(model, "family", "") != "codebook_llm":
+            continue
+        where = "asks its language-model server" if model.runs_on_server else "runs its language model inside TextLab"
+        lines.append(f"{model.name} is a {model.title[0].lower()}{model.title[1:]}: {doing} {where} and reads the "
+                     "whole prompt (your codebook, its examples and the text) for every text, so it takes a while.")
+    return lines
