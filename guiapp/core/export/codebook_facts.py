@@ -249,7 +249,9 @@ def model_line(model: ModelResult) -> str:
     """"tiny-gpt2 (weights SHA-256 97aa9bcdd12f…), transformers 5.2 on the CPU, float32" — the language
     model in one line."""
     record = CodebookRecord.of(model)
-    name = record.model_name or model.representation_options.get("model") or model.name
+    name = record.model_name or model.representation_options.get("model")
+    if not name:
+        return "not recorded in these results"
     digest = record.weights
     label = "server's digest" if record.on_server else "weights SHA-256"
     parts = [f"{name} ({label} {short_hash(digest)})" if digest else str(name)]

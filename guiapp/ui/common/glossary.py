@@ -197,6 +197,16 @@ TERMS: dict[str, str] = {
         "A way to learn categories from few coded texts: a small language model is first fine-tuned on pairs "
         "of coded texts (same category or not), then a simple classifier learns the categories from it."
     ),
+    # a language model with your codebook
+    "prompt sensitivity": (
+        "How much a language model's answers depend on how its instruction is worded: the same test texts are "
+        "answered under other wordings that say the same, and Krippendorff's alpha measures how well the answers "
+        "agree (1: the wording does not matter; below 0.67: it matters a lot)."
+    ),
+    "few-shot examples": (
+        "A few of your coded training texts shown to a language model with their categories, as examples of "
+        "your coding; they are drawn only from the texts it is not scored on."
+    ),
 }
 # other words for the same thing: word -> term in TERMS
 ALIASES: dict[str, str] = {
@@ -209,6 +219,8 @@ ALIASES: dict[str, str] = {
     "fine-tune": "fine-tuning",
     "graphics card": "GPU",
     "exact match": "subset accuracy",
+    "Krippendorff's α": "Krippendorff's alpha",
+    "few-shot example": "few-shot examples",
 }
 
 

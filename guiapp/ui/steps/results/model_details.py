@@ -13,6 +13,8 @@ from guiapp.core.experiment import ModelResult
 from guiapp.core.experiment.results.result_parts import DeviceUsed
 from guiapp.core.stats.fold_interval import fold_interval
 from guiapp.ui.common.chart_numbers import format_row_share
+from guiapp.core.export.codebook_facts import LLM_LABELS_SENTENCE, is_codebook_model
+from guiapp.ui.steps.results import codebook_details
 from guiapp.ui.steps.results.combined_details import (
     COMBINED_STAGES,
     chosen_text,
@@ -82,6 +84,8 @@ class ModelDetails:
         transformer = is_transformer(model)
         if is_combined(model):
             parts.append(summary_part(model))
+        elif is_codebook_model(model):
+            parts.append(codebook_details.summary_part(model))
         elif model.n_features:
             parts.append(format_weights(model.n_features) if transformer
                          else f"each text is {model.n_features:,} numbers")
@@ -151,6 +155,13 @@ class ModelDetails:
         notes = model.notes
         self.model_notes_label.set_plain_text("Notes: " + " ".join(notes) if notes else "")
         self.model_notes_label.setVisible(bool(notes))
+        codebook = is_codebook_model(model)
+        self.codebook_box.setVisible(codebook)
+        self.codebook_label.set_plain_text(codebook_details.details_text(model) if codebook else "")
+        if codebook:  # what the language model's labels are, beside its glossary terms
+            terms = self.codebook_label.toolTip()
+            self.codebook_label.setToolTip(LLM_LABELS_SENTENCE + (f"\n{terms}" if terms else ""))
+        self.prompt_button.setEnabled(codebook and bool(codebook_details.prompt_text(model)))
         folder = model.artefact
         self.saved_box.setVisible(bool(folder))
         if folder:
@@ -160,6 +171,14 @@ class ModelDetails:
                 "The fine-tuned model's files (safetensors weights, tokenizer, categories), to apply it to new "
                 "texts later." if is_transformer(model) else "The saved model's files.")
             self.show_folder_button.setEnabled(exists)
+
+    def show_prompt(self) -> None:
+        """Open the exact prompt of the chosen language model with your codebook."""
+        model = self.chosen_model()
+        if model is None or not is_codebook_model(model):
+            return
+        self.prompt_dialog = codebook_details.PromptDialog(model, self)
+        self.prompt_dialog.open()
 
     def _extend_grid(self) -> None:
         model = self.chosen_model()

@@ -47,6 +47,7 @@ from guiapp.ui.common.fitting_splitter import FittingSplitter
 from guiapp.ui.common.glossary import GlossaryLabel, explain
 from guiapp.ui.common.layouts import STRETCH, vbox
 from guiapp.ui.common.lazy_widget import LazyWidget
+from guiapp.ui.steps.results.codebook_details import CODEBOOK_TERMS, SHOW_PROMPT, sensitivity_overview
 from guiapp.ui.steps.results.learning_curve_panel import LearningCurvePanel
 from guiapp.ui.steps.results.measures_line import MeasuresLine
 from guiapp.ui.steps.results.model_details import ModelDetails
@@ -196,7 +197,12 @@ class ResultsPage(ResultsTabs, ModelDetails, SessionPage):
         overview = QWidget()
         self.models_table = ModelMeasuresTable()  # a text can have several categories: every measure per model
         self.models_table.hide()
-        vbox(overview, title_row, self._f1_slot, self.models_table, self.failed_label, STRETCH, margins=(0, 0, 6, 0))
+        # a language model with your codebook: how much its answers depend on the instruction's wording
+        self.sensitivity_label = GlossaryLabel("", terms=CODEBOOK_TERMS, objectName="promptSensitivity")
+        self.sensitivity_label.setStyleSheet(theme.notice_style("news"))
+        self.sensitivity_label.hide()
+        vbox(overview, title_row, self._f1_slot, self.models_table, self.sensitivity_label, self.failed_label, STRETCH,
+             margins=(0, 0, 6, 0))
         overview_scroll = ScrollArea(overview)
 
         # details of one model
@@ -244,8 +250,22 @@ class ResultsPage(ResultsTabs, ModelDetails, SessionPage):
         saved_row.addWidget(self.show_folder_button)
         self.saved_box = QWidget(objectName="savedModelBox")
         self.saved_box.setLayout(saved_row)
+        self.codebook_label = GlossaryLabel("", terms=CODEBOOK_TERMS, objectName="codebookRecord")
+        self.codebook_label.setStyleSheet(theme.SOFT_STYLE)
+        self.prompt_button = QPushButton(SHOW_PROMPT, objectName="showPrompt")
+        self.prompt_button.setToolTip("Read the exact prompt this language model was given for every text, and "
+                                      "copy it for your paper.")
+        self.prompt_button.clicked.connect(self.show_prompt)
+        codebook_row = QHBoxLayout()
+        codebook_row.setContentsMargins(0, 0, 0, 0)
+        codebook_row.addWidget(self.codebook_label, 1)
+        codebook_row.addWidget(self.prompt_button, 0, Qt.AlignmentFlag.AlignTop)
+        self.codebook_box = QWidget(objectName="codebookBox")
+        self.codebook_box.setLayout(codebook_row)
+        self.codebook_box.hide()
         details = QWidget()
-        vbox(details, picker_row, self.model_notes_label, self.saved_box, (self.tabs, 1), margins=(0, 6, 0, 0))
+        vbox(details, picker_row, self.model_notes_label, self.codebook_box, self.saved_box, (self.tabs, 1),
+             margins=(0, 6, 0, 0))
 
         self._overview = overview
         self.splitter = FittingSplitter(Qt.Orientation.Vertical, self._overview_height, name="resultsSplitter",
@@ -337,6 +357,9 @@ class ResultsPage(ResultsTabs, ModelDetails, SessionPage):
             (model.name, model.test.macro_f1, *(model.test.macro_f1_ci or (None, None)))
             for model in self._ranked
         ], recommended=recommendation.model.name if recommendation is not None else None)
+        sensitivity = sensitivity_overview(self._ranked)
+        self.sensitivity_label.set_plain_text(sensitivity)
+        self.sensitivity_label.setVisible(bool(sensitivity))
         failed = [model for model in result.models if not model.ok]
         self.failed_label.setText(self._failed_html(failed))
         self.failed_label.setVisible(bool(failed))
