@@ -5,7 +5,8 @@ every bundled asset — the Transformer model and its tokenizer, the GloVe word 
 study with its licence and provenance note, the app icon — and, unless ``quick``, imports every
 library TextLab loads on demand (``on_demand_imports``), runs a tiny study end to end with the
 engine's own functions, one model of each family a study can tick over 200 rows of the example
-(``run_experiment``), and two fine-tuning steps of the bundled MiniLM on 32 texts (``fine_tune``). Each check gives one :class:`Check` as soon as it is done (``on_check``), so a
+(``run_experiment``; a language model with your codebook needs a language model TextLab does not
+bundle, so only its libraries and its prompt are checked), and two fine-tuning steps of the bundled MiniLM on 32 texts (``fine_tune``). Each check gives one :class:`Check` as soon as it is done (``on_check``), so a
 caller can show the lines as they come. Nothing is written outside a temporary folder.
 """
 
@@ -154,8 +155,9 @@ def _small_example(frame):
 
 
 def family_models():  # noqa: ANN201 — ModelSpecs
-    """One small model of each family a study can tick (NLI zero-shot aside: it needs a downloaded
-    model): a bag of words with naive Bayes and with XGBoost, averaged word vectors with an SVM,
+    """One small model of each family a study can tick (NLI zero-shot and a language model with your
+    codebook aside: they need a downloaded model; the codebook's pieces are checked on their own by
+    :func:`check_codebook_language_model`): a bag of words with naive Bayes and with XGBoost, averaged word vectors with an SVM,
     sentence embeddings with a logistic regression, zero-shot by similarity, and SetFit; the
     fine-tuned Transformer is its own check."""
     from guiapp.core.study.sections import ModelSpec
@@ -200,6 +202,30 @@ def check_every_family(on_event: EventCallback = ignore_events) -> str:
     return f"200 texts, {len(result.models)} models, test macro-F1: {scores}"
 
 
+def check_codebook_language_model() -> str:
+    """What a language model with your codebook needs that can be checked without a language model:
+    the libraries that open and score a causal language model load, and the prompt builds from the
+    example's categories. No such model is bundled (they are 0.5 GB and more), so the model itself is
+    checked when a study first opens it (its folder, its kind, its weights' SHA-256); the line says so."""
+    from guiapp.core.models.llm.codebook_prompt import CodebookPrompt
+
+    frame = read_example()
+    topics = frame[EXAMPLE_CATEGORY].value_counts().index[:STUDY_TOPICS].tolist()
+    texts = frame[EXAMPLE_TEXT].astype(str).tolist()[:2]
+    categories = [(str(topic), f"Bills about {str(topic).lower()}.", tuple(texts[:1])) for topic in topics]
+    prompt = CodebookPrompt.build(categories, None, (), False)
+    for topic, definition, _ in categories:
+        if definition not in prompt.prompt(texts[1]):
+            raise ValueError(f"the prompt does not hold the definition of “{topic}”")
+    several = CodebookPrompt.build(categories, None, (), True)
+    if len(several.questions()) != len(categories):
+        raise ValueError("the yes/no questions per category are missing")
+    from transformers import AutoModelForCausalLM, AutoTokenizer  # noqa: F401 — what opens the language model
+
+    return (f"the libraries load and the prompt holds all {len(categories)} definitions; no language model is "
+            "bundled, so yours is checked when a study first opens it")
+
+
 def check_fine_tuning(on_event: EventCallback = ignore_events) -> str:
     """Two fine-tuning steps of the bundled MiniLM on 32 texts, then predictions for them."""
     import numpy as np
@@ -236,6 +262,7 @@ def _checks(quick: bool) -> list[tuple[str, Callable[..., str], bool]]:
         checks += [
             ("every library TextLab loads on demand imports", check_on_demand_imports, False),
             ("tiny study: every family a study can tick", check_every_family, True),
+            ("language model with your codebook: libraries and prompt", check_codebook_language_model, False),
             (f"tiny study: fine-tuning {BUNDLED_TRANSFORMER} (2 steps)", check_fine_tuning, True),
         ]
     return checks
