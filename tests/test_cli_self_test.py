@@ -50,4 +50,5 @@ def test_full_mode_runs_a_tiny_study(capsys) -> None:
                    "SetFit"):
         assert family in out
     assert "✓ tiny study: fine-tuning all-MiniLM-L6-v2 (2 steps) (2 steps on" in out
-    assert out.strip().splitlines()[-1].startswith("All 8 checks passed")
+    assert "✓ language model with your codebook: libraries and prompt (the libraries load" in out
+    assert out.strip().splitlines()[-1].startswith("All 9 checks passed")
