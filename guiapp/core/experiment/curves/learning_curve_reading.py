@@ -22,6 +22,10 @@ the uncertainty of the level, though not of the change between sizes, which is w
 log2(size) over the last (up to) three sizes: the F1 gained per doubling of the coded texts. The
 categories with the largest slopes of at least ``WORTH_A_DOUBLING`` are named. Such a gain comes from coding more texts *at
 random*; coding more texts of that category specifically is a further, usually cheaper, step.
+
+A language model with your codebook has a curve over the examples per category it is shown (k)
+instead: the same rule reads its last doubling of k, and the reading says what the examples added
+to its score without any (:func:`read_examples_curve`).
 """
 
 from __future__ import annotations
@@ -83,6 +87,8 @@ def gain_words(trend: str, gain: float, spread: float, step: str) -> str:
 
 def read_curve(curve: ModelCurve, categories: list[str]) -> CurveReading:
     """The reading of one model's curve (see the module docstring)."""
+    if curve.over_examples:
+        return read_examples_curve(curve, categories)
     rows = curve.summary()
     if len(rows) < 2:
         return CurveReading(curve.name, TOO_SHORT, None, None, None, None, {},
@@ -120,9 +126,48 @@ def read_curve(curve: ModelCurve, categories: list[str]) -> CurveReading:
                         float(per_doubling))
 
 
+def read_examples_curve(curve: ModelCurve, categories: list[str]) -> CurveReading:
+    """The reading of a language model's curve over the examples per category it is shown (k): the
+    same rule over the last doubling of k (from k = 1 on), and what the examples added to its score
+    without any."""
+    rows = curve.summary()
+    shown = [row for row in rows if row.size > 0]
+    none = next((row for row in rows if row.size == 0), None)
+    added = ""
+    if none is not None and shown:
+        best = max(shown, key=lambda row: row.mean)
+        added = (f" Without examples (zero-shot) it scored {none.mean:.3f} macro-F1; its best was {best.mean:.3f} "
+                 f"with {best.size:,} per category.")
+    if len(shown) < 2:
+        return CurveReading(curve.name, TOO_SHORT, None, None, None, None, {},
+                            f"{curve.name}: too few numbers of examples to tell whether more examples help.{added}")
+    last = shown[-1]
+    halves = [row for row in shown[:-1] if row.size * 2 <= last.size * HALF_TOLERANCE]
+    before = halves[-1] if halves else shown[-2]
+    doublings = float(np.log2(last.size / before.size))
+    gain = (last.mean - before.mean) / doublings
+    spread = max((last.high - last.low) / 2, (before.high - before.low) / 2, MIN_NOISE)
+    per_doubling = spread / doublings
+    trend = trend_of(gain, per_doubling)
+    said = gain_words(trend, gain, per_doubling, f"from {before.size:,} to {last.size:,} examples per category")
+    if trend == RISING:
+        meaning = "more examples in the prompt would likely still help"
+    elif trend == UNCLEAR:
+        meaning = "the draws of examples differ too much to tell whether more would help"
+    elif trend == FALLING:
+        meaning = "more examples made it worse (a longer prompt can confuse a small model)"
+    else:
+        meaning = "more examples in the prompt would likely help little"
+    words = (f"{curve.name} learns nothing from the coded texts; over the examples per category it is shown: {said}: "
+             f"{meaning}.{added}")
+    return CurveReading(curve.name, trend, float(gain), float(spread), before.size, last.size,
+                        category_slopes(curve, categories), words, float(per_doubling))
+
+
 def category_slopes(curve: ModelCurve, categories: list[str]) -> dict[str, float]:
-    """Per category: least-squares slope of the mean F1 against log2(size), last sizes only."""
-    rows = curve.summary()[-SLOPE_SIZES:]
+    """Per category: least-squares slope of the mean F1 against log2(size), last sizes only (a curve
+    over examples: from one example per category on)."""
+    rows = [row for row in curve.summary() if row.size > 0][-SLOPE_SIZES:]
     if len(rows) < 2:
         return {}
     x = np.log2([row.size for row in rows])

@@ -2,7 +2,8 @@
 
 Per model: the setting(s) chosen by tuning and where they were tuned, and one point per training
 size and repeat with the test macro-F1 and the F1 of every category (in the order of
-``categories``). :meth:`ModelCurve.summary` gives per size the mean, min and max over the repeats —
+``categories``); a language model with your codebook has one point per number of examples per
+category it is shown instead (``ModelCurve.axis``). :meth:`ModelCurve.summary` gives per size the mean, min and max over the repeats —
 what the reference protocol reports (mean line and min–max band).
 """
 
@@ -15,6 +16,8 @@ from typing import Any
 import numpy as np
 
 LEARNING_CURVE_SCHEMA_VERSION = 1
+TRAINING_AXIS = "training texts"  # a point's ``size``: the coded training texts it learnt from
+EXAMPLES_AXIS = "examples per category"  # a point's ``size``: the coded examples per category in the prompt (k)
 
 
 @dataclass
@@ -75,10 +78,18 @@ class ModelCurve:
     status: str = "done"  # "done" | "failed" | "cancelled"
     message: str = ""
     seconds: dict[str, float] = field(default_factory=dict)
+    # what a point's ``size`` counts: training texts, or (a language model with your codebook) examples per category
+    axis: str = TRAINING_AXIS
 
     @property
     def ok(self) -> bool:
         return self.status == "done"
+
+    @property
+    def over_examples(self) -> bool:
+        """The curve is over the examples per category shown to a language model (k, from 0), not over
+        the training texts: it is read and drawn on an axis of its own."""
+        return self.axis == EXAMPLES_AXIS
 
     def summary(self) -> list[SizeSummary]:
         """Per size (smallest first): mean, min and max test macro-F1 over the repeats."""

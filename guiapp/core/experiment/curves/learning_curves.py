@@ -22,7 +22,8 @@ oversampling, if the study asks for it, is applied inside each training subset o
 in the engine's worker processes. Fine-tuned Transformers are trained by the engine's own
 fine-tuning code (``learning_curve_transformer.py``); zero-shot models, which learn nothing and so
 score the same at every size, answer the test texts once, and SetFit is trained per size
-(``learning_curve_few_shot.py``). Progress and log lines go to ``on_event``;
+(``learning_curve_few_shot.py``); a language model with your codebook, which learns nothing
+either, is drawn over the examples per category it is shown instead (``learning_curve_codebook.py``). Progress and log lines go to ``on_event``;
 Cancel stops between fits (and within a fit where the fit allows it).
 """
 
@@ -111,6 +112,25 @@ def run_learning_curve(
         n_train=len(train), n_test=len(test), tuning="per size" if options.tune_per_size else "once",
         notes=[*data.notes, *notes], started_at=started,
     )  # fmt: skip
+    try:
+        _draw_curves(spec, data, plan, tuning_sizes, result, n_jobs, on_event)
+    finally:
+        if any(model.representation == "codebook_llm" for model in spec.models):  # its memory, once per curve
+            from guiapp.core.models.llm.codebook_model import release_language_model
+
+            release_language_model()
+    from guiapp.core.experiment.run.runner import environment
+
+    result.environment = environment(n_jobs)
+    result.finished_at = now()
+    on_event(Progress(1.0, "Finished"))
+    return result
+
+
+def _draw_curves(spec: ExperimentSpec, data: StudyData, plan: CurvePlan, tuning_sizes: dict[int, int],
+                 result: LearningCurveResult, n_jobs: int, on_event: EventCallback) -> None:
+    """Each model's curve in turn into ``result.models`` (a failing model is recorded with its reason;
+    Cancel raises :class:`Cancelled` with the finished curves on it)."""
     prepared_cache: PreparedCache = {}
     n_models = len(spec.models)
     for index, model in enumerate(spec.models):
@@ -125,6 +145,10 @@ def run_learning_curve(
                 from guiapp.core.experiment.curves.learning_curve_few_shot import few_shot_curve
 
                 curve = few_shot_curve(model, data, plan, tuning_sizes, spec, report)
+            elif model.representation == "codebook_llm":  # over the examples per category it is shown
+                from guiapp.core.experiment.curves.learning_curve_codebook import codebook_curve
+
+                curve = codebook_curve(model, data, plan, spec, report)
             else:
                 curve = conventional_curve(model, data, plan, tuning_sizes, spec, prepared_cache, n_jobs, report)
         except Cancelled as stop:
@@ -140,17 +164,13 @@ def run_learning_curve(
             on_event(TaskUpdate(index, "failed", message, curve))
         else:
             last = curve.summary()[-1]
-            on_event(Log(f"{model.display_name}: test macro-F1 {last.mean:.3f} with {last.size:,} training texts "
+            amount = (f"{last.size:,} example{'s' if last.size != 1 else ''} per category" if curve.over_examples
+                      else f"{last.size:,} training texts")
+            on_event(Log(f"{model.display_name}: test macro-F1 {last.mean:.3f} with {amount} "
                          f"({last.low:.3f}–{last.high:.3f} over {last.repeats} draws); "
                          f"{curve.seconds.get('total', 0.0):.1f} s."))
             on_event(TaskUpdate(index, "done", model.display_name, curve))
         result.models.append(curve)
-    from guiapp.core.experiment.run.runner import environment
-
-    result.environment = environment(n_jobs)
-    result.finished_at = now()
-    on_event(Progress(1.0, "Finished"))
-    return result
 
 
 def conventional_curve(

@@ -78,7 +78,7 @@ def run_codebook_model(model: ModelSpec, inputs: ModelRunInputs, on_event: Event
     train, test = data.split.train, data.split.test
     n_folds = spec.evaluation.folds
     folds = inputs.folds[:n_folds]  # the first repetition: every training text is held out once
-    positions = _positions(data)
+    positions = study_positions(data)
     decide = Decisions.for_study(data.y)
 
     def make(point: dict[str, int], opts: dict[str, Any] = used) -> Any:
@@ -226,7 +226,7 @@ def run_codebook_model(model: ModelSpec, inputs: ModelRunInputs, on_event: Event
     )
 
 
-def _positions(data: StudyData) -> list[int]:
+def study_positions(data: StudyData) -> list[int]:
     """Each text's row, as the examples' record names them: the spreadsheet rows where they tell the
     texts apart (one table), else the texts' places in the study (a separate test file restarts them)."""
     rows = [int(row) for row in data.rows]
