@@ -35,8 +35,9 @@ def write_findings_sheets(workbook, styles: Styles, findings) -> None:  # noqa: 
 
 def how_estimated(findings) -> list[str]:  # noqa: ANN001
     """What was assumed, the estimator, the warnings and the methods paragraph, a line each."""
-    return [findings.assumption, f"Estimated by {findings.method}.", *findings.warnings, "",
-            findings.methods_paragraph()]
+    note = getattr(findings, "model_note", "")  # a language model's labels: a model's predictions, never the truth
+    return [findings.assumption, f"Estimated by {findings.method}.", *([note] if note else []), *findings.warnings,
+            "", findings.methods_paragraph()]
 
 
 def write_table_sheet(workbook, styles: Styles, name: str, frame: pd.DataFrame,  # noqa: ANN001

@@ -24,7 +24,8 @@ from guiapp.core.findings.designs import OtherCorpus, SeparateSample
 from guiapp.core.findings.inputs import CodedSample
 from guiapp.core.tables.rows import spreadsheet_rows
 
-MODEL_GUIDED = ("uncertainty", "diversity")  # ways the Coding step chooses that are not a random sample
+MODEL_GUIDED = ("uncertainty", "diversity")
+LANGUAGE_MODEL = "codebook_llm"  # a language model with your codebook (its results' representation)  # ways the Coding step chooses that are not a random sample
 
 
 @dataclass(frozen=True)
@@ -41,6 +42,7 @@ class StudyFindingsInputs:
     # a text can have several categories: the test texts' 0/1 rows (``probabilities`` are then each
     # category's own chance, and every category is estimated on its own: ``several_categories.py``)
     coded_categories: np.ndarray | None = None
+    model_note: str = ""  # what the findings say of the model (a language model's labels are never the truth)
     source: ClassVar[str] = "predicted"  # the corpus: texts the model predicted on the Predict step
 
     def groups(self, column: str) -> tuple[list, list]:
@@ -69,10 +71,12 @@ class StudyFindingsInputs:
         if self.coded_categories is not None:
             from guiapp.core.findings.several_categories import estimate_each
 
-            return estimate_each(self.probabilities, self.categories, coded, self.coded_categories, design,
-                                 groups=groups, group_name=column or None, **compare, on_event=on_event)
-        return estimate_findings(self.probabilities, self.categories, coded, design, groups=groups,
-                                 group_name=column or None, **compare, on_event=on_event)
+            found = estimate_each(self.probabilities, self.categories, coded, self.coded_categories, design,
+                                  groups=groups, group_name=column or None, **compare, on_event=on_event)
+        else:
+            found = estimate_findings(self.probabilities, self.categories, coded, design, groups=groups,
+                                      group_name=column or None, **compare, on_event=on_event)
+        return replace(found, model_note=self.model_note) if self.model_note else found
 
     def regress(self, formula: str, kind: str = "logistic"):  # noqa: ANN201 — a Regression
         """A regression of a category on the corpus's columns (``formula``: "economy ~ party + year")."""
@@ -134,16 +138,34 @@ def findings_inputs(result, model: str, predictions, predicted_table: pd.DataFra
         notes.append(f"{guided:,} of your codings were chosen by the Coding step where its model was unsure, so the "
                      "coded texts are not a simple random sample: these intervals assume they are. Measure your "
                      "table instead to weigh them by the chance with which they were chosen.")
+    note = model_note(tested, by_name)
     if several is not None:
         return StudyFindingsInputs(model, categories, probabilities[usable], corpus,
                                    CodedSample(labels, test_probabilities, None, metadata=metadata), tuple(notes),
-                                   coded_categories=several)
+                                   coded_categories=several, model_note=note)
     return StudyFindingsInputs(
         model, categories, probabilities[usable] / probabilities[usable].sum(axis=1, keepdims=True),
         corpus,
         CodedSample(labels, test_probabilities / test_probabilities.sum(axis=1, keepdims=True), None,
                     metadata=metadata),
-        tuple(notes))
+        tuple(notes), model_note=note)
+
+
+def model_note(model, by_name: dict | None = None) -> str:  # noqa: ANN001 — a ModelResult
+    """What the findings say of ``model``: that a language model's labels (or a combination's that
+    includes one) enter the shares only as a model's predictions, corrected by the coded texts, never as
+    the truth; "" for other models."""
+    from guiapp.core.findings.records import LANGUAGE_MODEL_NOTE
+
+    if model.representation == LANGUAGE_MODEL:
+        return LANGUAGE_MODEL_NOTE
+    combination = model.combination
+    parts = [by_name.get(name) for name in combination.parts] if combination is not None and by_name else []
+    if any(part is not None and part.representation == LANGUAGE_MODEL for part in parts):
+        return ("The model combines a language model given the codebook with other models: its labels entered these "
+                "shares only as a model's predictions, corrected by the coded texts as every model's are, and were "
+                "never used as the true categories.")
+    return ""
 
 
 def _test_metadata(result, study_table: pd.DataFrame | None, test_table: pd.DataFrame | None,

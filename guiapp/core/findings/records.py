@@ -23,7 +23,10 @@ CITATIONS = (
 )
 SEQUENTIAL_CITATION = ("Zrnic, T., & Candès, E. J. (2024). Active statistical inference. Proceedings of the "
                        "41st International Conference on Machine Learning.")
-ALL_PAIRS = "all pairs"  # the Findings step's and the project's word for every pair of groups
+ALL_PAIRS = "all pairs"
+LANGUAGE_MODEL_NOTE = ("The model is a language model given the codebook: its labels entered these shares only as a "
+                       "model's predictions, corrected by the coded texts as every model's are, and were never used "
+                       "as the true categories.")  # the Findings step's and the project's word for every pair of groups
 QUANTIFICATION_CITATION = ("Saerens, M., Latinne, P., & Decaestecker, C. (2002). Adjusting the outputs of a "
                            "classifier to new a priori probabilities. Neural Computation, 14(1), 21–41.")
 
@@ -86,6 +89,9 @@ class Findings:
     power: float | None = None
     warnings: tuple[str, ...] = ()
     comparison: str = ""  # the differences: each group against this group, ALL_PAIRS, or "" (the largest)
+    # what the model whose answers were counted is, where the findings must say it (a language model's labels
+    # are a model's predictions, never the truth): one sentence, or ""
+    model_note: str = ""
 
     def largest(self) -> str:
         """The group with the most texts, the one the others are compared with unless asked otherwise."""
@@ -159,6 +165,8 @@ class Findings:
                 f"measured on the coded texts, whose probabilities came from models that had not seen them "
                 f"(cross-fitting).{groups} For contrast, the shares of the predicted categories (classify and "
                 f"count) are given beside them; they ignore the model's mistakes.")
+        if self.model_note:
+            text += f" {self.model_note}"
         cited = list(CITATIONS)
         if self.method_key == "sequential":
             cited.append(SEQUENTIAL_CITATION)

@@ -432,7 +432,8 @@ class FindingsPage(SessionPage):
         self.session.set_findings(findings)  # the methods appendix gets its paragraph
         self.save_button.setEnabled(True)
         notes = [*(self.inputs.notes if self.inputs is not None else ()), *findings.warnings]
-        self.assumption.setText(f"{findings.assumption} Estimated by {findings.method}.")
+        said = f"{findings.assumption} Estimated by {findings.method}."
+        self.assumption.setText(f"{said}\n{findings.model_note}" if findings.model_note else said)
         shown = notes if len(notes) <= 3 else [*notes[:2], f"… and {len(notes) - 2} more like these (point here to "
                                                            "read them all)."]
         self.warnings.setText("\n".join(shown))
