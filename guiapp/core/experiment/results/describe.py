@@ -6,7 +6,8 @@ from guiapp.core.experiment.results.experiment_result import ModelResult
 
 
 def describe_chosen(model: ModelResult) -> str:
-    """"C (strictness) = 1", "learning rate 0.0001, 4 epochs", "weighted vote: SVM · Basic BOW 40 %, …"."""
+    """"C (strictness) = 1", "learning rate 0.0001, 4 epochs", "weighted vote: SVM · Basic BOW 40 %, …",
+    "2 examples per category, TextLab's instruction"."""
     if model.representation == "combined":
         weights = model.combination.weights if model.combination is not None else {}
         shares = ", ".join(f"{name} {weight:.0%}" for name, weight in weights.items())
@@ -16,6 +17,10 @@ def describe_chosen(model: ModelResult) -> str:
     from guiapp.core.models.conventional import describe_params
 
     try:
+        if model.representation == "codebook_llm":  # a language model with your codebook: its prompt variant
+            from guiapp.core.models.llm.codebook_options import describe_codebook_params
+
+            return describe_codebook_params(model.chosen_params)
         return describe_params(model.classifier, model.chosen_params)
     except (UserError, KeyError, TypeError, ValueError):  # a classifier this version does not know
         return ", ".join(f"{name} = {value}" for name, value in model.chosen_params.items())
