@@ -122,7 +122,7 @@ class PromptSettingsDialog(QDialog):
         self.setObjectName("codebookPromptSettings")
         self.setWindowTitle("Prompt settings: language model with your codebook")
         self.setWindowModality(Qt.WindowModality.WindowModal)
-        self.resize(760, 640)
+        self.resize(780, 760)
         title = QLabel("How the language model is asked", objectName="promptSettingsTitle")
         title.setStyleSheet(theme.heading_style(16))
         intro = QLabel(INTRO, wordWrap=True)
@@ -167,6 +167,7 @@ class PromptSettingsDialog(QDialog):
         self.own_edit.setToolTip(OPTION_HELP["instruction"])
         self.own_edit.setPlainText(settings.own_instruction if settings.own_instruction is not None else INSTRUCTIONS[0])
         self.own_edit.setFixedHeight(90)
+        self.own_edit.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         self.own_edit.textChanged.connect(self._show_problem)
         own_note = muted_note("Say what the model should do in the language of your texts. The codebook and how to "
                               "answer (the category's name only) are added after it by TextLab.")

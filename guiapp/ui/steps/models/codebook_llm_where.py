@@ -162,13 +162,13 @@ class ServerFields(QWidget):
         super().__init__(parent, objectName="codebookServerFields")
         self.address_edit = QLineEdit(DEFAULT_ADDRESS, objectName="codebookServerAddress", toolTip=ADDRESS_TIP)
         self.address_edit.setAccessibleName("Server address")
-        self.address_edit.textChanged.connect(self._edited)
+        self.address_edit.textChanged.connect(self._server_changed)
         self.kind_combo = QComboBox(objectName="codebookServerKind")
         for key, text in SERVER_KINDS:
             self.kind_combo.addItem(text, key)
         self.kind_combo.setToolTip("How TextLab talks to the server: Ollama's own chat, or the OpenAI-compatible "
                                    "chat that llama.cpp's llama-server, vLLM and LM Studio speak.")
-        self.kind_combo.currentIndexChanged.connect(self._edited)
+        self.kind_combo.currentIndexChanged.connect(self._server_changed)
         self.model_combo = QComboBox(objectName="codebookServerModel", editable=True)
         self.model_combo.setToolTip("The server's model to code with: ask the server for its list, or type the name.")
         self.model_combo.lineEdit().setPlaceholderText("Ask the server for its models, or type a name")
@@ -178,6 +178,7 @@ class ServerFields(QWidget):
                                       toolTip="Ask the server which models it offers (nothing of your texts is sent).",
                                       clicked=self.ask_server)
         self.answer_label = muted_note("", "codebookServerAnswer")
+        self.answer_label.hide()  # shown with the server's answer
         self.consent_box = QCheckBox(objectName="codebookConsent", toolTip=CONSENT_TIP)
         self.consent_box.setStyleSheet(theme.text_style(theme.REASON))
         self.consent_box.toggled.connect(self._edited)
@@ -266,7 +267,7 @@ class ServerFields(QWidget):
         worker.signals.failed.connect(self._not_listed)
         worker.signals.done.connect(lambda: self.ask_button.setEnabled(True))
         self.ask_button.setEnabled(False)
-        self.answer_label.setText(f"Asking {address} for its models…")
+        self._say(f"Asking {address} for its models…")
         self.slot.start(worker)
 
     def is_busy(self) -> bool:
@@ -280,21 +281,25 @@ class ServerFields(QWidget):
         self.model_combo.setEditText(typed if typed in names or not names else names[0])
         self.model_combo.blockSignals(False)
         if names:
-            self.answer_label.setText(f"The server offers {len(names)} model{'s' if len(names) != 1 else ''}: "
+            self._say(f"The server offers {len(names)} model{'s' if len(names) != 1 else ''}: "
                                       f"{', '.join(names[:6])}{'…' if len(names) > 6 else ''}.")
         else:
-            self.answer_label.setText("The server answers but offers no model yet: load or pull one there "
+            self._say("The server answers but offers no model yet: load or pull one there "
                                       "(e.g. ollama pull llama3.2), then ask again.")
         self.changed.emit()
 
     def _not_listed(self, error: Exception) -> None:
         message = getattr(error, "message", "") or "The server could not be asked for its models."
         hint = getattr(error, "hint", "") or ""
-        self.answer_label.setText(f"{message} {hint}".strip())
-        self.answer_label.setStyleSheet(theme.text_style(theme.REASON))
+        self._say(f"{message} {hint}".strip(), problem=True)
 
     def cancel(self) -> None:
         self.slot.cancel()
+
+    def _say(self, text: str, *, problem: bool = False) -> None:
+        self.answer_label.setText(text)
+        self.answer_label.setStyleSheet(theme.text_style(theme.REASON) if problem else theme.MUTED_STYLE)
+        self.answer_label.setVisible(bool(text))
 
     # -- showing -----------------------------------------------------------------------------------------
     def _show_consent(self) -> None:
@@ -302,8 +307,13 @@ class ServerFields(QWidget):
         self.consent_box.setText(CONSENT_TEXT.format(host=host or "that computer"))
         self.consent_box.setVisible(host is not None)
 
+    def _server_changed(self) -> None:
+        """Another address or kind: the last answer was another server's."""
+        if not self.slot.is_busy():
+            self._say("")
+        self._edited()
+
     def _edited(self) -> None:
-        self.answer_label.setStyleSheet(theme.MUTED_STYLE)
         self._show_consent()
         self.changed.emit()
 

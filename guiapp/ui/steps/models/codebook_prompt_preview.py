@@ -110,7 +110,8 @@ class PromptPreviewDialog(QDialog):
                        "step's definitions and examples, and the “Category descriptions…”). Each text of the study "
                        "gets the same prompt with its own text at the end; the model answers with one of the "
                        "categories' names" + (" — or, where a text can have several categories, yes or no for each"
-                                              if multi_label else "") + ".", wordWrap=True)
+                                              if multi_label else "") + ".", wordWrap=True,
+                       objectName="promptPreviewIntro")
         self.variant_combo = QComboBox(objectName="promptVariant")
         for point in variants:
             self.variant_combo.addItem(describe_codebook_params(point), dict(point))

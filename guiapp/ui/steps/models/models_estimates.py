@@ -119,9 +119,16 @@ class ModelEstimates:
         seconds = self._codebook_estimate(fitted, n_test, n_categories)
         if seconds is not None and self.codebook.is_checked():
             total += seconds
+        unknown = seconds is None and self.codebook.is_checked()
         total = self._whole_run_seconds(fitted, n_test, n_categories, total)
         if not checked:
             self.estimate_label.setText("No model is ticked yet.")
+        elif unknown and len(checked) == 1:
+            self.estimate_label.setText("1 model: its time cannot be estimated before it runs.")
+        elif unknown:
+            self.estimate_label.setText(f"The other {len(checked) - 1} model{'s' if len(checked) > 2 else ''}: "
+                                        f"{describe_duration(total)} on this computer, plus the language model with "
+                                        "your codebook, whose time cannot be estimated before it runs.")
         elif len(checked) == 1:
             self.estimate_label.setText(f"1 model: {describe_duration(total)} on this computer.")
         else:

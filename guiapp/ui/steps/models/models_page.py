@@ -330,8 +330,13 @@ class ModelsPage(ModelEstimates, QWidget):
         notes = self.few_shot.load([model for model in spec.models
                                     if (model.representation, model.classifier) in FEW_SHOT_PAIRS])
         written = study_descriptions(spec.models)  # the codebook model's sentences, where no zero-shot model gives any
-        if written is not None and not any(model.representation == "zero_shot" for model in spec.models):
+        zero_shot = next((model for model in spec.models if model.representation == "zero_shot"), None)
+        if written is not None and zero_shot is None:
             self.few_shot.set_descriptions(written)
+        elif written is not None and written != {str(key): str(value) for key, value in
+                                                 (zero_shot.representation_options.get("descriptions") or {}).items()}:
+            notes.append("The language model with your codebook and the zero-shot models describe the categories "
+                         "differently; this step keeps the zero-shot models' descriptions for all of them.")
         notes += self.codebook.load(codebook_models(spec.models))
         self.choice.set_checked(taken.pairs)  # refreshes the page
         if taken.skipped:

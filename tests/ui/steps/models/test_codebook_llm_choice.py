@@ -10,6 +10,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from PySide6.QtWidgets import QLabel
 
 from guiapp.core.coding.codebook import Codebook, CodebookCategory
 from guiapp.core.models.llm.codebook_prompt import INSTRUCTIONS
@@ -190,6 +191,7 @@ def test_the_prompt_preview_holds_each_definition_and_the_instruction(page, qtbo
     assert dialog.prompt().count("‹coded training text") == 2 * 3
     assert "2 coded training texts per category" in dialog.slots_label.text()
     assert "not scored on" in dialog.slots_label.text()
+    qtbot.wait(50)
     shot(dialog, "codebook_llm_prompt_preview")
     dialog.reject()
 
@@ -202,6 +204,7 @@ def test_the_prompt_settings_change_the_grid_and_the_preview(page, qtbot):
     dialog.k_boxes[4].click()
     dialog.wording_boxes[1].click()
     dialog.sensitivity_spin.setValue(2)
+    qtbot.wait(50)
     shot(dialog, "codebook_llm_prompt_settings")
     dialog.accept()
     spec = spec_of(page)
@@ -231,7 +234,29 @@ def test_the_estimate_line_says_something_honest(page):
     assert card.estimate()  # shown before it is ticked, too
     card.box.click()
     assert card.estimate() and card.estimate_label.toolTip()
-    assert page.estimate_label.text().startswith("All 4 models:")
+    if card.estimate() == "time unknown":  # the engine has no figure for it: said, not left out of the total silently
+        assert page.estimate_label.text().startswith("The other 3 models:")
+        assert "cannot be estimated before it runs" in page.estimate_label.text()
+        assert "depends on the language model's size" in card.estimate_label.toolTip()
+    else:
+        assert card.estimate().endswith("on this computer") and "Expected time" in card.estimate_label.toolTip()
+        assert page.estimate_label.text().startswith("All 4 models:")
+
+
+def test_the_estimate_is_unknown_in_words_when_the_engine_cannot_estimate_it(page, monkeypatch):
+    from guiapp.ui.steps.models import models_estimates
+
+    known = models_estimates.estimate_seconds
+
+    def no_figure(model, *args, **kwargs):
+        if model.representation == "codebook_llm":
+            raise ValueError("no figure for this family")
+        return known(model, *args, **kwargs)
+
+    monkeypatch.setattr(models_estimates, "estimate_seconds", no_figure)
+    page.codebook.box.click()
+    assert page.codebook.estimate() == "time unknown"
+    assert "cannot be estimated before it runs" in page.estimate_label.text()
 
 
 def test_every_setting_round_trips_through_the_study_file(page, qtbot, lm_folder):
@@ -288,7 +313,15 @@ def test_the_settings_survive_saving_and_reopening_the_project(qtbot, window, tm
     page.codebook.set_settings(PromptSettings(k=[0, 4], wordings=[1], sensitivity=2))
     assert page.run_button.isEnabled(), page.reason_label.text()
     before = spec_of(page).to_dict()
-    shot(page, "codebook_llm_in_example_study")
+    preview = page.codebook.open_preview()  # the example study's own first coded text
+    qtbot.waitUntil(preview.isVisible)
+    first = window.session.frame[window.session.mapping.text_columns[0]].iloc[0]
+    assert "first coded text of your table (row 1)" in preview.findChild(QLabel, "promptPreviewIntro").text()
+    assert str(first).strip()[:40] in preview.prompt()
+    assert "(The same is asked" not in preview.prompt()  # one category per text: one question
+    qtbot.wait(50)
+    shot(preview, "codebook_llm_prompt_preview_example_study")
+    preview.reject()
     path = tmp_path / "llm.textlab"
     assert window.project.save_and_wait(path)
 
@@ -308,12 +341,23 @@ def test_screenshots_of_the_card_both_ways(page, qtbot, lm_folder):
     card = page.codebook
     card.box.click()
     card.local.model_edit.setText("Qwen/Qwen2.5-0.5B-Instruct")
-    page.scroll.ensureWidgetVisible(card, 0, 0)
+    page.scroll.verticalScrollBar().setValue(page.scroll.verticalScrollBar().maximum())
     qtbot.wait(30)
     shot(page, "codebook_llm_in_textlab")
     card.server_radio.click()
     card.server.address_edit.setText("http://10.0.0.7:11434")
     card.server.model_combo.setEditText("llama3.2")
-    page.scroll.ensureWidgetVisible(card, 0, 0)
+    page.scroll.verticalScrollBar().setValue(page.scroll.verticalScrollBar().maximum())
     qtbot.wait(30)
     shot(page, "codebook_llm_on_server")
+
+
+def test_differing_descriptions_of_the_zero_shot_and_the_codebook_model_are_named(page):
+    spec = ExperimentSpec(data=DATA, name="both", models=[
+        ModelSpec("zero_shot", "similarity", {"descriptions": {"Health": "Doctors."}}),
+        ModelSpec("codebook_llm", "server", {"model": "m", "address": "http://127.0.0.1:8080",
+                                             "descriptions": {"Health": "Hospitals."}}),
+    ])
+    page.load_spec(spec)
+    assert "describe the categories differently" in page.load_notes
+    assert spec_of(page).representation_options["descriptions"]["Health"] == "Doctors."
