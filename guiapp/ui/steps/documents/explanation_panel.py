@@ -26,6 +26,7 @@ from guiapp.core.explain.cache import ExplanationCache, explanations_folder
 from guiapp.core.explain.document_names import name_test_documents
 from guiapp.core.export.corpus_words_export import write_corpus_words_csv
 from guiapp.core.export.target import study_data_files
+from guiapp.core.models.llm.codebook_options import CODEBOOK_LLM
 from guiapp.core.predict.open_model import open_trained_model
 from guiapp.core.predict.trained_model import TrainedModel
 from guiapp.ui.steps.documents.attention_heatmap import AttentionView
@@ -37,6 +38,7 @@ from guiapp.ui.common.long_job_warning import LongJobCheck
 from guiapp.ui.steps.documents.short_combo import fit_list, short_combo
 from guiapp.ui.common.save_dialogs import ask_save_path, proposed_name
 from guiapp.ui.common.scroll_area import ScrollArea
+from guiapp.ui import theme
 from guiapp.workers import Worker, WorkerSlot
 
 if TYPE_CHECKING:
@@ -49,6 +51,13 @@ ALL_TIP = ("Explain every test document for the chosen model, then list the word
 SEVERAL_ALL_TIP = ("Explain every test document for the chosen model toward each category it gave the text (texts "
                    "it gave none are left out), then list the words each category relies on. Explanations already "
                    "made are reused.")
+LANGUAGE_MODEL_NOTE = (
+    "A language model with your codebook is explained by leaving each word out and asking it again: every word "
+    "is one more reading of the whole prompt (your codebook, its examples and the text), so a long document takes "
+    "a while, minutes without a graphics card. Cancel stops it.")
+LANGUAGE_MODEL_ATTENTION = (
+    "Not shown for a language model with your codebook: it answers after reading the whole prompt, not the text "
+    "alone, and a language-model server gives no attention. Which words mattered is shown by leaving them out.")
 CATEGORY_TIP = "Colour the words by how much they pushed the model toward this category."
 SEVERAL_CATEGORY_TIP = (
     "A text can have several categories, and the model gives each its own chance. The colours show which words "
@@ -159,7 +168,12 @@ class ExplanationPanel(QWidget):
         self.tabs.currentChanged.connect(lambda _tab: QTimer.singleShot(0, self._tell_width))
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
+        # a language model with your codebook: why one document takes long, said before it does
+        self.method_note = QLabel(LANGUAGE_MODEL_NOTE, objectName="explainMethodNote", wordWrap=True)
+        self.method_note.setStyleSheet(theme.NOTE_STYLE)
+        self.method_note.hide()
         layout.addWidget(controls)
+        layout.addWidget(self.method_note)
         layout.addWidget(self.progress)
         layout.addWidget(self.tabs, 1)
 
@@ -349,9 +363,12 @@ class ExplanationPanel(QWidget):
         name = self.model_combo.currentData()
         model = next((m for m in self.result.models if m.name == name), None) if self.result and name else None
         transformer = model is not None and model.representation == "transformer"
+        language_model = model is not None and model.representation == CODEBOOK_LLM
         self.steps_box.setVisible(transformer)
+        self.method_note.setVisible(language_model)
         self.tabs.setTabEnabled(1, transformer)
-        self.tabs.setTabToolTip(1, "" if transformer else "Attention exists only in fine-tuned Transformers.")
+        self.tabs.setTabToolTip(1, "" if transformer else LANGUAGE_MODEL_ATTENTION if language_model else
+                                "Attention exists only in fine-tuned Transformers.")
         self.all_button.setEnabled(name is not None)
         for combo in (self.model_combo, self.category_combo):
             fit_list(combo)

@@ -35,6 +35,7 @@ from PySide6.QtWidgets import (
 
 from guiapp.core.experiment import ExperimentResult, ModelResult
 from guiapp.core.export.target import study_data_files
+from guiapp.core.models.llm.codebook_options import CODEBOOK_LLM
 from guiapp.core.predict.new_texts import NewTextPredictions, category_counts
 from guiapp.ui import theme
 from guiapp.ui.session.session_page import SessionPage
@@ -332,11 +333,14 @@ class PredictPage(SessionPage):
             return
         by_name = {model.name: model for model in self.result.models}
         folders = [(name, self._folder_of(by_name[name])) for name in self.chosen_models()]
-        if self.top_words_box.isChecked() and self._slow_chosen() and self._long_job.should_estimate():
-            from guiapp.core.explain.job_estimate import estimate_predicting  # first how long the words take
+        slow_words = self.top_words_box.isChecked() and self._slow_chosen()
+        if (slow_words or self._language_models_chosen()) and self._long_job.should_estimate():
+            from guiapp.core.explain.job_estimate import estimate_predicting  # first how long it will take
 
+            # a language model with your codebook answers slowly itself: timed also without the top words
+            options = {} if slow_words else {"top_words": False}
             self._long_job.estimate_then(estimate_predicting, folders, self.source.frame, self.source.text_columns(),
-                                         start=self.predict)
+                                         start=self.predict, **options)
             self.predict_button.setEnabled(False)
             self._show_progress()
             return
@@ -526,16 +530,34 @@ class PredictPage(SessionPage):
         return [name for name in self.chosen_models() if name in by_name and not quick_in_result(
             by_name[name].representation, by_name[name].classifier, by_name[name].chosen_params)]
 
+    def _language_models_chosen(self) -> list[str]:
+        """The ticked language models with your codebook: each answer is a pass of a generative
+        language model over the whole prompt, so predicting itself takes long."""
+        if self.result is None:
+            return []
+        by_name = {model.name: model for model in self.result.models}
+        return [name for name in self.chosen_models()
+                if name in by_name and by_name[name].representation == CODEBOOK_LLM]
+
     def _update_top_words_note(self) -> None:
         slow = self._slow_chosen() if self.top_words_box.isChecked() else []
+        texts = f"{len(self.source.frame):,} texts" if self.source.frame is not None else "each text"
+        notes = []
+        language_models = self._language_models_chosen()
+        if language_models:
+            notes.append(
+                f"{', '.join(language_models)} reads its whole prompt (your codebook, its examples and the text) for "
+                f"every one of the {texts}, which takes far longer than the other models, above all on a computer "
+                "without a graphics card. TextLab first measures how long it will take and asks when it is more "
+                "than a minute; the progress bar shows the time left, and Cancel stops it.")
         if slow:
-            texts = f"{len(self.source.frame):,} texts" if self.source.frame is not None else "each text"
-            self.top_words_note.setText(
+            notes.append(
                 f"For {', '.join(slow)} the word scores cannot be read off the model directly: TextLab works them "
                 f"out (for a combined model, from each of its parts), so for {texts} this takes longer than "
                 "predicting. When it would take more than a minute, TextLab first says how long and asks; the "
                 f"progress bar shows the time left, and Cancel stops it. {QUICK_TOP_WORDS}")
-        self.top_words_note.setVisible(bool(slow))
+        self.top_words_note.setText("\n\n".join(notes))
+        self.top_words_note.setVisible(bool(notes))
 
     @staticmethod
     def _model_label(model: ModelResult, best: bool) -> str:
