@@ -266,7 +266,8 @@ def _http_error(error: urllib.error.HTTPError, url: str, model: str) -> UserErro
         detail = error.read(4000).decode("utf-8", "replace")
     except OSError:
         detail = ""
-    if error.code in (400, 422):
+    # llama-cpp-python's server answers a request it cannot read with 500 and "N validation error(s)"
+    if error.code in (400, 422) or (error.code == 500 and "validation error" in detail):
         return _Rejected(f"The server at {url} refused the request ({error.code}).",
                          "Check that the chosen model and kind of server are right.", detail)
     if error.code == 404:
