@@ -70,7 +70,12 @@ def _prompt_sentence(facts: dict[str, Any]) -> str:
     examples = ("no coded examples (zero-shot)" if k == 0 else
                 f"{_count(k, 'coded example')} per category" if isinstance(k, int) else "")
     seeded = f", drawn with seed {facts['seed']}" if isinstance(facts.get("seed"), int) and k else ""
-    sentence = (f"Its prompt held {instruction}, each category's name with its definition from the codebook"
+    described = facts.get("descriptions")
+    some = isinstance(described, list) and isinstance(facts.get("n_categories"), int) and \
+        len(described) < facts["n_categories"]
+    definition = "with its definition from the codebook where it had one" if some or not described else \
+        "with its definition from the codebook"
+    sentence = (f"Its prompt held {instruction}, each category's name {definition}"
                 + (f", and {examples}{seeded}" if examples else "") + ".")
     if k:
         sentence += (" The examples were drawn only from the training texts of the fold being scored, never from "

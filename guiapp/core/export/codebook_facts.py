@@ -334,6 +334,7 @@ def codebook_appendix_facts(model: ModelResult) -> dict[str, Any]:
         "samples": record.samples,
         "scoring": record.scoring,
         "examples_note": record.examples_note,
+        "n_categories": len(record.get("categories")) if isinstance(record.get("categories"), list) else None,
         "descriptions": sorted(str(name) for name, text in (options.get("descriptions") or {}).items() if text)
         if isinstance(options.get("descriptions"), dict) else None,
         "texts_left_computer": record.texts_left_computer if record.raw else None,

@@ -52,6 +52,12 @@ def sensitivity_overview(models: Sequence[ModelResult]) -> str:
     return "\n".join(lines)
 
 
+def sensitivity_sentence(model: ModelResult) -> str:
+    """The run's sentence on the model's prompt sensitivity ("" without a report)."""
+    report = PromptSensitivity.from_spec(model.spec)
+    return report.words().strip() if report is not None else ""
+
+
 def summary_part(model: ModelResult) -> str:
     """For the chosen model's summary line: "a language model inside TextLab, prompt sensitivity α 0.74"."""
     report = PromptSensitivity.from_spec(model.spec)

@@ -153,6 +153,9 @@ class ModelDetails:
 
     def _show_notes(self, model: ModelResult) -> None:
         notes = model.notes
+        if is_codebook_model(model):  # its prompt sensitivity is said once, under the chart of all models
+            said = codebook_details.sensitivity_sentence(model)
+            notes = [note for note in notes if note.strip() != said]
         self.model_notes_label.set_plain_text("Notes: " + " ".join(notes) if notes else "")
         self.model_notes_label.setVisible(bool(notes))
         codebook = is_codebook_model(model)

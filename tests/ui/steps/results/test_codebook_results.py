@@ -118,3 +118,38 @@ def test_results_without_a_record_still_show_the_model(qtbot, result):
     assert not page.prompt_button.isEnabled()
     page.show_tab("Tuning")
     assert page.chosen_label.plain_text().endswith("2 examples per category, TextLab's instruction")
+
+
+def test_a_real_study_run_reads_the_same_way(qtbot, tmp_path):
+    """A study run on a tiny random causal language model built here: the Results step, the appendix and
+    the workbook read the runner's record and sensitivity report (its answers mean nothing)."""
+    import openpyxl
+
+    from guiapp.core.experiment.run.runner import run_experiment
+    from guiapp.core.export.appendix_data import build_appendix
+    from guiapp.core.export.appendix_text import appendix_paragraph
+    from guiapp.core.export.excel import write_excel
+    from guiapp.core.study.sections import ModelSpec
+    from tests.core.experiment.families.test_codebook_runner import codebook, study
+    from tests.core.models.llm.test_codebook_model import tiny_lm
+    from tests.core.synthetic_texts import coded_texts
+
+    lm = str(tiny_lm(tmp_path / "tiny-lm"))
+    spec = study([ModelSpec("bow", "logistic_regression", grid={"C": [1.0]}), codebook(lm)], combine=False)
+    result = run_experiment(spec, table=coded_texts(36, seed=1), n_jobs=1, artefacts_dir=tmp_path / "models")
+    model = result.models[1]
+    assert model.ok, model.message
+    record = model.spec["record"]
+    page = _page(qtbot, result)
+    page.choose_model(model.name)
+    assert f"Prompt sensitivity of {model.name}: The three wordings" in page.sensitivity_label.plain_text()
+    said = model.spec["sensitivity"]["sentence"]
+    assert said not in page.model_notes_label.plain_text()  # said once, under the chart
+    assert f"weights SHA-256 {record['weights_sha256'][:12]}…" in page.codebook_label.plain_text()
+    assert page.prompt_button.isEnabled() and page.saved_box.isVisible()
+    prose = appendix_paragraph(build_appendix(result))
+    assert record["weights_sha256"] in prose and record["prompt_sha256"] in prose
+    assert "where it had one" in prose  # "energy" had no description
+    book = openpyxl.load_workbook(write_excel(tmp_path / "out.xlsx", result=result))
+    values = [value for row in book["Settings"].iter_rows(values_only=True) for value in row]
+    assert record["prompt_template"]["prompts"][0] in values and record["prompt_sha256"] in values
