@@ -107,3 +107,41 @@ def test_download_model_refuses_a_folder_and_says_why_offline(tmp_path, capsys, 
     assert main(["download-model", "someone/no-such-model-here", "--language-model"]) == 2
     err = capsys.readouterr().err
     assert "someone/no-such-model-here" in err and "Traceback" not in err
+
+
+def test_textlab_run_runs_a_study_file_with_a_language_model_then_predicts_and_explains(study, tmp_path, capsys):
+    """The study file names the language model by its folder; the same engine as the window runs it,
+    and the results it writes open for ``predict`` and ``explain``."""
+    folder, _, _ = study
+    lm = folder / "Qwen2.5-0.5B-Instruct-tiny-random"
+    text = (folder / "study.toml").read_text(encoding="utf-8")
+    (tmp_path / "coded.csv").write_bytes((folder / "coded.csv").read_bytes())
+    (tmp_path / "study.toml").write_text(text + f"""
+[[models]]
+representation = "codebook_llm"
+classifier = "in_textlab"
+grid = {{ k = [0, 1] }}
+[models.representation_options]
+model = '{lm}'
+device = "cpu"
+sensitivity = 2
+descriptions = {{ economy = "jobs, prices, taxes and trade", health = "doctors, hospitals and illness" }}
+""", encoding="utf-8")
+    out = tmp_path / "results"
+    assert main(["run", str(tmp_path / "study.toml"), "--out", str(out), "--jobs", "1", "--quiet"]) == 0, \
+        capsys.readouterr().err
+    printed = capsys.readouterr().out
+    name = "Codebook language model (Qwen2.5-0.5B-Instruct-tiny-random)"
+    assert name in printed and f"{name}: a language model with your codebook, run inside TextLab" in printed
+    assert "prompt sensitivity: " in printed  # two wordings answered the test texts
+    result = read_results(out)
+    model = next(m for m in result.models if m.name == name)
+    assert model.representation == "codebook_llm" and model.chosen_params["k"] in (0, 1)
+    opened = open_trained_model(model_folder(out, model), name)
+    np.testing.assert_allclose(opened.answer(result.test_texts)[1], np.asarray(model.probabilities), atol=1e-6)
+    new = tmp_path / "new.csv"
+    pd.DataFrame({"text": ["Doctors at the hospital.", "Prices and taxes rose."]}).to_csv(new, index=False)
+    assert main(["predict", str(out), str(new), "--out", str(tmp_path / "p.csv"), "--model", name]) == 0
+    assert main(["explain", str(out), "--documents", str(result.test_rows[1]), "--model", name,
+                 "--out", str(tmp_path / "why")]) == 0
+    assert "drops when the word is left out" in (tmp_path / "why" / "explanations.html").read_text(encoding="utf-8")
