@@ -103,8 +103,9 @@ def check_codebook_source(classifier: str, options: dict) -> None:
     elif needs_download(name):
         raise UserError(f"{family} cannot start: the model “{name}” is not on this computer, and a study never "
                         "downloads it.",
-                        "Download it on the Models step (TextLab asks before it downloads), or choose a folder "
-                        "that holds the model.")
+                        "Download it on the Models step (TextLab asks before it downloads), or at the command "
+                        f"line with `textlab download-model {name} --language-model`, or choose a folder that "
+                        "holds the model.")
     folder = resolve_model(name, allow_download=False)
     if not is_causal_model_folder(folder):
         raise UserError(f"{family} cannot start: “{name}” holds no language model that writes text.",
