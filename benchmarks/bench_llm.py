@@ -28,7 +28,14 @@ Measured, in the same process and on the same prompts:
   to show how the estimate compares with the time taken. Memory: the parameters (counted on the meta
   device, nothing allocated) × 4 bytes (float32, what TextLab uses on a CPU) or × 2 (bfloat16).
 
-Usage: .venv/bin/python benchmarks/bench_llm.py [--quick] [--texts N]
+  (d) how the study's time estimate compares with the time taken: a small study of the example's bill
+  titles (the 4 commonest topics, each with its definition; 2 folds; the grid k = 0 and 1; 2 wordings
+  for the sensitivity report) is run with ``run_experiment`` on the tiny GPT-2 and on the
+  MiniLM-scale GPT-2, each saved to a folder as a researcher's model would be; the estimate the Run
+  step announces (``codebook_estimates.codebook_seconds``, from the folder's config.json) is printed
+  beside the model's measured seconds.
+
+Usage: .venv/bin/python benchmarks/bench_llm.py [--quick] [--texts N] [--study-texts N] [--only-study]
 """
 
 from __future__ import annotations
@@ -307,6 +314,63 @@ def large_shapes(prompts: list[str], names: list[str], tokenizer, check_full: bo
     return rows
 
 
+# ---------------------------------------------------------------------------------------------- (d) a study
+def study_table(count: int, seed: int = 0):
+    """``count`` bill titles of the example's 4 commonest topics, as many of each (text, topic), drawn
+    with a seed."""
+    import pandas as pd
+
+    from guiapp.core.locations import example_path
+
+    bills = pd.read_excel(example_path(), sheet_name="Bills", engine="calamine")
+    common = bills["Topic code"].value_counts().index[:4]
+    chosen = pd.concat([bills[bills["Topic code"] == code].sample(count // 4, random_state=seed) for code in common])
+    return pd.DataFrame({"text": chosen["Title"].astype(str).tolist(), "label": chosen["Topic"].astype(str).tolist(),
+                         "code": chosen["Topic code"].astype(int).tolist()})
+
+
+def estimate_against_study(tokenizer, folder: Path, count: int) -> list[dict]:
+    """Run the small study on each saved random model; the estimate beside the measured seconds."""
+    from guiapp.core.compute.machine_load import read_load
+    from guiapp.core.experiment.run.run_size import estimate_run
+    from guiapp.core.experiment.run.runner import run_experiment
+    from guiapp.core.experiment.speed.estimates import mean_subword_tokens
+    from guiapp.core.study.mapping import ColumnMapping
+    from guiapp.core.study.sections import EvaluationSpec, ModelSpec
+    from guiapp.core.study.spec import DataSpec, ExperimentSpec
+
+    table = study_table(count)
+    descriptions = {str(topic): DEFINITIONS[int(code)] for topic, code in zip(table["label"], table["code"])}
+    rows = []
+    for title, width, layers, heads in [("tiny random GPT-2 (2 layers, width 16)", 16, 2, 2),
+                                        ("random GPT-2, MiniLM scale (6 layers, width 384)", 384, 6, 12)]:
+        saved = folder / f"gpt2-{width}"
+        gpt2(tokenizer, width, layers, heads).save_pretrained(saved)
+        tokenizer.save_pretrained(saved)
+        model = ModelSpec("codebook_llm", "in_textlab", representation_options={
+            "model": str(saved), "descriptions": descriptions, "device": "cpu", "batch_size": BATCH, "sensitivity": 2},
+            grid={"k": [0, 1]})
+        spec = ExperimentSpec(data=DataSpec(mapping=ColumnMapping(text_columns=["text"], category_column="label")),
+                              evaluation=EvaluationSpec(folds=2, bootstrap_samples=100), models=[model], seed=0)
+        load = read_load()  # what the Run step allows for: other programs keeping the cores busy
+        result = run_experiment(spec, table=table[["text", "label"]], n_jobs=1)
+        found = result.models[0]
+        if not found.ok:
+            raise SystemExit(f"the study failed: {found.message}")
+        n_train, n_test = result.split["n_train"], result.split["n_test"]
+        train_texts = [text for text in table["text"] if text not in set(result.test_texts)]
+        size = estimate_run(spec, n_train, n_test, len(result.categories), mean_tokens=mean_subword_tokens(train_texts),
+                            load=load)
+        planned = size.plan.models[0]
+        slowdown = load.slowdown() if load is not None else 1.0
+        rows.append({"title": title, "train": n_train, "test": n_test, "passes": planned.passes,
+                     "estimate": planned.seconds, "loaded": planned.seconds * slowdown, "slowdown": slowdown,
+                     "measured": found.seconds["total"], "load": os.getloadavg()[0]})
+        print(f"  {title}: estimated {planned.seconds:.1f} s ({planned.seconds * slowdown:.1f} s allowing for the "
+              f"machine's load), took {found.seconds['total']:.1f} s", flush=True)
+    return rows
+
+
 def machine() -> str:
     import torch
 
@@ -325,6 +389,9 @@ def main() -> None:
     parser.add_argument("--large-texts", type=int, default=None, help="texts for the 0.5–8 B shapes (default 4; quick 1)")
     parser.add_argument("--check-full", action=argparse.BooleanOptionalAction, default=None,
                         help="also time the whole 0.5 B model (default: on, off with --quick)")
+    parser.add_argument("--study-texts", type=int, default=None,
+                        help="coded texts of the small study that checks the estimate (default 100; quick 40)")
+    parser.add_argument("--only-study", action="store_true", help="only the estimate against a small study (d)")
     args = parser.parse_args()
     count = args.texts or (8 if args.quick else 64)
     large = args.large_texts or (1 if args.quick else 4)
@@ -340,6 +407,9 @@ def main() -> None:
     print(f"Prompt: the example's {len(names)} topics with a definition each and one bill title; "
           f"{min(lengths)}–{max(lengths)} tokens (median {int(np.median(lengths))}), MiniLM's WordPiece pieces.\n")
 
+    if args.only_study:
+        study_section(tokenizer, args.study_texts or (40 if args.quick else 100))
+        return
     small = small_models(prompt_builder, texts[:count], tokenizer, args.quick)
     print("| Model (random weights) | Parameters | Label scoring: texts/s | Generating the answer: texts/s "
           "| Scoring ÷ generating (time) | One pass per category: texts/s | Cache reuse ÷ one pass per category (time) |")
@@ -371,8 +441,27 @@ def main() -> None:
                      f"(estimate ÷ measured = {r['estimate'] / r['full']:.2f})")
         print(line + ".")
     print("  Memory: the weights only (parameters × 4 or 2 bytes); the prompt's cache and the scores add a little.")
+    study_section(tokenizer, args.study_texts or (40 if args.quick else 100))
     print(f"\nTotal time of this run: {time.perf_counter() - started:.0f} s; load average at the end "
           f"{os.getloadavg()[0]:.2f}")
+
+
+def study_section(tokenizer, count: int) -> None:
+    import tempfile
+
+    print(f"\nThe study's time estimate against the time taken ({count} bill titles of 4 topics, 2 folds, "
+          "k = 0 and 1, 2 wordings):", flush=True)
+    with tempfile.TemporaryDirectory(prefix="bench-llm-") as folder:
+        rows = estimate_against_study(tokenizer, Path(folder), count)
+    print("\n| Model (random weights) | Training / test texts | Prompts | Estimated, idle machine "
+          "| Estimated, allowing for the load (as the Run step says) | Taken | Estimated ÷ taken (idle / load) |")
+    print("|---|---:|---:|---:|---:|---:|---:|")
+    for r in rows:
+        print(f"| {r['title']} | {r['train']} / {r['test']} | {r['passes']:,} | {r['estimate']:.1f} s "
+              f"| {r['loaded']:.1f} s (× {r['slowdown']:.2f}) | {r['measured']:.1f} s "
+              f"| {r['estimate'] / r['measured']:.2f} / {r['loaded'] / r['measured']:.2f} |")
+    print("  The estimate includes importing PyTorch and Transformers (6 s), counted whether or not they were "
+          f"loaded before; load average at the end {os.getloadavg()[0]:.2f}.")
 
 
 if __name__ == "__main__":

@@ -47,7 +47,8 @@ GPU_SECONDS_PER_TEXT = 0.005
 LOAD_SECONDS_PER_GB = 2.0  # reading the weights from disk and hashing them, per GB of weights
 TOKENS_PER_WORD = 1.3
 INSTRUCTION_TOKENS = 60  # the instruction and the answer's format
-PER_CATEGORY_TOKENS = 4  # a category's line: its name and punctuation (without its definition)
+PER_CATEGORY_TOKENS = 8  # a category's line: its name and punctuation (without its definition)
+PER_EXAMPLE_TOKENS = 12  # an example's frame: "Text:", quotes, its category's name
 QUESTION_TOKENS = 15  # "Does this text belong to the category …?" (several categories per text)
 DEFAULT_TEXT_TOKENS = 64.0
 CODEBOOK_LLM = "codebook_llm"
@@ -100,7 +101,7 @@ def prompt_tokens(model: ModelSpec, k: int, n_categories: int, mean_tokens: floa
     codebook = sum(_words(value) for value in options["descriptions"].values()) * TOKENS_PER_WORD
     codebook += sum(_words(value) for texts in options["examples"].values() for value in texts) * TOKENS_PER_WORD
     instruction = _words(options["instruction"]) * TOKENS_PER_WORD if options["instruction"] else INSTRUCTION_TOKENS
-    examples = k * max(n_categories, 1) * (text + PER_CATEGORY_TOKENS)
+    examples = k * max(n_categories, 1) * (text + PER_EXAMPLE_TOKENS)
     question = QUESTION_TOKENS if multi_label else 0
     return instruction + max(n_categories, 1) * PER_CATEGORY_TOKENS + codebook + examples + text + question
 
