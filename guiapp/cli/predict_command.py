@@ -28,7 +28,8 @@ def add_predict_command(commands) -> None:
     predict.add_argument("--text", action="append", help="the text column of the new table (repeat to join several)")
     predict.add_argument("--top-words", action="store_true",
                          help="add a column with the five words that pushed each prediction most (quick for "
-                              "bag-of-words models; Transformers take about a second or more per text); where a "
+                              "bag-of-words models; Transformers take about a second or more per text, and a language "
+                              "model with your codebook reads its whole prompt again for every word); where a "
                               "text can have several categories, toward the first category it was given, named in "
                               "the cell")
     predict.add_argument("--steps", type=int, default=50,

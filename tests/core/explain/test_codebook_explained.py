@@ -115,3 +115,16 @@ def test_the_cost_counts_prompt_passes_and_says_why_it_is_slow(lm_folder, tmp_pa
     assert answering.documents == len(TEST) and 0 < answering.seconds < estimate.seconds
     assert "once per text" in answering.note and "word left out" not in answering.note
     assert estimate_answering([], TEST) == JobEstimate(0.0, 0)
+
+
+def test_the_top_words_of_new_texts_come_from_leaving_words_out(lm_folder, tmp_path):
+    from guiapp.core.explain.top_words import is_quick, predict_with_words, quick_in_result
+
+    model = opened(tmp_path / "m", lm_folder)
+    assert not is_quick(model) and not quick_in_result("codebook_llm", "in_textlab", {"k": 1, "instruction": 0})
+    found = predict_with_words([model], [TEXT, ""], top_words=True)
+    cells = found.top_words_of(0)
+    assert cells is not None and cells[1] == "" and "(" in cells[0]
+    best = explain_document(model, TEXT, int(found.predictions[0].predicted[0]))
+    strongest = max(zip(best.words, best.scores, strict=True), key=lambda pair: abs(pair[1]))[0].text
+    assert strongest in cells[0]
