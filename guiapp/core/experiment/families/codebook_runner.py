@@ -92,9 +92,9 @@ def run_codebook_model(model: ModelSpec, inputs: ModelRunInputs, on_event: Event
         notes.append(f"The texts were sent to the language-model server at {options['address']}, which is not this "
                      "computer (with the researcher's agreement).")
     sensitivity = max(1, min(int(options["sensitivity"]), len(INSTRUCTIONS)))
-    on_event(Log(f"{name}: learns nothing from the coded texts; {len(points)} prompt variant"
-                 f"{'s' if len(points) != 1 else ''} each answer the {len(train):,} training texts on the study's "
-                 f"{n_folds} folds, then the chosen one answers the {len(test):,} test texts"
+    variants = f"{len(points)} prompt variants each answer" if len(points) > 1 else "its prompt answers"
+    on_event(Log(f"{name}: learns nothing from the coded texts; {variants} the {len(train):,} training texts on the "
+                 f"study's {n_folds} folds, then the chosen one answers the {len(test):,} test texts"
                  + (f" under {sensitivity} wordings of the instruction." if sensitivity > 1 else ".")))
     if spec.evaluation.cv_repeats > 1:
         notes.append(f"The prompt variants were scored on the first {n_folds} folds only (not their "

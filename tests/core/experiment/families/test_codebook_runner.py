@@ -227,3 +227,29 @@ def test_a_study_on_a_language_model_server(served, tmp_path):  # noqa: F811 (th
     assert any("answers of the server" in note for note in found.spec["notes"])
     np.testing.assert_allclose(np.asarray(found.probabilities).sum(axis=1), 1.0, atol=1e-5)
     assert len(found.spec["sensitivity"]["prompts"]) == 2
+
+
+def test_a_model_that_does_not_write_text_is_refused_before_anything_runs(tmp_path):
+    from tests.tiny_bert import save_tiny_bert, tiny_tokenizer
+
+    bert = save_tiny_bert(tmp_path / "a bert", tiny_tokenizer(tmp_path / "vocabulary", ["the", "text"]))
+    with pytest.raises(UserError) as refused:
+        run_experiment(study([codebook(str(bert))]), table=coded_texts(20), n_jobs=1)
+    assert "holds no language model that writes text" in refused.value.message
+
+
+def test_a_server_that_is_not_this_computer_needs_consent_before_anything_runs():
+    model = ModelSpec("codebook_llm", "server", representation_options={
+        "model": "llama3.2", "address": "http://192.0.2.7:11434", "protocol": "ollama"}, grid={"k": [0]})
+    events: list = []
+    with pytest.raises(UserError) as refused:
+        run_experiment(study([model]), events.append, table=coded_texts(20), n_jobs=1)
+    assert "Codebook language model (llama3.2 on a server):" in refused.value.message
+    assert not [event for event in events if isinstance(event, Log)]
+
+
+def test_the_health_check_names_a_missing_codebook_model(tmp_path):
+    from guiapp.core.study.model_sources import model_problems
+
+    problems, _ = model_problems(study([codebook(str(tmp_path / "gone"))]))
+    assert len(problems) == 1 and "does not exist" in problems[0].message
