@@ -29,7 +29,7 @@ import numpy as np
 from guiapp.core.errors import UserError
 from guiapp.core.predict.trained_model import TrainedModel
 
-CHUNK_SIZE = 16  # texts per answer call: progress and Cancel between chunks
+CHUNK_SIZE = 8  # texts per answer call (a batch of prompts): progress and Cancel between chunks
 _WORDS = re.compile(r"\w+|[^\w\s]")
 
 
