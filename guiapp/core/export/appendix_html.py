@@ -13,7 +13,7 @@ import json
 from html import escape
 from typing import Any
 
-from guiapp.core.export.appendix_references import references
+from guiapp.core.export.appendix_references import references, title_stop
 from guiapp.core.export.appendix_text import (
     appendix_paragraph,
     date,
@@ -78,7 +78,8 @@ def render_appendix_html(appendix: dict[str, Any]) -> str:
 
 def _reference(work: dict[str, Any]) -> str:
     parts = work["parts"]
-    return (f"<p>{escape(parts['authors'])} ({escape(parts['year'])}). {escape(parts['title'])}. "
+    return (f"<p>{escape(parts['authors'])} ({escape(parts['year'])}). {escape(parts['title'])}"
+            f"{title_stop(parts['title'])} "
             f"<i>{escape(parts['journal'])}</i>. {escape(parts['note'])}</p>")
 
 

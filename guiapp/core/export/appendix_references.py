@@ -10,9 +10,14 @@ from __future__ import annotations
 from typing import Any
 
 
+def title_stop(title: str) -> str:
+    """The full stop after a title, left out where the title ends with its own question or exclamation mark."""
+    return "" if title.endswith(("?", "!")) else "."
+
+
 def _work(key: str, parts: dict[str, str]) -> dict[str, Any]:
     """A cited work: its in-text citation, its reference in one line, and its parts."""
-    text = "{authors} ({year}). {title}. {journal}. {note}".format(**parts).strip()
+    text = "{authors} ({year}). {title}{stop} {journal}. {note}".format(**parts, stop=title_stop(parts["title"])).strip()
     return {"key": key, "text": text, "parts": parts}
 
 

@@ -52,6 +52,7 @@ def test_the_appendix_records_the_language_model_the_prompt_and_its_sensitivity(
     page = render_appendix_html(appendix)
     assert "Codebook LLMs: Evaluating LLMs as measurement tools for political science concepts" in page
     assert "ChatGPT outperforms crowd workers for text-annotation tasks" in page and "<pre" in page
+    assert "transform computational social science? <i>Computational Linguistics</i>" in page
     assert "Prompt template" in page  # the full template is on the page
     assert "Categories:" in page and "{text}" in page
 
