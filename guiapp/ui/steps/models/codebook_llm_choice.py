@@ -70,8 +70,9 @@ WHERE_TIPS = {
             "this computer your texts stay here.",
 }
 UNKNOWN_TIME = "time unknown"
+RUN_STEP_NOTE = "The Run step shows the time left once the run starts."
 UNKNOWN_TIME_TIP = ("TextLab cannot estimate this model's time yet: it depends on the language model's size, the "
-                    "graphics card and the server. The Run step shows the time left once the run starts.")
+                    f"graphics card and the server. {RUN_STEP_NOTE}")
 
 
 class CodebookSource(Protocol):

@@ -15,11 +15,17 @@ from guiapp.core.experiment.speed.estimates import (
     estimate_seconds,
     transformer_tuning_splits,
 )
+from guiapp.core.experiment.speed.codebook_estimates import codebook_on_gpu
 from guiapp.core.experiment.speed.few_shot_estimates import setfit_on_gpu
 from guiapp.core.models.transformers.options import expand_transformer_grid
 from guiapp.core.study.split_sizes import holdout_sizes, oversampled_size
 from guiapp.ui.steps.models.advanced_settings import TRANSFORMER, TRANSFORMER_PAIR
-from guiapp.ui.steps.models.codebook_llm_choice import CODEBOOK_PAIRS, UNKNOWN_TIME, UNKNOWN_TIME_TIP
+from guiapp.ui.steps.models.codebook_llm_choice import (
+    CODEBOOK_PAIRS,
+    RUN_STEP_NOTE,
+    UNKNOWN_TIME,
+    UNKNOWN_TIME_TIP,
+)
 from guiapp.ui.steps.models.few_shot_choice import FEW_SHOT_PAIRS
 from guiapp.ui.steps.models.model_choice import Pair
 
@@ -181,22 +187,23 @@ class ModelEstimates:
         evaluation = self.settings.evaluation
         tokens = self._report.tokens if self._report is not None else None
         on_gpu = self.transformer.on_gpu()
+        spec = self.codebook.model_spec()
+        reason = ""
         try:
             seconds = estimate_seconds(
-                self.codebook.model_spec(), n_train, n_test, n_categories, evaluation.folds, on_gpu=on_gpu,
+                spec, n_train, n_test, n_categories, evaluation.folds, on_gpu=on_gpu,
                 tuning=evaluation.transformer_tuning, validation_share=evaluation.validation_share,
                 mean_tokens=tokens.mean if tokens is not None else None,
             )
+        except UserError as error:  # a server, or a model not on this computer: said in words
+            seconds, reason = None, error.message
         except Exception:  # noqa: BLE001 - an estimate never stops the step: the card says it is unknown
             seconds = None
         if seconds is None or not seconds >= 0:
-            self.codebook.set_estimate(UNKNOWN_TIME, UNKNOWN_TIME_TIP)
+            self.codebook.set_estimate(UNKNOWN_TIME, f"{reason} {RUN_STEP_NOTE}" if reason else UNKNOWN_TIME_TIP)
             return None
         prompts = len(self.codebook.settings.variants())
-        if self.codebook.classifier() == "server":
-            where = "on the server"
-        else:
-            where = "with the GPU" if on_gpu else "on the processor"
+        where = "with the GPU" if codebook_on_gpu(spec, on_gpu) else "on the processor"
         self.codebook.set_estimate(
             f"{describe_duration(seconds)} on this computer",
             f"Expected time {where}: {prompts} prompt{'s' if prompts != 1 else ''} × {evaluation.folds} folds, "

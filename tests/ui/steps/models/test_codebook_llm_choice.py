@@ -229,18 +229,21 @@ def test_the_prompt_settings_change_the_grid_and_the_preview(page, qtbot):
     assert PromptSettings(k=[]).problem().startswith("Tick at least one number")
 
 
-def test_the_estimate_line_says_something_honest(page):
+def test_the_estimate_line_says_something_honest(page, lm_folder):
     card = page.codebook
     assert card.estimate()  # shown before it is ticked, too
     card.box.click()
-    assert card.estimate() and card.estimate_label.toolTip()
-    if card.estimate() == "time unknown":  # the engine has no figure for it: said, not left out of the total silently
-        assert page.estimate_label.text().startswith("The other 3 models:")
-        assert "cannot be estimated before it runs" in page.estimate_label.text()
-        assert "depends on the language model's size" in card.estimate_label.toolTip()
-    else:
-        assert card.estimate().endswith("on this computer") and "Expected time" in card.estimate_label.toolTip()
-        assert page.estimate_label.text().startswith("All 4 models:")
+    card.local.model_edit.setText(lm_folder)  # inside TextLab: from the model's size and the prompt's length
+    assert card.estimate().endswith("on this computer"), card.estimate_label.toolTip()
+    assert "Expected time on the processor: 2 prompts × 5 folds" in card.estimate_label.toolTip()
+    assert page.estimate_label.text().startswith("All 4 models:")
+    card.server_radio.click()  # a server's speed cannot be seen from here: said, and why
+    card.server.model_combo.setEditText("llama3.2")
+    assert card.estimate() == "time unknown"
+    tip = card.estimate_label.toolTip()
+    assert tip.endswith("The Run step shows the time left once the run starts.") and len(tip) > 80
+    assert page.estimate_label.text().startswith("The other 3 models:")
+    assert "cannot be estimated before it runs" in page.estimate_label.text()
 
 
 def test_the_estimate_is_unknown_in_words_when_the_engine_cannot_estimate_it(page, monkeypatch):
@@ -361,3 +364,44 @@ def test_differing_descriptions_of_the_zero_shot_and_the_codebook_model_are_name
     page.load_spec(spec)
     assert "describe the categories differently" in page.load_notes
     assert spec_of(page).representation_options["descriptions"]["Health"] == "Doctors."
+
+
+def test_a_folder_with_a_model_that_does_not_write_text_is_said_in_words(page, tmp_path):
+    import json
+
+    folder = tmp_path / "bert-classifier"
+    folder.mkdir()
+    (folder / "config.json").write_text(json.dumps({"model_type": "bert",
+                                                    "architectures": ["BertForSequenceClassification"]}))
+    page.codebook.box.click()
+    page.codebook.local.model_edit.setText(str(folder))
+    assert "does not write text" in page.reason_label.text() and not page.run_button.isEnabled()
+    assert "instruction-tuned" in page.codebook.problem_label.text()
+
+
+def test_a_named_language_model_is_downloaded_with_consent_then_the_study_can_run(page, qtbot, monkeypatch):
+    from guiapp.core.events import Progress
+    from guiapp.core.models.transformers.sources import resolve as model_sources
+
+    downloaded: list[str] = []
+    name = "Qwen/Qwen2.5-0.5B-Instruct"
+    monkeypatch.setattr(model_sources, "needs_download", lambda source, cache_dir=None: source == name
+                        and source not in downloaded)
+
+    def fake_download(source, on_event):
+        on_event(Progress(0.5, "500 of 1,000 MB"))
+        downloaded.append(source)
+        return "/models/qwen"
+
+    monkeypatch.setattr(model_sources, "download_model", fake_download)
+    card = page.codebook
+    card.box.click()
+    card.local.model_edit.setText(name)
+    assert not page.run_button.isEnabled() and downloaded == []  # nothing goes online before the click
+    row = card.local.download
+    row.button.click()
+    qtbot.waitUntil(lambda: "downloaded and ready" in row.label.text(), timeout=30_000)
+    qtbot.waitUntil(lambda: not row.is_busy())
+    assert downloaded == [name]
+    qtbot.waitUntil(lambda: page.run_button.isEnabled())
+    assert spec_of(page).representation_options["model"] == name
