@@ -45,6 +45,7 @@ from guiapp.core.explain.few_shot_families import is_codebook_llm, is_few_shot
 from guiapp.core.explain.top_words import DOCUMENTS_PER_CHUNK as TEXTS_PER_CHUNK
 from guiapp.core.explain.top_words import is_quick
 from guiapp.core.explain.words import split_words
+from guiapp.core.predict.new_texts import answer_chunk_size
 from guiapp.core.predict.trained_model import TrainedModel
 
 LONG_JOB_SECONDS = 60.0  # longer jobs are announced with their estimate, and the user is asked
@@ -115,18 +116,27 @@ def answer_units(model: TrainedModel, n_words: int) -> float:
     """How the cost of one answer grows with a document of ``n_words`` words."""
     if is_codebook_llm(model):  # the whole prompt around the text, once per question
         return float((model.prompt_words + n_words + 2) * model.questions_per_text)  # type: ignore[attr-defined]
+    language_models = [part for part in getattr(model, "parts", []) if is_codebook_llm(part)]
+    if model.family == "combined" and language_models:  # its language models cost the most by far
+        return sum(answer_units(part, n_words) for part in language_models)
     return _pieces(n_words) if _reads_pieces(model) else 1.0
 
 
 def slow_model_note(model: TrainedModel, method: str) -> str:
-    """Why a language model with your codebook takes long, in words ("" for the other models)."""
+    """Why a language model with your codebook (or a combined model with one among its parts) takes
+    long, in words ("" for the other models)."""
+    who = "The language model with your codebook"
+    if getattr(model, "family", "") == "combined":
+        parts = [part for part in getattr(model, "parts", []) if is_codebook_llm(part)]
+        if not parts:
+            return ""
+        model, who = parts[0], f"Its part {parts[0].name}, a language model with your codebook,"
     if not is_codebook_llm(model):
         return ""
     questions = model.questions_per_text  # type: ignore[attr-defined]
     per_text = f"{questions} times per text (once per category)" if questions > 1 else "once per text"
-    what = (f"The language model with your codebook reads its whole prompt (the codebook, its examples and the "
-            f"text) {per_text}")
-    if method == OCCLUSION:
+    what = f"{who} reads its whole prompt (the codebook, its examples and the text) {per_text}"
+    if method in (OCCLUSION, COMBINED_PARTS):
         what += ", and again for every word left out"
     where = model.device_note()  # type: ignore[attr-defined]
     if where == "the processor":
@@ -231,7 +241,7 @@ def estimate_explaining(
     calls = float(np.ceil(len(todo) / chunk))
     if chosen == COMBINED_PARTS:
         return JobEstimate(seconds + _combined_seconds(model, todo, lengths, sample, shortest, steps, calls),
-                           len(todo))
+                           len(todo), slow_model_note(model, chosen))
 
     def explain(rows: list[int]) -> object:
         return explain_documents(model, [todo[i] for i in rows], [targets[i] for i in rows], method=method,
@@ -310,7 +320,7 @@ def estimate_answering(
     in that time and are not counted."""
     total = JobEstimate(0.0, 0)
     for model in models:
-        if is_codebook_llm(model):
+        if slow_model_note(model, ""):  # a language model with your codebook, or a combination with one
             total = total + _answering(model, [text for text in texts if text and text.strip()], on_event)
     return total
 
@@ -327,7 +337,7 @@ def _answering(model: TrainedModel, texts: list[str], on_event: EventCallback) -
         return model.answer([texts[i] for i in rows])
 
     rate = _rate(answer, sample[:1], sample, lambda i: answer_units(model, int(lengths[i])))
-    calls = float(np.ceil(len(texts) / max(int(getattr(model, "chunk_size", 1)), 1)))
+    calls = float(np.ceil(len(texts) / answer_chunk_size(model, len(texts))))
     seconds = rate.seconds(calls, sum(answer_units(model, int(n)) for n in lengths))
     return JobEstimate(float(seconds), len(texts), slow_model_note(model, ""))
 

@@ -107,15 +107,22 @@ def predict_new_texts(
     results = []
     for index, model in enumerate(models):
         share = sub_progress(on_event, index / len(models), (index + 1) / len(models))
-        # a language model answers a few texts at a time, so progress moves and Cancel stops soon
-        size = min(chunk_size, int(getattr(model, "chunk_size", chunk_size)))
-        results.append(predict_in_chunks(model.answer, texts, model.categories, chunk_size=size,
+        results.append(predict_in_chunks(model.answer, texts, model.categories,
+                                         chunk_size=answer_chunk_size(model, chunk_size),
                                          on_event=share, what=f"{model.name}: predicting",
                                          multi_label=model.multi_label))
         on_event(Log(f"{model.name}: {len(texts) - results[-1].n_empty:,} texts predicted in "
                      f"{results[-1].seconds:.1f} s" + (f"; {results[-1].n_empty:,} empty {'text' if results[-1].n_empty == 1 else 'texts'} left out."
                                                        if results[-1].n_empty else ".")))
     return NewTextPredictions([model.name for model in models], results, warnings)
+
+
+def answer_chunk_size(model: TrainedModel, chunk_size: int = DEFAULT_CHUNK_SIZE) -> int:
+    """How many texts ``model`` answers at once: ``chunk_size``, or fewer for a model that reads
+    slowly (a language model with your codebook, or a combination with one among its parts), so
+    that progress moves and Cancel stops soon."""
+    sizes = [int(getattr(part, "chunk_size", chunk_size)) for part in [model, *getattr(model, "parts", [])]]
+    return max(1, min([chunk_size, *sizes]))
 
 
 def category_counts(found: NewTextPredictions) -> pd.DataFrame:

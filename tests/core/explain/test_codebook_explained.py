@@ -128,3 +128,26 @@ def test_the_top_words_of_new_texts_come_from_leaving_words_out(lm_folder, tmp_p
     best = explain_document(model, TEXT, int(found.predictions[0].predicted[0]))
     strongest = max(zip(best.words, best.scores, strict=True), key=lambda pair: abs(pair[1]))[0].text
     assert strongest in cells[0]
+
+
+def test_a_combined_model_explains_and_times_its_language_model_part(lm_folder, tmp_path):
+    """Combined models are built from every ticked model: a language-model part is explained by
+    leaving words out, weighed as the vote weighs it; it sets the pace of predicting and the estimate."""
+    from guiapp.core.experiment.combined.combining import WeightedVote
+    from guiapp.core.explain.attribution import COMBINED_PARTS
+    from guiapp.core.predict.combined_model import CombinedModel
+    from guiapp.core.predict.new_texts import answer_chunk_size
+
+    first = opened(tmp_path / "one", lm_folder)
+    saved_codebook(tmp_path / "zero", lm_folder, k=0)
+    second = open_trained_model(tmp_path / "zero", "Codebook language model (zero-shot)")
+    combined = CombinedModel("Combined: weighted vote", [first, second], WeightedVote([0.7, 0.3]), NAMES)
+    attribution = explain_document(combined, TEXT, 1)
+    assert attribution.method == COMBINED_PARTS and [p["method"] for p in attribution.details["parts"]] == \
+        [OCCLUSION, OCCLUSION]
+    expected = 0.7 * drops(first, TEXT, 1)[1] + 0.3 * drops(second, TEXT, 1)[1]
+    assert np.allclose(attribution.scores, expected, atol=1e-7)
+    assert answer_chunk_size(combined) == first.chunk_size < 2048
+    assert answer_units(combined, 10) == pytest.approx(answer_units(first, 10) + answer_units(second, 10))
+    estimate = estimate_answering([combined], TEST[:3])
+    assert estimate.seconds > 0 and estimate.note.startswith("Its part Codebook language model (tiny)")
