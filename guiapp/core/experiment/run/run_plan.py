@@ -71,6 +71,7 @@ class ModelPlan:
     pairs_per_fit: int = 0  # SetFit: pairs of coded texts one tuning run learns from per epoch (dearest setting)
     epochs: int = 0  # SetFit: the dearest setting's epochs
     untimed: bool = False  # its time is not in the estimate (a language-model server's answers)
+    wordings: int = 1  # a language model with your codebook: wordings of the instruction answering the test texts
 
     @property
     def tuning_fits(self) -> int:
@@ -191,6 +192,8 @@ class RunPlan:
         text = (f"{model.name} learns nothing from the coded texts: {variants} each answer every training text "
                 f"once on the first {self.folds} folds, with examples drawn only from the fold's other texts, then "
                 "the chosen one answers the test texts")
+        if model.wordings > 1:
+            text += f" under {model.wordings} wordings of the instruction, for the prompt-sensitivity report"
         if model.passes:
             text += f" ({model.passes:,} prompts for the language model in all)"
         if model.untimed:
@@ -368,7 +371,7 @@ def _codebook_plan(model: ModelSpec, n_train: int | None, n_test: int, n_categor
                                                  n_categories, on_gpu=bool(gpu), mean_tokens=mean_tokens,
                                                  multi_label=multi_label)
     return ModelPlan(model.display_name, False, settings, CROSS_VALIDATION, 0, 0, 0, seconds, kind="codebook_llm",
-                     passes=passes, untimed=on_server)
+                     passes=passes, untimed=on_server, wordings=codebook_estimates.sensitivity_of(model))
 
 
 def fine_tunes_on_gpu(spec: ExperimentSpec, *, may_import: bool = True) -> bool | None:

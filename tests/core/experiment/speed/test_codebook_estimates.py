@@ -103,6 +103,7 @@ def test_the_plan_counts_no_fits_and_a_missing_model_has_no_time(folders, tmp_pa
     plan = plan_run(spec, 80, 20, 3)
     assert plan.fits == 0 and plan.seconds is not None and plan.models[0].passes == 2 * 80 + 3 * 20
     assert "2 prompt variants each answer every training text once on the first 4 folds" in plan.describe()
+    assert "the test texts under 3 wordings of the instruction, for the prompt-sensitivity report" in plan.describe()
     assert "no fits: 2 prompt variants answer the training texts" in plan.models[0].describe_fits()
     missing = ExperimentSpec(data=spec.data, evaluation=spec.evaluation,
                              models=[in_textlab(str(tmp_path / "not here"))])
