@@ -11,6 +11,7 @@ validation error, recorded from llama-cpp-python 0.3.36), so the client's fallba
 
 from __future__ import annotations
 
+import csv
 import json
 import socket
 import subprocess
@@ -145,6 +146,67 @@ def test_answers_outside_the_categories_from_a_real_server_are_counted_never_map
     note = model.record()["outside_answers"]["note"]
     assert "named no category" in note and f"“{FAVOURITE}”" in note
 
+
+
+STUDY = """name = "Codebook language model on a llama.cpp server"
+seed = 7
+
+[data]
+source = "train.csv"
+test_source = "test.csv"
+
+[data.mapping]
+text_columns = ["text"]
+category_column = "label"
+
+[evaluation]
+folds = 3
+bootstrap_samples = 100
+
+[[models]]
+representation = "codebook_llm"
+classifier = "server"
+grid = {{ k = [0, 1] }}
+
+[models.representation_options]
+model = "{model}"
+address = "{address}"
+protocol = "openai"
+samples = 2
+timeout = 30
+descriptions = {{ economy = "jobs, prices, taxes and trade", health = "doctors, hospitals and illness" }}
+"""
+WORDS = {"economy": ["taxes", "prices", "jobs", "trade"], "health": ["hospital", "doctors", "illness", "nurses"],
+         "sport": ["team", "match", "goal", "players"]}
+
+
+def test_a_whole_study_runs_on_a_real_llama_cpp_server_and_its_saved_model_predicts(llama_server, tmp_path, capsys):
+    from guiapp.cli.entry import main
+    from guiapp.core.experiment.results.experiment_result import ExperimentResult
+
+    for name, count in (("train.csv", 8), ("test.csv", 3)):
+        rows = [f"{category},The {WORDS[category][i % 4]} and the {WORDS[category][(i + count) % 4]} made news {i}."
+                for category in WORDS for i in range(count)]
+        (tmp_path / name).write_text("label,text\n" + "\n".join(rows) + "\n", encoding="utf-8")
+    (tmp_path / "study.toml").write_text(STUDY.format(model=MODEL_NAME, address=llama_server), encoding="utf-8")
+    assert main(["run", str(tmp_path / "study.toml"), "--out", str(tmp_path / "out"), "--jobs", "1", "--quiet"]) == 0
+    result = ExperimentResult.from_json((tmp_path / "out" / "results.json").read_text(encoding="utf-8"))
+    [model] = result.models
+    assert model.status == "done" and model.representation == "codebook_llm" and model.classifier == "server"
+    assert model.chosen_params["k"] in (0, 1) and model.chosen_params["instruction"] == 0 and len(model.grid) == 2
+    record = model.spec["record"]
+    assert record["server_model"] == MODEL_NAME and record["texts_leave_computer"] is False
+    assert record["outside_answers"]["outside"] == 0
+    assert [prompt["instruction_variant"] for prompt in model.spec["sensitivity"]["prompts"]] == [0, 1, 2]
+    np.testing.assert_allclose(np.asarray(model.probabilities).sum(axis=1), 1.0, atol=1e-6)
+
+    assert main(["predict", str(tmp_path / "out"), str(tmp_path / "test.csv"), "--text", "text",
+                 "--out", str(tmp_path / "answers.csv")]) == 0
+    with open(tmp_path / "answers.csv", encoding="utf-8-sig", newline="") as table:
+        answers = list(csv.DictReader(table))
+    predicted = next(column for column in answers[0] if column.endswith(": predicted category"))
+    assert len(answers) == 3 * len(WORDS) and {row[predicted] for row in answers} == {FAVOURITE}
+    capsys.readouterr()
 
 # What llama-cpp-python's server (0.3.36) answers to OpenAI's form of structured output, which it
 # does not know: HTTP 500, not 400 or 422, with the request's validation error.
