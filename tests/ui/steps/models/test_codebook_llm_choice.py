@@ -21,7 +21,7 @@ from guiapp.ui.session.study_session import StudySession
 from guiapp.ui.steps.models.codebook_llm_choice import IN_TEXTLAB_PAIR, SERVER_PAIR
 from guiapp.ui.steps.models.codebook_llm_prompt_settings import PromptSettings
 from guiapp.ui.steps.models.models_page import ModelsPage
-from tests.core.models.llm.tiny_causal_lm import tiny_causal_lm
+from tests.core.models.llm.test_codebook_model import tiny_lm
 from tests.ui.sample_reports import categories, ready_report
 
 SERVER = Path(__file__).resolve().parents[3] / "core" / "models" / "llm" / "chat_test_server.py"
@@ -37,7 +37,7 @@ CODEBOOK = Codebook([
 
 @pytest.fixture(scope="module")
 def lm_folder(tmp_path_factory) -> str:
-    return str(tiny_causal_lm(tmp_path_factory.mktemp("codebook-lm") / "tiny-instruct"))
+    return str(tiny_lm(tmp_path_factory.mktemp("codebook-lm") / "tiny-instruct"))
 
 
 @pytest.fixture(scope="module")
@@ -405,3 +405,32 @@ def test_a_named_language_model_is_downloaded_with_consent_then_the_study_can_ru
     assert downloaded == [name]
     qtbot.waitUntil(lambda: page.run_button.isEnabled())
     assert spec_of(page).representation_options["model"] == name
+
+
+def test_what_the_card_builds_runs_in_the_engine(qtbot, lm_folder, tmp_path):
+    import dataclasses
+
+    from guiapp.core.experiment.run.runner import run_experiment
+    from tests.core.synthetic_texts import coded_texts
+
+    session = StudySession()
+    session.set_codebook(Codebook([CodebookCategory("health", "hospitals, doctors and patients", ["A new clinic."])]))
+    page = ModelsPage(session=session)
+    qtbot.addWidget(page)
+    mapping = ColumnMapping(["text"], "label")
+    page.set_data(DataSpec("texts.csv", None, "", mapping),
+                  ready_report(n_rows=36, n_coded=36, categories=categories([("health", 22), ("defence", 8),
+                                                                             ("energy", 6)])))
+    page.choice.set_checked([])
+    page.codebook.box.click()
+    page.codebook.local.model_edit.setText(lm_folder)
+    page.codebook.set_settings(PromptSettings(k=[0, 1], wordings=[0], sensitivity=2))
+    spec = page.build_spec()
+    spec = dataclasses.replace(spec, evaluation=dataclasses.replace(spec.evaluation, folds=2, bootstrap_samples=50))
+    result = run_experiment(ExperimentSpec.from_toml(spec.to_toml()), lambda event: None,
+                            table=coded_texts(36, seed=1), n_jobs=1, artefacts_dir=tmp_path / "models")
+    model = next(m for m in result.models if m.representation == "codebook_llm")
+    assert model.ok, model.message
+    assert model.chosen_params in ({"k": 0, "instruction": 0}, {"k": 1, "instruction": 0})
+    assert model.spec["representation_options"]["descriptions"] == {"health": "hospitals, doctors and patients"}
+    assert len(model.spec["sensitivity"]["prompts"]) == 2
