@@ -144,12 +144,13 @@ def _not_a_language_model(folder: Path) -> tuple[str, str]:
     return "", ""
 
 
-def list_server_models(address: str, protocol: str, consent: bool, on_event=None) -> list[str]:  # noqa: ANN001
-    """The names of the models the server at ``address`` offers (run in the background)."""
+def list_server_models(address: str, protocol: str, on_event=None) -> list[str]:  # noqa: ANN001
+    """The names of the models the server at ``address`` offers (run in the background). Asking for the list
+    sends none of the texts, so it needs no consent; coding with the server does."""
     from guiapp.core.models.llm.server_address import check_server_address
     from guiapp.core.models.llm.server_client import ServerClient
 
-    checked = check_server_address(address, protocol, texts_may_leave_computer=consent)
+    checked = check_server_address(address, protocol, texts_may_leave_computer=True)
     return [model.name for model in ServerClient(checked, protocol, timeout=10.0).list_models()]
 
 
@@ -261,7 +262,7 @@ class ServerFields(QWidget):
         if self.slot.is_busy():
             return
         address, protocol = self.address(), self.protocol()
-        worker = Worker(list_server_models, address, protocol, self.consent_box.isChecked(), light=True,
+        worker = Worker(list_server_models, address, protocol, light=True,
                         name=f"asking {address} for its models")
         worker.signals.finished.connect(self._listed)
         worker.signals.failed.connect(self._not_listed)

@@ -434,3 +434,19 @@ def test_what_the_card_builds_runs_in_the_engine(qtbot, lm_folder, tmp_path):
     assert model.chosen_params in ({"k": 0, "instruction": 0}, {"k": 1, "instruction": 0})
     assert model.spec["representation_options"]["descriptions"] == {"health": "hospitals, doctors and patients"}
     assert len(model.spec["sensitivity"]["prompts"]) == 2
+
+
+def test_with_several_categories_per_text_the_preview_asks_about_each_category(qtbot):
+    session = StudySession()
+    session.set_codebook(CODEBOOK)
+    page = ModelsPage(session=session)
+    qtbot.addWidget(page)
+    mapping = ColumnMapping(["Text"], None, multi_label=True, category_columns=["Economy", "Health", "Defense"])
+    page.set_data(DataSpec("/data/bills.csv", None, "", mapping),
+                  ready_report(n_rows=240, n_coded=240, categories=categories(TOPICS)))
+    page.codebook.box.click()
+    preview = page.codebook.open_preview()
+    assert "several categories" in preview.findChild(QLabel, "promptPreviewIntro").text()
+    assert "(The same is asked for each of the 3 categories" in preview.prompt()
+    assert "answer yes if the text belongs to it" in preview.prompt()
+    preview.reject()
