@@ -531,13 +531,20 @@ class PredictPage(SessionPage):
             by_name[name].representation, by_name[name].classifier, by_name[name].chosen_params)]
 
     def _language_models_chosen(self) -> list[str]:
-        """The ticked language models with your codebook: each answer is a pass of a generative
-        language model over the whole prompt, so predicting itself takes long."""
+        """The ticked language models with your codebook, and combined models with one among their
+        parts: each answer is a pass of a generative language model over the whole prompt, so
+        predicting itself takes long."""
         if self.result is None:
             return []
         by_name = {model.name: model for model in self.result.models}
-        return [name for name in self.chosen_models()
-                if name in by_name and by_name[name].representation == CODEBOOK_LLM]
+
+        def reads_prompts(model: ModelResult) -> bool:
+            if model.representation == CODEBOOK_LLM:
+                return True
+            parts = model.combination.parts if model.combination is not None else []
+            return any(part in by_name and by_name[part].representation == CODEBOOK_LLM for part in parts)
+
+        return [name for name in self.chosen_models() if name in by_name and reads_prompts(by_name[name])]
 
     def _update_top_words_note(self) -> None:
         slow = self._slow_chosen() if self.top_words_box.isChecked() else []
@@ -546,10 +553,11 @@ class PredictPage(SessionPage):
         language_models = self._language_models_chosen()
         if language_models:
             notes.append(
-                f"{', '.join(language_models)} reads its whole prompt (your codebook, its examples and the text) for "
-                f"every one of the {texts}, which takes far longer than the other models, above all on a computer "
-                "without a graphics card. TextLab first measures how long it will take and asks when it is more "
-                "than a minute; the progress bar shows the time left, and Cancel stops it.")
+                f"{', '.join(language_models)} {'answers' if len(language_models) == 1 else 'answer'} with a "
+                "language model with your codebook, which reads its whole prompt (your codebook, its examples and "
+                f"the text) for every one of the {texts}: this takes far longer than the other models, above all on "
+                "a computer without a graphics card. TextLab first measures how long it will take and asks when it "
+                "is more than a minute; the progress bar shows the time left, and Cancel stops it.")
         if slow:
             notes.append(
                 f"For {', '.join(slow)} the word scores cannot be read off the model directly: TextLab works them "
