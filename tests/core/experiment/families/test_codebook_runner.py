@@ -253,3 +253,21 @@ def test_the_health_check_names_a_missing_codebook_model(tmp_path):
 
     problems, _ = model_problems(study([codebook(str(tmp_path / "gone"))]))
     assert len(problems) == 1 and "does not exist" in problems[0].message
+
+
+def test_texts_sent_to_another_computer_are_warned_about_and_recorded(served, monkeypatch):  # noqa: F811
+    from guiapp.core.models.llm.codebook_model import CodebookModel
+
+    # the test server listens on 127.0.0.1 only: the address is taken as another computer's, as with consent
+    monkeypatch.setattr(CodebookModel, "texts_leave_computer", property(lambda self: True))
+    model = ModelSpec("codebook_llm", "server", representation_options={
+        "model": MODEL["ollama"], "address": served, "protocol": "ollama", "texts_may_leave_computer": True,
+        "sensitivity": 1}, grid={"k": [0]})
+    events: list = []
+    result = run_experiment(study([model]), events.append, table=coded_texts(18, seed=6), n_jobs=1)
+    found = result.models[0]
+    assert found.ok, found.message
+    assert found.spec["record"]["texts_leave_computer"] is True
+    warned = [event for event in events if isinstance(event, Log) and event.level == "warning"]
+    assert any("which is not this computer, as you agreed" in event.message for event in warned)
+    assert any("not this computer (with the researcher's agreement)" in note for note in found.spec["notes"])
