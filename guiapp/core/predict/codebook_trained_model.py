@@ -89,7 +89,8 @@ class CodebookTrainedModel(TrainedModel):
         if not shown:
             return np.asarray(self.codebook.predict_proba(texts), dtype=np.float64)
         self.among_examples += len(shown)
-        rest = [i for i in range(len(texts)) if i not in set(shown)]
+        among = set(shown)
+        rest = [i for i in range(len(texts)) if i not in among]
         out = np.zeros((len(texts), len(self.categories)))
         if rest:
             out[rest] = self.codebook.predict_proba([texts[i] for i in rest])

@@ -107,10 +107,19 @@ def predict_new_texts(
     results = []
     for index, model in enumerate(models):
         share = sub_progress(on_event, index / len(models), (index + 1) / len(models))
+        if hasattr(model, "among_examples"):
+            model.among_examples = 0  # counted for these texts only
         results.append(predict_in_chunks(model.answer, texts, model.categories,
                                          chunk_size=answer_chunk_size(model, chunk_size),
                                          on_event=share, what=f"{model.name}: predicting",
                                          multi_label=model.multi_label))
+        shown = int(getattr(model, "among_examples", 0))  # a language model with your codebook
+        if shown:
+            warning = (f"{model.name}: {shown:,} of the new texts {'is' if shown == 1 else 'are'} among the examples "
+                       "the language model was shown with your coding, so its answers for them largely repeat "
+                       "your coding.")
+            warnings.append(warning)
+            on_event(Log(warning, "warning"))
         on_event(Log(f"{model.name}: {len(texts) - results[-1].n_empty:,} texts predicted in "
                      f"{results[-1].seconds:.1f} s" + (f"; {results[-1].n_empty:,} empty {'text' if results[-1].n_empty == 1 else 'texts'} left out."
                                                        if results[-1].n_empty else ".")))

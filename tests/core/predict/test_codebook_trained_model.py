@@ -79,6 +79,10 @@ def test_a_new_text_among_the_examples_is_answered_not_refused(lm_folder, tmp_pa
     np.testing.assert_allclose(probabilities[0], model.predict_proba([TEST[0]])[0], atol=1e-12)
     np.testing.assert_allclose(probabilities.sum(axis=1), 1.0)
     assert opened.among_examples == 1 and example in TRAIN
+    found = predict_new_texts([opened], [example, TEST[1], example])
+    assert found.predictions[0].n_empty == 0 and opened.among_examples == 2
+    assert found.warnings == [f"{opened.name}: 2 of the new texts are among the examples the language model was "
+                              "shown with your coding, so its answers for them largely repeat your coding."]
 
 
 def test_a_language_model_folder_that_was_moved_is_said_in_words(tmp_path):
