@@ -19,7 +19,6 @@ from typing import Any
 from guiapp.core.experiment.results.experiment_result import ModelResult
 from guiapp.core.models.llm.codebook_options import (
     CODEBOOK_LLM,
-    FAMILY_TITLE,
     SERVER,
     describe_codebook_params,
 )
@@ -267,12 +266,12 @@ def model_line(model: ModelResult) -> str:
 
 
 def record_lines(model: ModelResult) -> list[tuple[str, Any]]:
-    """(label, value) lines of the record for the Excel Settings sheet and the appendix's table, whole
-    hashes and the full prompt included; values that are not known are left out."""
+    """(label, value) lines of the record for the Excel Settings sheet (beside its family, where it ran and
+    its chosen setting, which every model has), whole hashes and the full prompt included; values that are
+    not known are left out."""
     record, sensitivity = CodebookRecord.of(model), PromptSensitivity.from_spec(model.spec)
     asked, outside, note = record.outside
     lines: list[tuple[str, Any]] = [
-        ("Model family", f"{FAMILY_TITLE} ({where_words(model)})"),
         ("Language model", record.model_name or model.representation_options.get("model")),
         ("Weights' SHA-256" if not record.on_server else "Server's model digest", record.weights),
         ("Runtime", record.runtime),
@@ -280,7 +279,6 @@ def record_lines(model: ModelResult) -> list[tuple[str, Any]]:
         ("Server protocol", record.get("server_protocol")),
         ("Quantisation / number format", record.quantisation),
         ("Device", record.device if not record.on_server else ""),
-        ("Chosen prompt", setting_words(model) if model.chosen_params else ""),
         ("Examples per category (k)", record.k),
         ("Seed of the examples", record.seed),
         ("Temperature", record.temperature),
