@@ -97,8 +97,9 @@ def run_codebook_model(model: ModelSpec, inputs: ModelRunInputs, on_event: Event
                  f"study's {n_folds} folds, then the chosen one answers the {len(test):,} test texts"
                  + (f" under {sensitivity} wordings of the instruction." if sensitivity > 1 else ".")))
     if spec.evaluation.cv_repeats > 1:
-        notes.append(f"The prompt variants were scored on the first {n_folds} folds only (not their "
-                     f"{spec.evaluation.cv_repeats} repetitions), so every training text was answered once: the "
+        notes.append(f"The prompt variants were scored on the first {n_folds} folds only (not on the "
+                     f"{spec.evaluation.cv_repeats - 1} repetition{'s' if spec.evaluation.cv_repeats > 2 else ''} "
+                     "with other folds), so every training text was answered once: the "
                      "model learns nothing from the coded texts, and repeating the folds would only draw other "
                      "examples.")
 

@@ -152,10 +152,13 @@ def test_each_fold_draws_its_examples_only_from_its_other_texts(lm_folder, monke
 
 
 def test_the_same_seed_gives_the_same_answers(lm_folder):
-    spec = study([codebook(lm_folder, grid={"k": [1]}, sensitivity=1)])
+    spec = study([codebook(lm_folder, grid={"k": [1]}, sensitivity=1)], cv_repeats=2)
     table = coded_texts(24, seed=4)
     first, second = (run_experiment(spec, table=table, n_jobs=1).models[0] for _ in range(2))
     assert first.ok and first.probabilities == second.probabilities and first.cv_scores == second.cv_scores
+    assert len(first.cv_scores) == 2  # the first repetition of the folds: every training text answered once
+    assert any("scored on the first 2 folds only (not on the 1 repetition with other folds)" in note
+               for note in first.spec["notes"])
     assert first.spec["record"]["example_positions"] == second.spec["record"]["example_positions"]
 
 
