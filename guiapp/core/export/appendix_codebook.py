@@ -101,9 +101,10 @@ def _scoring_sentence(facts: dict[str, Any]) -> str:
     else:
         text = ("Each category's name was scored as the continuation of the prompt (its log-likelihood, normalised "
                 "by its length), and a softmax over the categories gave their probabilities.")
-    if several:
-        text += (" As a text could have several categories, each category was asked as a yes/no question and the "
-                 "probability of “yes” was the category's probability.")
+    if several:  # the yes/no question per category is said with how every model decided several categories
+        text = text.replace("Each category's name was scored", "Each answer was scored").replace(
+            "a softmax over the categories gave their probabilities", "a softmax over the answers gave their "
+            "probabilities")
     return text
 
 

@@ -76,3 +76,15 @@ def test_without_a_sensitivity_report_or_a_codebook_model_nothing_is_invented(qu
     assert "prompt sensitivity" not in prose and "never used as the true categories" in prose
     plain = appendix_paragraph(build_appendix(quick_result))
     assert "language model" not in plain and "Gilardi" not in plain
+
+
+def test_several_categories_per_text_are_scored_as_answers_to_yes_or_no(quick_result):
+    from guiapp.core.export.appendix_codebook import codebook_sentences
+
+    model = next(m for m in build_appendix(with_codebook_model(quick_result))["models"]
+                 if m["representation"] == "codebook_llm")
+    single = codebook_sentences([model], {})
+    model["codebook"]["multi_label"] = True
+    several = codebook_sentences([model], {})
+    assert "softmax over the categories" in single and "softmax over the categories" not in several
+    assert "Each answer was scored as the continuation of the prompt" in several
