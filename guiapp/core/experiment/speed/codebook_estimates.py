@@ -13,13 +13,14 @@ Inside TextLab the seconds follow from the model's size and the prompt's length.
 parameters are counted from its folder's ``config.json`` (hidden size, layers, the feed-forward
 width and the vocabulary; no weights are loaded), the prompt's tokens from the codebook (each
 category's name, definition and codebook examples), the instruction, k examples per category of
-the study's mean text length, and the text. A prompt costs
+the study's mean text length, the text, and the answers scored after it (each category's name, or
+yes and no). A prompt costs
 
     :data:`CPU_SECONDS_PER_TEXT` + :data:`CPU_SECONDS_PER_TOKEN_PARAMETER` × tokens × parameters
 
 measured with ``benchmarks/bench_llm.py`` on a 2-core processor (a random 0.5 B model of Qwen2.5's
-shape: 4.4 s for a 615-token prompt; a 24 M model: 0.28 s; a 0.6 M model: 0.03 s), scaled to this
-computer's cores. On a GPU the figure :data:`GPU_SECONDS_PER_TOKEN_PARAMETER` is an assumption (about
+shape: 4.4 s for a 615-token prompt and 20 categories; a 24 M model in a small study of 300-token
+prompts: 0.08 s; a 0.6 M model: 0.006 s), scaled to this computer's cores. On a GPU the figure :data:`GPU_SECONDS_PER_TOKEN_PARAMETER` is an assumption (about
 a hundredth of the processor's time; no GPU could be measured where this was written) and is said
 as such. A model that is not on this computer yet cannot be estimated (its size is not known).
 
@@ -39,8 +40,8 @@ from typing import Any
 from guiapp.core.errors import UserError
 from guiapp.core.study.sections import ModelSpec
 
-CPU_SECONDS_PER_TEXT = 0.03  # tokenising, batching, the categories' scores: a tiny model's whole time
-CPU_SECONDS_PER_TOKEN_PARAMETER = 1.46e-11  # 2 cores: (4.4 s − 0.03 s) ÷ (615 tokens × 0.49 B parameters)
+CPU_SECONDS_PER_TEXT = 0.01  # tokenising, batching, the answers' bookkeeping: about a tiny model's whole time
+CPU_SECONDS_PER_TOKEN_PARAMETER = 1.2e-11  # 2 cores: 0.5 B: 4.4 s ÷ (695 tokens × 0.49 B); 24 M: 0.95e-11
 MEASURED_CORES = 2
 GPU_SECONDS_PER_TOKEN_PARAMETER = 1.5e-13  # an assumption: about a hundredth of 2 processor cores' time
 GPU_SECONDS_PER_TEXT = 0.005
@@ -50,6 +51,7 @@ INSTRUCTION_TOKENS = 60  # the instruction and the answer's format
 PER_CATEGORY_TOKENS = 8  # a category's line: its name and punctuation (without its definition)
 PER_EXAMPLE_TOKENS = 12  # an example's frame: "Text:", quotes, its category's name
 QUESTION_TOKENS = 15  # "Does this text belong to the category …?" (several categories per text)
+ANSWER_TOKENS = 4  # a category's name scored after the prompt (yes and no: 1 each)
 DEFAULT_TEXT_TOKENS = 64.0
 CODEBOOK_LLM = "codebook_llm"
 
@@ -103,7 +105,8 @@ def prompt_tokens(model: ModelSpec, k: int, n_categories: int, mean_tokens: floa
     instruction = _words(options["instruction"]) * TOKENS_PER_WORD if options["instruction"] else INSTRUCTION_TOKENS
     examples = k * max(n_categories, 1) * (text + PER_EXAMPLE_TOKENS)
     question = QUESTION_TOKENS if multi_label else 0
-    return instruction + max(n_categories, 1) * PER_CATEGORY_TOKENS + codebook + examples + text + question
+    answers = 2 if multi_label else max(n_categories, 1) * ANSWER_TOKENS
+    return instruction + max(n_categories, 1) * PER_CATEGORY_TOKENS + codebook + examples + text + question + answers
 
 
 def _words(text: Any) -> int:

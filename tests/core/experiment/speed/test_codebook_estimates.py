@@ -66,9 +66,9 @@ def test_the_time_grows_with_examples_and_texts_and_stays_finite(folders):
     assert codebook_seconds(few, 200, 50, 3, mean_tokens=40) > 2 * base  # a second variant, with longer prompts
     assert codebook_seconds(zero, 400, 50, 3, mean_tokens=40) > 1.5 * base
     assert prompt_tokens(few, 4, 3, 40) - prompt_tokens(few, 0, 3, 40) == pytest.approx(4 * 3 * (40 + 12))
-    # on 2 cores (where it was measured) a 0.5 B model reads a 615-token prompt in about 4.4 s
-    assert seconds_per_prompt(model_parameters(folders["qwen"]), 615, cores=2) == pytest.approx(4.4, rel=0.05)
-    assert seconds_per_prompt(model_parameters(folders["qwen"]), 615, cores=8) < 2.0
+    # on 2 cores (where it was measured) a 0.5 B model reads a 615-token prompt and scores 20 names in about 4.4 s
+    assert seconds_per_prompt(model_parameters(folders["qwen"]), 615 + 20 * 4, cores=2) == pytest.approx(4.4, rel=0.1)
+    assert seconds_per_prompt(model_parameters(folders["qwen"]), 615 + 20 * 4, cores=8) < 2.0
     assert codebook_seconds(zero, 200, 50, 3, mean_tokens=40, on_gpu=True) < base / 10
     assert estimate_seconds(zero, 200, 50, 3, 5, mean_tokens=40) == pytest.approx(base)
 
