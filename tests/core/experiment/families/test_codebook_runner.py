@@ -274,3 +274,19 @@ def test_texts_sent_to_another_computer_are_warned_about_and_recorded(served, mo
     warned = [event for event in events if isinstance(event, Log) and event.level == "warning"]
     assert any("which is not this computer, as you agreed" in event.message for event in warned)
     assert any("not this computer (with the researcher's agreement)" in note for note in found.spec["notes"])
+
+
+def test_cancel_stops_a_study_on_a_server_between_questions(served):  # noqa: F811
+    asked: list = []
+
+    def stop_after_three_questions(event) -> None:
+        if isinstance(event, Progress) and "Asking the language-model server" in event.message and event.done:
+            asked.append(event.done)
+            if len(asked) == 3:
+                raise Cancelled()
+
+    model = ModelSpec("codebook_llm", "server", representation_options={
+        "model": MODEL["ollama"], "address": served, "protocol": "ollama", "sensitivity": 1}, grid={"k": [0, 1]})
+    with pytest.raises(Cancelled) as stopped:
+        run_experiment(study([model]), stop_after_three_questions, table=coded_texts(18, seed=6), n_jobs=1)
+    assert asked == [1, 2, 3] and stopped.value.partial.status == "cancelled"
