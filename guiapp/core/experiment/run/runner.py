@@ -234,7 +234,8 @@ def _model_seconds(spec: ExperimentSpec, size, n_texts: int) -> list[float | Non
     needs them (for the progress bar's shares)."""
     from guiapp.core.experiment.speed.estimates import embedding_seconds
 
-    seconds: list[float | None] = [model.seconds for model in size.plan.models]
+    # a language-model server's time is not known: then every model gets an equal share of the bar
+    seconds: list[float | None] = [None if model.untimed else model.seconds for model in size.plan.models]
     if len(seconds) != len(spec.models):
         return [None] * len(spec.models)
     embedded: set[str] = set()
