@@ -290,3 +290,24 @@ def test_cancel_stops_a_study_on_a_server_between_questions(served):  # noqa: F8
     with pytest.raises(Cancelled) as stopped:
         run_experiment(study([model]), stop_after_three_questions, table=coded_texts(18, seed=6), n_jobs=1)
     assert asked == [1, 2, 3] and stopped.value.partial.status == "cancelled"
+
+
+def test_each_wording_answers_the_test_texts_with_the_same_examples(lm_folder, monkeypatch):
+    from guiapp.core.models.llm.codebook_model import CodebookModel
+
+    seen: list[tuple] = []
+    original = CodebookModel.predict_proba
+
+    def spy(self, texts, on_event=None, positions=None):
+        seen.append((self.instruction_variant, tuple(e.position for e in self.examples), tuple(positions or ())))
+        return original(self, texts, *(() if on_event is None else (on_event,)), positions=positions)
+
+    monkeypatch.setattr(CodebookModel, "predict_proba", spy)
+    result = run_experiment(study([codebook(lm_folder, grid={"k": [1]}, sensitivity=3)]), table=coded_texts(24, seed=8),
+                            n_jobs=1)
+    model = result.models[0]
+    assert model.ok, model.message
+    on_test = [entry for entry in seen if list(entry[2]) == result.test_rows]
+    assert [variant for variant, _, _ in on_test] == [0, 1, 2]
+    assert len({examples for _, examples, _ in on_test}) == 1 and on_test[0][1]
+    assert list(on_test[0][1]) == model.spec["record"]["example_positions"]
