@@ -157,11 +157,11 @@ class ServerClient:
     # -- chat -------------------------------------------------------------------------------------
     def _chat_body(self, messages: Sequence[Mapping[str, str]], schema: Mapping[str, object], *,
                    temperature: float, seed: int, samples: int, top_logprobs: int,
-                   support: ServerSupport) -> dict[str, object]:
+                   support: ServerSupport, max_tokens: int) -> dict[str, object]:
         body: dict[str, object] = {"model": self.model, "messages": [dict(m) for m in messages],
                                    "stream": False}
         if self.protocol == "openai":
-            body.update(temperature=temperature, seed=seed)
+            body.update(temperature=temperature, seed=seed, max_tokens=max_tokens)
             if samples > 1:
                 body["n"] = samples
             if support.structured_output:
@@ -170,7 +170,7 @@ class ServerClient:
             if support.logprobs:
                 body.update(logprobs=True, top_logprobs=top_logprobs)
         else:
-            body["options"] = {"temperature": temperature, "seed": seed}
+            body["options"] = {"temperature": temperature, "seed": seed, "num_predict": max_tokens}
             if support.structured_output:
                 body["format"] = dict(schema)
             if support.logprobs:
@@ -204,9 +204,10 @@ class ServerClient:
         suffices; otherwise ``samples`` answers (seeds ``seed``, ``seed + 1``, …) give the shares.
         A server that refuses structured output or log-probabilities is asked again without them,
         and the client remembers what it supports."""
+        limit = answer_token_limit(answers)
         while True:
             body = self._chat_body(messages, schema, temperature=temperature, seed=seed,
-                                   samples=1, top_logprobs=top_logprobs, support=self.support)
+                                   samples=1, top_logprobs=top_logprobs, support=self.support, max_tokens=limit)
             try:
                 raw, tokens, model = self._parse_chat(self._request(CHAT_PATH[self.protocol], body))
                 break
@@ -220,16 +221,16 @@ class ServerClient:
         read = probabilities_from_logprobs(tokens, answers) if tokens else None
         probabilities = read.probabilities if read else None
         if probabilities is None and samples > 1:
-            raw = raw[:1] + self._more_samples(messages, schema, temperature, seed, samples - 1)
+            raw = raw[:1] + self._more_samples(messages, schema, temperature, seed, samples - 1, limit)
         return ServerAnswer(raw=tuple(raw), probabilities=probabilities, tokens=tokens or (),
                             support=self.support, model=model, covered=read.covered if read else 0.0)
 
     def _more_samples(self, messages: Sequence[Mapping[str, str]], schema: Mapping[str, object],
-                      temperature: float, seed: int, count: int) -> list[str]:
+                      temperature: float, seed: int, count: int, limit: int) -> list[str]:
         support = replace(self.support, logprobs=False)
         if self.protocol == "openai":
             body = self._chat_body(messages, schema, temperature=temperature, seed=seed + 1,
-                                   samples=count, top_logprobs=0, support=support)
+                                   samples=count, top_logprobs=0, support=support, max_tokens=limit)
             answers, _, _ = self._parse_chat(self._request(CHAT_PATH[self.protocol], body))
             if len(answers) >= count:
                 return answers[:count]
@@ -238,7 +239,7 @@ class ServerClient:
             more = []
         while len(more) < count:
             body = self._chat_body(messages, schema, temperature=temperature, seed=seed + 1 + len(more),
-                                   samples=1, top_logprobs=0, support=support)
+                                   samples=1, top_logprobs=0, support=support, max_tokens=limit)
             more.append(self._parse_chat(self._request(CHAT_PATH[self.protocol], body))[0][0])
         return more
 
@@ -255,6 +256,13 @@ class ServerClient:
                                     samples=samples, top_logprobs=top_logprobs))
             on_event(Progress((index + 1) / total, "Asking the language-model server", index + 1, total))
         return replies
+
+
+def answer_token_limit(answers: Sequence[str]) -> int:
+    """The most tokens an answer may take: room for the longest allowed answer written as JSON (a
+    token is rarely shorter than a third of a character), so that a model that does not stop after
+    its answer is cut off instead of writing until its context is full."""
+    return 32 + 3 * max((len(answer) for answer in answers), default=0)
 
 
 class _Rejected(UserError):

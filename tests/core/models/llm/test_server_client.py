@@ -117,6 +117,9 @@ def test_the_schema_sent_holds_the_categories_as_an_enum(protocol: str, monkeypa
     assert schema["properties"]["category"]["enum"] == CATEGORIES and schema["required"] == ["category"]
     settings = body if protocol == "openai" else body["options"]
     assert (settings["seed"], settings["temperature"]) == (7, 0.5)
+    # an answer is cut off after room for the longest category as JSON: a model that never stops costs little
+    limit = settings["max_tokens"] if protocol == "openai" else settings["num_predict"]
+    assert max(map(len, CATEGORIES)) * 3 < limit <= 32 + 3 * max(map(len, CATEGORIES))
     assert body["logprobs"] is True and body["top_logprobs"] == 20
     assert path == ("/v1/chat/completions" if protocol == "openai" else "/api/chat")
 
