@@ -107,13 +107,6 @@ def _shortened(name: str, width: int) -> str:
 
 def _chosen(model) -> str:
     """The chosen setting in words; a language model with your codebook: its examples and instruction."""
-    if model.representation == "codebook_llm":
-        from guiapp.core.models.llm.codebook_options import describe_codebook_params
-
-        try:
-            return describe_codebook_params(model.chosen_params)
-        except (KeyError, TypeError, ValueError):
-            pass
     from guiapp.core.experiment.results.describe import describe_chosen
 
     return describe_chosen(model)

@@ -41,7 +41,7 @@ from guiapp.core.export.multi_label_facts import (
     thresholds_tuned,
 )
 from guiapp.core.models.conventional import CLASSIFIERS, describe_params
-from guiapp.core.models.llm.codebook_options import CODEBOOK_LLM, GRID_LABELS, describe_codebook_params
+from guiapp.core.models.llm.codebook_options import CODEBOOK_LLM, GRID_LABELS
 from guiapp.core.study.category_fixes import CategoryFixes
 from guiapp.core.study.sections import (
     CODEBOOK_LLM_CLASSIFIER_LABELS,
@@ -249,7 +249,7 @@ def _model(model: ModelResult, protocol: StudyProtocol, rank: int | None, catego
         facts.update(_cv_summary(model))
     elif model.chosen_params:
         facts["chosen"] = dict(model.chosen_params)
-        facts["chosen_text"] = _describe(model.classifier, model.chosen_params, model.representation)
+        facts["chosen_text"] = _describe(model.classifier, model.chosen_params)
         facts.update(_cv_summary(model))
     test = model.test
     if model.ok and test is not None:
@@ -397,10 +397,8 @@ def _cv_summary(model: ModelResult) -> dict[str, Any]:
     return {"cv_scores": scores, "cv_mean": mean, "cv_sd": sd if len(scores) > 1 else None, "cv_splits": len(scores)}
 
 
-def _describe(classifier: str, params: dict[str, Any], representation: str = "") -> str:
+def _describe(classifier: str, params: dict[str, Any]) -> str:
     try:
-        if representation == CODEBOOK_LLM:
-            return describe_codebook_params(params)
         return describe_params(classifier, params)
     except (KeyError, TypeError, ValueError):
         return ", ".join(f"{name} = {value}" for name, value in params.items())

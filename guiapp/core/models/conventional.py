@@ -194,13 +194,18 @@ def make_classifier(key: str, params: Params, seed: int, n_threads: int = 1) -> 
 
 
 def describe_params(key: str, params: Params) -> str:
-    """``C = 10, kernel = RBF`` in the words of the GUI."""
+    """``C = 10, kernel = RBF`` in the words of the GUI; a language model with your codebook (classifier
+    "in_textlab" or "server"): "2 examples per category, TextLab's instruction"."""
     if key == "fine_tune":
         from guiapp.core.models.transformers.options import describe_transformer_params
 
         return describe_transformer_params(params)
     if key in ("similarity", "nli"):
         return "nothing to tune (a zero-shot model learns nothing from the coded texts)"
+    if key in ("in_textlab", "server"):  # a language model with your codebook: its prompt variant
+        from guiapp.core.models.llm.codebook_options import describe_codebook_params
+
+        return describe_codebook_params(params)
     if key == "setfit":
         from guiapp.core.models.few_shot_options import describe_setfit_params
 

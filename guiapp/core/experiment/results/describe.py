@@ -17,10 +17,6 @@ def describe_chosen(model: ModelResult) -> str:
     from guiapp.core.models.conventional import describe_params
 
     try:
-        if model.representation == "codebook_llm":  # a language model with your codebook: its prompt variant
-            from guiapp.core.models.llm.codebook_options import describe_codebook_params
-
-            return describe_codebook_params(model.chosen_params)
         return describe_params(model.classifier, model.chosen_params)
     except (UserError, KeyError, TypeError, ValueError):  # a classifier this version does not know
         return ", ".join(f"{name} = {value}" for name, value in model.chosen_params.items())

@@ -199,10 +199,6 @@ def _run_models(spec: ExperimentSpec, inputs: ModelRunInputs, result: Experiment
 
 
 def _describe_chosen(model: ModelSpec, params: dict) -> str:
-    if model.representation == "codebook_llm":
-        from guiapp.core.models.llm.codebook_options import describe_codebook_params
-
-        return describe_codebook_params(params)
     return describe_params(model.classifier, params)
 
 

@@ -23,8 +23,6 @@ from guiapp.core.errors import UserError
 from guiapp.core.experiment.scores.metrics import CategoryScores
 from guiapp.core.experiment.results.experiment_result import GridPointResult
 from guiapp.core.models.conventional import describe_params
-from guiapp.core.models.llm.codebook_options import describe_codebook_params
-from guiapp.core.study.schema import CODEBOOK_LLM_CLASSIFIER_LABELS
 from guiapp.ui.theme import CHOSEN_BACKGROUND, WEAK
 from guiapp.ui.common.chart_numbers import (
     format_row_share,
@@ -42,8 +40,6 @@ def describe_setting(classifier: str, params: dict[str, Any]) -> str:
     if not params:
         return "default setting"
     try:
-        if classifier in CODEBOOK_LLM_CLASSIFIER_LABELS:  # a language model with your codebook: its prompt
-            return describe_codebook_params(params)
         return describe_params(classifier, params)
     except (UserError, TypeError, ValueError):  # a classifier this version does not know (e.g. a newer results file)
         return ", ".join(f"{name} = {value}" for name, value in params.items())
