@@ -85,17 +85,8 @@ class CodebookTrainedModel(TrainedModel):
         from guiapp.core.models.llm.prompt_examples import same_text_key
 
         examples = {same_text_key(example.text) for example in self.codebook.examples}
-        shown = [i for i, text in enumerate(texts) if same_text_key(text) in examples]
-        if not shown:
-            return np.asarray(self.codebook.predict_proba(texts), dtype=np.float64)
-        self.among_examples += len(shown)
-        among = set(shown)
-        rest = [i for i in range(len(texts)) if i not in among]
-        out = np.zeros((len(texts), len(self.categories)))
-        if rest:
-            out[rest] = self.codebook.predict_proba([texts[i] for i in rest])
-        out[shown] = _answer_without_check(self.codebook, [texts[i] for i in shown])
-        return out
+        self.among_examples += sum(same_text_key(text) in examples for text in texts)
+        return np.asarray(self.codebook.answer(texts, allow_examples=True), dtype=np.float64)
 
     @property
     def thresholds(self) -> np.ndarray:
@@ -108,26 +99,11 @@ class CodebookTrainedModel(TrainedModel):
         "the graphics card (…)", or "a language-model server"."""
         if self.runs_on_server:
             return "a language-model server"
-        from guiapp.core.models.llm import codebook_model
-
-        opened = next(iter(codebook_model._OPENED.values()), None)
-        kind = getattr(opened, "device", "")
-        name = getattr(opened, "device_name", "")
-        if not kind:
+        device = self.codebook.device
+        if device is None:
             return ""
+        kind, name = device
         return "the processor" if kind == "cpu" else f"the graphics card ({name})" if name else "the graphics card"
-
-
-def _answer_without_check(codebook: Any, texts: list[str]) -> np.ndarray:
-    """The model's answers for new texts that are among its examples (shown with their coding in the
-    prompt): the same prompt, only without the study's check that keeps examples apart from the
-    texts it scores."""
-    from guiapp.core.events import ignore_events
-    from guiapp.core.models.llm.codebook_model import OnServer
-
-    if isinstance(codebook.runs, OnServer):
-        return codebook._ask_server(texts, ignore_events)
-    return codebook._score_here(texts, ignore_events)
 
 
 def open_codebook_model(folder: str | Path, name: str = "") -> CodebookTrainedModel:

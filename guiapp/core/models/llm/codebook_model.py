@@ -202,18 +202,47 @@ class CodebookModel:
         checked against the examples' rows."""
         from guiapp.core.models.zero_shot.base import text_list
 
+        texts = text_list(texts)
+        if positions is not None and len(positions) != len(texts):
+            raise UserError(f"There are {len(texts):,} texts to code but {len(positions):,} rows for them.")
+        return self.answer(texts, on_event, positions=positions)
+
+    def answer(self, texts: Sequence[str], on_event: EventCallback = ignore_events, *,
+               allow_examples: bool = False, positions: Sequence[int] | None = None) -> np.ndarray:
+        """The same answers as :meth:`predict_proba`. ``allow_examples``: a text that is one of the
+        examples shown to the model is answered too, instead of refused — for new texts after a
+        study, where the check that keeps the examples apart from the scored texts does not apply
+        (the answer for such a text largely repeats its coding in the prompt)."""
+        from guiapp.core.models.zero_shot.base import text_list
+
         if not self.fitted:
             raise UserError(f"The {self.k} examples per category have not been drawn from the training texts yet.",
                             "Draw them (fit the model on the training texts) before it answers.")
         texts = text_list(texts)
-        if positions is not None and len(positions) != len(texts):
-            raise UserError(f"There are {len(texts):,} texts to code but {len(positions):,} rows for them.")
-        check_examples_apart(self.examples, texts, positions)
+        if not allow_examples:
+            check_examples_apart(self.examples, texts, positions)
         if not texts:
             return np.zeros((0, len(self.categories)))
         if isinstance(self.runs, OnServer):
             return self._ask_server(texts, on_event)
         return self._score_here(texts, on_event)
+
+    @property
+    def device(self) -> tuple[str, str] | None:
+        """Where the opened language model computes: its kind ("cuda", "mps" or "cpu") and its name
+        (e.g. "NVIDIA H100 80GB HBM3", "CPU, 8 threads"); None on a server, or before the model was
+        opened (it opens when it first answers) or after it was let go."""
+        if not isinstance(self.runs, InTextLab):
+            return None
+        causal = _OPENED.get((self.runs.model, self.runs.device))
+        return (str(causal.device), str(causal.device_name)) if causal is not None else None
+
+    @property
+    def on_gpu(self) -> bool:
+        """The opened language model computes on a graphics card (False on the processor, on a
+        server, or before it was opened)."""
+        device = self.device
+        return device is not None and device[0] != "cpu"
 
     def _score_here(self, texts: list[str], on_event: EventCallback) -> np.ndarray:
         from guiapp.core.models.llm.label_scoring import (
