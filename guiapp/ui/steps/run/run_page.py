@@ -144,7 +144,10 @@ class RunPage(QWidget):
         return estimate_run(spec, n_train or None, n_test, len(report.categories) if report is not None else 2,
                             on_gpu=fine_tunes_on_gpu(spec, may_import=False),  # PyTorch is not loaded here for it
                             mean_tokens=tokens.mean if tokens is not None else None,
-                            load=self.load_reader())  # a busy computer takes longer, and the time says so
+                            load=self.load_reader(),  # a busy computer takes longer, and the time says so
+                            # several categories per text: a language model with your codebook answers one
+                            # yes/no question per category
+                            multi_label=spec.data.mapping.multi_label)
 
     def _confirm_large_run(self, spec: ExperimentSpec) -> bool:
         """Ask before a study of more fits than a researcher would start by accident (a grid of thousands)."""
