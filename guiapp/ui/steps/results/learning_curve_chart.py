@@ -1,4 +1,5 @@
-"""The learning-curve chart: test macro-F1 against the number of coded training texts.
+"""The learning-curve chart: test macro-F1 against the number of coded training texts, or — for a
+language model with your codebook — against the examples per category shown in its prompt.
 
 Two views of one :class:`~guiapp.core.experiment.curves.learning_curve_results.LearningCurveResult`:
 
@@ -10,7 +11,13 @@ Two views of one :class:`~guiapp.core.experiment.curves.learning_curve_results.L
 
 The x axis is logarithmic (each doubling of the coded texts is the same step) with ticks at the
 sizes drawn, labelled "500", "1,000", "2,000" …; the legend sits right of the plot and the title
-says what line and band mean, so a saved picture explains itself. Like every TextLab chart it is
+says what line and band mean, so a saved picture explains itself.
+
+A curve over examples (:attr:`ModelCurve.over_examples`: a language model with your codebook learns
+nothing from the coded texts, only the number of examples per category in its prompt changes) is
+never put on that axis: ``show_models(result, over_examples=True)`` draws only such curves, on a
+linear axis of its own that starts at 0 (no examples, zero-shot); ``show_categories`` picks the
+model's own axis. Like every TextLab chart it is
 a static picture of the numbers it is given, saved through the right-click entry or :meth:`export`.
 """
 
@@ -37,9 +44,15 @@ MODELS_SUBTITLE = "line: mean of {draws} · shaded band: lowest to highest draw"
 CATEGORIES_TITLE = "F1 of each category: {model}"
 CATEGORIES_SUBTITLE = "mean of {draws}; the legend lists the categories best first"
 X_LABEL = "coded training texts the model learned from"
+EXAMPLES_TITLE = "Test macro-F1 with more examples per category in the prompt"
+EXAMPLES_SUBTITLE = "line: mean of {draws} of examples · shaded band: lowest to highest draw"
+EXAMPLES_X_LABEL = "Examples per category shown to the model (0 = none, zero-shot)"
 HOVER_PIXELS = 14
 CHART_TIP = ("Left to right: more coded training texts; each step is about twice as many (a logarithmic axis).\n"
              "Hover over a point to see its score. Right-click to save this chart as an image.")
+EXAMPLES_TIP = ("Left to right: more coded examples per category in the language model's prompt, from 0 (none, "
+                "zero-shot).\nThe model learns nothing else from your coded texts. Hover over a point to see its "
+                "score. Right-click to save this chart as an image.")
 LEGEND_ROW_PIXELS = 17
 LEGEND_MARGIN_PIXELS = 140  # title, axis and its label: what the plot's height has besides the legend
 TITLE_PIXELS = 42
@@ -62,13 +75,19 @@ class DrawnLine:
 
 
 class SizeAxis(pg.AxisItem):
-    """The x axis: log10 positions, labelled with the sizes of the curve only (thousands separated).
-    Labels that would overlap the next one are left out (the last, all training texts, always stays)."""
+    """The x axis: log10 positions (or, over examples per category, the numbers themselves, from 0),
+    labelled with the sizes of the curve only (thousands separated). Labels that would overlap the
+    next one are left out (the last, all training texts, always stays)."""
 
     def __init__(self) -> None:
         super().__init__("bottom")
         self._sizes: list[int] = []
         self._shown: list[int] = []
+        self.linear = False  # True: a curve over examples per category (0 allowed), not over training texts
+
+    def position(self, size: float) -> float:
+        """Where ``size`` sits on the axis."""
+        return float(size) if self.linear else math.log10(size)
 
     def set_sizes(self, sizes: list[int]) -> None:
         self._sizes = sorted(sizes)
@@ -85,7 +104,7 @@ class SizeAxis(pg.AxisItem):
         kept: list[int] = []
         for size in reversed(self._sizes):
             if kept:
-                gap = (math.log10(kept[-1]) - math.log10(size)) * pixels_per_unit
+                gap = (self.position(kept[-1]) - self.position(size)) * pixels_per_unit
                 widths = [metrics.horizontalAdvance(format_count(value)) for value in (size, kept[-1])]
                 need = sum(widths) / 2 + 8
                 if gap < need:
@@ -98,11 +117,11 @@ class SizeAxis(pg.AxisItem):
             self.update()
 
     def tickValues(self, minVal, maxVal, size):
-        major = [math.log10(s) for s in self._sizes if minVal <= math.log10(s) <= maxVal]
+        major = [self.position(s) for s in self._sizes if minVal <= self.position(s) <= maxVal]
         return [(1.0, major)]
 
     def tickStrings(self, values, scale, spacing):
-        shown = {round(math.log10(s), 9): s for s in self._shown}
+        shown = {round(self.position(s), 9): s for s in self._shown}
         return [format_count(shown[round(v, 9)]) if round(v, 9) in shown else "" for v in values]
 
 
@@ -141,18 +160,24 @@ class LearningCurveChart(ChartWidget):
         self.getPlotItem().setTitle(None)
         self._empty_item = self._message(EMPTY_TEXT)
 
-    def show_models(self, result: LearningCurveResult) -> None:
+    def show_models(self, result: LearningCurveResult, *, over_examples: bool = False) -> None:
         """Every finished model: the mean test macro-F1 per size, a marker at each size, and a
-        translucent band from the lowest to the highest draw."""
+        translucent band from the lowest to the highest draw. Only the curves over training texts, or
+        (``over_examples``) only those over the examples per category in a language model's prompt."""
         self._reset()
         self._mode, self._repeats = "models", result.repeats
-        curves = [model for model in result.models if model.ok and model.points]
-        for index, model in enumerate(curves):
+        self._set_scale(over_examples)
+        drawn = [model for model in result.models if model.ok and model.points]
+        for index, model in enumerate(drawn):  # a model keeps its colour whichever chart it is on
+            if model.over_examples != over_examples:
+                continue
             rows = model.summary()
             self._lines.append(DrawnLine(model.name, PALETTE[index % len(PALETTE)], [r.size for r in rows],
                                          [r.mean for r in rows], [r.low for r in rows], [r.high for r in rows]))
         subtitle = MODELS_SUBTITLE if result.repeats > 1 else "line: one random draw per size"
-        self._draw(MODELS_TITLE, subtitle.format(draws=draws_text(result.repeats)),
+        if over_examples:
+            subtitle = EXAMPLES_SUBTITLE if result.repeats > 1 else "line: one random draw of examples per number"
+        self._draw(EXAMPLES_TITLE if over_examples else MODELS_TITLE, subtitle.format(draws=draws_text(result.repeats)),
                    "test macro-F1 (agreement with your coding)", bands=result.repeats > 1)
 
     def show_categories(self, result: LearningCurveResult, model_name: str) -> None:
@@ -160,6 +185,7 @@ class LearningCurveChart(ChartWidget):
         self._reset()
         self._mode, self._model, self._repeats = "categories", model_name, result.repeats
         model = _find(result, model_name)
+        self._set_scale(model is not None and model.over_examples)
         if model is not None and model.ok and model.points:
             rows = model.summary()
             last = rows[-1].category_means
@@ -170,6 +196,16 @@ class LearningCurveChart(ChartWidget):
         self._draw(CATEGORIES_TITLE.format(model=model_name),
                    CATEGORIES_SUBTITLE.format(draws=draws_text(result.repeats)),
                    "F1 of the category on the test texts", bands=False)
+
+    def _set_scale(self, over_examples: bool) -> None:
+        """The x axis for training texts (logarithmic) or for examples per category (linear, from 0)."""
+        self._axis.linear = over_examples
+        self._set_axis_label("bottom", EXAMPLES_X_LABEL if over_examples else X_LABEL)
+        self.setToolTip(EXAMPLES_TIP if over_examples else CHART_TIP)
+
+    def over_examples(self) -> bool:
+        """Whether the chart shows curves over the examples per category (a linear axis from 0)."""
+        return self._axis.linear
 
     def _reset(self) -> None:
         self.setMinimumHeight(self.base_height)
@@ -201,7 +237,7 @@ class LearningCurveChart(ChartWidget):
         many = len(self._lines) > len(PALETTE)
         self.setMinimumHeight(max(self.base_height, len(self._lines) * LEGEND_ROW_PIXELS + LEGEND_MARGIN_PIXELS))
         for place, line in enumerate(self._lines):
-            x = np.log10(np.asarray(line.sizes, dtype=float))
+            x = np.array([self._axis.position(size) for size in line.sizes], dtype=float)
             colour = QColor(line.colour)
             if bands and line.lows is not None and line.highs is not None:
                 low = pg.PlotDataItem(x, line.lows, pen=pg.mkPen(None))
@@ -265,8 +301,9 @@ class LearningCurveChart(ChartWidget):
         top = min(1.0, math.ceil(max(highs) * 10 + 0.25) / 10)
         if top - bottom < 0.2:
             bottom = max(0.0, top - 0.2)
-        left, right = math.log10(sizes[0]), math.log10(sizes[-1])
-        pad = max(0.05, (right - left) * 0.07)  # room for the first and the last tick label
+        left, right = self._axis.position(sizes[0]), self._axis.position(sizes[-1])
+        smallest = 0.4 if self._axis.linear else 0.05
+        pad = max(smallest, (right - left) * 0.07)  # room for the first and the last tick label
         self.getPlotItem().getViewBox().setRange(xRange=(left - pad, right + pad), yRange=(bottom, top), padding=0)
         self._refit()
 
@@ -327,7 +364,7 @@ class LearningCurveChart(ChartWidget):
         best: tuple[float, str] | None = None
         for line in self._lines:
             for i, size in enumerate(line.sizes):
-                point = view.mapViewToScene(QPointF(math.log10(size), line.means[i]))
+                point = view.mapViewToScene(QPointF(self._axis.position(size), line.means[i]))
                 distance = math.hypot(point.x() - scene_pos.x(), point.y() - scene_pos.y())
                 if distance <= HOVER_PIXELS and (best is None or distance < best[0]):
                     best = (distance, self.point_tip(line, i))
@@ -337,7 +374,14 @@ class LearningCurveChart(ChartWidget):
     def point_tip(self, line: DrawnLine, index: int) -> str:
         """"SVM · Basic BOW with 1,000 coded texts: macro-F1 0.572 (0.564 to 0.579 over 3 random draws)"."""
         what = "macro-F1" if self._mode == "models" else "F1"
-        text = f"{line.name} with {format_count(line.sizes[index])} coded texts: {what} {line.means[index]:.3f}"
+        size = line.sizes[index]
+        if not self._axis.linear:
+            amount = f"{format_count(size)} coded texts"
+        elif size == 0:
+            amount = "no examples (zero-shot)"
+        else:
+            amount = f"{format_count(size)} example{'s' if size != 1 else ''} per category"
+        text = f"{line.name} with {amount}: {what} {line.means[index]:.3f}"
         if line.lows is not None and line.highs is not None and self._repeats > 1:
             text += f" ({line.lows[index]:.3f} to {line.highs[index]:.3f} over {draws_text(self._repeats)})"
         elif self._repeats > 1:

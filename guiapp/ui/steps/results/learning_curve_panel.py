@@ -19,7 +19,16 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import Qt, Signal
-from PySide6.QtWidgets import QComboBox, QFileDialog, QGridLayout, QLabel, QLineEdit, QPushButton, QSpinBox, QWidget
+from PySide6.QtWidgets import (
+    QComboBox,
+    QFileDialog,
+    QGridLayout,
+    QLabel,
+    QLineEdit,
+    QPushButton,
+    QSpinBox,
+    QWidget,
+)
 
 from guiapp.core.experiment.curves.learning_curve_results import LearningCurveResult
 from guiapp.core.experiment.curves.nested_subsets import DEFAULT_REPEATS
@@ -62,6 +71,12 @@ INTRO = (
     "shows how much the score depends on which texts were drawn."
 )
 ALL_MODELS = "Every model: macro-F1"
+EXAMPLES_NOTE = (
+    "A language model with your codebook learns nothing from your coded texts: what they change is how many "
+    "coded examples per category its prompt shows (0 = none, zero-shot). So its curve has an axis of its own — "
+    "examples per category, not training texts — drawn from all your training texts and scored on the same test "
+    "texts. If it still climbs at the right, more examples in the prompt would likely help."
+)
 
 
 def study_counts(spec: ExperimentSpec, table: pd.DataFrame | None, spec_file: str | Path | None,
@@ -202,11 +217,30 @@ class LearningCurvePanel(QWidget):
         reading_column = vbox(None, reading_title, (self.reading, 1), margins=(8, 0, 0, 0))
         side = hbox(None, (self._chart_slot, 5), (reading_column, 3))
 
-        table_title = QLabel("Test macro-F1 per size: mean over the draws (lowest–highest)")
-        table_title.setFont(bold)
+        # a language model with your codebook: its curve over examples per category, on an axis of its own
+        self.examples_note = GlossaryLabel(EXAMPLES_NOTE, terms=READING_TERMS)
+        self.examples_note.setObjectName("learningCurveExamplesNote")
+        self._examples_chart_slot = LazyWidget(self._make_examples_chart)
+        self.save_examples_chart_button = save_chart_button(self._examples_chart_slot.widget,
+                                                            "learningCurveSaveExamplesChart")
+        self.save_examples_chart_button.setText("Save examples chart…")
+        self.examples_box = QWidget(objectName="learningCurveExamples")
+        vbox(self.examples_box, self.examples_note, hbox(None, self.save_examples_chart_button, STRETCH),
+             self._examples_chart_slot, margins=(0, 8, 0, 0))
+        self.examples_box.hide()
+
+        self.table_title = QLabel("Test macro-F1 per size: mean over the draws (lowest–highest)")
+        self.table_title.setFont(bold)
         self.table = CurveTable()
         self.table.setObjectName("learningCurveTable")
-        vbox(box, bar, (side, 1), table_title, self.table, margins=(0, 4, 0, 0))
+        self.examples_table_title = QLabel("Test macro-F1 per number of examples per category in the prompt: mean "
+                                           "over the draws of examples (lowest–highest)")
+        self.examples_table_title.setFont(bold)
+        self.examples_table_title.setWordWrap(True)
+        self.examples_table = CurveTable(over_examples=True)
+        self.examples_table.setObjectName("learningCurveExamplesTable")
+        vbox(box, bar, (side, 1), self.examples_box, self.table_title, self.table, self.examples_table_title,
+             self.examples_table, margins=(0, 4, 0, 0))
         return box
 
     # -- study -----------------------------------------------------------------------------------
@@ -367,6 +401,13 @@ class LearningCurvePanel(QWidget):
                     self.chart_choice.addItem(f"Each category: {model.name}", model.name)
         self.chart_choice.blockSignals(False)
         self.table.set_curve(result)
+        self.examples_table.set_curve(result)
+        has_training = result is not None and bool(self.table.models_of(result))
+        has_examples = result is not None and bool(self.examples_table.models_of(result))
+        self.table_title.setVisible(has_training or not has_examples)
+        self.table.setVisible(has_training or not has_examples)
+        self.examples_table_title.setVisible(has_examples)
+        self.examples_table.setVisible(has_examples)
         self.reading.set_curve(result)
         self._chart_choice_changed()
         self.results.setVisible(result is not None)
@@ -394,16 +435,49 @@ class LearningCurvePanel(QWidget):
         chart.setMinimumHeight(420)
         return chart
 
+    @property
+    def examples_chart(self) -> LearningCurveChart:
+        """The chart of the curves over examples per category (a language model with your codebook),
+        shown below the chart over training texts when the study has both kinds."""
+        return self._examples_chart_slot.widget()
+
+    def examples_chart_shown(self) -> bool:
+        """Whether the chart over examples per category is shown below the main chart."""
+        return self._examples_chart_slot.is_made() and self.examples_chart.isVisible()
+
+    def _make_examples_chart(self) -> LearningCurveChart:
+        from guiapp.ui.steps.results.learning_curve_chart import LearningCurveChart  # loads pyqtgraph
+
+        chart = LearningCurveChart()
+        chart.setObjectName("learningCurveExamplesChart")
+        chart.base_height = 320
+        chart.setMinimumHeight(320)
+        return chart
+
     def _chart_choice_changed(self, *_: Any) -> None:
-        if self._result is None:
+        result = self._result
+        if result is None:
             if self._chart_slot.is_made():  # a chart not made yet is empty anyway
                 self.chart.clear_curve()
+            self.examples_box.hide()
             return
+        drawn = [model for model in result.models if model.ok and model.points]
+        has_training = any(not model.over_examples for model in drawn)
+        has_examples = any(model.over_examples for model in drawn)
         model = self.chart_choice.currentData()
         if model:
-            self.chart.show_categories(self._result, model)
+            self.chart.show_categories(result, model)  # on the model's own axis
         else:
-            self.chart.show_models(self._result)
+            # the curves over training texts on the main chart; those over examples per category on their
+            # own chart below (or on the main chart when there is nothing else to show)
+            self.chart.show_models(result, over_examples=has_examples and not has_training)
+        both = not model and has_training and has_examples
+        if both:
+            self.examples_chart.show_models(result, over_examples=True)
+        # once made, the chart stands in its place holder's spot: show or hide whichever stands there
+        (self.examples_chart if self._examples_chart_slot.is_made() else self._examples_chart_slot).setVisible(both)
+        self.save_examples_chart_button.setVisible(both)
+        self.examples_box.setVisible(has_examples and (both or not has_training or self.chart.over_examples()))
 
     def reading_sentences(self) -> list[str]:
         return self.reading.sentences()

@@ -154,16 +154,38 @@ def verdict(trends: list[tuple[str, str]]) -> str:
     return "; ".join(parts) + "."
 
 
+def examples_verdict(trends: list[tuple[str, str]]) -> str:
+    """The answer in one line for language models with your codebook alone, whose curves are over the
+    examples per category in their prompt: more coded texts only give them more examples to choose from."""
+    rising = [name for name, trend in trends if trend == "rising"]
+    if not trends:
+        return ""
+    if rising:
+        return (f"{_names(rising)} still {'improves' if len(rising) == 1 else 'improve'} with more examples per "
+                "category in the prompt; coded texts matter to it only as examples.")
+    return ("More examples per category in the prompt would likely help little; coded texts matter to a language "
+            "model with your codebook only as examples.")
+
+
 def _names(names: list[str]) -> str:
     return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
 
 
+def examples_header(k: int) -> str:
+    """A column of the table over examples per category: "none (zero-shot)", "1 per category"."""
+    return "none (zero-shot)" if k == 0 else f"{k:,} per category"
+
+
 class CurveTable(QTableWidget):
     """Models (rows) × sizes (columns): "0.572 (0.564–0.579)", the mean test macro-F1 and its
-    lowest and highest over the draws. A model that did not finish says why in its row."""
+    lowest and highest over the draws. A model that did not finish says why in its row.
 
-    def __init__(self, parent: QWidget | None = None) -> None:
+    ``over_examples``: the table of the curves over the examples per category in a language model's
+    prompt (columns: 0, 1, 2, 4 … examples per category); the other table leaves those curves out."""
+
+    def __init__(self, parent: QWidget | None = None, *, over_examples: bool = False) -> None:
         super().__init__(parent)
+        self.over_examples = over_examples
         self.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
         self.setSelectionMode(QAbstractItemView.SelectionMode.NoSelection)
         self.setFocusPolicy(Qt.FocusPolicy.NoFocus)
@@ -174,7 +196,9 @@ class CurveTable(QTableWidget):
         self.horizontalHeader().setMinimumSectionSize(130)
         self.setVerticalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         self.setToolTip("Test macro-F1: the mean over the random draws, and in brackets the lowest and the "
-                        "highest draw. Columns: the number of coded texts the models learned from.")
+                        "highest draw. Columns: " + ("the number of coded examples per category shown in the "
+                                                     "language model's prompt (none: zero-shot)." if over_examples
+                                                     else "the number of coded texts the models learned from."))
 
     def set_curve(self, result: LearningCurveResult | None) -> None:
         self.clear()
@@ -183,12 +207,18 @@ class CurveTable(QTableWidget):
             self.setRowCount(0)
             self.setColumnCount(0)
             return
-        sizes = list(result.sizes)
+        models = self.models_of(result)
+        if self.over_examples:
+            sizes = sorted({point.size for model in models for point in model.points})
+            headers = [examples_header(size) for size in sizes]
+        else:
+            sizes = list(result.sizes)
+            headers = [f"{size_header(size, result.n_train)} texts" for size in sizes]
         self.setColumnCount(len(sizes))
-        self.setHorizontalHeaderLabels([f"{size_header(size, result.n_train)} texts" for size in sizes])
-        self.setRowCount(len(result.models))
-        self.setVerticalHeaderLabels([model.name for model in result.models])
-        for row, model in enumerate(result.models):
+        self.setHorizontalHeaderLabels(headers)
+        self.setRowCount(len(models))
+        self.setVerticalHeaderLabels([model.name for model in models])
+        for row, model in enumerate(models):
             by_size = {summary.size: summary for summary in model.summary()}
             if not model.ok and not by_size:
                 why = model.message or "it was stopped before it finished"
@@ -201,7 +231,9 @@ class CurveTable(QTableWidget):
                 if summary is None:
                     self._put(row, column, "–", "No score for this size.")
                     continue
-                if size == result.n_train and summary.low == summary.high:
+                if self.over_examples:
+                    text, tip = self._examples_cell(model.name, size, summary)
+                elif size == result.n_train and summary.low == summary.high:
                     text = f"{summary.mean:.3f}"
                     tip = (f"{model.name} with all {size:,} training texts: test macro-F1 {summary.mean:.3f}. Every "
                            "draw holds the same texts here, so there is one score.")
@@ -212,6 +244,23 @@ class CurveTable(QTableWidget):
                            f"highest {summary.high:.3f}.")
                 self._put(row, column, text, tip)
         self.setFixedHeight(self._fitting_height())
+
+    def models_of(self, result: LearningCurveResult) -> list:
+        """The models this table shows: those whose curve is over this table's axis."""
+        return [model for model in result.models if model.over_examples == self.over_examples]
+
+    @staticmethod
+    def _examples_cell(name: str, k: int, summary) -> tuple[str, str]:  # noqa: ANN001 — a SizeSummary
+        shown = "no examples (zero-shot)" if k == 0 else f"{k:,} example{'s' if k != 1 else ''} per category"
+        if k == 0:
+            return (f"{summary.mean:.3f}", f"{name} with {shown}: test macro-F1 {summary.mean:.3f}. Without examples "
+                                           "nothing is drawn, so every draw has this one score.")
+        if summary.low == summary.high:
+            return (f"{summary.mean:.3f}", f"{name} with {shown}: test macro-F1 {summary.mean:.3f} in each of "
+                                           f"{summary.repeats} draw{'s' if summary.repeats != 1 else ''} of examples.")
+        return (f"{summary.mean:.3f} ({summary.low:.3f}–{summary.high:.3f})",
+                f"{name} with {shown}: mean test macro-F1 {summary.mean:.3f} over {summary.repeats} draws of "
+                f"examples, lowest {summary.low:.3f}, highest {summary.high:.3f}.")
 
     def _put(self, row: int, column: int, text: str, tip: str) -> None:
         item = QTableWidgetItem(text)
@@ -269,7 +318,10 @@ class ReadingView(QWidget):
         from guiapp.core.experiment.curves.learning_curve_reading import read_curves
 
         readings = read_curves(result)
-        self.verdict.setText(verdict([(reading.model, reading.trend) for reading in readings]))
+        over_examples = {model.name for model in result.models if model.over_examples}
+        trends = [(reading.model, reading.trend) for reading in readings if reading.model not in over_examples]
+        self.verdict.setText(verdict(trends) if trends else examples_verdict(
+            [(reading.model, reading.trend) for reading in readings]))
         self.verdict.setVisible(bool(self.verdict.text()))
         sentences = [reading.words for reading in readings]
         failed = [model for model in result.models if not model.ok]
