@@ -8,6 +8,10 @@ plain reading (is the curve still rising; which categories would gain most), and
 ``textlab run``'s folder (``core/experiment/results/output_folder.py``); a DIR holding an earlier curve
 (or run) is replaced as a whole; one holding files TextLab did not write is refused. Exit status: 0 every curve was
 drawn, 1 some model failed, 2 the curve could not be drawn or written, 130 interrupted.
+
+A language model with your codebook learns nothing from the coded texts: its curve is over the
+examples per category shown in its prompt (0 = none, 1, 2, 4, 8 …), printed as a table of its own
+with those numbers as columns, never among the training-text sizes.
 """
 
 from __future__ import annotations
@@ -71,21 +75,42 @@ def learning_curve_command(args: argparse.Namespace, progress) -> int:
     return 0 if all(model.ok for model in result.models) else 1
 
 
+WIDTH = 21  # a column of the table: "0.572 (0.564–0.579)"
+
+
 def curve_table(result) -> str:
-    """Mean test macro-F1 and its min–max over the draws, per model (rows) and size (columns)."""
-    width = 21
+    """Mean test macro-F1 and its min–max over the draws, per model (rows) and size (columns); the
+    curves over examples per category (a language model with your codebook) in a table of their own."""
     draws = f"{result.repeats} draw{'s' if result.repeats != 1 else ''}"
-    title = f"Test macro-F1 on {result.n_test:,} test texts: mean (min–max over {draws}); settings chosen "
-    lines = [title + f"{_tuning_words(result)}.", ""]
-    header = f"{'model':34}" + "".join(f"{f'{size:,} texts':>{width}}" for size in result.sizes)
-    lines += [header, "-" * len(header)]
-    for model in result.models:
+    lines: list[str] = []
+    training = [model for model in result.models if not model.over_examples]
+    examples = [model for model in result.models if model.over_examples]
+    if training or not examples:
+        title = f"Test macro-F1 on {result.n_test:,} test texts: mean (min–max over {draws}); settings chosen "
+        lines += [title + f"{_tuning_words(result)}.", ""]
+        lines += _rows(training, list(result.sizes), [f"{size:,} texts" for size in result.sizes])
+    if examples:
+        ks = sorted({point.size for model in examples for point in model.points})
+        if lines:
+            lines.append("")
+        lines += [f"Language models with your codebook learn nothing from the coded texts; their test macro-F1 on the "
+                  f"same {result.n_test:,} test texts per number of examples per category in the prompt (0 = none), "
+                  f"mean (min–max over {draws} of the examples):", ""]
+        lines += _rows(examples, ks, ["no examples" if k == 0 else f"{k:,} per category" for k in ks])
+    return "\n".join(lines)
+
+
+def _rows(models: list, sizes: list[int], headers: list[str]) -> list[str]:
+    header = f"{'model':34}" + "".join(f"{title:>{WIDTH}}" for title in headers)
+    lines = [header, "-" * len(header)]
+    for model in models:
         if not model.ok:
             lines.append(f"{model.name[:34]:34} failed: {model.message}")
             continue
-        cells = {row.size: f"{row.mean:.3f} ({row.low:.3f}–{row.high:.3f})" for row in model.summary()}
-        lines.append(f"{model.name[:34]:34}" + "".join(f"{cells.get(size, '—'):>{width}}" for size in result.sizes))
-    return "\n".join(lines)
+        cells = {row.size: (f"{row.mean:.3f}" if row.low == row.high and row.size == 0 else
+                            f"{row.mean:.3f} ({row.low:.3f}–{row.high:.3f})") for row in model.summary()}
+        lines.append(f"{model.name[:34]:34}" + "".join(f"{cells.get(size, '—'):>{WIDTH}}" for size in sizes))
+    return lines
 
 
 def curve_reading(result) -> str:

@@ -336,6 +336,7 @@ def _learning_curve(curve: Any) -> dict[str, Any]:
     return {
         "sizes": list(curve.sizes), "repeats": curve.repeats, "tuning": curve.tuning, "n_test": curve.n_test,
         "models": [{"name": model.name, "means": {str(p.size): p.mean for p in model.summary()},
+                    **({"axis": model.axis} if model.over_examples else {}),  # over examples per category (k)
                     **_last_doubling(readings[model.name]), "reading": readings[model.name].words}
                    for model in curve.models if model.ok and model.name in readings],
     }

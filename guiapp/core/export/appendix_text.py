@@ -454,16 +454,32 @@ def _curve_sentence(curve: dict[str, Any]) -> str:
     the numbers say, read by the plain reading's rule (``learning_curve_reading.trend_of``)."""
     if not curve.get("models"):
         return ""
-    sizes = [f"{size:,}" for size in curve["sizes"]]
-    tuned = ("with hyperparameters tuned once and reused" if curve.get("tuning") == "once"
-             else "with hyperparameters tuned at each size")
-    trends = " ".join(f"{_curve_trend(model)}." for model in curve["models"])
-    return (f"A learning curve trained each model on nested random subsets of {_series(sizes)} coded training texts "
-            f"({count(int(curve.get('repeats') or 1), 'draw')} per size, {tuned}) and tested it on the same "
-            f"{int(curve.get('n_test') or 0):,} test texts. {trends}")
+    training = [model for model in curve["models"] if not model.get("axis")]
+    examples = [model for model in curve["models"] if model.get("axis")]  # over examples per category
+    sentences = []
+    if training:
+        sizes = [f"{size:,}" for size in curve["sizes"]]
+        tuned = ("with hyperparameters tuned once and reused" if curve.get("tuning") == "once"
+                 else "with hyperparameters tuned at each size")
+        trends = " ".join(f"{_curve_trend(model)}." for model in training)
+        which = ("each model" if not examples else "the other model" if len(training) == 1
+                 else "each of the other models")
+        sentences.append(f"A learning curve trained {which} on nested random subsets of {_series(sizes)} coded "
+                         f"training texts ({count(int(curve.get('repeats') or 1), 'draw')} per size, {tuned}) and "
+                         f"tested it on the same {int(curve.get('n_test') or 0):,} test texts. {trends}")
+    if examples:
+        ks = sorted({int(k) for model in examples for k in model["means"]})
+        names = _series([model["name"] for model in examples])
+        trends = " ".join(f"{_curve_trend(model, examples=True)}." for model in examples)
+        sentences.append(f"{names}, which {'learns' if len(examples) == 1 else 'learn'} nothing from the coded texts, "
+                         f"{'was' if len(examples) == 1 else 'were'} instead shown {_series([str(k) for k in ks])} "
+                         f"coded examples per category in the prompt, drawn from all training texts "
+                         f"({count(int(curve.get('repeats') or 1), 'draw')} of the examples per number), and tested "
+                         f"on the same {int(curve.get('n_test') or 0):,} test texts. {trends}")
+    return " ".join(sentences)
 
 
-def _curve_trend(model: dict[str, Any]) -> str:
+def _curve_trend(model: dict[str, Any], *, examples: bool = False) -> str:
     """"SVM rose from a mean macro-F1 of 0.49 with 80 texts to 0.59 with 639; over the last doubling
     (320 to 639 texts) the mean changed by +0.006 per doubling, less than the 0.01 taken to matter: it had
     levelled off"."""
@@ -471,17 +487,18 @@ def _curve_trend(model: dict[str, Any]) -> str:
 
     means = list(model["means"].items())
     (first_size, first), (last_size, last) = means[0], means[-1]
+    unit = "examples per category" if examples else "texts"
     if score(first) == score(last):
         span = (f"{model['name']} stayed at a mean macro-F1 of about {score(first)} from {int(first_size):,} to "
-                f"{int(last_size):,} texts")
+                f"{int(last_size):,} {unit}")
     else:
         span = (f"{model['name']} {'rose' if last > first else 'fell'} from a mean macro-F1 of {score(first)} with "
-                f"{int(first_size):,} texts to {score(last)} with {int(last_size):,}")
+                f"{int(first_size):,} {unit} to {score(last)} with {int(last_size):,}")
     gain, spread = model.get("gain_per_doubling"), model.get("spread_per_doubling")
     if gain is None or spread is None or "from_size" not in model:
         return span  # older facts without the last doubling: the numbers alone
     trend = trend_of(gain, spread)
-    step = (f"over the last doubling ({int(model['from_size']):,} to {int(model['to_size']):,} texts) the mean "
+    step = (f"over the last doubling ({int(model['from_size']):,} to {int(model['to_size']):,} {unit}) the mean "
             f"changed by {gain:+.3f} per doubling")
     if trend == "rising":
         return f"{span}; {step}, more than the spread between draws (±{spread:.3f}): it was still improving"
