@@ -32,7 +32,7 @@ from typing import Any
 import numpy as np
 
 from guiapp.core.events import EventCallback, Log, Progress, sub_progress
-from guiapp.core.experiment.families.few_shot_runner import _save
+from guiapp.core.experiment.families.few_shot_runner import save_final_model
 from guiapp.core.experiment.families.model_run_inputs import ModelRunInputs
 from guiapp.core.experiment.families.transformer_decisions import Decisions
 from guiapp.core.experiment.protocol.held_out import CI_LEVEL, evaluate_on_test
@@ -207,7 +207,7 @@ def run_codebook_model(model: ModelSpec, inputs: ModelRunInputs, on_event: Event
                          "category; there every category was given the same probability.")
     record = final.record()
     thresholds = [float(value) for value in decide.thresholds] if decide.multi_label else None
-    artefact = _save(name, lambda folder: final.save(folder, thresholds=thresholds), inputs.artefacts_dir, on_event)
+    artefact = save_final_model(name, lambda folder: final.save(folder, thresholds=thresholds), inputs.artefacts_dir, on_event)
     for note in notes:
         on_event(Log(f"{name}: {note}"))
     full_spec = {**model.to_dict(), "name": name, "representation_options": used,

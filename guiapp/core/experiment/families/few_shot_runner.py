@@ -119,7 +119,7 @@ def _run_zero_shot(model: ModelSpec, data: StudyData, folds: Folds, spec: Experi
     seconds["final_fit"] = 0.0
     seconds["predict"] = time.perf_counter() - start
     thresholds = [float(value) for value in decide.thresholds] if decide.multi_label else None
-    artefact = _save(name, partial(scorer.save, thresholds=thresholds), artefacts_dir, on_event)
+    artefact = save_final_model(name, partial(scorer.save, thresholds=thresholds), artefacts_dir, on_event)
     for note in notes:
         on_event(Log(f"{name}: {note}"))
     full_spec = {**model.to_dict(), "name": name, "representation_options": recorded, "grid": {}, "notes": notes}
@@ -269,7 +269,7 @@ def _run_setfit(model: ModelSpec, data: StudyData, folds: Folds, spec: Experimen
     predict_seconds = time.perf_counter() - start
     notes.extend(note for note in final.notes if note not in notes)
     thresholds = [float(value) for value in decide.thresholds] if decide.multi_label else None
-    artefact = _save(name, partial(final.save, categories=categories, thresholds=thresholds), artefacts_dir, on_event)
+    artefact = save_final_model(name, partial(final.save, categories=categories, thresholds=thresholds), artefacts_dir, on_event)
     for note in notes[1:]:
         on_event(Log(f"{name}: {note}"))
     full_spec = {
@@ -333,7 +333,7 @@ def _device_name(kind: str) -> str:
     return "Apple GPU" if kind == "mps" else "CPU"
 
 
-def _save(name: str, save: Any, artefacts_dir: Path | None, on_event: EventCallback) -> str:
+def save_final_model(name: str, save: Any, artefacts_dir: Path | None, on_event: EventCallback) -> str:
     """Save the model for predicting new texts later; a failure to save costs no results."""
     if artefacts_dir is None:
         return ""
