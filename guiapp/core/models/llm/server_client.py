@@ -5,7 +5,10 @@ The client lists the server's models (with the name and digest it reports, for t
 chat messages with a temperature and a seed, asks for an answer that must be one of the allowed
 answers (the prompt's JSON schema, whose ``category`` is an enum of the categories) with the top
 log-probabilities where the server gives them, and falls back to plain answers and several samples
-where the server refuses either. What an answer means is read by :mod:`.category_answers`. A server
+where the server refuses either. An OpenAI-compatible server that refuses OpenAI's form of the schema
+(``response_format = {"type": "json_schema", …}``, as llama-cpp-python's server does) is first asked
+with llama.cpp's form (``{"type": "json_object", "schema": …}``), which still holds the answer to the
+categories, before plain answers. What an answer means is read by :mod:`.category_answers`. A server
 that is down, slow, or answers with an error or with something that is not JSON becomes a
 :class:`UserError` that says what to do. Only the standard library is used.
 """
@@ -47,11 +50,19 @@ class ServerModel:
     details: Mapping[str, object] = field(default_factory=dict)
 
 
+JSON_SCHEMA = "json_schema"  # OpenAI's form: response_format = {"type": "json_schema", "json_schema": {…}}
+JSON_OBJECT = "json_object"  # llama.cpp's form: response_format = {"type": "json_object", "schema": {…}}
+STRUCTURED_FORMS = (JSON_SCHEMA, JSON_OBJECT, "")  # "": no structured output, a plain answer
+
+
 @dataclass(frozen=True, slots=True)
 class ServerSupport:
-    """What the server accepted: structured output (a JSON schema) and log-probabilities."""
+    """What the server accepted: structured output (the answer held to a JSON schema) in which form
+    (:data:`JSON_SCHEMA`, :data:`JSON_OBJECT` — the OpenAI-compatible protocol only —, or "" for
+    none: the value is true exactly where the answer is held to the schema) and log-probabilities.
+    Ollama's ``format`` takes the schema itself; its support is either :data:`JSON_SCHEMA` or ""."""
 
-    structured_output: bool = True
+    structured_output: str = JSON_SCHEMA
     logprobs: bool = True
 
 
@@ -70,11 +81,19 @@ class ServerAnswer:
     covered: float = 0.0  # how much probability the reported tokens gave the allowed answers
 
 
-# What to ask for next when a server refuses a request: without log-probabilities, then with
-# log-probabilities but without the schema, then plain answers.
-FALLBACKS = {ServerSupport(True, True): ServerSupport(True, False),
-             ServerSupport(True, False): ServerSupport(False, True),
-             ServerSupport(False, True): ServerSupport(False, False)}
+# What to ask for next when a server refuses a request, per protocol: without log-probabilities;
+# (OpenAI-compatible) the schema in llama.cpp's json_object form, with and then without
+# log-probabilities; with log-probabilities but without the schema; then plain answers.
+FALLBACKS: dict[Protocol, dict[ServerSupport, ServerSupport]] = {
+    "openai": {ServerSupport(JSON_SCHEMA, True): ServerSupport(JSON_SCHEMA, False),
+               ServerSupport(JSON_SCHEMA, False): ServerSupport(JSON_OBJECT, True),
+               ServerSupport(JSON_OBJECT, True): ServerSupport(JSON_OBJECT, False),
+               ServerSupport(JSON_OBJECT, False): ServerSupport("", True),
+               ServerSupport("", True): ServerSupport("", False)},
+    "ollama": {ServerSupport(JSON_SCHEMA, True): ServerSupport(JSON_SCHEMA, False),
+               ServerSupport(JSON_SCHEMA, False): ServerSupport("", True),
+               ServerSupport("", True): ServerSupport("", False)},
+}
 
 
 class ServerClient:
@@ -164,9 +183,11 @@ class ServerClient:
             body.update(temperature=temperature, seed=seed, max_tokens=max_tokens)
             if samples > 1:
                 body["n"] = samples
-            if support.structured_output:
+            if support.structured_output == JSON_SCHEMA:
                 body["response_format"] = {"type": "json_schema", "json_schema": {
                     "name": "answer", "strict": True, "schema": dict(schema)}}
+            elif support.structured_output == JSON_OBJECT:
+                body["response_format"] = {"type": "json_object", "schema": dict(schema)}
             if support.logprobs:
                 body.update(logprobs=True, top_logprobs=top_logprobs)
         else:
@@ -202,7 +223,8 @@ class ServerClient:
         """Ask one question (the prompt's ``messages``) whose allowed ``answers`` the JSON ``schema``
         names. Where the server gives log-probabilities that begin the allowed answers, one answer
         suffices; otherwise ``samples`` answers (seeds ``seed``, ``seed + 1``, …) give the shares.
-        A server that refuses structured output or log-probabilities is asked again without them,
+        A server that refuses structured output or log-probabilities is asked again without them
+        (an OpenAI-compatible one first with the schema in llama.cpp's form, see :data:`FALLBACKS`),
         and the client remembers what it supports."""
         limit = answer_token_limit(answers)
         while True:
@@ -212,7 +234,7 @@ class ServerClient:
                 raw, tokens, model = self._parse_chat(self._request(CHAT_PATH[self.protocol], body))
                 break
             except _Rejected:
-                fewer = FALLBACKS.get(self.support)
+                fewer = FALLBACKS[self.protocol].get(self.support)
                 if fewer is None:
                     raise
                 self.support = fewer

@@ -13,7 +13,10 @@ request's seed.
 
 Run ``python chat_test_server.py [switches]``: it prints ``PORT <n>`` once it listens. Switches
 (also settable while it runs, by POSTing them as JSON to ``/test/switches``, which also sets the
-request count to 0): ``--no-structured`` (a request with a JSON schema is refused with 400),
+request count to 0): ``--no-structured`` (a request with a JSON schema, in either form, is refused
+with 400), ``--json-object-only`` (as llama-cpp-python's server: OpenAI's ``json_schema`` form is
+refused with HTTP 500 and a validation error, llama.cpp's ``{"type": "json_object", "schema": …}``
+holds the answer to the schema),
 ``--no-logprobs`` (log-probabilities are silently left out), ``--outside`` (answers a category that
 is not one), ``--slow SECONDS`` (waits before each chat answer), ``--fail`` (HTTP 500),
 ``--garbage`` (a chat answer that is not JSON). A model name it does not know gets 404.
@@ -109,8 +112,12 @@ def choose(logprobs: dict[str, float], temperature: float, rng: random.Random) -
     return rng.choices(list(logprobs), weights=weights)[0]
 
 
-SWITCHES = {"no_structured": False, "no_logprobs": False, "outside": False, "slow": 0.0, "fail": False,
-            "garbage": False}
+SWITCHES = {"no_structured": False, "json_object_only": False, "no_logprobs": False, "outside": False,
+            "slow": 0.0, "fail": False, "garbage": False}
+# What llama-cpp-python's server answers to OpenAI's form of structured output (HTTP 500).
+JSON_SCHEMA_REFUSED = {"error": {"message": "1 validation error:\n  {'type': 'literal_error', 'loc': ('body', "
+                                 "'response_format', 'type'), 'msg': \"Input should be 'text' or 'json_object'\", "
+                                 "'input': 'json_schema'}", "type": "internal_server_error"}}
 
 
 class State:
@@ -187,7 +194,12 @@ def make_handler(state: State) -> type[BaseHTTPRequestHandler]:
 
         def chat(self, request: dict, openai: bool) -> None:
             if openai:
-                schema = (request.get("response_format") or {}).get("json_schema", {}).get("schema")
+                form = request.get("response_format") or {}
+                if form.get("type") == "json_schema" and args.json_object_only:
+                    self.send(500, JSON_SCHEMA_REFUSED)
+                    return
+                schema = (form.get("json_schema", {}).get("schema") if form.get("type") == "json_schema"
+                          else form.get("schema") if form.get("type") == "json_object" else None)
                 options = request
             else:
                 schema = request.get("format") if isinstance(request.get("format"), dict) else None
@@ -245,6 +257,7 @@ class QuietServer(ThreadingHTTPServer):
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--no-structured", action="store_true")
+    parser.add_argument("--json-object-only", action="store_true")
     parser.add_argument("--no-logprobs", action="store_true")
     parser.add_argument("--outside", action="store_true")
     parser.add_argument("--slow", type=float, default=0.0)

@@ -5,8 +5,16 @@
 Those tests are skipped where llama-cpp-python with its server parts, or the gguf package, is not
 installed: they are optional test tools (llama-cpp-python compiles llama.cpp when it is installed),
 never needed by TextLab; ``pip install -e ".[llama-server]"`` installs them. One more test, run
-everywhere, replays what that server answers to a request with a JSON schema (HTTP 500 with a
-validation error, recorded from llama-cpp-python 0.3.36), so the client's fallback is kept.
+everywhere, replays what that server answers to a request with OpenAI's form of a JSON schema (HTTP
+500 with a validation error, recorded from llama-cpp-python 0.3.36), so the client's fallback to
+llama.cpp's form (``{"type": "json_object", "schema": …}``) is kept.
+
+That server refuses OpenAI's form but holds the answer to the schema in llama.cpp's form, so TextLab
+asks in that form and the answers name a category (or yes or no). Its top log-probabilities are
+those of the model before the schema holds the answer; the tiny model spells an answer held to the
+schema byte by byte, where its random weights decide which answer, so the tests that read the
+favourite answer from the log-probabilities, and count answers outside the categories, ask as a
+server without structured output is asked.
 """
 
 from __future__ import annotations
@@ -32,7 +40,7 @@ from guiapp.core.errors import UserError
 from guiapp.core.models.llm.codebook_model import CodebookModel, OnServer
 from guiapp.core.models.llm.codebook_prompt import CATEGORY_KEY
 from guiapp.core.models.llm.server_address import check_server_address
-from guiapp.core.models.llm.server_client import ServerClient
+from guiapp.core.models.llm.server_client import JSON_OBJECT, JSON_SCHEMA, ServerClient, ServerSupport
 from tests.core.models.llm.tiny_gguf import MODEL_NAME, tiny_gguf
 
 CODEBOOK = [("economy", "jobs, prices, taxes and trade", ("Taxes rose again.",)),
@@ -100,13 +108,36 @@ def _wait_for(url: str, process: subprocess.Popen, log_path: Path) -> None:
                 f"{log_path.read_text(errors='replace')[-3000:]}")
 
 
-def on_llama_server(url: str, **options) -> CodebookModel:
+def on_llama_server(url: str, plain: bool = False, **options) -> CodebookModel:
+    """A model on the server; ``plain``: asked as a server without structured output is (plain
+    answers with their log-probabilities)."""
     runs = OnServer(url, "openai", MODEL_NAME, temperature=0.0, samples=options.pop("samples", 2), timeout=30)
-    return CodebookModel(CODEBOOK, runs, **options)
+    model = CodebookModel(CODEBOOK, runs, **options)
+    if plain:
+        model.server_client().support = ServerSupport("", True)
+    return model
+
+
+def test_a_real_llama_cpp_server_holds_the_answers_to_the_categories_in_llama_cpp_s_form(llama_server):
+    model = on_llama_server(llama_server, k=1, seed=3).fit(TRAIN, TRAIN_LABELS, [10, 11, 12, 13])
+    probabilities = model.predict_proba(TEXTS)
+    client = model.server_client()
+    # OpenAI's json_schema form refused (HTTP 500), llama.cpp's json_object form accepted, remembered
+    assert client.support == ServerSupport(JSON_OBJECT, True)
+    np.testing.assert_allclose(probabilities.sum(axis=1), 1.0, atol=1e-9)
+    assert model.outside.asked >= len(TEXTS) and model.outside.outside == 0 and model.unanswered == 0
+    asked = client.ask(model.prompt.messages(TEXTS[0]), NAMES, model.prompt.answer_schema(), samples=1)
+    assert json.loads(asked.raw[0])[CATEGORY_KEY] in NAMES  # a JSON object naming a category
+    # yes or no per category: the schema holds the tiny model's answers to yes or no, none outside
+    several = on_llama_server(llama_server, multi_label=True, samples=2)
+    answered = several.predict_proba(TEXTS[:2])
+    assert answered.shape == (2, len(NAMES)) and np.all((answered >= 0) & (answered <= 1))
+    assert several.outside.outside == 0 and several.unanswered == 0
+    assert several.server_client().support.structured_output == JSON_OBJECT
 
 
 def test_a_real_llama_cpp_server_codes_with_the_codebook_and_its_log_probabilities(llama_server):
-    model = on_llama_server(llama_server, k=1, seed=3).fit(TRAIN, TRAIN_LABELS, [10, 11, 12, 13])
+    model = on_llama_server(llama_server, plain=True, k=1, seed=3).fit(TRAIN, TRAIN_LABELS, [10, 11, 12, 13])
     probabilities = model.predict_proba(TEXTS)
     assert probabilities.shape == (len(TEXTS), len(NAMES))
     np.testing.assert_allclose(probabilities.sum(axis=1), 1.0, atol=1e-9)
@@ -118,12 +149,9 @@ def test_a_real_llama_cpp_server_codes_with_the_codebook_and_its_log_probabiliti
     assert model.outside.asked == len(TEXTS) and model.outside.outside == 0 and model.unanswered == 0
 
     client = model.server_client()
-    assert client.support.logprobs is True
+    assert client.support == ServerSupport("", True)
     asked = client.ask(model.prompt.messages(TEXTS[0]), NAMES, model.prompt.answer_schema(), samples=1)
-    if client.support.structured_output:  # the JSON-schema answer honoured: a JSON object naming a category
-        assert json.loads(asked.raw[0])[CATEGORY_KEY] in NAMES
-    else:  # the server refused the schema (HTTP 422): TextLab asked again without it, read the plain answer
-        assert asked.raw[0].strip() == FAVOURITE
+    assert asked.raw[0].strip() == FAVOURITE  # the plain answer, read as it is
     assert asked.probabilities is not None and max(asked.probabilities, key=asked.probabilities.get) == FAVOURITE
 
     record = model.record()
@@ -133,9 +161,10 @@ def test_a_real_llama_cpp_server_codes_with_the_codebook_and_its_log_probabiliti
 
 
 def test_answers_outside_the_categories_from_a_real_server_are_counted_never_mapped(llama_server):
-    # Asked yes or no per category, the tiny model still names a category: every answer is outside
-    # the allowed ones, so each question is counted as unanswered and gets even probabilities.
-    model = on_llama_server(llama_server, multi_label=True, samples=2)
+    # Asked yes or no per category without a schema, the tiny model still names a category: every
+    # answer is outside the allowed ones, so each question is counted as unanswered and gets even
+    # probabilities.
+    model = on_llama_server(llama_server, plain=True, multi_label=True, samples=2)
     probabilities = model.predict_proba(TEXTS[:2])
     assert probabilities.shape == (2, len(NAMES))
     np.testing.assert_allclose(probabilities, 0.5)
@@ -205,11 +234,12 @@ def test_a_whole_study_runs_on_a_real_llama_cpp_server_and_its_saved_model_predi
     with open(tmp_path / "answers.csv", encoding="utf-8-sig", newline="") as table:
         answers = list(csv.DictReader(table))
     predicted = next(column for column in answers[0] if column.endswith(": predicted category"))
-    assert len(answers) == 3 * len(WORDS) and {row[predicted] for row in answers} == {FAVOURITE}
+    assert len(answers) == 3 * len(WORDS) and {row[predicted] for row in answers} <= set(NAMES)
     capsys.readouterr()
 
 # What llama-cpp-python's server (0.3.36) answers to OpenAI's form of structured output, which it
-# does not know: HTTP 500, not 400 or 422, with the request's validation error.
+# does not know: HTTP 500, not 400 or 422, with the request's validation error. (llama.cpp's form,
+# {"type": "json_object", "schema": …}, it knows.)
 REFUSED_SCHEMA = {"error": {"message": "1 validation error:\n  {'type': 'literal_error', 'loc': ('body', "
                             "'response_format', 'type'), 'msg': \"Input should be 'text' or 'json_object'\", "
                             "'input': 'json_schema'}", "type": "internal_server_error", "param": None,
@@ -218,9 +248,10 @@ REFUSED_SCHEMA = {"error": {"message": "1 validation error:\n  {'type': 'literal
 
 @contextmanager
 def replaying_server(crashed: bool = False) -> Iterator[tuple[str, list[dict]]]:
-    """A server on 127.0.0.1 that answers as llama-cpp-python's does: a request with a JSON schema
-    gets :data:`REFUSED_SCHEMA` (or, ``crashed``, every chat request a plain 500), any other the
-    answer " sport" with its top log-probabilities. Yields its address and the requests it got."""
+    """A server on 127.0.0.1 that answers as llama-cpp-python's does: a request with OpenAI's form
+    of a JSON schema gets :data:`REFUSED_SCHEMA` (or, ``crashed``, every chat request a plain 500),
+    one in llama.cpp's json_object form the answer {"category": "sport"}, any other the answer
+    " sport", each with its top log-probabilities. Yields its address and the requests it got."""
     requests: list[dict] = []
 
     class Handler(BaseHTTPRequestHandler):
@@ -232,14 +263,19 @@ def replaying_server(crashed: bool = False) -> Iterator[tuple[str, list[dict]]]:
             requests.append(request)
             if crashed:
                 self.reply(500, {"error": {"message": "llama_decode returned -3"}})
-            elif "response_format" in request:
+            elif (request.get("response_format") or {}).get("type") == "json_schema":
                 self.reply(500, REFUSED_SCHEMA)
             else:
-                top = [{"token": f" {name}", "logprob": logprob, "bytes": None}
+                held = "response_format" in request
+                top = [{"token": name if held else f" {name}", "logprob": logprob, "bytes": None}
                        for name, logprob in (("sport", -0.75), ("economy", -1.22), ("health", -1.84))]
+                tokens = [{"token": "sport" if held else " sport", "logprob": -0.75, "bytes": None, "top_logprobs": top}]
+                if held:
+                    tokens = [{"token": '{"category": "', "logprob": 0.0, "bytes": None, "top_logprobs": []}, *tokens,
+                              {"token": '"}', "logprob": 0.0, "bytes": None, "top_logprobs": []}]
+                content = '{"category": "sport"}' if held else " sport"
                 self.reply(200, {"model": MODEL_NAME, "choices": [{"index": 0, "finish_reason": "stop", "message": {
-                    "role": "assistant", "content": " sport"}, "logprobs": {"content": [
-                        {"token": " sport", "logprob": -0.75, "bytes": None, "top_logprobs": top}]}}]})
+                    "role": "assistant", "content": content}, "logprobs": {"content": tokens}}]})
 
         def reply(self, code: int, payload: object) -> None:
             body = json.dumps(payload).encode()
@@ -260,15 +296,17 @@ def replaying_server(crashed: bool = False) -> Iterator[tuple[str, list[dict]]]:
         thread.join(timeout=10)
 
 
-def test_a_schema_refused_with_a_validation_error_is_asked_again_without_it_and_a_crash_is_not():
+def test_a_schema_refused_with_a_validation_error_is_asked_again_in_llama_cpp_s_form_and_a_crash_is_not():
     prompt = CodebookModel(CODEBOOK, OnServer("http://127.0.0.1:1", "openai", MODEL_NAME)).prompt
     messages, schema = prompt.messages(TEXTS[2]), prompt.answer_schema()
     with replaying_server() as (url, requests):
         client = ServerClient(check_server_address(url, "openai"), "openai", MODEL_NAME, timeout=10)
         answer = client.ask(messages, NAMES, schema, samples=1)
-    assert client.support.structured_output is False and client.support.logprobs is True
-    assert answer.raw == (" sport",) and max(answer.probabilities, key=answer.probabilities.get) == FAVOURITE
-    assert ["response_format" in request for request in requests] == [True, True, False]
+    assert client.support == ServerSupport(JSON_OBJECT, True)
+    assert json.loads(answer.raw[0]) == {CATEGORY_KEY: FAVOURITE}
+    assert max(answer.probabilities, key=answer.probabilities.get) == FAVOURITE
+    assert [request["response_format"]["type"] for request in requests] == [JSON_SCHEMA, JSON_SCHEMA, JSON_OBJECT]
+    assert requests[-1]["response_format"]["schema"] == schema and requests[-1]["logprobs"] is True
     with replaying_server(crashed=True) as (url, requests):
         client = ServerClient(check_server_address(url, "openai"), "openai", MODEL_NAME, timeout=10)
         with pytest.raises(UserError, match="answered with an error"):
