@@ -128,7 +128,7 @@ def size_header(size: int, n_train: int) -> str:
     return f"all {size:,}" if size == n_train else f"{size:,}"
 
 
-def verdict(trends: list[tuple[str, str]]) -> str:
+def verdict(trends: list[tuple[str, str]], every: str = "Every model") -> str:
     """The answer in one line, from each model's trend ("rising", "levelling off", "falling",
     "unclear", "too short": ``learning_curve_reading.trend_of``)."""
     rising = [name for name, trend in trends if trend == "rising"]
@@ -136,7 +136,7 @@ def verdict(trends: list[tuple[str, str]]) -> str:
     unclear = [name for name, trend in trends if trend == "unclear"]
     if not rising and not flat and not unclear:
         return ""
-    every = "Every model" if len(trends) > 1 else None
+    every = every if len(trends) > 1 else None
     if rising and not flat and not unclear:
         return f"{every or rising[0]} still improves with more coded texts: coding more is likely worth it."
     if flat and not rising and not unclear:
@@ -320,7 +320,8 @@ class ReadingView(QWidget):
         readings = read_curves(result)
         over_examples = {model.name for model in result.models if model.over_examples}
         trends = [(reading.model, reading.trend) for reading in readings if reading.model not in over_examples]
-        self.verdict.setText(verdict(trends) if trends else examples_verdict(
+        every = "Every model that learns from the coded texts" if over_examples else "Every model"
+        self.verdict.setText(verdict(trends, every) if trends else examples_verdict(
             [(reading.model, reading.trend) for reading in readings]))
         self.verdict.setVisible(bool(self.verdict.text()))
         sentences = [reading.words for reading in readings]

@@ -94,6 +94,7 @@ def test_the_panel_shows_both_kinds_apart_with_words_and_tables(qtbot, panel):
     assert panel.examples_table.cell_text(0, 0) == "0.410"
     assert panel.examples_table.cell_text(0, 4) == "0.590 (0.580–0.600)"
     assert any("examples per category" in sentence for sentence in panel.reading_sentences())
+    assert panel.reading.verdict_text().startswith("Every model that learns from the coded texts still improves")
     path = save_screenshot(panel.scroll.widget(), "learning_curve_examples_axis")
     assert path.exists()
 
@@ -125,3 +126,12 @@ def test_the_verdict_on_coding_more_texts_speaks_of_the_models_that_learn_from_t
     assert panel.reading.verdict_text().startswith(f"{CODEBOOK} still improves with more examples per category")
     panel.set_curve(mixed_curve(training_curve("SVM · Basic BOW", 0.5), codebook_curve()))
     assert panel.examples_chart.lines()[0].colour != panel.chart.lines()[0].colour  # each model its own colour
+
+
+def test_a_curve_kept_in_a_project_is_shown_apart_again_after_reopening(qtbot, panel):
+    reopened = LearningCurveResult.from_json(mixed_curve().to_json())  # as a project keeps and reopens it
+    panel.set_curve(reopened)
+    settle_chart(panel.chart)
+    assert panel.examples_chart_shown() and panel.examples_chart.line_names() == [CODEBOOK]
+    assert panel.examples_chart.x_labels() == ["0", "1", "2", "4", "8"]
+    assert CODEBOOK not in panel.chart.line_names() and panel.examples_table.row_titles() == [CODEBOOK]
