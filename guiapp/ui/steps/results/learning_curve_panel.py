@@ -323,7 +323,19 @@ class LearningCurvePanel(QWidget):
 
     def _work_text(self, sizes: tuple[int, ...]) -> str:
         final = final_sizes(sizes, self._counts[0]) if self._counts else None
-        return work_preview(len(self._spec.models), len(final) if final else len(sizes), self.repeats_spin.value())
+        from guiapp.core.experiment.curves.learning_curve_codebook import curve_ks
+        from guiapp.core.models.llm.codebook_options import CODEBOOK_LLM
+
+        codebook = [model for model in self._spec.models if model.representation == CODEBOOK_LLM]
+        examples = []
+        for model in codebook:
+            try:
+                grid_ks = [int(k) for k in (model.grid or {}).get("k", [])]
+            except (TypeError, ValueError):  # a grid the run will refuse in words
+                grid_ks = []
+            examples.append(curve_ks(grid_ks))
+        return work_preview(len(self._spec.models) - len(codebook), len(final) if final else len(sizes),
+                            self.repeats_spin.value(), examples)
 
     # -- the job ---------------------------------------------------------------------------------
     def options(self) -> Any:

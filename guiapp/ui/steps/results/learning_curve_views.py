@@ -118,10 +118,23 @@ def sizes_preview(sizes: tuple[int, ...], n_train: int) -> tuple[str, bool]:
     return text, False
 
 
-def work_preview(models: int, sizes: int, draws: int) -> str:
-    """"2 models × 5 sizes × 5 draws: about 50 trainings, plus choosing the settings."."""
-    return (f"{models} model{'s' if models != 1 else ''} × {sizes} size{'s' if sizes != 1 else ''} × {draws} "
-            f"draw{'s' if draws != 1 else ''}: about {models * sizes * draws:,} trainings, plus choosing the settings.")
+def work_preview(models: int, sizes: int, draws: int, examples: list[int] | None = None) -> str:
+    """"2 models × 5 sizes × 5 draws: about 50 trainings, plus choosing the settings."; ``examples``:
+    per language model with your codebook, the numbers of examples per category its curve is over
+    (it trains nothing: it answers the test texts once per number and draw, and once without examples)."""
+    parts = []
+    if models or not examples:
+        parts.append(f"{models} model{'s' if models != 1 else ''} × {sizes} size{'s' if sizes != 1 else ''} × "
+                     f"{draws} draw{'s' if draws != 1 else ''}: about {models * sizes * draws:,} trainings, plus "
+                     "choosing the settings.")
+    for ks in examples or []:
+        shown = [k for k in ks if k > 0]
+        answered = len(shown) * draws + (0 in ks)
+        listed = ", ".join(str(k) for k in shown[:-1]) + f" and {shown[-1]}" if len(shown) > 1 else str(shown[0])
+        parts.append(f"A language model with your codebook answers the test texts {answered:,} times: with {listed} "
+                     f"examples per category, {'each drawn ' + str(draws) + ' times' if draws > 1 else 'drawn once'}"
+                     f"{', and once without examples' if 0 in ks else ''}.")
+    return " ".join(parts)
 
 
 def size_header(size: int, n_train: int) -> str:

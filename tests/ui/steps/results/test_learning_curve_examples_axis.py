@@ -135,3 +135,20 @@ def test_a_curve_kept_in_a_project_is_shown_apart_again_after_reopening(qtbot, p
     assert panel.examples_chart_shown() and panel.examples_chart.line_names() == [CODEBOOK]
     assert panel.examples_chart.x_labels() == ["0", "1", "2", "4", "8"]
     assert CODEBOOK not in panel.chart.line_names() and panel.examples_table.row_titles() == [CODEBOOK]
+
+
+def test_the_work_note_counts_a_codebook_models_answers_apart_from_the_trainings(qtbot, panel):
+    from guiapp.core.study.sections import ModelSpec
+    from tests.core.synthetic_texts import coded_texts
+    from tests.ui.steps.results.test_learning_curve_panel import NB, study
+
+    codebook = ModelSpec("codebook_llm", "server", representation_options={
+        "address": "http://127.0.0.1:11434", "model": "tiny"}, grid={"k": [0, 2, 16]})
+    panel.set_study(study(models=(NB, codebook)), coded_texts(300))
+    qtbot.waitUntil(lambda: panel.training_texts() is not None, timeout=10_000)
+    panel.sizes_edit.setText("50, 100")
+    panel.repeats_spin.setValue(3)
+    text = panel.work_note.text()
+    assert text.startswith("1 model × 3 sizes × 3 draws: about 9 trainings")
+    assert ("answers the test texts 16 times: with 1, 2, 4, 8 and 16 examples per category, each drawn 3 times, and "
+            "once without examples.") in text
