@@ -2,6 +2,8 @@
 
 The CSV is long (one row per model, size and repeat; easy to plot in Excel or R): model, size,
 repeat, macro_f1, then one ``f1: CATEGORY`` column per category, then the seconds the fit took.
+Where a model's curve is over the examples per category shown to a language model rather than over
+coded training texts, a ``size_counts`` column after ``size`` says which each row's size counts.
 Both files are written atomically; ``textlab learning-curve`` writes them into a partial folder that
 is moved into place whole (``output_folder.py``).
 """
@@ -28,7 +30,10 @@ def curve_frame(result: LearningCurveResult) -> pd.DataFrame:
         for model in result.models
         for point in model.points
     ]
-    return pd.DataFrame(rows, columns=columns)
+    frame = pd.DataFrame(rows, columns=columns)
+    if any(model.over_examples for model in result.models):
+        frame.insert(2, "size_counts", [model.axis for model in result.models for _ in model.points])
+    return frame
 
 
 def write_learning_curve(result: LearningCurveResult, folder: str | Path) -> list[Path]:

@@ -63,3 +63,16 @@ def test_the_curve_is_read_and_kept_in_words(drawn):
     said = " ".join(getattr(event, "message", "") for event in events)
     assert "its curve is over the examples per category it is shown (k = 0, 1, 2, 4, 8)" in said
     assert "examples per category (" in said
+
+
+def test_the_scores_file_says_what_each_size_counts(drawn, tmp_path):
+    import pandas as pd
+
+    from guiapp.core.experiment.curves.learning_curve_files import CURVE_CSV_NAME, write_learning_curve
+
+    result, _, _ = drawn
+    write_learning_curve(result, tmp_path)
+    table = pd.read_csv(tmp_path / CURVE_CSV_NAME, encoding="utf-8-sig")
+    assert list(table.columns[:4]) == ["model", "size", "size_counts", "repeat"]
+    counts = dict(zip(table["model"], table["size_counts"], strict=False))
+    assert counts == {result.models[0].name: "training texts", result.models[1].name: EXAMPLES_AXIS}
