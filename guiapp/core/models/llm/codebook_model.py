@@ -352,16 +352,34 @@ class CodebookModel:
             "seed": self.seed,
             "temperature": self.runs.temperature if server else None,
             "samples": self.runs.samples if server else None,
-            "scoring": ("the server's answer (a JSON-schema enum of the allowed answers) with its "
-                        "log-probabilities where given, else the shares of the samples") if server else
+            "scoring": self._server_scoring() if server else
                        ("each allowed answer scored as the prompt's continuation (length-normalised "
                         "log-likelihood, softmax)"),
+            "structured_output": self.structured_output,
             "example_positions": [example.position for example in self.examples],
             "examples_note": examples_note(self.k, self.seed),
             "texts_leave_computer": self.texts_leave_computer,
             "outside_answers": {"asked": self.outside.asked, "outside": self.outside.outside,
                                 "note": self.outside.note(), "unanswered_questions": self.unanswered},
         }
+
+    @property
+    def structured_output(self) -> str | None:
+        """How the server held its answers to the allowed ones, once it has answered: "json_schema"
+        (OpenAI's form), "json_object" (llama.cpp's form, where a server refused OpenAI's) or "" (it
+        took no schema); None inside TextLab or before the server was asked."""
+        if not isinstance(self.runs, OnServer) or self._client is None or not self.outside.asked:
+            return None
+        return str(self._client.support.structured_output)
+
+    def _server_scoring(self) -> str:
+        held = {"json_schema": "held to the allowed answers by a JSON schema (OpenAI's json_schema form)",
+                "json_object": "held to the allowed answers by a JSON schema (llama.cpp's json_object form, "
+                               "since the server refused OpenAI's)",
+                "": "not held to the allowed answers (the server took no JSON schema; an answer that named "
+                    "none was counted as outside the categories)"}.get(
+            self.structured_output, "held to the allowed answers by a JSON schema where the server takes one")
+        return f"the server's answer, {held}, with its log-probabilities where given, else the shares of the samples"
 
     # --- saving -------------------------------------------------------------------------------------
 

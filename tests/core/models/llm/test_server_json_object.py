@@ -67,3 +67,24 @@ def test_ollama_never_gets_the_json_object_form():
         forms.append(FALLBACKS["openai"][forms[-1]])
     assert [(f.structured_output, f.logprobs) for f in forms] == [
         (JSON_SCHEMA, True), (JSON_SCHEMA, False), (JSON_OBJECT, True), (JSON_OBJECT, False), ("", True), ("", False)]
+
+
+def test_the_record_says_how_the_server_held_its_answers(served):  # noqa: F811
+    from guiapp.core.models.llm.codebook_model import CodebookModel, OnServer
+    from tests.core.models.llm.test_server_client import DEFINITIONS, MODEL
+
+    codebook = [(name, DEFINITIONS[name], ()) for name in CATEGORIES]
+
+    def asked(*switches: str) -> dict:
+        with chat_server(served, *switches) as url:
+            model = CodebookModel(codebook, OnServer(url, "openai", MODEL["openai"], samples=1, timeout=10))
+            assert model.record()["structured_output"] is None  # not asked yet
+            model.predict_proba([TEXTS["sport"]])
+            return model.record()
+
+    schema, held, plain = asked(), asked("--json-object-only"), asked("--no-structured")
+    assert (schema["structured_output"], held["structured_output"], plain["structured_output"]) == (
+        JSON_SCHEMA, JSON_OBJECT, "")
+    assert "OpenAI's json_schema form" in schema["scoring"]
+    assert "llama.cpp's json_object form" in held["scoring"]
+    assert "not held to the allowed answers" in plain["scoring"]
