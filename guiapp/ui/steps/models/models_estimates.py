@@ -154,7 +154,9 @@ class ModelEstimates:
         tokens = self._report.tokens if self._report is not None else None
         try:
             planned = estimate_run(spec, n_train, n_test, n_categories, on_gpu=self.transformer.on_gpu(),
-                                   mean_tokens=tokens.mean if tokens is not None else None)
+                                   mean_tokens=tokens.mean if tokens is not None else None,
+                                   # a language model with your codebook asks one yes/no question per category
+                                   multi_label=spec.data.mapping.multi_label)
         except (UserError, ValueError, OSError):
             return models_alone
         return planned.seconds if planned.seconds is not None else models_alone
