@@ -46,6 +46,7 @@ def record(categories: list[str], *, server: bool = False, leaves: bool = False,
                             "prompts": [prompt]},
         "prompt_sha256": PROMPT_SHA, "instruction": INSTRUCTION, "instruction_variant": 0, "k": 2, "seed": 5,
         "temperature": 0.0 if server else None, "samples": 5 if server else None,
+        "structured_output": "json_schema" if server else None,
         "scoring": ("the server's answer (a JSON-schema enum of the allowed answers) with its log-probabilities "
                     "where given, else the shares of the samples") if server else
                    "each allowed answer scored as the prompt's continuation (length-normalised log-likelihood, softmax)",
