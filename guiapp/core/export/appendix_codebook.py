@@ -9,8 +9,9 @@ left the computer. Every fact comes from the appendix's ``codebook`` facts
 
 from __future__ import annotations
 
-from datetime import datetime
 from typing import Any
+
+from guiapp.core.export.appendix_dates import date
 
 NUMBER_WORDS = ("no", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten")
 
@@ -20,7 +21,7 @@ def codebook_sentences(models: list[dict[str, Any]], appendix: dict[str, Any]) -
     chosen = [model for model in models if model.get("representation") == "codebook_llm" and model.get("codebook")]
     if not chosen:
         return ""
-    when = _date((appendix.get("study") or {}).get("finished_at"))
+    when = date((appendix.get("study") or {}).get("finished_at"))
     sentences = [_one(model, when) for model in chosen]
     sentences.append("Following current advice on coding texts with language models (Törnberg, 2024; Halterman & "
                      "Keith, 2025), the language model's labels were validated against our coding of the held-out "
@@ -155,13 +156,3 @@ def _left_sentence(facts: dict[str, Any]) -> str:
 def _count(n: int, noun: str) -> str:
     word = NUMBER_WORDS[n] if 0 <= n < len(NUMBER_WORDS) else f"{n:,}"
     return f"{word} {noun if n == 1 else noun + 's'}"
-
-
-def _date(iso: Any) -> str:
-    if not isinstance(iso, str) or not iso:
-        return ""
-    try:
-        moment = datetime.fromisoformat(iso)
-    except ValueError:
-        return ""
-    return f"{moment.day} {moment:%B %Y}"

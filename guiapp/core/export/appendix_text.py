@@ -8,10 +8,10 @@ the prose rather than replaced by a guess.
 
 from __future__ import annotations
 
-from datetime import datetime
 from typing import Any
 
 from guiapp.core.export.appendix_codebook import codebook_sentences
+from guiapp.core.export.appendix_dates import date
 from guiapp.core.export.appendix_references import REFERENCE
 
 NUMBER_WORDS = ("no", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten")
@@ -44,14 +44,6 @@ def percent(value: float) -> str:
     return f"{value * 100:.0f}%" if abs(value * 100 - round(value * 100)) < 1e-9 else f"{value * 100:.1f}%"
 
 
-def date(iso: str | None) -> str:
-    if not iso:
-        return ""
-    try:
-        moment = datetime.fromisoformat(iso)
-    except ValueError:
-        return ""
-    return f"{moment.day} {moment:%B %Y}"
 
 
 def model_phrase(model: dict[str, Any]) -> str:

@@ -93,14 +93,7 @@ def read_curve(curve: ModelCurve, categories: list[str]) -> CurveReading:
     if len(rows) < 2:
         return CurveReading(curve.name, TOO_SHORT, None, None, None, None, {},
                             f"{curve.name}: one size only, so the curve cannot show whether more coded texts help.")
-    last = rows[-1]
-    halves = [row for row in rows[:-1] if row.size * 2 <= last.size * HALF_TOLERANCE]
-    before = halves[-1] if halves else rows[-2]
-    doublings = float(np.log2(last.size / before.size))
-    gain = (last.mean - before.mean) / doublings
-    spread = max((last.high - last.low) / 2, (before.high - before.low) / 2, MIN_NOISE)
-    per_doubling = spread / doublings
-    trend = trend_of(gain, per_doubling)
+    before, last, gain, spread, per_doubling, trend = _last_doubling(rows)
     slopes = category_slopes(curve, categories)
     step = f"from {before.size:,} to {last.size:,} coded texts"
     said = gain_words(trend, gain, per_doubling, step)
@@ -141,14 +134,7 @@ def read_examples_curve(curve: ModelCurve, categories: list[str]) -> CurveReadin
     if len(shown) < 2:
         return CurveReading(curve.name, TOO_SHORT, None, None, None, None, {},
                             f"{curve.name}: too few numbers of examples to tell whether more examples help.{added}")
-    last = shown[-1]
-    halves = [row for row in shown[:-1] if row.size * 2 <= last.size * HALF_TOLERANCE]
-    before = halves[-1] if halves else shown[-2]
-    doublings = float(np.log2(last.size / before.size))
-    gain = (last.mean - before.mean) / doublings
-    spread = max((last.high - last.low) / 2, (before.high - before.low) / 2, MIN_NOISE)
-    per_doubling = spread / doublings
-    trend = trend_of(gain, per_doubling)
+    before, last, gain, spread, per_doubling, trend = _last_doubling(shown)
     said = gain_words(trend, gain, per_doubling, f"from {before.size:,} to {last.size:,} examples per category")
     if trend == RISING:
         meaning = "more examples in the prompt would likely still help"
@@ -162,6 +148,20 @@ def read_examples_curve(curve: ModelCurve, categories: list[str]) -> CurveReadin
              f"{meaning}.{added}")
     return CurveReading(curve.name, trend, float(gain), float(spread), before.size, last.size,
                         category_slopes(curve, categories), words, float(per_doubling))
+
+
+def _last_doubling(rows: list) -> tuple:
+    """Over the curve's last doubling of size (its last size and the largest size at most half of it,
+    or the one before when none is): the two rows, the gain in macro-F1 per doubling, the spread
+    between draws, that spread per doubling, and the trend they make."""
+    last = rows[-1]
+    halves = [row for row in rows[:-1] if row.size * 2 <= last.size * HALF_TOLERANCE]
+    before = halves[-1] if halves else rows[-2]
+    doublings = float(np.log2(last.size / before.size))
+    gain = (last.mean - before.mean) / doublings
+    spread = max((last.high - last.low) / 2, (before.high - before.low) / 2, MIN_NOISE)
+    per_doubling = spread / doublings
+    return before, last, gain, spread, per_doubling, trend_of(gain, per_doubling)
 
 
 def category_slopes(curve: ModelCurve, categories: list[str]) -> dict[str, float]:

@@ -23,11 +23,9 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any, Protocol
 
 from PySide6.QtCore import Qt, Signal
-from PySide6.QtGui import QMouseEvent
 from PySide6.QtWidgets import (
     QButtonGroup,
     QCheckBox,
-    QFrame,
     QHBoxLayout,
     QLabel,
     QPushButton,
@@ -52,7 +50,7 @@ from guiapp.ui.common.muted_note import muted_note
 from guiapp.ui.steps.models.codebook_llm_prompt_settings import PromptSettings, PromptSettingsDialog
 from guiapp.ui.steps.models.codebook_llm_where import DEFAULT_ADDRESS, InTextLabFields, ServerFields
 from guiapp.ui.steps.models.codebook_prompt_preview import EXAMPLE_TEXT, PromptPreviewDialog
-from guiapp.ui.steps.models.ticked_models import Pair, show_ticked
+from guiapp.ui.steps.models.ticked_models import Pair, ToggleCard, show_ticked
 
 IN_TEXTLAB_PAIR: Pair = (CODEBOOK_LLM, IN_TEXTLAB)
 SERVER_PAIR: Pair = (CODEBOOK_LLM, SERVER)
@@ -87,8 +85,8 @@ class CodebookSource(Protocol):
     def examples(self, kept: Mapping[str, Sequence[str]] | None = None) -> dict[str, list[str]]: ...
 
 
-class CodebookLlmChoice(QFrame):
-    """The card; ``changed`` when it is ticked or a setting is edited."""
+class CodebookLlmChoice(ToggleCard):
+    """The card (a click on its empty part ticks it); ``changed`` when it is ticked or a setting is edited."""
 
     changed = Signal()
 
@@ -345,16 +343,6 @@ class CodebookLlmChoice(QFrame):
         self.estimate_label.setStyleSheet(
             f"{theme.text_style(theme.ACCENT)} {theme.BOLD_STYLE}" if ticked else theme.MUTED_STYLE)
         self._show()
-
-    def mouseReleaseEvent(self, event: QMouseEvent) -> None:
-        """A click on the card's empty part, its sentence or its time toggles its checkbox."""
-        child = self.childAt(event.position().toPoint())
-        toggles = child is None or child.objectName().startswith(("sentence_", "estimate_"))
-        if event.button() == Qt.MouseButton.LeftButton and toggles:
-            self.box.toggle()
-            event.accept()
-            return
-        super().mouseReleaseEvent(event)
 
 
 def settings_from(model: ModelSpec) -> PromptSettings:

@@ -24,7 +24,6 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 from PySide6.QtCore import Qt, Signal
-from PySide6.QtGui import QMouseEvent
 from PySide6.QtWidgets import (
     QCheckBox,
     QFileDialog,
@@ -46,7 +45,13 @@ from guiapp.ui.steps.models.category_descriptions import CategoryDescriptionsDia
 from guiapp.ui.common.glossary import GlossaryLabel
 from guiapp.ui.common.muted_note import muted_note
 from guiapp.ui.steps.models.hub_download import HubDownloadRow, needs_download
-from guiapp.ui.steps.models.ticked_models import Pair, TickedModels, section_column, show_ticked
+from guiapp.ui.steps.models.ticked_models import (
+    Pair,
+    TickedModels,
+    ToggleCard,
+    section_column,
+    show_ticked,
+)
 
 FEW_SHOT_PAIRS: tuple[Pair, ...] = FEW_SHOT_MODELS
 SIMILARITY_PAIR, NLI_PAIR, SETFIT_PAIR = FEW_SHOT_PAIRS  # zero-shot by similarity, by NLI; SetFit
@@ -183,7 +188,7 @@ class FewShotChoice(TickedModels, QFrame):
         self._show_problem()
 
     def _make_card(self, pair: Pair, details: QGridLayout | None = None) -> QFrame:
-        card = _Card(objectName="fewShotCard")
+        card = ToggleCard(objectName="fewShotCard")
         card.setProperty("ticked", False)
         box = QCheckBox(TITLES[pair], objectName=f"model_{pair[0]}_{pair[1]}")
         box.setStyleSheet("QCheckBox { font-weight: 600; } QCheckBox::indicator { width: 18px; height: 18px; }")
@@ -439,19 +444,3 @@ class FewShotChoice(TickedModels, QFrame):
         show_ticked(self._cards[pair], ticked)
         self._estimates[pair].setStyleSheet(
             f"{theme.text_style(theme.ACCENT)} {theme.BOLD_STYLE}" if ticked else theme.MUTED_STYLE)
-
-
-class _Card(QFrame):
-    """A card: a click on its empty part, its sentence or its time toggles its checkbox (not one on
-    a field, a button or a field's label)."""
-
-    box: QCheckBox
-
-    def mouseReleaseEvent(self, event: QMouseEvent) -> None:
-        child = self.childAt(event.position().toPoint())
-        toggles = child is None or child.objectName().startswith(("sentence_", "estimate_"))
-        if event.button() == Qt.MouseButton.LeftButton and toggles:
-            self.box.toggle()
-            event.accept()
-            return
-        super().mouseReleaseEvent(event)

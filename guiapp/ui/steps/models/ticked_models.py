@@ -1,13 +1,15 @@
 """What the Models step's choices of models share: one checkbox per (representation, classifier) pair,
 read and set the same way (the grid of families × classifiers, and the models that need few or no coded
-texts); a section's column under its title and intro; and the look of a ticked model's cell or card
-(the fine-tuned Transformer's section too)."""
+texts); a section's column under its title and intro; the look of a ticked model's cell or card
+(the fine-tuned Transformer's section too); and a card that a click on its empty part ticks."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
-from PySide6.QtWidgets import QCheckBox, QLabel, QVBoxLayout, QWidget
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QMouseEvent
+from PySide6.QtWidgets import QCheckBox, QFrame, QLabel, QVBoxLayout, QWidget
 
 Pair = tuple[str, str]  # (representation, classifier)
 
@@ -64,3 +66,19 @@ class TickedModels:
 
     def _ticks_set(self) -> None:
         """After a click or :meth:`set_checked` changed the ticks, before ``changed`` (nothing by default)."""
+
+
+class ToggleCard(QFrame):
+    """A model's card: a click on its empty part, its sentence or its time toggles its checkbox
+    ``box`` (not one on a field, a button or a field's label)."""
+
+    box: QCheckBox
+
+    def mouseReleaseEvent(self, event: QMouseEvent) -> None:
+        child = self.childAt(event.position().toPoint())
+        toggles = child is None or child.objectName().startswith(("sentence_", "estimate_"))
+        if event.button() == Qt.MouseButton.LeftButton and toggles:
+            self.box.toggle()
+            event.accept()
+            return
+        super().mouseReleaseEvent(event)

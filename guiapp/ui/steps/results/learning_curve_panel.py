@@ -439,13 +439,7 @@ class LearningCurvePanel(QWidget):
         return self._chart_slot.widget()
 
     def _make_chart(self) -> LearningCurveChart:
-        from guiapp.ui.steps.results.learning_curve_chart import LearningCurveChart  # loads pyqtgraph
-
-        chart = LearningCurveChart()
-        chart.setObjectName("learningCurveChart")
-        chart.base_height = 420
-        chart.setMinimumHeight(420)
-        return chart
+        return _new_chart("learningCurveChart", 420)
 
     @property
     def examples_chart(self) -> LearningCurveChart:
@@ -458,13 +452,7 @@ class LearningCurvePanel(QWidget):
         return self._examples_chart_slot.is_made() and self.examples_chart.isVisible()
 
     def _make_examples_chart(self) -> LearningCurveChart:
-        from guiapp.ui.steps.results.learning_curve_chart import LearningCurveChart  # loads pyqtgraph
-
-        chart = LearningCurveChart()
-        chart.setObjectName("learningCurveExamplesChart")
-        chart.base_height = 320
-        chart.setMinimumHeight(320)
-        return chart
+        return _new_chart("learningCurveExamplesChart", 320)
 
     def _chart_choice_changed(self, *_: Any) -> None:
         result = self._result
@@ -523,3 +511,14 @@ def _plain(error: BaseException, doing: str) -> str:
     # said on the panel; the traceback only for a log that asks for details, never on the console
     log.info("%s: %s", report.title, report.message, exc_info=error)
     return f"{report.message} {report.hint}".strip()
+
+
+def _new_chart(name: str, height: int) -> LearningCurveChart:
+    """A learning-curve chart of at least ``height`` pixels (made when first shown: it loads pyqtgraph)."""
+    from guiapp.ui.steps.results.learning_curve_chart import LearningCurveChart
+
+    chart = LearningCurveChart()
+    chart.setObjectName(name)
+    chart.base_height = height
+    chart.setMinimumHeight(height)
+    return chart
