@@ -30,7 +30,6 @@ from PySide6.QtWidgets import (
     QLabel,
     QPushButton,
     QRadioButton,
-    QVBoxLayout,
     QWidget,
 )
 
@@ -150,16 +149,7 @@ class CodebookLlmChoice(ToggleCard):
         self.problem_label = QLabel("", objectName="codebookProblem", wordWrap=True)
         self.problem_label.setStyleSheet(theme.text_style(theme.REASON))
 
-        top = QHBoxLayout()
-        top.addWidget(self.box, 1)
-        top.addWidget(self.estimate_label)
-        inner = QVBoxLayout(self)
-        inner.setContentsMargins(12, 10, 12, 10)
-        inner.setSpacing(6)
-        inner.addLayout(top)
-        body = QVBoxLayout()
-        body.setContentsMargins(28, 0, 0, 0)
-        body.setSpacing(6)
+        body = self.lay_out(self.box, self.estimate_label)
         body.addWidget(sentence)
         body.addLayout(where_row)
         body.addWidget(self.local)
@@ -167,7 +157,6 @@ class CodebookLlmChoice(ToggleCard):
         body.addWidget(self.codebook_label)
         body.addLayout(prompt_row)
         body.addWidget(self.problem_label)
-        inner.addLayout(body)
         codebook.changed.connect(self.show_codebook)
         self._where_changed()
         self.show_codebook()

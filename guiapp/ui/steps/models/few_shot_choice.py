@@ -33,7 +33,6 @@ from PySide6.QtWidgets import (
     QLabel,
     QLineEdit,
     QPushButton,
-    QVBoxLayout,
     QWidget,
 )
 
@@ -200,20 +199,10 @@ class FewShotChoice(TickedModels, QFrame):
         sentence = GlossaryLabel(SENTENCES[pair], terms=TERMS)
         sentence.setObjectName(f"sentence_{pair[0]}_{pair[1]}")
         sentence.setStyleSheet(theme.MUTED_STYLE)
-        top = QHBoxLayout()
-        top.addWidget(box, 1)
-        top.addWidget(estimate)
-        inner = QVBoxLayout(card)
-        inner.setContentsMargins(12, 10, 12, 10)
-        inner.setSpacing(6)
-        inner.addLayout(top)
-        body = QVBoxLayout()
-        body.setContentsMargins(28, 0, 0, 0)
-        body.setSpacing(6)
+        body = card.lay_out(box, estimate)
         body.addWidget(sentence)
         if details is not None:
             body.addLayout(details)
-        inner.addLayout(body)
         self._boxes[pair] = box
         self._cards[pair] = card
         self._estimates[pair] = estimate

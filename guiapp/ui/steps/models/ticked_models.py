@@ -9,7 +9,7 @@ from collections.abc import Sequence
 
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QMouseEvent
-from PySide6.QtWidgets import QCheckBox, QFrame, QLabel, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QCheckBox, QFrame, QHBoxLayout, QLabel, QVBoxLayout, QWidget
 
 Pair = tuple[str, str]  # (representation, classifier)
 
@@ -73,6 +73,22 @@ class ToggleCard(QFrame):
     ``box`` (not one on a field, a button or a field's label)."""
 
     box: QCheckBox
+
+    def lay_out(self, box: QCheckBox, estimate: QLabel) -> QVBoxLayout:
+        """Lay the card out: ``box`` and ``estimate`` (its time) on top, and below them, indented, the
+        column returned, which the card fills with its sentence and settings."""
+        top = QHBoxLayout()
+        top.addWidget(box, 1)
+        top.addWidget(estimate)
+        inner = QVBoxLayout(self)
+        inner.setContentsMargins(12, 10, 12, 10)
+        inner.setSpacing(6)
+        inner.addLayout(top)
+        body = QVBoxLayout()
+        body.setContentsMargins(28, 0, 0, 0)
+        body.setSpacing(6)
+        inner.addLayout(body)
+        return body
 
     def mouseReleaseEvent(self, event: QMouseEvent) -> None:
         child = self.childAt(event.position().toPoint())

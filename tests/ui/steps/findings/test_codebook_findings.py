@@ -5,8 +5,6 @@ enter the shares only as a model's predictions, corrected by the coded texts, ne
 from __future__ import annotations
 
 import copy
-import os
-from pathlib import Path
 
 import numpy as np
 import pandas as pd
@@ -19,8 +17,9 @@ from guiapp.core.predict.new_texts import open_models, predict_new_texts
 from guiapp.ui.steps.findings.findings_page import FindingsPage
 from tests.core.synthetic_texts import coded_texts
 from tests.ui.helpers import save_screenshot, session_with_table
+from tests.ui.helpers import SCREENSHOTS
 
-SHOTS = Path(os.environ.get("TEXTLAB_SHOTS", "/tmp/team39/shots"))
+SHOTS = SCREENSHOTS  # gitignored
 
 
 def as_language_model(result, name: str):

@@ -23,9 +23,10 @@ from guiapp.ui.steps.models.codebook_llm_prompt_settings import PromptSettings
 from guiapp.ui.steps.models.models_page import ModelsPage
 from tests.core.models.llm.test_codebook_model import tiny_lm
 from tests.ui.sample_reports import categories, ready_report
+from tests.ui.helpers import SCREENSHOTS
 
 SERVER = Path(__file__).resolve().parents[3] / "core" / "models" / "llm" / "chat_test_server.py"
-SHOTS = Path("/tmp/team39/shots")
+SHOTS = SCREENSHOTS  # gitignored
 DATA = DataSpec("/data/speeches.xlsx", "Speeches", "", ColumnMapping(["Text"], "Topic"))
 TOPICS = [("Economy", 120), ("Health", 90), ("Defense", 30)]
 CODEBOOK = Codebook([

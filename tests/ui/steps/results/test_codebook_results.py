@@ -4,8 +4,6 @@ and says plainly when the texts left this computer."""
 
 from __future__ import annotations
 
-import os
-from pathlib import Path
 
 import pytest
 
@@ -14,8 +12,9 @@ from guiapp.ui.steps.results.results_page import ResultsPage
 from tests.core.export.codebook_result_sample import PROMPT_SHA, codebook_model, with_codebook_model
 from tests.ui.helpers import save_screenshot
 from tests.ui.sample_results import sample_result
+from tests.ui.helpers import SCREENSHOTS
 
-SHOTS = Path(os.environ.get("TEXTLAB_SHOTS", "/tmp/team39/shots"))
+SHOTS = SCREENSHOTS  # gitignored
 NAME = "Codebook language model (Qwen2.5-0.5B-Instruct)"
 
 
