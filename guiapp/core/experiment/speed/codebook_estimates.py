@@ -20,7 +20,16 @@ yes and no). A prompt costs
 
 measured with ``benchmarks/bench_llm.py`` on a 2-core processor (a random 0.5 B model of Qwen2.5's
 shape: 4.4 s for a 615-token prompt and 20 categories; a 24 M model in a small study of 300-token
-prompts: 0.08 s; a 0.6 M model: 0.006 s), scaled to this computer's cores. On a GPU the figure :data:`GPU_SECONDS_PER_TOKEN_PARAMETER` is an assumption (about
+prompts: 0.08 s; a 0.6 M model: 0.006 s), scaled to this computer's cores. A small model reading a
+long prompt takes longer than its weights say: the attention over the prompt (tokens² × layers ×
+hidden size) and scoring each category's name against the whole prompt cost time that does not
+shrink with the model, so a prompt costs at least
+
+    :data:`CPU_SECONDS_PER_TEXT` + :data:`CPU_SECONDS_PER_ATTENTION` × tokens² × layers × hidden
+    + :data:`CPU_SECONDS_PER_ANSWER_TOKEN` × answers × tokens
+
+(measured on a random 2-layer model of width 32 in the example study's 20 categories: 18 ms for a
+415-token prompt, 95 ms for a 1,954-token one, where its weights alone say 11 and 17 ms). On a GPU the figure :data:`GPU_SECONDS_PER_TOKEN_PARAMETER` is an assumption (about
 a hundredth of the processor's time; no GPU could be measured where this was written) and is said
 as such. A model that is not on this computer yet cannot be estimated (its size is not known).
 
@@ -32,8 +41,8 @@ the study will ask; the run plan counts the questions instead of seconds.
 from __future__ import annotations
 
 import json
-import math
 import os
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -43,6 +52,8 @@ from guiapp.core.study.sections import ModelSpec
 CPU_SECONDS_PER_TEXT = 0.01  # tokenising, batching, the answers' bookkeeping: about a tiny model's whole time
 CPU_SECONDS_PER_TOKEN_PARAMETER = 1.2e-11  # 2 cores: 0.5 B: 4.4 s ÷ (695 tokens × 0.49 B); 24 M: 0.95e-11
 MEASURED_CORES = 2
+CPU_SECONDS_PER_ATTENTION = 1.9e-10  # per token² × layer × hidden unit: a small model's attention over its prompt
+CPU_SECONDS_PER_ANSWER_TOKEN = 1.3e-6  # per answer scored × prompt token: each name read against the whole prompt
 GPU_SECONDS_PER_TOKEN_PARAMETER = 1.5e-13  # an assumption: about a hundredth of 2 processor cores' time
 GPU_SECONDS_PER_TEXT = 0.005
 LOAD_SECONDS_PER_GB = 2.0  # reading the weights from disk and hashing them, per GB of weights
@@ -113,7 +124,21 @@ def _words(text: Any) -> int:
     return len(str(text or "").split())
 
 
+@dataclass(frozen=True)
+class ModelShape:
+    """What the time of a causal language model depends on, from its ``config.json``."""
+
+    parameters: int
+    layers: int
+    hidden: int
+
+
 def model_parameters(source: str) -> int:
+    """The causal language model's parameters (:func:`model_shape`)."""
+    return model_shape(source).parameters
+
+
+def model_shape(source: str) -> ModelShape:
     """The causal language model's parameters, counted from its ``config.json`` (no weights loaded):
     the embeddings (twice where the output layer is not tied to them) and per layer the attention
     (queries and outputs h², keys and values h × the key/value heads' width) and the feed-forward
@@ -139,7 +164,7 @@ def model_parameters(source: str) -> int:
     embeddings = vocabulary * hidden * (1 if tied is not False else 2)
     if not gated:  # learned positions (GPT-2 and its kind)
         embeddings += (_first(text, "n_positions", "max_position_embeddings") or 0) * hidden
-    return int(embeddings + layers * (attention + feed_forward))
+    return ModelShape(int(embeddings + layers * (attention + feed_forward)), layers, hidden)
 
 
 def _first(config: dict[str, Any], *names: str) -> int:
@@ -168,13 +193,18 @@ def _config(source: str) -> dict[str, Any]:
                         "be estimated.", "Copy or download the complete model folder again.") from error
 
 
-def seconds_per_prompt(parameters: int, tokens: float, *, on_gpu: bool = False, cores: int | None = None) -> float:
-    """Expected seconds for the model to read one prompt of ``tokens`` tokens and score the answers."""
+def seconds_per_prompt(parameters: int, tokens: float, *, on_gpu: bool = False, cores: int | None = None,
+                       layers: int = 0, hidden: int = 0, answers: int = 0) -> float:
+    """Expected seconds for the model to read one prompt of ``tokens`` tokens and score its
+    ``answers`` (see the module docstring: on a processor, at least what the attention over the
+    prompt and the answers against it cost, for a model of ``layers`` × ``hidden``)."""
     if on_gpu:
         return GPU_SECONDS_PER_TEXT + GPU_SECONDS_PER_TOKEN_PARAMETER * tokens * parameters
     cores = max(1, cores or os.cpu_count() or 1)
     scale = MEASURED_CORES / min(cores, 16)  # more cores help, up to a point (memory speed limits a CPU)
-    return CPU_SECONDS_PER_TEXT + CPU_SECONDS_PER_TOKEN_PARAMETER * tokens * parameters * scale
+    weights = CPU_SECONDS_PER_TOKEN_PARAMETER * tokens * parameters
+    overheads = CPU_SECONDS_PER_ATTENTION * tokens**2 * layers * hidden + CPU_SECONDS_PER_ANSWER_TOKEN * answers * tokens
+    return CPU_SECONDS_PER_TEXT + max(weights, overheads) * scale
 
 
 def codebook_on_gpu(model: ModelSpec, gpu: bool) -> bool:
@@ -189,13 +219,16 @@ def codebook_seconds(model: ModelSpec, n_train: int, n_test: int, n_categories: 
     :class:`UserError`, in words, on a server or for a model that is not on this computer."""
     if model.classifier == "server":
         raise UserError(server_words(model, n_train, n_test, n_categories, multi_label))
-    parameters = model_parameters(str((model.representation_options or {}).get("model") or ""))
+    shape = model_shape(str((model.representation_options or {}).get("model") or ""))
+    parameters = shape.parameters
     per_text = max(n_categories, 1) if multi_label else 1
+    answers = 2 if multi_label else max(n_categories, 1)
     on_gpu = codebook_on_gpu(model, on_gpu)
     seconds = 0.0
     for k, texts in codebook_pass_counts(model, n_train, n_test).items():
         tokens = prompt_tokens(model, k, n_categories, mean_tokens, multi_label)
-        seconds += texts * per_text * seconds_per_prompt(parameters, tokens, on_gpu=on_gpu)
+        seconds += texts * per_text * seconds_per_prompt(parameters, tokens, on_gpu=on_gpu, layers=shape.layers,
+                                                         hidden=shape.hidden, answers=answers)
     load = LOAD_SECONDS_PER_GB * parameters * (2 if on_gpu else 4) / 1e9
     return seconds + load + 6.0  # importing PyTorch and Transformers once
 
@@ -205,9 +238,3 @@ def server_words(model: ModelSpec, n_train: int, n_test: int, n_categories: int,
     questions = codebook_passes(model, n_train, n_test, n_categories, multi_label)
     return (f"TextLab cannot estimate how long the language-model server takes: that depends on the computer it "
             f"runs on. The study will ask it {questions:,} question{'s' if questions != 1 else ''}.")
-
-
-def describe_speed(parameters: int, tokens: float, on_gpu: bool) -> str:
-    """"about 4.4 s per text" — for the plan's sentence."""
-    seconds = seconds_per_prompt(parameters, tokens, on_gpu=on_gpu)
-    return f"about {seconds:.1f} s per text" if seconds >= 0.1 else f"about {math.ceil(1 / seconds):,} texts per second"

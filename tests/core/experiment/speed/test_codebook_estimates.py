@@ -108,3 +108,18 @@ def test_the_plan_counts_no_fits_and_a_missing_model_has_no_time(folders, tmp_pa
     missing = ExperimentSpec(data=spec.data, evaluation=spec.evaluation,
                              models=[in_textlab(str(tmp_path / "not here"))])
     assert plan_run(missing, 80, 20, 3).seconds is None
+
+
+def test_a_small_model_reading_a_long_prompt_is_timed_by_its_attention_and_answers_not_its_weights(folders):
+    """Measured on a random 2-layer model of width 32 with 20 categories: 18 ms for a 415-token prompt and
+    95 ms for a 1,954-token one, where its weights alone would say about 11 and 17 ms."""
+    from guiapp.core.experiment.speed.codebook_estimates import model_shape
+
+    small = dict(layers=2, hidden=32, answers=20, cores=2)
+    assert seconds_per_prompt(330_000, 415, **small) == pytest.approx(0.0185, rel=0.35)
+    assert seconds_per_prompt(330_000, 1954, **small) == pytest.approx(0.095, rel=0.35)
+    assert seconds_per_prompt(330_000, 1954, **small) > 4 * seconds_per_prompt(330_000, 1954, cores=2)
+    qwen = model_shape(folders["qwen"])
+    assert (qwen.layers, qwen.hidden) == (24, 896)
+    big = seconds_per_prompt(qwen.parameters, 615 + 20 * 4, cores=2, layers=qwen.layers, hidden=qwen.hidden, answers=20)
+    assert big == pytest.approx(seconds_per_prompt(qwen.parameters, 615 + 20 * 4, cores=2))  # its weights set it
