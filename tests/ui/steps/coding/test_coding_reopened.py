@@ -46,6 +46,7 @@ def coded_then_reopened(qtbot, window, tmp_path):
     window.coding_page.bar.coder_edit.setText("Ana")
     window.project.open(project)
     qtbot.waitUntil(lambda: not window.project.is_busy() and len(session.codings) == 12, timeout=60_000)
+    wait_for_report(qtbot, window)  # the reopened table checked: the Coding step's draws rest on it
     qtbot.waitUntil(lambda: page.loop is not None and page.current is not None, timeout=10_000)
     yield window, first
     page.cancel_jobs()
@@ -110,6 +111,7 @@ def test_predict_offers_the_rows_nobody_coded_as_the_data_step_counts_them(qtbot
 
     window, first = coded_then_reopened
     qtbot.keyClick(window.coding_page.text_view, "1")  # one more, after reopening
+    qtbot.waitUntil(lambda: len(window.session.codings.latest()) == 13, timeout=10_000)
     qtbot.waitUntil(lambda: window.data_page.report is not None and not window.data_page.is_busy()
                     and window.data_page.report.n_coded == 40 + 13, timeout=60_000)
     assert window.data_page.health_view.figures()["uncoded"] == "107"
