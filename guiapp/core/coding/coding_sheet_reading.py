@@ -13,7 +13,8 @@ category filled in.
 
 Listed in words, the row left out and the rest imported: a text changed in the sheet (its hash
 differs from the one recorded when it was written) or changed in the project since, an unknown
-category (with the closest category as a suggestion: "Healht" → "did you mean “Health”?"), a key
+category (with the closest category as a suggestion: "Healht" → "did you mean “Health”?") or one the
+codebook no longer has, a key
 given twice with different codings, a row whose key the sheet was not written with or that the
 project no longer holds, a row added by hand, and a comment without a category. A category that
 differs from one of the codebook only in upper and lower case or surrounding spaces counts as that
@@ -280,11 +281,11 @@ def read_coding_sheet(path: str | Path, *, project_id: str, texts_by_key: Mappin
     found: dict[str, list[tuple[int, str, str]]] = {}  # key token → (sheet row, category, comment)
     rows = not_coded = left_out = 0
     for number, row in enumerate(coding_rows[1:], start=2):
-        token = _text(_cell(row, columns[KEY_HEADER])).strip()
+        token = _text(_cell(row, columns[KEY_HEADER]))
         text = _text(_cell(row, columns[TEXT_HEADER]))
         typed = _text(_cell(row, columns[CATEGORY_HEADER])).strip()
         comment = _text(_cell(row, columns.get(COMMENT_HEADER))).strip()
-        if not token:
+        if not token.strip():
             if typed or comment or text.strip():
                 problems.append(f"Row {number} was added by hand: it has no key, so TextLab cannot tell which "
                                 "text it is.")
@@ -302,6 +303,11 @@ def read_coding_sheet(path: str | Path, *, project_id: str, texts_by_key: Mappin
                 problems.append(f"Row {number} has a comment but no category; it was not imported.")
             continue
         category, suggestion = _category(typed, names)
+        if category is None and typed in about.categories:
+            problems.append(f"Row {number}: “{typed[:80]}” was a category when the sheet was written but is no "
+                            "longer one of the codebook; code the text again in TextLab.")
+            left_out += 1
+            continue
         if category is None:
             problems.append(f"Row {number}: “{typed[:80]}” is not a category of the codebook.{suggestion}")
             left_out += 1
@@ -317,7 +323,7 @@ def read_coding_sheet(path: str | Path, *, project_id: str, texts_by_key: Mappin
             continue
         _, category, comment = entries[0]
         codings.append(SheetCoding(by_token[token], category, comment))
-    missing = len(set(about.hashes) - {_text(_cell(row, columns[KEY_HEADER])).strip() for row in coding_rows[1:]})
+    missing = len(set(about.hashes) - {_text(_cell(row, columns[KEY_HEADER])) for row in coding_rows[1:]})
     if not codings and not problems:
         raise _refused(path.name, "no category is filled in yet.",
                        "Ask the coder to choose a category for each text in the Category column, save the "

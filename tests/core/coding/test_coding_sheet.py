@@ -265,3 +265,34 @@ def test_the_writer_refuses_what_a_sheet_cannot_hold(tmp_path):
     with pytest.raises(UserError, match="needs the coder"):
         _write(tmp_path / "d.xlsx", coder=" ")
     assert not list(tmp_path.iterdir())
+
+
+def test_a_column_the_coder_inserted_and_a_category_dropped_since(tmp_path):
+    texts = {" a ": "spaces around the key", 1: "one"}
+    path = _write(tmp_path / "s.xlsx", texts=texts)
+
+    def insert_column(sheet, columns):
+        sheet.protection.sheet = False  # as a coder who removed the protection would
+        sheet.insert_cols(2)
+        sheet.cell(1, 2).value = "My notes"
+
+    _fill(path, {" a ": ("Other", "x"), 1: ("Economy", "")}, edit=insert_column)
+    assert openpyxl.load_workbook(path)[CODING_SHEET]["E1"].value == "Category"  # the columns moved
+    imported = _read(path, texts=texts, categories=["Health", "Economy"])
+    assert imported.codings == (SheetCoding(1, "Economy", ""),)
+    assert any("“Other” was a category when the sheet was written but is no longer one" in problem
+               for problem in imported.problems)
+    assert _read(path, texts=texts).codings[0].key == " a "
+
+
+def test_a_file_too_large_or_unpacking_to_too_much_is_refused(tmp_path, monkeypatch):
+    from guiapp.core.coding import coding_sheet_reading
+
+    path = _write(tmp_path / "s.xlsx")
+    _fill(path, FILLED)
+    monkeypatch.setattr(coding_sheet_reading, "MAX_UNPACKED_BYTES", 2_000)
+    with pytest.raises(UserError, match="unpacks to more than"):
+        _read(path)
+    monkeypatch.setattr(coding_sheet_reading, "MAX_FILE_BYTES", 1_000)
+    with pytest.raises(UserError, match="larger than"):
+        _read(path)
