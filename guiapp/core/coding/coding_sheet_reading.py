@@ -13,12 +13,11 @@ category filled in.
 
 Listed in words, the row left out and the rest imported: a text changed in the sheet (its hash
 differs from the one recorded when it was written) or changed in the project since, an unknown
-category (with the closest category as a suggestion: "Healht" → "did you mean “Health”?") or one the
-codebook no longer has, a key
-given twice with different codings, a row whose key the sheet was not written with or that the
-project no longer holds, a row added by hand, and a comment without a category. A category that
-differs from one of the codebook only in upper and lower case or surrounding spaces counts as that
-category.
+category (with the closest category as a suggestion: "Healht" → "did you mean “Health”?") or one
+the codebook no longer has, a key given twice with different codings, a row whose key the sheet was
+not written with or that the project no longer holds, a row added by hand, and a comment without a
+category. A category that differs from one of the codebook only in upper and lower case or
+surrounding spaces counts as that category; a row copied unchanged counts once.
 
 Importing the same sheet twice gives the same codings; :func:`new_codings` keeps those that differ
 from what a coder's log already holds, so a second import adds nothing.
