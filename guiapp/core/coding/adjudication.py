@@ -17,7 +17,8 @@ say what the study uses, per text, and by which rule:
 A text no coder coded (all skipped) and no one adjudicated is ``"not coded"``.
 
 Inputs are plain: ``codings`` maps a row (the table's index label of a text) to a mapping coder →
-category (``None``, an empty text or NaN: the coder skipped it); ``adjudications`` maps a row to
+category (``None``, an empty text or NaN: the coder skipped it; a number is read as the label it
+stands for, 2.0 as "2"); ``adjudications`` maps a row to
 an :class:`Adjudication`. :func:`study_codings` gives a :class:`StudyCodings` (per text the
 category and its rule, the counts per rule, and a sentence for the Data step);
 :func:`disagreements` lists the texts where coders differ, for the adjudicator.
@@ -30,6 +31,7 @@ from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from guiapp.core.errors import UserError
+from guiapp.core.tables.cell_values import category_label
 
 __all__ = ["ADJUDICATED", "AGREED", "FALLBACKS", "FIRST_CODER", "LEAVE_OUT", "LEFT_OUT", "MAJORITY", "NOT_CODED",
            "ONE_CODER", "RULES", "TIE", "Adjudication", "Disagreement", "StudyCodings", "TextCoding",
@@ -115,17 +117,6 @@ def _texts(count: int) -> str:
     return f"{count:,} text{'s' if count != 1 else ''}"
 
 
-def _is_coded(category: object) -> bool:
-    if isinstance(category, str):
-        return category.strip() != ""
-    if category is None:
-        return False
-    try:
-        return bool(category == category)  # NaN is not a coding
-    except (TypeError, ValueError):
-        return False
-
-
 def _check_fallback(fallback: str) -> str:
     if fallback not in FALLBACKS:
         raise UserError(f"“{fallback}” is not a way to settle texts the coders disagreed on.",
@@ -148,7 +139,8 @@ def coder_order(codings: Mapping[Row, Mapping[str, object]], coders: Sequence[st
 
 def _coded(by_coder: Mapping[str, object], order: Sequence[str]) -> list[tuple[str, str]]:
     """(coder, category) of each coder who coded the text, in the team's order."""
-    return [(coder, str(by_coder[coder])) for coder in order if coder in by_coder and _is_coded(by_coder[coder])]
+    labels = ((coder, category_label(by_coder[coder])) for coder in order if coder in by_coder)
+    return [(coder, label) for coder, label in labels if label is not None]
 
 
 def _resolve(row: Row, coded: list[tuple[str, str]], adjudication: Adjudication | None, fallback: str) -> TextCoding:

@@ -73,15 +73,17 @@ def test_disagreements_list_every_coder_in_the_teams_order() -> None:
     assert [d.row for d in disagreements(CODINGS, ADJUDICATIONS, include_adjudicated=False)] == [3, 4]
 
 
+def test_numbers_are_read_as_the_labels_they_stand_for() -> None:
+    result = study_codings({1: {"ana": 2.0, "ben": "2"}, 2: {"ana": 1, "ben": 3}}, fallback="first coder")
+    assert result.categories() == {1: "2", 2: "1"} and result.rule_of(1) == "agreed"
+
+
 def test_nothing_a_coder_entered_is_changed() -> None:
     codings, adjudications = copy.deepcopy(CODINGS), dict(ADJUDICATIONS)
     for fallback in ("first coder", "majority", "leave out"):
         study_codings(codings, adjudications, fallback=fallback)
         disagreements(codings, adjudications)
-    assert list(codings) == list(CODINGS)
-    for row in CODINGS:
-        assert list(codings[row]) == list(CODINGS[row])
-        assert all(codings[row][c] == CODINGS[row][c] or (codings[row][c] != codings[row][c]) for c in CODINGS[row])
+    assert codings == CODINGS and [list(c) for c in codings.values()] == [list(c) for c in CODINGS.values()]
     assert adjudications == ADJUDICATIONS
 
 

@@ -86,6 +86,15 @@ def test_changed_since_and_the_codings_to_recheck() -> None:
         h.to_recheck([(1, "support", 9)])
 
 
+def test_a_category_split_that_keeps_its_name_is_rechecked() -> None:
+    h = history()
+    version = h.revise(book(support="backs the policy", oppose="rejects the policy", neutral="neither",
+                            other="off topic", irony="says the opposite"), "irony", split={"other": ["other", "irony"]})
+    assert {(c.category, c.kind, c.others) for c in version.changes} == {
+        ("other", "split into", ("irony",)), ("irony", "split from", ("other",))}
+    assert [r.row for r in h.to_recheck([(1, "other", 1), (2, "other", 2), (3, "neutral", 1)])] == [1]
+
+
 def test_merges_and_splits_that_do_not_fit_are_refused_in_words() -> None:
     h = history()
     same = book(support="backs the policy", oppose="rejects the policy", neutral="neither")
