@@ -1,5 +1,5 @@
 """Which texts each coder of a team codes: a seeded random draw with overlap by design, and the
-probability each text was drawn with, so that estimates can weight the codings later.
+probability each text was drawn with, so that the Findings can weight the codings by it.
 
 **The plan** (:class:`TeamPlan`): the coders' names, how many texts each coder codes (``m``), the
 share of the drawn texts that two or more coders code (``s``, the overlap, between 0 and 1), and
