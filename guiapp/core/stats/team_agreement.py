@@ -21,6 +21,11 @@ coders DataFrame with gaps, {coder: category} per text, or one record per coding
 - **Alpha per label** when each coding carries one (e.g. the codebook version it was made under):
   alpha over the codings with that label only, to show whether a revision helped.
 
+Where a coder may give a text several categories (a set of them), :func:`team_category_agreement`
+gives alpha of each category as present/absent and their mean over the categories where alpha is
+defined (as :mod:`agreement_categories` does for two codings); :func:`team_agreement` refuses such
+codings in words, since its coefficients compare one category per text.
+
 Every coefficient has a percentile bootstrap interval over the texts (:mod:`agreement_intervals`;
 whole texts drawn with replacement, seeded, so the same call gives the same intervals). Assumes
 the texts are a random sample of those the coding is meant for, texts are independent and coders
@@ -39,7 +44,7 @@ from typing import Any
 import numpy as np
 
 from guiapp.core.errors import UserError
-from guiapp.core.stats.agreement import alpha_from_counts, cohen_kappa, sorted_categories, value_counts
+from guiapp.core.stats.agreement import alpha_from_counts, alpha_from_sums, cohen_kappa, sorted_categories, value_counts
 from guiapp.core.stats.agreement_intervals import (
     bootstrap_alpha_from_counts,
     bootstrap_kappa,
@@ -166,6 +171,8 @@ def _plain_json(value: Any) -> Any:
         return {_plain_json(k) if not isinstance(k, (str, int)) else k: _plain_json(v) for k, v in value.items()}
     if isinstance(value, (list, tuple)):
         return [_plain_json(v) for v in value]
+    if isinstance(value, (set, frozenset)):
+        return [_plain_json(v) for v in sorted_categories(value)]
     value = plain(value)
     if isinstance(value, float) and not math.isfinite(value):
         return None
@@ -185,8 +192,52 @@ def _alpha_with_interval(counts: np.ndarray, samples: int, seed: int, level: flo
     return alpha, bootstrap_alpha_from_counts(counts[pairable], samples, seed, level)
 
 
+def _is_several(value: Any) -> bool:
+    return isinstance(value, (set, frozenset, list, tuple))
+
+
+def _as_set(value: Any) -> frozenset:
+    """A coding as the set of categories it gives the text (one category: a set of one)."""
+    return frozenset(value) if _is_several(value) else frozenset([value])
+
+
+def _finite_mean(values: np.ndarray) -> np.ndarray:
+    """The mean over the last axis of the defined (finite) values; NaN where none is."""
+    finite = np.isfinite(values)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        return np.where(finite.any(axis=-1), np.where(finite, values, 0.0).sum(axis=-1) / finite.sum(axis=-1), np.nan)
+
+
+def _category_alphas(present: np.ndarray, coded: np.ndarray, categories: list, samples: int, seed: int,
+                     level: float) -> tuple[list[CategoryAlpha], float, tuple[float, float]]:
+    """Alpha of each category as present/absent, from how many coders put each text in each category
+    (``present``, texts × categories) out of how many coded it (``coded``), and the mean over the
+    categories where alpha is defined; one set of resamples over the texts gives every interval."""
+    pairable = coded >= 2
+    yes, m = present[pairable].astype(float), coded[pairable].astype(float)
+    k = len(categories)
+    values = np.stack([m[:, None] - yes, yes], axis=-1)  # texts × categories × (absent, present)
+    diagonal = (values * (values - 1)).sum(axis=-1) / np.maximum(m - 1, 1)[:, None]
+    alphas = np.asarray(alpha_from_sums(values.sum(axis=0), diagonal.sum(axis=0)), dtype=float).reshape(k)
+    intervals, mean_interval = [NO_INTERVAL] * k, NO_INTERVAL
+    if len(m) >= 2 and k:
+        check_bootstrap(samples, level, len(m))
+        columns = np.concatenate([values.reshape(len(m), 2 * k), diagonal], axis=1)
+        resampled = np.empty((samples, k))
+        for start, stop, weights in resample_weights(np.random.default_rng(seed), len(m), samples):
+            sums = weights @ columns
+            resampled[start:stop] = alpha_from_sums(sums[:, : 2 * k].reshape(-1, k, 2), sums[:, 2 * k:])
+        intervals = [interval_of(resampled[:, c], level) if math.isfinite(alphas[c]) else NO_INTERVAL
+                     for c in range(k)]
+        mean_interval = interval_of(_finite_mean(resampled), level)
+    per_category = [CategoryAlpha(category, float(alphas[c]), intervals[c], int(present[:, c].sum()))
+                    for c, category in enumerate(categories)]
+    return per_category, float(_finite_mean(alphas)), mean_interval
+
+
 def _check_categories(table: TeamTable, reference: dict, categories: list | None) -> list:
-    found = sorted_categories([v for row in table.codes for v in row if v is not None] + list(reference.values()))
+    found = sorted_categories([c for row in table.codes for v in row if v is not None for c in _as_set(v)]
+                              + list(reference.values()))
     if categories is None:
         return found
     categories = [plain(c) for c in categories]
@@ -333,6 +384,11 @@ def team_agreement(codings: Any, reference: Any = None, *, labels: Any = None, c
     if len(table.coders) < 2:
         raise UserError("Agreement needs at least two coders; this team's codings come from "
                         f"{len(table.coders)}.", "Let a second coder code some of the same texts.")
+    if any(_is_several(v) for row in table.codes for v in row):
+        raise UserError("Alpha, Fleiss' kappa and the coders' kappas compare one category per text, but some "
+                        "coders gave a text several categories.",
+                        "Where a text can have several categories, measure agreement per category: each "
+                        "category as its own yes/no question.")
     categories = _check_categories(table, reference, categories)
     counts = _counts_of(table, categories)
     m = counts.sum(axis=1)
@@ -348,11 +404,7 @@ def team_agreement(codings: Any, reference: Any = None, *, labels: Any = None, c
     alpha, alpha_interval = _alpha_with_interval(counts, samples, seed, level)
     if not math.isfinite(alpha):
         notes.append("Every coding is in one category, so agreement beyond chance cannot be computed.")
-    per_category = []
-    for c, category in enumerate(categories):
-        present = np.column_stack([m - counts[:, c], counts[:, c]])
-        value, interval = _alpha_with_interval(present, samples, seed, level)
-        per_category.append(CategoryAlpha(category, value, interval, int(counts[:, c].sum())))
+    per_category, _, _ = _category_alphas(counts, m, categories, samples, seed, level)
     return TeamAgreement(
         coders=list(table.coders), categories=categories, n_texts=int((m > 0).sum()), n_texts_compared=compared,
         n_codings=int(m.sum()), texts_per_coder=[sum(row[j] is not None for row in table.codes)
@@ -362,4 +414,64 @@ def team_agreement(codings: Any, reference: Any = None, *, labels: Any = None, c
         against_reference=_against_reference(table, reference, samples, seed, level) if reference else [],
         disagreements=_disagreements(table, reference), by_label=_by_label(table, categories, samples, seed, level),
         notes=notes, level=level, samples=samples,
+    )
+
+
+@dataclass(frozen=True)
+class TeamCategoryAgreement:
+    """The agreement of a team whose coders may give a text several categories: alpha of each
+    category as present/absent and their mean over the categories where it is defined."""
+
+    coders: list
+    categories: list
+    n_texts: int
+    n_texts_compared: int
+    n_codings: int
+    per_category: list[CategoryAlpha]
+    mean_alpha: float
+    mean_alpha_interval: tuple[float, float]
+    disagreements: list[Disagreement]
+    notes: list[str] = field(default_factory=list)
+    level: float = 0.95
+    samples: int = 1000
+
+    def to_dict(self) -> dict[str, Any]:
+        """Plain values for a results file: lists for tuples and sets, None for NaN."""
+        return _plain_json(asdict(self))
+
+
+def team_category_agreement(codings: Any, *, categories: list | None = None, coders: list | None = None,
+                            samples: int = 1000, seed: int = 0, level: float = 0.95) -> TeamCategoryAgreement:
+    """Agreement per category for a team whose codings are sets (or lists) of categories, one per
+    coder and text (a single category counts as a set of one); a text coded with no category by a
+    coder is an empty set, which says "none of them" (a gap is None). Texts coded by fewer than two
+    coders are left out; a disagreement is a text whose coders gave different sets."""
+    table = codings if isinstance(codings, TeamTable) else team_table(codings, coders=coders)
+    if len(table.coders) < 2:
+        raise UserError("Agreement needs at least two coders; this team's codings come from "
+                        f"{len(table.coders)}.", "Let a second coder code some of the same texts.")
+    categories = _check_categories(table, {}, categories)
+    index = {c: i for i, c in enumerate(categories)}
+    present = np.zeros((len(table.units), len(categories)))
+    coded = np.array([sum(v is not None for v in row) for row in table.codes], dtype=float)
+    for u, row in enumerate(table.codes):
+        for code in row:
+            for category in _as_set(code) if code is not None else ():
+                present[u, index[category]] += 1
+    compared = int((coded >= 2).sum())
+    if compared < 2:
+        raise UserError(f"Agreement needs at least two texts coded by two coders or more; this team has {compared}.",
+                        "Let more than one coder code the same texts (the overlap of the assignment).")
+    per_category, mean, mean_interval = _category_alphas(present, coded, categories, samples, seed, level)
+    notes = [f"No alpha for {c.category}: every coder put every text in it, or none did." for c in per_category
+             if not math.isfinite(c.alpha)]
+    disagreements = []
+    for u, unit in enumerate(table.units):
+        given = {coder: _as_set(v) for coder, v in table.coded(u).items()}
+        if len(set(given.values())) > 1:
+            disagreements.append(Disagreement(unit, given))
+    return TeamCategoryAgreement(
+        coders=list(table.coders), categories=categories, n_texts=int((coded > 0).sum()), n_texts_compared=compared,
+        n_codings=int(coded.sum()), per_category=per_category, mean_alpha=mean, mean_alpha_interval=mean_interval,
+        disagreements=disagreements, notes=notes, level=level, samples=samples,
     )

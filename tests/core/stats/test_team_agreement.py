@@ -15,7 +15,8 @@ from statsmodels.stats.inter_rater import aggregate_raters, fleiss_kappa
 
 from guiapp.core.errors import UserError
 from guiapp.core.stats.agreement import krippendorff_alpha
-from guiapp.core.stats.team_agreement import fleiss_kappa_of_counts, team_agreement
+from guiapp.core.stats.agreement_categories import category_agreement
+from guiapp.core.stats.team_agreement import fleiss_kappa_of_counts, team_agreement, team_category_agreement
 from guiapp.core.stats.team_table import team_table, team_table_from_records
 
 nan = np.nan
@@ -223,3 +224,38 @@ def test_a_simulated_team_comes_out_as_simulated_within_its_intervals() -> None:
     ranked = [entry.accuracy for entry in result.against_reference]
     assert ranked == sorted(ranked, reverse=True), table
     assert len(result.disagreements) > 0 and result.fleiss.coders_per_text in (2, 3)
+
+
+def test_several_categories_per_text_are_measured_per_category() -> None:
+    rng = np.random.default_rng(9)
+    truth = rng.random((150, 3)) < 0.4
+    coders = [np.where(rng.random((150, 3)) < 0.15, ~truth, truth) for _ in range(3)]
+    gaps = rng.random((3, 150)) < 0.3
+    per_text = [{f"coder {j + 1}": {CATEGORIES[c] for c in np.flatnonzero(coders[j][i])}
+                 for j in range(3) if not gaps[j, i]} for i in range(150)]
+    result = team_category_agreement(per_text, categories=CATEGORIES[:3], samples=200)
+    for c, entry in enumerate(result.per_category):
+        data = np.where(gaps, nan, np.array([coders[j][:, c] for j in range(3)], dtype=float))
+        assert entry.alpha == pytest.approx(krippendorff.alpha(reliability_data=data, level_of_measurement="nominal"))
+        assert entry.interval[0] < entry.alpha < entry.interval[1]
+    assert result.mean_alpha == pytest.approx(np.mean([e.alpha for e in result.per_category]))
+    assert result.mean_alpha_interval[0] < result.mean_alpha < result.mean_alpha_interval[1]
+    two = team_category_agreement([{"A": {"x", "y"}, "B": {"x"}}, {"A": set(), "B": set()}, {"A": ["y"], "B": ("y",)}],
+                                  categories=["x", "y", "z"], samples=50)
+    assert [(d.unit, d.codes) for d in two.disagreements] == [(0, {"A": frozenset({"x", "y"}), "B": frozenset({"x"})})]
+    assert two.to_dict()["disagreements"][0]["codes"] == {"A": ["x", "y"], "B": ["x"]}
+    assert two.per_category[0].alpha == 1.0 and two.notes == ["No alpha for z: every coder put every text in it, or none did."]
+    assert np.isnan(two.per_category[2].alpha) and two.mean_alpha == pytest.approx(np.mean([1.0, two.per_category[1].alpha]))
+    with pytest.raises(UserError, match="some coders gave a text several categories"):
+        team_agreement(per_text)
+
+
+def test_two_coders_per_category_agree_with_the_two_coder_measure() -> None:
+    rng = np.random.default_rng(2)
+    a, b = rng.random((80, 4)) < 0.5, rng.random((80, 4)) < 0.5
+    b = np.where(rng.random((80, 4)) < 0.7, a, b)
+    per_text = [{"A": {c for c in range(4) if a[i, c]}, "B": {c for c in range(4) if b[i, c]}} for i in range(80)]
+    result = team_category_agreement(per_text, categories=[0, 1, 2, 3], samples=300, seed=5)
+    expected = category_agreement(a.astype(int), b.astype(int), samples=300, seed=5)
+    assert [e.alpha for e in result.per_category] == pytest.approx(expected.alpha)
+    assert result.mean_alpha == pytest.approx(expected.mean_alpha)
