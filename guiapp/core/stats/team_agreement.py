@@ -291,7 +291,8 @@ def _fleiss(counts: np.ndarray, samples: int, seed: int, level: float) -> Fleiss
     left = [f"{_texts(n)} coded by {_coders(size)}" for size, n in
             zip(*np.unique(m[~kept & (m > 0)], return_counts=True), strict=True)]
     note = f"Fleiss' kappa uses the {_texts(int(kept.sum()))} coded by {chosen} coders each"
-    note += f"; it leaves out {', '.join(left)}." if left else "."
+    note += (f"; it leaves out {', '.join(left)}, since it needs the same number of coders on every text "
+             "(alpha uses every text coded by two coders or more)." if left else ".")
     return FleissKappa(kappa, interval, chosen, int(kept.sum()), int((~kept & (m > 0)).sum()), note)
 
 

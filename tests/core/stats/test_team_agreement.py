@@ -117,7 +117,8 @@ def test_fleiss_kappa_uses_the_most_common_number_of_coders_and_says_which_texts
     assert result.fleiss.kappa == pytest.approx(fleiss_kappa(aggregate_raters(kept.T)[0]), abs=1e-12)
     assert (result.fleiss.coders_per_text, result.fleiss.n_texts, result.fleiss.n_left_out) == (3, 48, 12)
     assert result.fleiss.note == ("Fleiss' kappa uses the 48 texts coded by 3 coders each; it leaves out "
-                                  "2 texts coded by one coder only, 10 texts coded by 2 coders.")
+                                  "2 texts coded by one coder only, 10 texts coded by 2 coders, since it needs the same "
+                                  "number of coders on every text (alpha uses every text coded by two coders or more).")
     with pytest.raises(ValueError, match="same number"):
         fleiss_kappa_of_counts([[2, 0], [1, 2]])
 
