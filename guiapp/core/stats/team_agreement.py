@@ -167,6 +167,7 @@ class TeamAgreement:
 
 
 def _plain_json(value: Any) -> Any:
+    """``value`` (from ``asdict``) with lists for tuples and sets, Python scalars, None for NaN."""
     if isinstance(value, dict):
         return {_plain_json(k) if not isinstance(k, (str, int)) else k: _plain_json(v) for k, v in value.items()}
     if isinstance(value, (list, tuple)):
@@ -315,8 +316,8 @@ def _share_interval(agree: np.ndarray, samples: int, seed: int, level: float) ->
 
 
 def _kappa_with_interval(a: list, b: list, samples: int, seed: int, level: float) -> tuple[float, tuple]:
-    if len(a) < 2:
-        return (cohen_kappa(a, b) if a else float("nan")), NO_INTERVAL
+    if len(a) < 2:  # one shared text says nothing about agreement beyond chance
+        return float("nan"), NO_INTERVAL
     kappa = cohen_kappa(a, b)
     return kappa, (bootstrap_kappa(a, b, samples, seed, level) if math.isfinite(kappa) else NO_INTERVAL)
 
@@ -382,6 +383,9 @@ def team_agreement(codings: Any, reference: Any = None, *, labels: Any = None, c
     table = codings if isinstance(codings, TeamTable) else team_table(codings, labels, coders)
     reference = {} if reference is None else {plain(u): plain(v) for u, v in dict(reference).items()}
     reference = {u: v for u, v in reference.items() if v is not None}
+    if reference and not set(reference) & set(table.units):
+        raise UserError("The reference coding names none of the coded texts.",
+                        "Check that the reference coding and the team's codings use the same keys for the texts.")
     if len(table.coders) < 2:
         raise UserError("Agreement needs at least two coders; this team's codings come from "
                         f"{len(table.coders)}.", "Let a second coder code some of the same texts.")

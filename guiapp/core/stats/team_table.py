@@ -113,7 +113,7 @@ def _value(row: Mapping, coder: Any) -> Any:
 
 def _labels_for(table: TeamTable, labels: Any) -> tuple:
     """The labels laid out like ``table.codes``; every coding needs one."""
-    if isinstance(labels, Mapping) and labels and all(isinstance(k, tuple) and len(k) == 2 for k in labels):
+    if isinstance(labels, Mapping) and labels and not any(isinstance(v, Mapping) for v in labels.values()):
         lookup = {(plain(u), plain(c)): plain(v) for (u, c), v in labels.items()}
     else:
         units, rows = _rows(labels, "The labels")

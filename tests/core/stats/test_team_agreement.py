@@ -153,6 +153,11 @@ def test_each_coder_against_the_reference_and_the_disagreements_listed() -> None
     assert (ben.n_texts, ben.accuracy, cem.n_texts, cem.accuracy) == (3, 1.0, 4, 1.0)
     assert ana.accuracy_interval[0] < 0.5 < ana.accuracy_interval[1]
     assert ben.accuracy_interval == (1.0, 1.0)
+    kappas, shared = result.kappa_matrix()
+    assert shared[0] == [4, 3, 3] and shared[1] == [3, 4, 3]
+    one_shared = team_agreement([{"A": "a", "B": "b", "C": "a"}, {"A": "b", "C": "b"}, {"B": "a", "C": "b"}], samples=10)
+    assert [(p.n_shared, p.share_agreeing) for p in one_shared.pairs] == [(1, 0.0), (2, 1.0), (2, 0.0)]
+    assert np.isnan(one_shared.pairs[0].kappa) and all(np.isnan(one_shared.pairs[0].interval))
 
 
 def test_alpha_per_codebook_version_uses_only_that_versions_codings() -> None:
@@ -185,6 +190,8 @@ def test_too_few_coders_or_texts_and_wrong_codings_are_refused_in_words() -> Non
         team_table_from_records([(1, "Ana", "a"), (1, "Ana", "b")])
     with pytest.raises(UserError, match="not in the team: Cem"):
         team_table([{"Ana": "a", "Cem": "b"}], coders=["Ana", "Ben"])
+    with pytest.raises(UserError, match="reference coding names none of the coded texts"):
+        team_agreement([{"Ana": "a", "Ben": "a"}, {"Ana": "b", "Ben": "b"}], reference={"0": "a", "1": "b"})
     with pytest.raises(UserError, match="1 codings have no label"):
         team_table([{"Ana": "a", "Ben": "b"}], labels={(0, "Ana"): "v1"})
 
