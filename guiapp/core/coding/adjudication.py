@@ -31,6 +31,7 @@ from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from guiapp.core.errors import UserError
+from guiapp.core.health.checks import plural
 from guiapp.core.tables.cell_values import category_label
 
 __all__ = ["ADJUDICATED", "AGREED", "FALLBACKS", "FIRST_CODER", "LEAVE_OUT", "LEFT_OUT", "MAJORITY", "NOT_CODED",
@@ -110,11 +111,7 @@ class StudyCodings:
         if not parts:
             return "No text has been coded yet."
         (first, tail), *rest = parts
-        return ", ".join([f"{_texts(first)} {tail}", *(f"{count:,} {tail}" for count, tail in rest)]) + "."
-
-
-def _texts(count: int) -> str:
-    return f"{count:,} text{'s' if count != 1 else ''}"
+        return ", ".join([f"{plural(first, 'text')} {tail}", *(f"{count:,} {tail}" for count, tail in rest)]) + "."
 
 
 def _check_fallback(fallback: str) -> str:

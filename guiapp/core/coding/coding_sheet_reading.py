@@ -54,6 +54,7 @@ from guiapp.core.coding.coding_sheet import (
     text_hash,
 )
 from guiapp.core.errors import UserError
+from guiapp.core.health.checks import plural
 from guiapp.core.tables.cell_values import category_label
 from guiapp.core.untrusted.bounded import TooLarge, describe_size, read_file_at_most
 
@@ -88,13 +89,13 @@ class SheetImport:
 
     def summary(self) -> str:
         """The import in one sentence, e.g. "12 codings by Ana; 3 texts not coded yet; 1 row left out"."""
-        parts = [f"{len(self.codings):,} coding{'s' * (len(self.codings) != 1)} by {self.coder}"]
+        parts = [f"{plural(len(self.codings), 'coding')} by {self.coder}"]
         if self.not_coded:
-            parts.append(f"{self.not_coded:,} text{'s' * (self.not_coded != 1)} not coded yet")
+            parts.append(f"{plural(self.not_coded, 'text')} not coded yet")
         if self.left_out:
-            parts.append(f"{self.left_out:,} row{'s' * (self.left_out != 1)} left out (see the problems)")
+            parts.append(f"{plural(self.left_out, 'row')} left out (see the problems)")
         if self.missing:
-            parts.append(f"{self.missing:,} text{'s' * (self.missing != 1)} deleted from the sheet")
+            parts.append(f"{plural(self.missing, 'text')} deleted from the sheet")
         return "; ".join(parts)
 
 

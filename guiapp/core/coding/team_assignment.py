@@ -41,6 +41,7 @@ from typing import Any
 
 from guiapp.core.coding.coding_record import SOURCES, Row, UnreadableCodings, check_version, row_label
 from guiapp.core.errors import UserError
+from guiapp.core.health.checks import plural
 
 __all__ = ["FORMAT", "VERSION", "AssignedText", "TeamAssignment", "TeamPlan", "check_rows", "coders_of", "draw_assignment",
            "overlap_size"]
@@ -162,7 +163,7 @@ class TeamAssignment:
     def sentence(self) -> str:
         n_overlap, n_texts = len(self.overlap_texts()), self.distinct_texts()
         plan = self.plan
-        team = f"{len(plan.coders)} coder{'s' if len(plan.coders) != 1 else ''}"
+        team = plural(len(plan.coders), "coder")
         text = f"{team} code {plan.texts_per_coder:,} texts each, {n_texts:,} texts in all"
         if n_overlap:
             text += (f"; {n_overlap:,} of them ({n_overlap / n_texts:.0%}) are coded by "
