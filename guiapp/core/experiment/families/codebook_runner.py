@@ -32,10 +32,9 @@ from typing import Any
 import numpy as np
 
 from guiapp.core.events import EventCallback, Log, Progress, sub_progress
-from guiapp.core.experiment.families.few_shot_runner import save_final_model
+from guiapp.core.experiment.families.few_shot_runner import save_final_model, tested_answers
 from guiapp.core.experiment.families.model_run_inputs import ModelRunInputs
 from guiapp.core.experiment.families.transformer_decisions import Decisions
-from guiapp.core.experiment.protocol.held_out import CI_LEVEL, evaluate_on_test
 from guiapp.core.experiment.protocol.out_of_fold import OutOfFold
 from guiapp.core.experiment.results.experiment_result import GridPointResult, ModelResult
 from guiapp.core.experiment.scores import metrics
@@ -217,10 +216,7 @@ def run_codebook_model(model: ModelSpec, inputs: ModelRunInputs, on_event: Event
     return ModelResult(
         name=name, representation=model.representation, classifier=model.classifier, spec=full_spec,
         chosen_params=chosen_params, cv_scores=grid[chosen].fold_scores, grid=grid,
-        test=evaluate_on_test(data.y[test], predicted, data, spec, CI_LEVEL),
-        predictions=decide.as_predictions(predicted),
-        probabilities=np.round(probabilities, 6).tolist(),
-        thresholds=[round(value, 4) for value in thresholds] if thresholds is not None else [],
+        **tested_answers(data, spec, decide, predicted, probabilities),
         seconds={"features": 0.0, "tuning": round(tuning_seconds, 4), "final_fit": round(final_seconds, 4),
                  "predict": round(predict_seconds, 4), "total": round(time.perf_counter() - total_start, 4)},
         artefact=artefact,

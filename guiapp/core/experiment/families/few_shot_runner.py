@@ -130,12 +130,9 @@ def _run_zero_shot(model: ModelSpec, data: StudyData, folds: Folds, spec: Experi
     return ModelResult(
         name=name, representation=model.representation, classifier=model.classifier, spec=full_spec,
         chosen_params={}, cv_scores=point.fold_scores, grid=[point],
-        test=evaluate_on_test(data.y[test], predicted, data, spec, CI_LEVEL),
-        predictions=decide.as_predictions(predicted),
-        probabilities=np.round(test_probabilities, 6).tolist(),
+        **tested_answers(data, spec, decide, predicted, test_probabilities),
         seconds={key: round(value, 4) for key, value in seconds.items()},
         artefact=artefact,
-        thresholds=[round(float(value), 4) for value in decide.thresholds] if decide.multi_label else [],
     )
 
 
@@ -284,10 +281,7 @@ def _run_setfit(model: ModelSpec, data: StudyData, folds: Folds, spec: Experimen
     return ModelResult(
         name=name, representation=model.representation, classifier=model.classifier, spec=full_spec,
         chosen_params=chosen_params, cv_scores=grid[chosen].fold_scores, grid=grid,
-        test=evaluate_on_test(data.y[test], predicted, data, spec, CI_LEVEL),
-        predictions=decide.as_predictions(predicted),
-        probabilities=np.round(probabilities, 6).tolist(),
-        thresholds=[round(value, 4) for value in thresholds] if thresholds is not None else [],
+        **tested_answers(data, spec, decide, predicted, probabilities),
         seconds={"features": 0.0, "tuning": round(tuning_seconds, 4), "final_fit": round(final_seconds, 4),
                  "predict": round(predict_seconds, 4),
                  # the training runs for the combined models count as theirs, as a conventional model's refits do
@@ -331,6 +325,17 @@ def _device_name(kind: str) -> str:
 
         return torch.cuda.get_device_name(0)
     return "Apple GPU" if kind == "mps" else "CPU"
+
+
+def tested_answers(data: StudyData, spec: ExperimentSpec, decide: Decisions, predicted: np.ndarray,
+                   probabilities: np.ndarray) -> dict[str, Any]:
+    """What a :class:`ModelResult` holds of the test texts: the scores of the categories ``predicted``
+    (with intervals), each text's categories, the probabilities, and the thresholds where a text can
+    have several categories."""
+    return {"test": evaluate_on_test(data.y[data.split.test], predicted, data, spec, CI_LEVEL),
+            "predictions": decide.as_predictions(predicted),
+            "probabilities": np.round(probabilities, 6).tolist(),
+            "thresholds": [round(float(value), 4) for value in decide.thresholds] if decide.multi_label else []}
 
 
 def save_final_model(name: str, save: Any, artefacts_dir: Path | None, on_event: EventCallback) -> str:
