@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import Any
 
 from guiapp.core.errors import UserError
-from guiapp.core.models.grid_settings import check_setting_names, setting_values
+from guiapp.core.models.grid_settings import check_setting_names, check_whole_option, setting_values
 from guiapp.core.models.setfit.settings import DEFAULT_MAX_PAIRS
 from guiapp.core.models.zero_shot.category_names import coded_names, coded_names_note
 from guiapp.core.numbers import parse_number
@@ -153,7 +153,7 @@ def check_zero_shot(classifier: str, options: dict[str, Any], grid: dict[str, An
             or not 0 < temperature <= TEMPERATURE_MAX):
         raise UserError(f"{family}'s temperature must be a number above 0 and at most {TEMPERATURE_MAX:g}, "
                         f"not {temperature!r}.", f"The default, {DEFAULT_TEMPERATURE}, suits cosine similarities.")
-    _check_whole(family, options, "batch_size", 1, 4096)
+    check_whole_option(family, options, "batch_size", 1, 4096)
 
 
 def _other_braces(template: str) -> bool:
@@ -216,18 +216,12 @@ def check_setfit(options: dict[str, Any], grid: dict[str, Any]) -> None:
     if model is not None and (not isinstance(model, str) or not model.strip()):
         raise UserError(f"SetFit's 'model' must name a sentence-embedding model: a Hugging Face id or a folder, "
                         f"not {model!r}.")
-    _check_whole("SetFit", options, "max_length", 8, 100_000)
-    _check_whole("SetFit", options, "batch_size", 1, 4096)
-    _check_whole("SetFit", options, "max_pairs", *MAX_PAIRS_LIMITS)
+    check_whole_option("SetFit", options, "max_length", 8, 100_000)
+    check_whole_option("SetFit", options, "batch_size", 1, 4096)
+    check_whole_option("SetFit", options, "max_pairs", *MAX_PAIRS_LIMITS)
     if options.get("device", "auto") not in DEVICES:
         raise UserError(f"SetFit's device cannot be {options['device']!r}.", f"Choose one of: {', '.join(DEVICES)}.")
     normalise_setfit_grid(grid)
-
-
-def _check_whole(family: str, options: dict[str, Any], name: str, low: int, high: int) -> None:
-    value = options.get(name)
-    if value is not None and (isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high):
-        raise UserError(f"{family}'s '{name}' must be a whole number from {low} to {high}, not {value!r}.")
 
 
 def setfit_options(options: dict[str, Any]) -> dict[str, Any]:

@@ -1,6 +1,7 @@
 """Reading a model family's grid of settings as a study or the Models step wrote it: only the
 family's own settings, each a list of values without repeats (a single value counts as a list of
-one), every value converted and checked by the family (its limits and its words)."""
+one), every value converted and checked by the family (its limits and its words); and checking a
+family's whole-number option."""
 
 from __future__ import annotations
 
@@ -27,3 +28,10 @@ def setting_values(family: str, shown_name: str, values: Any, convert: Callable[
     if not values:
         raise UserError(f"The {family} grid has no value for '{shown_name}'.", "Give at least one value.")
     return list(dict.fromkeys(convert(value) for value in values))
+
+
+def check_whole_option(family: str, options: dict[str, Any], name: str, low: int, high: int) -> None:
+    """A :class:`UserError` when ``options[name]``, where given, is not a whole number from ``low`` to ``high``."""
+    value = options.get(name)
+    if value is not None and (isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high):
+        raise UserError(f"{family}'s '{name}' must be a whole number from {low} to {high}, not {value!r}.")

@@ -31,7 +31,8 @@ from collections.abc import Sequence
 from typing import Any
 
 from guiapp.core.errors import UserError
-from guiapp.core.models.grid_settings import check_setting_names, setting_values
+from guiapp.core.models.few_shot_options import model_label
+from guiapp.core.models.grid_settings import check_setting_names, check_whole_option, setting_values
 from guiapp.core.models.llm.codebook_prompt import INSTRUCTIONS, check_instruction
 from guiapp.core.models.llm.prompt_examples import MAX_PER_CATEGORY
 from guiapp.core.numbers import parse_number
@@ -89,12 +90,6 @@ def is_codebook_llm(representation: str) -> bool:
     return representation == CODEBOOK_LLM
 
 
-def model_label(model: Any) -> str:
-    """The model as shown: a folder's or hub id's last part, a server model's name as given."""
-    text = str(model or "").strip().rstrip("/\\")
-    return text.replace("\\", "/").rsplit("/", 1)[-1] or text
-
-
 def display_name(classifier: str, options: dict[str, Any]) -> str:
     """"Codebook language model (Qwen2.5-0.5B-Instruct)", "Codebook language model (llama3.2 on a
     server)"."""
@@ -128,11 +123,11 @@ def check_codebook_llm(classifier: str, options: dict[str, Any], grid: dict[str,
         if not isinstance(instruction, str):
             raise UserError(f"{family}'s instruction must be text in quotes, not {instruction!r}.")
         check_instruction(instruction)
-    _check_whole(family, options, "sensitivity", 1, len(INSTRUCTIONS))
+    check_whole_option(family, options, "sensitivity", 1, len(INSTRUCTIONS))
     if classifier == IN_TEXTLAB:
         if options.get("device", "auto") not in DEVICES:
             raise UserError(f"{family}'s device cannot be {options['device']!r}.", f"Choose one of: {', '.join(DEVICES)}.")
-        _check_whole(family, options, "batch_size", 1, 4096)
+        check_whole_option(family, options, "batch_size", 1, 4096)
     else:
         _check_server(family, options)
     normalise_codebook_grid(grid, own_instruction=instruction is not None)
@@ -172,16 +167,10 @@ def _check_server(family: str, options: dict[str, Any]) -> None:
             or not 0 <= temperature <= 2):
         raise UserError(f"{family}'s temperature must be a number from 0 to 2, not {temperature!r}.",
                         "Use 0 for the same answer every time.")
-    _check_whole(family, options, "samples", 1, MAX_SAMPLES)
+    check_whole_option(family, options, "samples", 1, MAX_SAMPLES)
     timeout = options.get("timeout", 120.0)
     if isinstance(timeout, bool) or not isinstance(timeout, int | float) or not 0 < timeout <= 86_400:
         raise UserError(f"{family}'s timeout must be a number of seconds above 0, not {timeout!r}.")
-
-
-def _check_whole(family: str, options: dict[str, Any], name: str, low: int, high: int) -> None:
-    value = options.get(name)
-    if value is not None and (isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high):
-        raise UserError(f"{family}'s '{name}' must be a whole number from {low} to {high}, not {value!r}.")
 
 
 def codebook_llm_options(classifier: str, options: dict[str, Any]) -> dict[str, Any]:
