@@ -123,27 +123,8 @@ def check_zero_shot(classifier: str, options: dict[str, Any], grid: dict[str, An
                         "Name one in its options, e.g. model = \"facebook/bart-large-mnli\" or a folder.")
     if model is not None and (not isinstance(model, str) or not model.strip()):
         raise UserError(f"{family}'s 'model' must name a model: a Hugging Face id or a folder, not {model!r}.")
-    descriptions = options.get("descriptions")
-    if descriptions is not None:
-        if not isinstance(descriptions, dict):
-            raise UserError(f"{family}'s descriptions must be a table of category = \"description\", "
-                            f"not {descriptions!r}.",
-                            "Write e.g. descriptions = { economy = \"Taxes, jobs and prices.\" }.")
-        for category, text in descriptions.items():
-            if not isinstance(text, str) or not text.strip():
-                raise UserError(f"{family}'s description of the category '{category}' must be a sentence in "
-                                f"quotes, not {text!r}.", "Write a short sentence, or leave the category out "
-                                "to describe it by its name.")
-    examples = options.get("examples")
-    if examples is not None:
-        if not isinstance(examples, dict):
-            raise UserError(f"{family}'s examples must be a table of category = [\"example text\", …], "
-                            f"not {examples!r}.", "Write e.g. examples = { economy = [\"Taxes will rise.\"] }.")
-        for category, texts in examples.items():
-            listed = [texts] if isinstance(texts, str) else texts
-            if not isinstance(listed, list) or not all(isinstance(text, str) for text in listed):
-                raise UserError(f"{family}'s examples of the category '{category}' must be a list of texts in "
-                                f"quotes, not {texts!r}.")
+    check_descriptions_option(family, options.get("descriptions"))
+    check_examples_option(family, options.get("examples"))
     template = options.get("template", DEFAULT_TEMPLATE)
     if not isinstance(template, str) or template.count("{}") != 1 or _other_braces(template):
         raise UserError(f"{family}'s template must hold {{}} exactly once, where the category's description "
@@ -159,6 +140,35 @@ def check_zero_shot(classifier: str, options: dict[str, Any], grid: dict[str, An
 def _other_braces(template: str) -> bool:
     rest = template.replace("{}", "", 1)
     return "{" in rest or "}" in rest
+
+
+def check_descriptions_option(family: str, descriptions: Any) -> None:
+    """A :class:`UserError` when ``descriptions`` (where given) is not a table of category = "sentence"."""
+    if descriptions is None:
+        return
+    if not isinstance(descriptions, dict):
+        raise UserError(f"{family}'s descriptions must be a table of category = \"description\", "
+                        f"not {descriptions!r}.",
+                        "Write e.g. descriptions = { economy = \"Taxes, jobs and prices.\" }.")
+    for category, text in descriptions.items():
+        if not isinstance(text, str) or not text.strip():
+            raise UserError(f"{family}'s description of the category '{category}' must be a sentence in "
+                            f"quotes, not {text!r}.", "Write a short sentence, or leave the category out "
+                            "to describe it by its name.")
+
+
+def check_examples_option(family: str, examples: Any) -> None:
+    """A :class:`UserError` when ``examples`` (where given) is not a table of category = ["example text", …]."""
+    if examples is None:
+        return
+    if not isinstance(examples, dict):
+        raise UserError(f"{family}'s examples must be a table of category = [\"example text\", …], "
+                        f"not {examples!r}.", "Write e.g. examples = { economy = [\"Taxes will rise.\"] }.")
+    for category, texts in examples.items():
+        listed = [texts] if isinstance(texts, str) else texts
+        if not isinstance(listed, list) or not all(isinstance(text, str) for text in listed):
+            raise UserError(f"{family}'s examples of the category '{category}' must be a list of texts in "
+                            f"quotes, not {texts!r}.")
 
 
 def zero_shot_options(classifier: str, options: dict[str, Any]) -> dict[str, Any]:

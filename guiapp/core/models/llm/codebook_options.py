@@ -31,7 +31,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from guiapp.core.errors import UserError
-from guiapp.core.models.few_shot_options import model_label
+from guiapp.core.models.few_shot_options import check_descriptions_option, check_examples_option, model_label
 from guiapp.core.models.grid_settings import check_setting_names, check_whole_option, setting_values
 from guiapp.core.models.llm.codebook_prompt import INSTRUCTIONS, check_instruction
 from guiapp.core.models.llm.prompt_examples import MAX_PER_CATEGORY
@@ -116,8 +116,8 @@ def check_codebook_llm(classifier: str, options: dict[str, Any], grid: dict[str,
         raise UserError(f"{family} needs a model: {'a folder or Hugging Face id of an instruction-tuned model' if classifier == IN_TEXTLAB else 'the name of one of the server’s models'}.",
                         "Name it in its options, e.g. model = \"Qwen/Qwen2.5-0.5B-Instruct\"."
                         if classifier == IN_TEXTLAB else "Name it in its options, e.g. model = \"llama3.2\".")
-    _check_texts_table(family, options.get("descriptions"), "descriptions", lists=False)
-    _check_texts_table(family, options.get("examples"), "examples", lists=True)
+    check_descriptions_option(family, options.get("descriptions"))
+    check_examples_option(family, options.get("examples"))
     instruction = options.get("instruction")
     if instruction is not None:
         if not isinstance(instruction, str):
@@ -131,23 +131,6 @@ def check_codebook_llm(classifier: str, options: dict[str, Any], grid: dict[str,
     else:
         _check_server(family, options)
     normalise_codebook_grid(grid, own_instruction=instruction is not None)
-
-
-def _check_texts_table(family: str, table: Any, name: str, *, lists: bool) -> None:
-    if table is None:
-        return
-    if not isinstance(table, dict):
-        example = 'examples = { economy = ["Taxes will rise."] }' if lists else \
-            'descriptions = { economy = "Taxes, jobs and prices." }'
-        raise UserError(f"{family}'s {name} must be a table by category, not {table!r}.", f"Write e.g. {example}.")
-    for category, value in table.items():
-        listed = [value] if isinstance(value, str) and lists else value
-        fine = (isinstance(listed, list) and all(isinstance(text, str) for text in listed)) if lists \
-            else isinstance(value, str)
-        if not fine:
-            what = "a list of texts in quotes" if lists else "a sentence in quotes"
-            raise UserError(f"{family}'s {name[:-1] if name.endswith('s') else name} of the category '{category}' "
-                            f"must be {what}, not {value!r}.")
 
 
 def _check_server(family: str, options: dict[str, Any]) -> None:
