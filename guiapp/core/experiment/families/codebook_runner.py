@@ -50,6 +50,7 @@ from guiapp.core.models.llm.codebook_options import (
     expand_codebook_grid,
     normalise_codebook_grid,
 )
+from guiapp.core.models.llm.category_answers import OutsideTally
 from guiapp.core.models.llm.codebook_prompt import INSTRUCTIONS
 from guiapp.core.models.llm.prompt_examples import examples_note
 from guiapp.core.study.sections import ModelSpec
@@ -117,7 +118,7 @@ def run_codebook_model(model: ModelSpec, inputs: ModelRunInputs, on_event: Event
     scores = np.zeros((len(points), len(folds)))
     held_out = np.full((len(points), len(train), len(categories)), np.nan)
     variant_seconds = np.zeros(len(points))
-    outside_asked = outside = unanswered = 0
+    outside, unanswered = OutsideTally(), 0  # answers outside the categories, over every model of the study
     tuning_start = time.perf_counter()
     for index, point in enumerate(points):
         begun = time.perf_counter()
@@ -141,7 +142,7 @@ def run_codebook_model(model: ModelSpec, inputs: ModelRunInputs, on_event: Event
                     positions=[positions[i] for i in train[valid_part]])
                 asked.append(scorer)
         for scorer in asked:
-            outside_asked, outside = outside_asked + scorer.outside.asked, outside + scorer.outside.outside
+            outside.merge(scorer.outside)
             unanswered += scorer.unanswered
         for number, (_, valid_part) in enumerate(folds):
             scores[index, number] = metrics.macro_f1(y_train[valid_part], decide(held_out[index, valid_part]))
@@ -176,7 +177,7 @@ def run_codebook_model(model: ModelSpec, inputs: ModelRunInputs, on_event: Event
                                                    positions=test_positions), dtype=np.float64)
     predicted = decide(probabilities)
     predict_seconds = time.perf_counter() - start
-    outside_asked, outside = outside_asked + final.outside.asked, outside + final.outside.outside
+    outside.merge(final.outside)
     unanswered += final.unanswered
 
     report = None
@@ -191,7 +192,7 @@ def run_codebook_model(model: ModelSpec, inputs: ModelRunInputs, on_event: Event
                                                                      test_span[number + 2]), positions=test_positions)
             prompts.append(_prompt_facts(other))
             decisions.append(decide(answered))
-            outside_asked, outside = outside_asked + other.outside.asked, outside + other.outside.outside
+            outside.merge(other.outside)
             unanswered += other.unanswered
         report = prompt_sensitivity(prompts, decisions, data.y[test])
         notes.append(report["sentence"])
@@ -199,8 +200,8 @@ def run_codebook_model(model: ModelSpec, inputs: ModelRunInputs, on_event: Event
 
     notes.append(examples_note(final.k, spec.seed))
     if model.classifier == SERVER:
-        if outside_asked:
-            notes.append(_outside_note(outside_asked, outside))
+        if outside.asked:
+            notes.append(outside.note(whose=" of the server"))
         if unanswered:
             notes.append(f"{unanswered:,} question{'s' if unanswered != 1 else ''} got no answer that named a "
                          "category; there every category was given the same probability.")
@@ -238,11 +239,3 @@ def _other_wordings(chosen: int | None, count: int) -> list[int]:
 def _prompt_facts(scorer: Any) -> dict[str, Any]:
     return {"instruction_variant": scorer.instruction_variant, "instruction": scorer.prompt.instruction,
             "prompt_sha256": scorer.prompt.template_sha256()}
-
-
-def _outside_note(asked: int, outside: int) -> str:
-    if not outside:
-        return f"All {asked:,} answers of the server named one of the categories."
-    return (f"{outside:,} of {asked:,} answers of the server ({100 * outside / asked:.1f} %) named no category; they "
-            "were counted as outside the categories, never mapped to one (the saved model's record names the "
-            "commonest).")

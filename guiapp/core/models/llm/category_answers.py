@@ -95,17 +95,22 @@ class OutsideTally:
         self.asked += shares.n
         self.answers.update(answer.strip()[:200] for answer in shares.outside_answers)
 
+    def merge(self, other: OutsideTally) -> None:
+        """Count ``other``'s answers too (a study's many models of one language model, as one tally)."""
+        self.asked += other.asked
+        self.answers.update(other.answers)
+
     @property
     def outside(self) -> int:
         return sum(self.answers.values())
 
-    def note(self, most: int = 3) -> str:
+    def note(self, most: int = 3, whose: str = "") -> str:
         """One sentence for the results, e.g. "12 of 400 answers (3.0 %) named no category; the
-        commonest: “Sports” (7), “I cannot tell” (5)."."""
+        commonest: “Sports” (7), “I cannot tell” (5)."; ``whose`` follows "answers" (" of the server")."""
         if not self.outside:
-            return f"All {self.asked:,} answers named one of the categories." if self.asked else ""
+            return f"All {self.asked:,} answers{whose} named one of the categories." if self.asked else ""
         common = ", ".join(f"“{answer}” ({count})" for answer, count in self.answers.most_common(most))
-        return (f"{self.outside:,} of {self.asked:,} answers ({100 * self.outside / self.asked:.1f} %) named no "
+        return (f"{self.outside:,} of {self.asked:,} answers{whose} ({100 * self.outside / self.asked:.1f} %) named no "
                 f"category and were counted as outside the categories, not as any category; the commonest: {common}.")
 
 
