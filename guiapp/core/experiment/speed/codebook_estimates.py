@@ -40,7 +40,6 @@ the study will ask; the run plan counts the questions instead of seconds.
 
 from __future__ import annotations
 
-import json
 import os
 from dataclasses import dataclass
 from pathlib import Path
@@ -176,7 +175,7 @@ def _first(config: dict[str, Any], *names: str) -> int:
 
 
 def _config(source: str) -> dict[str, Any]:
-    from guiapp.core.models.transformers.sources.folders import find_model_dir
+    from guiapp.core.models.transformers.sources.folders import find_model_dir, read_config
     from guiapp.core.models.transformers.sources.resolve import is_local_path, resolve_model
 
     if is_local_path(source):  # only its config.json is read: the weights need not be checked here
@@ -185,12 +184,7 @@ def _config(source: str) -> dict[str, Any]:
             raise UserError(f"The language model folder “{folder}” does not exist, so its time cannot be estimated.")
     else:
         folder = resolve_model(source, allow_download=False)  # never downloads; not on this computer: UserError
-    model_dir = find_model_dir(Path(folder)) or Path(folder)
-    try:
-        return json.loads((model_dir / "config.json").read_text(encoding="utf-8"))
-    except (OSError, ValueError) as error:
-        raise UserError(f"The configuration of the language model “{source}” cannot be read, so its time cannot "
-                        "be estimated.", "Copy or download the complete model folder again.") from error
+    return read_config(find_model_dir(Path(folder)) or Path(folder))  # bounded; in words when it cannot be read
 
 
 def seconds_per_prompt(parameters: int, tokens: float, *, on_gpu: bool = False, cores: int | None = None,
