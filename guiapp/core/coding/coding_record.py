@@ -16,9 +16,11 @@ from guiapp.core.numbers import reads_as
 from guiapp.core.tables.cell_values import category_label
 
 FORMAT = "textlab-codings"
-VERSION = 1
+VERSION = 2  # 2: a coding team, codebook versions, several categories per text; 1 is written without them
 SECOND_CODER = "second coder"  # how a second coder's codings are recorded as chosen: a record apart from the study's
-CHOSEN_BY = ("random", "uncertainty", "diversity", "in order", "review", SECOND_CODER)
+ASSIGNED = "assigned"  # a team's coder coded a text the team's random draw gave them (its probability recorded)
+SHEET = "coding sheet"  # a coder coded the text in an exported coding sheet, read back into the project
+CHOSEN_BY = ("random", "uncertainty", "diversity", "in order", "review", SECOND_CODER, ASSIGNED, SHEET)
 SOURCES = ("table", "second file")
 
 Row = int | str
@@ -60,11 +62,21 @@ class Coding:
     comment: str = ""
     previous: str | None = None  # the category the file (or an earlier coding) had, when it was changed
     source: str = "table"  # "table" or "second file"
+    codebook_version: int | None = None  # the codebook's version the coder coded under (None: before versions)
+    labels: tuple[str, ...] | None = None  # where a text can have several categories: the ones it has (() none)
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "row", row_label(self.row))
         if self.category is not None and not isinstance(self.category, str):
             raise TypeError(f"a category is a text, not {self.category!r}")
+        if self.labels is not None:
+            labels = tuple(self.labels)
+            if not all(isinstance(label, str) for label in labels):
+                raise TypeError(f"the categories of a text are texts, not {self.labels!r}")
+            object.__setattr__(self, "labels", tuple(dict.fromkeys(labels)))
+        version = self.codebook_version
+        if version is not None and (isinstance(version, bool) or not isinstance(version, int) or version < 1):
+            raise ValueError(f"a codebook version is a whole number from 1, not {version!r}")
         if self.probability is not None:
             probability = float(self.probability)
             if not (math.isfinite(probability) and 0.0 <= probability <= 1.0):
@@ -76,7 +88,19 @@ class Coding:
 
     @property
     def skipped(self) -> bool:
-        return self.category is None
+        return self.category is None and self.labels is None
+
+    @property
+    def several(self) -> bool:
+        """Whether this is a coding of a text that can have several categories (``labels``)."""
+        return self.labels is not None
+
+    @property
+    def coded_as(self) -> tuple[str, ...]:
+        """The categories this coding gives the text: its ``labels``, or its one category (() for a skip)."""
+        if self.labels is not None:
+            return self.labels
+        return () if self.category is None else (self.category,)
 
     @property
     def changed(self) -> bool:
@@ -145,8 +169,18 @@ def coding_from_dict(entry: object, number: int) -> Coding:
                 or not (math.isfinite(probability) and 0 <= probability <= 1)):
             raise problem(f"has a probability of being chosen that is not between 0 and 1 ({str(probability)[:40]!r})")
         probability = float(probability)
+    version = entry.get("codebook_version")
+    if version is not None and (isinstance(version, bool) or not isinstance(version, int) or version < 1):
+        raise problem(f"names a codebook version that is not a whole number from 1 ({str(version)[:40]!r})")
+    labels = entry.get("labels")
+    if labels is not None:
+        if not isinstance(labels, list):
+            raise problem("has categories that are not a list")
+        labels = tuple(_label(label, problem, "category") for label in labels)
+        if any(label is None for label in labels):
+            raise problem("has an empty category among its categories")
     return Coding(row, category, texts["coder"], at, texts["chosen_by"], probability, texts["flag"],
-                  texts["comment"], previous, texts["source"])
+                  texts["comment"], previous, texts["source"], version, labels)
 
 
 def _label(value: object, problem, what: str) -> str | None:

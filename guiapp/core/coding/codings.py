@@ -16,6 +16,14 @@ that changes a category changes the second coder's own earlier one, and Undo tak
 entry of one record, leaving the other as it is. :meth:`CodingLog.second_coder` gives the second
 coder's codings. The whole log (``len``, ``entries``, ``to_dict``) holds both.
 
+**A coding team** (``team``, two or more named coders, ``team.py``): each coder's codings are
+entries told apart by their ``coder``, and a coder's coding of a text changes only their own
+earlier one. :meth:`CodingLog.of_coder` is one coder's own record (what they see and undo on the
+Coding step), and the study's coding — every question asked without ``coder`` — is the team's
+resolved coding (adjudicated, agreed, from one coder, else the team's rule), given as the entry of
+the first coder who coded the text with that category. The log also keeps the codebook's versions
+(``history``, ``codebook_versions.py``); every coding made while it has them records the version.
+
 :func:`with_codings` gives the table a study runs on: a copy whose category column holds the file's
 codings with the log's applied; the file itself is never changed.
 """
@@ -31,6 +39,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from guiapp.core.coding.codebook_versions import CodebookHistory
 from guiapp.core.coding.coding_record import (  # the record of one coding, kept here for those who use the log
     CHOSEN_BY,
     FORMAT,
@@ -46,6 +55,7 @@ from guiapp.core.coding.coding_record import (  # the record of one coding, kept
     parse_time,
     row_label,
 )
+from guiapp.core.coding.team import Team, latest_by_coder, resolve
 from guiapp.core.errors import DataError
 from guiapp.core.study.mapping import ColumnMapping
 from guiapp.core.tables.cell_values import category_label, category_labels
@@ -65,8 +75,21 @@ NEW_CATEGORY_COLUMN = "category"  # the column that holds the codings when the t
 class CodingLog:
     """Every coding in the order it was made; the latest coding of a row wins."""
 
-    def __init__(self, codings: Iterable[Coding] = ()) -> None:
+    def __init__(self, codings: Iterable[Coding] = (), *, team: Team | None = None,
+                 history: CodebookHistory | None = None) -> None:
         self._entries: list[Coding] = list(codings)
+        self.team = team  # the coding team, when the project has one
+        self.history = history  # the codebook's versions, once the codebook has been versioned
+
+    @property
+    def team_mode(self) -> bool:
+        """Whether two or more named coders code, so that the study's coding is their resolved one."""
+        return self.team is not None and self.team.is_team
+
+    def of_coder(self, coder: str) -> CodingLog:
+        """``coder``'s own record: a view of this log that holds only their entries, and adds and
+        undoes in this log."""
+        return CoderLog(self, coder)
 
     # ------------------------------------------------------------------ adding and undoing
     def add(self, coding: Coding) -> None:
@@ -74,7 +97,8 @@ class CodingLog:
 
     def record(self, row: Row, category: str | None, *, coder: str, chosen_by: str,
                probability: float | None = None, flag: str = "", comment: str = "",
-               file_category: str | None = None, source: str = "table", at: str | None = None) -> Coding:
+               file_category: str | None = None, source: str = "table", at: str | None = None,
+               labels: Iterable[str] | None = None, codebook_version: int | None = None) -> Coding:
         """Add a coding made now and return it. A coding of a text coded before in TextLab (a
         recoding) links to it: ``previous`` is the category the earlier coding gave, the same one
         too, while the earlier record (its time, how it was chosen, its probability) stays as it
@@ -83,13 +107,17 @@ class CodingLog:
         coder"``) is compared with the second coder's own earlier coding of the row only, never
         with the first coding or the file's."""
         second = chosen_by == SECOND_CODER
-        before = self.latest(source, second_coder=second).get(row_label(row))
+        own = coder if self.team_mode and not second else None
+        before = self.latest(source, second_coder=second, coder=own).get(row_label(row))
         if before is not None:
             previous = before.category if category is not None else None
         else:
-            had = None if second else file_category
+            had = None if second or own is not None else file_category
             previous = had if category is not None and had is not None and had != category else None
-        coding = Coding(row, category, coder, at or now(), chosen_by, probability, flag, comment, previous, source)
+        if codebook_version is None and self.history is not None:
+            codebook_version = self.history.current.number
+        coding = Coding(row, category, coder, at or now(), chosen_by, probability, flag, comment, previous, source,
+                        codebook_version, tuple(labels) if labels is not None else None)
         self.add(coding)
         return coding
 
@@ -98,19 +126,21 @@ class CodingLog:
         """Flag the row's latest entry (its coding, or its skip; the second coder's with
         ``second_coder``) with ``flag`` and ``comment``: a copy of that entry with a new time is
         added. ValueError when the row has no entry yet."""
-        entry = self.entry_of(row, source, second_coder=second_coder)
+        entry = self.entry_of(row, source, second_coder=second_coder,
+                              coder=coder if self.team_mode and not second_coder else None)
         if entry is None:
             raise ValueError(f"row {row!r} has not been coded or skipped, so it cannot be flagged")
         coding = replace(entry, flag=flag, comment=comment, coder=coder, at=at or now())
         self.add(coding)
         return coding
 
-    def undo(self, second_coder: bool = False) -> Coding | None:
+    def undo(self, second_coder: bool = False, *, coder: str | None = None) -> Coding | None:
         """Remove the last entry of the first coding (of the second coder's record with
-        ``second_coder``) and return it; None when that record is empty. The other record's
-        entries stay, even those made later."""
+        ``second_coder``; of ``coder``'s own when named) and return it; None when that record is
+        empty. The other records' entries stay, even those made later."""
         for index in range(len(self._entries) - 1, -1, -1):
-            if _is_second_coder(self._entries[index]) == second_coder:
+            entry = self._entries[index]
+            if _is_second_coder(entry) == second_coder and (coder is None or entry.coder == coder):
                 return self._entries.pop(index)
         return None
 
@@ -124,7 +154,8 @@ class CodingLog:
         return iter(self._entries)
 
     def __eq__(self, other: object) -> bool:
-        return isinstance(other, CodingLog) and self._entries == other._entries
+        return (isinstance(other, CodingLog) and self._entries == other._entries and self.team == other.team
+                and _history_dict(self.history) == _history_dict(other.history))
 
     __hash__ = None  # type: ignore[assignment]  # a log changes
 
@@ -136,19 +167,59 @@ class CodingLog:
         """Every entry, of both records, in the order made."""
         return tuple(self._entries)
 
-    def entries_of(self, *, second_coder: bool = False) -> list[Coding]:
-        """The entries of the first coding (of the second coder's record with ``second_coder``),
-        in the order made."""
-        return [entry for entry in self._entries if _is_second_coder(entry) == second_coder]
+    def entries_of(self, *, second_coder: bool = False, coder: str | None = None) -> list[Coding]:
+        """The entries of the first coding (of the second coder's record with ``second_coder``; of
+        ``coder`` alone when named), in the order made."""
+        return [entry for entry in self._entries
+                if _is_second_coder(entry) == second_coder and (coder is None or entry.coder == coder)]
 
-    def _last_entries(self, source: str, second_coder: bool = False) -> dict[Row, Coding]:
-        return {entry.row: entry for entry in self.entries_of(second_coder=second_coder) if entry.source == source}
+    def _last_entries(self, source: str, second_coder: bool = False, coder: str | None = None) -> dict[Row, Coding]:
+        if self.team_mode and not second_coder and coder is None:
+            return self._study_entries(source, skips=True)
+        return {entry.row: entry for entry in self.entries_of(second_coder=second_coder, coder=coder)
+                if entry.source == source}
 
-    def entry_of(self, row: Row, source: str = "table", *, second_coder: bool = False) -> Coding | None:
+    def entry_of(self, row: Row, source: str = "table", *, second_coder: bool = False,
+                 coder: str | None = None) -> Coding | None:
         """The latest entry of ``row``, a skip included."""
         row = row_label(row)
+        if self.team_mode and not second_coder and coder is None:
+            return self._study_entries(source, skips=True).get(row)
         return next((e for e in reversed(self._entries)
-                     if e.row == row and e.source == source and _is_second_coder(e) == second_coder), None)
+                     if e.row == row and e.source == source and _is_second_coder(e) == second_coder
+                     and (coder is None or e.coder == coder)), None)
+
+    def study_codings(self, source: str = "table"):  # noqa: ANN201 — a StudyCodings
+        """The team's resolved coding of each text of ``source`` and the rule that gave it
+        (``adjudication.py``); a log without a team resolves as one coder."""
+        return resolve(self._entries, self.team or Team(), source)
+
+    def _study_entries(self, source: str, *, skips: bool = False) -> dict[Row, Coding]:
+        """The study's coding of a team as entries: per text the entry of the first coder (in the
+        team's order) who gave the resolved category, or with that category put in when it was
+        adjudicated; ``skips``: texts every coder skipped (and no one settled) as their last skip."""
+        team = self.team
+        assert team is not None
+        by_row = latest_by_coder(self._entries, source)
+        resolved = {text.row: text for text in resolve(self._entries, team, source).texts}
+        order = {coder: place for place, coder in enumerate(team.coders)}
+        found: dict[Row, Coding] = {}
+        for row, by_coder in by_row.items():
+            entries = sorted(by_coder.values(), key=lambda e: order.get(e.coder, len(order)))
+            text = resolved.get(row)
+            if text is None or text.category is None:
+                if skips and all(entry.skipped for entry in entries):
+                    found[row] = max(entries, key=lambda e: e.time)
+                continue
+            same = next((e for e in entries if not e.skipped and _category_key(e) == text.category), None)
+            base = same or next(e for e in entries if not e.skipped)
+            found[row] = base if same is not None else replace(base, category=text.category, labels=None)
+        for row, text in resolved.items():
+            if row not in found and text.category is not None:  # adjudicated, coded by no one here
+                adjudication = team.adjudications_of(source)[row]
+                found[row] = Coding(row, text.category, adjudication.adjudicator, now(), "review", None,
+                                    comment=adjudication.comment, source=source)
+        return found
 
     def first_entries(self, source: str = "table", *, second_coder: bool = False) -> dict[Row, Coding]:
         """The first entry of each row of ``source`` (a skip included): the record of how the text
@@ -160,19 +231,30 @@ class CodingLog:
                 first[entry.row] = entry
         return first
 
-    def latest(self, source: str = "table", *, second_coder: bool = False) -> dict[Row, Coding]:
-        """The latest coding (skips left out) of each row of ``source``."""
-        return {e.row: e for e in self.entries_of(second_coder=second_coder)
-                if e.category is not None and e.source == source}
+    def latest(self, source: str = "table", *, second_coder: bool = False, coder: str | None = None) -> dict[Row, Coding]:
+        """The latest coding (skips left out) of each row of ``source``: the study's (a team's
+        resolved one), the second coder's with ``second_coder``, or ``coder``'s own."""
+        if self.team_mode and not second_coder and coder is None:
+            return {row: entry for row, entry in self._study_entries(source).items() if not entry.skipped}
+        return {e.row: e for e in self.entries_of(second_coder=second_coder, coder=coder)
+                if not e.skipped and e.source == source}
 
     def second_coder(self, source: str = "table") -> dict[Row, Coding]:
         """The second coder's latest coding (skips left out) of each row of ``source``."""
         return self.latest(source, second_coder=True)
 
-    def categories_by_row(self, source: str = "table", *, second_coder: bool = False) -> dict[Row, str]:
-        """Row → the category its latest coding gave it."""
+    def categories_by_row(self, source: str = "table", *, second_coder: bool = False,
+                          coder: str | None = None) -> dict[Row, str]:
+        """Row → the category its latest coding gave it (codings of several categories left out:
+        :meth:`label_sets_by_row` has those)."""
         return {row: coding.category  # type: ignore[misc]
-                for row, coding in self.latest(source, second_coder=second_coder).items()}
+                for row, coding in self.latest(source, second_coder=second_coder, coder=coder).items()
+                if coding.labels is None}
+
+    def label_sets_by_row(self, source: str = "table", *, coder: str | None = None) -> dict[Row, tuple[str, ...]]:
+        """Row → the categories its latest coding gave it, where a text can have several."""
+        return {row: coding.labels for row, coding in self.latest(source, coder=coder).items()
+                if coding.labels is not None}
 
     def skipped(self, source: str = "table", *, second_coder: bool = False) -> list[Row]:
         """Rows skipped and not coded since, in the order they were first met."""
@@ -194,8 +276,9 @@ class CodingLog:
         """Coded texts per category (the latest coding of each text, of one source or of both),
         most frequent first."""
         sources = SOURCES if source is None else (source,)
-        found = Counter(coding.category for name in sources
-                        for coding in self.latest(name, second_coder=second_coder).values())
+        found = Counter(category for name in sources
+                        for coding in self.latest(name, second_coder=second_coder).values()
+                        for category in coding.coded_as)
         return dict(found.most_common())
 
     def coders(self) -> list[str]:
@@ -222,8 +305,18 @@ class CodingLog:
 
     # ------------------------------------------------------------------ keeping
     def to_dict(self) -> dict[str, Any]:
-        """The log as JSON-safe data (rows stay whole numbers or texts)."""
-        return {"format": FORMAT, "version": VERSION, "codings": [asdict(entry) for entry in self._entries]}
+        """The log as JSON-safe data (rows stay whole numbers or texts). Written as version 1, which
+        every TextLab reads, unless it holds a team, codebook versions or codings of several
+        categories."""
+        entries = [_entry_dict(entry) for entry in self._entries]
+        newer = (self.team is not None or self.history is not None
+                 or any("labels" in entry or "codebook_version" in entry for entry in entries))
+        data: dict[str, Any] = {"format": FORMAT, "version": VERSION if newer else 1, "codings": entries}
+        if self.team is not None:
+            data["team"] = self.team.to_dict()
+        if self.history is not None:
+            data["codebook_history"] = self.history.to_dict()
+        return data
 
     @classmethod
     def from_dict(cls, data: object) -> CodingLog:
@@ -235,7 +328,56 @@ class CodingLog:
         entries = data.get("codings", [])
         if not isinstance(entries, list):
             raise UnreadableCodings("they are not a list of codings")
-        return cls(coding_from_dict(entry, number) for number, entry in enumerate(entries, start=1))
+        team = data.get("team")
+        history = data.get("codebook_history")
+        return cls((coding_from_dict(entry, number) for number, entry in enumerate(entries, start=1)),
+                   team=Team.from_dict(team) if team is not None else None,
+                   history=CodebookHistory.from_dict(history) if history is not None else None)
+
+
+class CoderLog(CodingLog):
+    """One coder's own record inside a log (:meth:`CodingLog.of_coder`): it holds only their entries
+    (a second coder's record apart), as a log of one coder would, and adds to and undoes in the log."""
+
+    def __init__(self, log: CodingLog, coder: str) -> None:
+        self._log, self.coder = log, coder
+        self.team, self.history = None, log.history
+
+    @property  # type: ignore[override]
+    def _entries(self) -> list[Coding]:  # type: ignore[override]
+        return [entry for entry in self._log._entries if entry.coder == self.coder]
+
+    def add(self, coding: Coding) -> None:
+        self._log.add(coding)
+
+    def record(self, row: Row, category: str | None, **kwargs: Any) -> Coding:
+        kwargs.setdefault("codebook_version", self._log.history.current.number if self._log.history else None)
+        coding = super().record(row, category, **kwargs)
+        return coding
+
+    def undo(self, second_coder: bool = False, *, coder: str | None = None) -> Coding | None:
+        return self._log.undo(second_coder, coder=self.coder)
+
+    def __repr__(self) -> str:
+        return f"CoderLog({self.coder!r}, {len(self._entries)} entries)"
+
+
+def _entry_dict(entry: Coding) -> dict[str, Any]:
+    data = asdict(entry)
+    for key in ("codebook_version", "labels"):
+        if data[key] is None:
+            del data[key]
+    if "labels" in data:
+        data["labels"] = list(data["labels"])
+    return data
+
+
+def _history_dict(history: CodebookHistory | None) -> dict | None:
+    return history.to_dict() if history is not None else None
+
+
+def _category_key(entry: Coding) -> str | None:
+    return "; ".join(sorted(entry.labels)) if entry.labels is not None else entry.category
 
 
 def _is_second_coder(entry: Coding) -> bool:
