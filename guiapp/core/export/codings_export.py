@@ -14,13 +14,22 @@ from. When a second coder coded texts (a record apart that never counts as the c
 columns follow: *Second coder* and *Second coder's category* (the second coder's latest coding of
 the text; empty for the texts the second coder did not code). The workbook adds a *Codebook*
 sheet: each category, its definition, examples and how many texts it now holds.
+
+Once the codebook has versions, a *Codebook version* column gives the version each coding was made
+under, and a *Codebook versions* sheet lists every version (number, date, note, what changed) and
+each version's definitions. With a coding team (two or more coders) the *Coding* is the team's
+resolved one, *How the coding was reached* names its rule per text (adjudicated, agreed, one
+coder, first coder, majority …), *Each coder's coding* lists every coder's own, and a *Team
+agreement* sheet gives Krippendorff's α, Fleiss' κ, the matrix of Cohen's κ of every pair of
+coders, each coder against the adjudicated coding and α per codebook version
+(``team_report.team_agreement_of_log``).
 """
 
 from __future__ import annotations
 
 import shutil
 import tempfile
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from pathlib import Path
 
 import numpy as np
@@ -36,6 +45,7 @@ from guiapp.core.coding.codings import (
     coded_counts,
     file_categories,
 )
+from guiapp.core.coding.team import latest_by_coder
 from guiapp.core.errors import UserError
 from guiapp.core.events import EventCallback, Progress, ignore_events
 from guiapp.core.export.excel import (
@@ -52,6 +62,7 @@ from guiapp.core.export.excel_cells import (
 )
 from guiapp.core.export.excel_predictions import BLOCK_FILLS
 from guiapp.core.export.excel_style import Styles
+from guiapp.core.export.excel_team_sheets import team_sheets
 from guiapp.core.export.flat_files import write_csv
 from guiapp.core.export.prediction_files import check_output_name as check_file_ending
 from guiapp.core.export.prediction_files import with_row_numbers
@@ -64,6 +75,9 @@ FLAG, COMMENT, PREVIOUS = "Flag", "Comment", "Previous coding"
 TEXTLAB_COLUMNS = (CODING, CODER, TIME, CHOSEN, PROBABILITY, FLAG, COMMENT, PREVIOUS)
 SECOND_CODER, SECOND_CATEGORY = "Second coder", "Second coder's category"
 SECOND_CODER_COLUMNS = (SECOND_CODER, SECOND_CATEGORY)  # only when a second coder coded texts
+CODEBOOK_VERSION = "Codebook version"  # only once the codebook has versions
+RULE, EACH_CODER = "How the coding was reached", "Each coder's coding"
+TEAM_COLUMNS = (RULE, EACH_CODER)  # only with a coding team
 FROM = "Text from"
 FROM_TABLE, FROM_SECOND_FILE = "your table", "the second file of texts"
 ROW_IN_FILE = "Row in its file"
@@ -98,12 +112,32 @@ def _part(frame: pd.DataFrame, mapping: ColumnMapping, log: CodingLog, source: s
         COMMENT: [(n.comment or None) if n else None for n in notes],
         PREVIOUS: [c.previous if c else None for c in codings],
     }
+    if CODEBOOK_VERSION in names:
+        columns[CODEBOOK_VERSION] = np.array([c.codebook_version if c and c.codebook_version is not None
+                                              else np.nan for c in codings])
+    if RULE in names:
+        rules = {text.row: text.rule for text in log.study_codings(source).texts}
+        by_coder = latest_by_coder(log.entries, source)
+        columns[RULE] = [rules.get(row) for row in frame.index]
+        columns[EACH_CODER] = [_each_coder(by_coder.get(row), log) for row in frame.index]
     if SECOND_CODER in names:
         checked = [checks.get(row) for row in frame.index]
         columns[SECOND_CODER] = [c.coder if c else None for c in checked]
         columns[SECOND_CATEGORY] = [c.category if c else None for c in checked]
     added = pd.DataFrame({names[key]: values for key, values in columns.items()}, index=frame.index)
     return copy_row_origin(frame, pd.concat([numbered, added], axis=1))
+
+
+def _each_coder(codings: dict | None, log: CodingLog) -> str | None:
+    """"Ann: positive; Ben: negative; Cem: skipped" in the team's order of coders."""
+    if not codings:
+        return None
+    order = {coder: place for place, coder in enumerate(log.team.coders if log.team else [])}
+    parts = []
+    for coder, entry in sorted(codings.items(), key=lambda item: order.get(item[0], len(order))):
+        coded = "; ".join(entry.coded_as) if entry.coded_as else "skipped"
+        parts.append(f"{coder}: {coded}")
+    return " | ".join(parts)
 
 
 def _first_codings(log: CodingLog, source: str) -> dict:
@@ -134,8 +168,7 @@ def codings_table(table: pd.DataFrame, mapping: ColumnMapping, log: CodingLog, *
     second = coding_texts is not None and bool(log.latest("second file") or log.flagged("second file"))
     taken = {str(column) for frame in (table, coding_texts if second else None) if frame is not None
              for column in frame.columns}
-    checked = any(log.second_coder(source) for source in SOURCES)
-    names = {name: _unique(name, taken) for name in (*TEXTLAB_COLUMNS, *(SECOND_CODER_COLUMNS if checked else ()))}
+    names = {name: _unique(name, taken) for name in textlab_columns(log)}
     part = _part(table, mapping, log, "table", only_coded, names)
     if not second:
         return part
@@ -150,6 +183,14 @@ def codings_table(table: pd.DataFrame, mapping: ColumnMapping, log: CodingLog, *
     joined = pd.concat(both, ignore_index=True)
     last = [column for column in joined.columns if column in ours]  # TextLab's columns stay last
     return joined[[column for column in joined.columns if column not in ours] + last]
+
+
+def textlab_columns(log: CodingLog) -> tuple[str, ...]:
+    """The names of TextLab's columns for ``log``, in their order (before any is renamed)."""
+    versions = log.history is not None or any(entry.codebook_version is not None for entry in log.entries)
+    checked = any(log.second_coder(source) for source in SOURCES)
+    return (*TEXTLAB_COLUMNS, *((CODEBOOK_VERSION,) if versions else ()), *(TEAM_COLUMNS if log.team_mode else ()),
+            *(SECOND_CODER_COLUMNS if checked else ()))
 
 
 def check_output_name(path: str | Path) -> str:
@@ -181,7 +222,9 @@ def write_codings(
     counts = coded_counts(table, mapping, log)
     for category, n in log.counts("second file").items():
         counts[category] = counts.get(category, 0) + n
-    return _write_workbook(Path(path), frame, codebook or Codebook(), counts, overwrite, protected, on_event)
+    codebook = codebook or Codebook()
+    return _write_workbook(Path(path), frame, codebook, counts, overwrite, protected, on_event,
+                           n_textlab=len(textlab_columns(log)), extra=lambda wb, st: team_sheets(wb, st, log, codebook))
 
 
 def _check_excel_size(frame: pd.DataFrame) -> None:
@@ -195,7 +238,8 @@ def _check_excel_size(frame: pd.DataFrame) -> None:
 
 
 def _write_workbook(path: Path, frame: pd.DataFrame, codebook: Codebook, counts: dict[str, int], overwrite: bool,
-                    protected: Iterable[str | Path], on_event: EventCallback) -> Path:
+                    protected: Iterable[str | Path], on_event: EventCallback, *, n_textlab: int,
+                    extra: Callable[[Workbook, Styles], None]) -> Path:
     with writing_to(path, overwrite, protected) as temporary:
         scratch = tempfile.mkdtemp(prefix="textlab-xlsx-")
         workbook = xlsxwriter.Workbook(str(temporary), {
@@ -204,8 +248,9 @@ def _write_workbook(path: Path, frame: pd.DataFrame, codebook: Codebook, counts:
         closed = False
         try:
             styles = Styles(workbook)
-            _codings_sheet(workbook, styles, frame, on_event)
+            _codings_sheet(workbook, styles, frame, on_event, n_textlab)
             _codebook_sheet(workbook, styles, codebook, counts)
+            extra(workbook, styles)
             on_event(Progress(0.95, "Saving the Excel workbook"))
             workbook.close()
             closed = True
@@ -220,11 +265,11 @@ def _write_workbook(path: Path, frame: pd.DataFrame, codebook: Codebook, counts:
     return path
 
 
-def _codings_sheet(workbook: Workbook, styles: Styles, frame: pd.DataFrame, on_event: EventCallback) -> None:
+def _codings_sheet(workbook: Workbook, styles: Styles, frame: pd.DataFrame, on_event: EventCallback,
+                   n_textlab: int) -> None:
     sheet = workbook.add_worksheet(SHEET)
-    checked = frame.shape[1] > 0 and str(frame.columns[-1]).startswith(SECOND_CATEGORY)  # TextLab's come last
     rows = len(frame)
-    first_textlab = frame.shape[1] - len(TEXTLAB_COLUMNS) - (len(SECOND_CODER_COLUMNS) if checked else 0)
+    first_textlab = frame.shape[1] - n_textlab  # TextLab's columns come last
     textlab_header = styles.block_header(BLOCK_FILLS[0])
     lines = 1.0
     for col, name in enumerate(frame.columns):
