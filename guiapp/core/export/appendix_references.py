@@ -105,6 +105,20 @@ _BAUMANN_PARTS = {
     "journal": "arXiv preprint arXiv:2509.08825",
     "note": "",
 }
+_KRIPPENDORFF_PARTS = {
+    "authors": "Krippendorff, K.",
+    "year": "2004",
+    "title": "Content analysis: An introduction to its methodology (2nd ed.)",
+    "journal": "Thousand Oaks, CA: Sage",
+    "note": "",
+}
+_FLEISS_PARTS = {
+    "authors": "Fleiss, J. L.",
+    "year": "1971",
+    "title": "Measuring nominal scale agreement among many raters",
+    "journal": "Psychological Bulletin, 76(5), 378–382",
+    "note": "",
+}
 # Works the prose may cite, by the in-text citation it uses; the references list holds those cited.
 CITED_WORKS = [
     _work("Caruana et al., 2004", _CARUANA_PARTS),
@@ -117,6 +131,8 @@ CITED_WORKS = [
     _work("Halterman & Keith, 2025", _HALTERMAN_PARTS),
     _work("Egami et al., 2023", _EGAMI_PARTS),
     _work("Baumann et al., 2025", _BAUMANN_PARTS),
+    _work("Krippendorff (2004)", _KRIPPENDORFF_PARTS),
+    _work("Fleiss, 1971", _FLEISS_PARTS),
 ]
 
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from guiapp.core.export.appendix_codebook import codebook_sentences
+from guiapp.core.export.appendix_coding_team import coding_team_paragraph
 from guiapp.core.export.appendix_dates import date
 from guiapp.core.export.appendix_references import REFERENCE
 
@@ -92,7 +93,8 @@ def codebook_phrase(model: dict[str, Any]) -> str:
 def appendix_paragraph(appendix: dict[str, Any]) -> str:
     """Paragraphs separated by a blank line: models and data, the protocol, the results."""
     findings = appendix.get("findings") or {}
-    return "\n\n".join(part for part in (*_design(appendix), _results(appendix), findings.get("paragraph", ""))
+    team = coding_team_paragraph(appendix.get("coding_team"))
+    return "\n\n".join(part for part in (*_design(appendix), team, _results(appendix), findings.get("paragraph", ""))
                        if part)
 
 

@@ -46,6 +46,7 @@ class ResultsExport(QWidget):
         self.learning_curve: Callable[[], object] = lambda: None  # a drawn learning curve, for its sheet
         self.findings: Callable[[], object] = lambda: None  # the Findings step's shares, for the appendix and a sheet
         self.subgroups: Callable[[], object] = lambda: None  # the scores per group of texts shown, for their sheet
+        self.coding_team: Callable[[], object] = lambda: None  # a function giving the coding team's facts (appendix)
         self._slot = WorkerSlot(self)
         self.excel_button = QPushButton("Export to Excel…", objectName="exportExcel")
         self.excel_button.setToolTip(EXCEL_TIP + CSV_TIP)
@@ -112,9 +113,13 @@ class ResultsExport(QWidget):
 
         assert self.result is not None
         result, target, curve, findings = self.result, Path(path), self.learning_curve(), self.findings()
-        extra = {"findings": {"paragraph": findings.methods_paragraph()}} if findings is not None else None
+        extra = {"findings": {"paragraph": findings.methods_paragraph()}} if findings is not None else {}
+        team_facts = self.coding_team()  # read on this thread, measured in the background
 
         def write(on_event=None) -> tuple[list[Path], OSError | None]:  # quick: no progress to report
+            team = team_facts() if callable(team_facts) else None
+            if team:
+                extra["coding_team"] = team
             html_file, json_file = write_appendix(result, target, overwrite=True, learning_curve=curve, extra=extra)
             try:  # QTextDocument and QPdfWriter paint off the GUI thread (no widgets, no pixmaps)
                 pdf_file = print_pdf(html_file.read_text(encoding="utf-8"), html_file.with_suffix(".pdf"))

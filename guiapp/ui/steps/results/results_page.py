@@ -66,6 +66,7 @@ from guiapp.ui.steps.results.results_tabs import (
 from guiapp.ui.common.save_chart_button import save_chart_button
 from guiapp.ui.common.scroll_area import ScrollArea, fill
 from guiapp.workers import Worker
+from guiapp.core.export.appendix_coding_team import coding_team_facts_of
 
 
 def compare_models_job(result: ExperimentResult, on_event=None):  # noqa: ANN001 — a Worker's job
@@ -232,6 +233,7 @@ class ResultsPage(ResultsTabs, ModelDetails, SessionPage):
         self.tabs.addTab(self.learning, TAB_NAMES[6])
         self.export.learning_curve = self.learning.curve  # a drawn curve goes into the Excel export too
         self.export.findings = lambda: self.session.findings  # the Findings step's shares: a paragraph of the appendix
+        self.export.coding_team = lambda: coding_team_facts_of(self.session.codings, self.session.codebook)
         self.tabs.currentChanged.connect(self._tab_changed)
         for index, tip in enumerate(TAB_TIPS):
             self.tabs.setTabToolTip(index, tip)
