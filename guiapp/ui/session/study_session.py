@@ -258,6 +258,25 @@ class StudySession(QObject):
         self.codingsChanged.emit()
         self.codingsEdited.emit()
 
+    def team(self, first_coder: str = ""):  # noqa: ANN201 — a Team
+        """The project's coding team, made on first use and kept with the codings (so the project
+        saves it): whoever coded before the team existed becomes its first coder (else
+        ``first_coder``, the name the Coding step had)."""
+        from guiapp.core.coding.team import Team, check_coder_name
+        from guiapp.core.errors import UserError
+
+        log = self.codings
+        if log.team is None:
+            team = Team()
+            earlier = [entry.coder for entry in log.entries_of()] or ([first_coder] if first_coder.strip() else [])
+            for name in dict.fromkeys(earlier):
+                try:
+                    team.add_coder(check_coder_name(name, team.coders))
+                except UserError:  # an empty or doubled name of old codings is no coder
+                    continue
+            log.team = team
+        return log.team
+
     def coded_texts_here(self) -> int:
         """Texts coded in TextLab (by the first coder, in the table and in a second file)."""
         return sum(len(self.codings.latest(source)) for source in SOURCES)

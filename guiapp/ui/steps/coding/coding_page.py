@@ -38,6 +38,8 @@ from guiapp.ui.common.empty_state import EmptyState
 from guiapp.ui.common.layouts import vbox
 from guiapp.ui.common.scroll_area import ScrollArea, fill
 from guiapp.ui.steps.coding.second_coder_panel import SecondCoderPanel
+from guiapp.ui.steps.coding.team_bar import TeamBar
+from guiapp.ui.steps.coding.team_coding import TeamCoding
 from guiapp.workers import Worker, WorkerSlot
 
 TABLE, SECOND_FILE = SOURCES
@@ -77,6 +79,7 @@ class CodingPage(SessionPage):
         self._failed_with: tuple | None = None  # (loop, codings) of the last retraining that failed: not tried again
         self._file_categories: dict = {}  # row → the category the file gives it
         self._drawn_from = None  # the record of codings the text on screen was drawn against
+        self.team_coding = TeamCoding(self.session)  # a team's coder codes on their own record
 
         self.empty = EmptyState(*NOTHING_TO_CODE, "coding")
         self.content = self._build_content()
@@ -103,6 +106,9 @@ class CodingPage(SessionPage):
         intro.setWordWrap(True)
         intro.setStyleSheet(theme.MUTED_STYLE)
 
+        self.team_bar = TeamBar(self.team_coding)
+        self.team_bar.switched.connect(lambda _coder: self._team_changed())
+        self.team_bar.teamWanted.connect(self.open_team_dialog)
         self.bar = CodingBar()
         self.bar.strategyChosen.connect(self._strategy_chosen)
         self.bar.kindChosen.connect(lambda _kind: self._rebuild_loop(force=True))
@@ -143,7 +149,10 @@ class CodingPage(SessionPage):
 
         self.tabs = QTabWidget(objectName="codingTabs")
         self.tabs.addTab(splitter, "Code")
-        self.tabs.addTab(self.codebook_editor, "Codebook")
+        from guiapp.ui.steps.coding.codebook_tab import CodebookTab  # the editor, the versions, the re-checks
+        self.codebook_tab = CodebookTab(self.session, self.codebook_editor)
+        self.codebook_tab.statusMessage.connect(self.statusMessage)
+        self.tabs.addTab(self.codebook_tab, "Codebook")
         self.tabs.addTab(self.review_tab, "Codings to check")
         self.second_coder = SecondCoderPanel(self.session, lambda: self.bar.coder() or None)
         self.second_coder.statusMessage.connect(self.statusMessage)
@@ -153,7 +162,7 @@ class CodingPage(SessionPage):
                                                   "seeing your codings; TextLab measures how far you agree.")
         self.tabs.setTabToolTip(REVIEW_TAB, "Codings the quick model, trained without each text, places in "
                                             "another category with confidence: keep or change each one.")
-        vbox(panel, title, intro, self.bar, (self.tabs, 1), margins=(24, 16, 24, 12))
+        vbox(panel, title, intro, self.team_bar, self.bar, (self.tabs, 1), margins=(24, 16, 24, 12))
         return panel
 
     # -- the pool -------------------------------------------------------------------------------------
@@ -176,7 +185,7 @@ class CodingPage(SessionPage):
         second = session.coding_texts
         self.bar.set_second_file(file_name(second) if second is not None else None)
         key = (id(frame), tuple(mapping.text_columns), mapping.category_column, id(second), self.bar.kind(),
-               self.bar.source(), repr(self._fixes()))
+               self.bar.source(), repr(self._fixes()), self.team_coding.key())
         if key == self._pool_key and not force:
             return
         self._retrain_slot.cancel()
@@ -208,11 +217,13 @@ class CodingPage(SessionPage):
         options = {"kind": self.bar.kind(), "strategy": self.bar.strategy(), "fixes": self._fixes()}
         if self.bar.source() == SECOND_FILE and second_texts is not None:
             self._texts_frame = second
-            rows = list(second_texts)
+            taken = self.team_coding.taken_by_others(SECOND_FILE)
+            rows = [row for row in second_texts if row not in taken]
             return CodingLoop(rows, [second_texts[row] for row in rows], source=SECOND_FILE,
                               table_texts=table_texts, **options)
         self._texts_frame = frame
-        uncoded = [row for row in frame.index if row not in self._file_categories]
+        taken = self.team_coding.taken_by_others(TABLE)  # a team without a draw: texts no one has coded yet
+        uncoded = [row for row in frame.index if row not in self._file_categories and row not in taken]
         return CodingLoop(uncoded, [table_texts[row] for row in uncoded], table_texts=table_texts,
                           second_file_texts=second_texts, **options)
 
@@ -246,14 +257,20 @@ class CodingPage(SessionPage):
         fixes = self._fixes()
         left_out = left_out_names(fixes)
         names = [name for name in self.session.codebook.names() if name not in left_out]
-        now = current_categories(self._file_categories, self.session.codings, fixes)
-        for category in [*sorted(set(now.categories.values())), *self.loop.pool.coded_counts(self.session.codings, {})]:
+        now = current_categories(self._file_categories, self._codings(), fixes)
+        for category in [*sorted(set(now.categories.values())), *self.loop.pool.coded_counts(self._codings(), {})]:
             if category not in names:
                 names.append(category)
         return names
 
     # -- coding ---------------------------------------------------------------------------------------
+    def _codings(self):  # noqa: ANN202 — a CodingLog
+        """The record the step codes into: the active coder's own when a team codes (team_coding.py)."""
+        return self.team_coding.log()
+
     def _coder(self) -> str | None:
+        if self.team_bar.has_team():
+            return self.team_coding.team.active
         name = self.bar.coder()
         if not name:
             name, ok = QInputDialog.getText(self, "Who is coding?", "Your name or initials, recorded with every coding:")
@@ -273,12 +290,11 @@ class CodingPage(SessionPage):
         suggestion, coder = self.current, self._coder() if self.current is not None else None
         if suggestion is None or coder is None:
             return
-        if self.loop is None or not self.loop.is_open(suggestion.row, self.session.codings, self._file_categories,
-                                                      suggestion.source):
+        if self.loop is None or not self._is_open(suggestion):
             self._show_next()  # drawn before the codings it would repeat: never coded again by a draw
             return
         flag, comment = self._flag
-        self.session.codings.record(
+        self._codings().record(
             suggestion.row, category, coder=coder, chosen_by=suggestion.choice.strategy,
             probability=suggestion.choice.probability, source=suggestion.source, flag=flag, comment=comment,
             file_category=self._file_categories.get(suggestion.row))
@@ -287,8 +303,13 @@ class CodingPage(SessionPage):
         self._show_next()
         self._retrain_if_due()
 
+    def _is_open(self, suggestion) -> bool:  # noqa: ANN001 — a Suggestion
+        if self.team_coding.drawn:
+            return self.team_coding.is_open(self.loop, suggestion.row, suggestion.source)
+        return self.loop.is_open(suggestion.row, self._codings(), self._file_categories, suggestion.source)
+
     def undo(self) -> None:
-        undone = self.session.codings.undo()
+        undone = self._codings().undo()
         if undone is None:
             self.statusMessage.emit("Nothing to undo.")
             return
@@ -311,8 +332,13 @@ class CodingPage(SessionPage):
         self._flag = (again.flag, again.comment) if again is not None else ("", "")
         suggestion = self._shown_again(again) if again is not None else None
         if suggestion is None:
-            suggestion = loop.next_text(self.session.codings, self._file_categories)
-        self.current, self._drawn_from = suggestion, self.session.codings
+            suggestion = (self.team_coding.next_assigned(loop) if self.team_coding.drawn
+                          else loop.next_text(self._codings(), self._file_categories))
+        self.current, self._drawn_from = suggestion, self._codings()
+        if suggestion is None and self.team_coding.drawn:
+            self.text_view.show_empty(self.team_coding.progress_words() + " Every text the draw gave you here is "
+                                      "coded: switch to the next coder, or choose the other texts under “Texts”.")
+            return
         if suggestion is None:
             where = "your table" if loop.source == TABLE else file_name(self.session.coding_texts)
             self.text_view.show_empty(f"Every text of {where} is coded. Export the codings, check them, or go on to "
@@ -373,21 +399,21 @@ class CodingPage(SessionPage):
         # one retraining at a time: a job counts until its answer was delivered (its ``done``), not only
         # while its thread runs, so a new one never cancels one whose answer is on its way
         if loop is None or self._retrain_slot.current is not None or not loop.needs_retraining(
-                self.session.codings, self._file_categories):
+                self._codings(), self._file_categories):
             return
-        if self._failed_with == (id(loop), len(self.session.codings)):  # said once; tried again after the next coding
+        if self._failed_with == (id(loop), len(self._codings())):  # said once; tried again after the next coding
             return
         if loop.kind == EMBEDDINGS and not self.isVisible():  # embedding a corpus takes a while: only once
             self._retrain_when_shown = True                   # the researcher codes, not on every table opened
             return
-        worker = Worker(loop.retrain, snapshot(self.session.codings), dict(self._file_categories), name="retrain")
+        worker = Worker(loop.retrain, snapshot(self._codings()), dict(self._file_categories), name="retrain")
         worker.signals.finished.connect(lambda result, w=worker: self._retrained(w, result))
         worker.signals.failed.connect(self._retrain_failed)
         worker.signals.done.connect(self._retrain_if_due, Qt.ConnectionType.QueuedConnection)  # after the slot let go
         self._retrain_slot.start(worker)
 
     def _retrain_failed(self, error: BaseException) -> None:
-        self._failed_with = (id(self.loop), len(self.session.codings))
+        self._failed_with = (id(self.loop), len(self._codings()))
         self.errorRaised.emit(error, "Training the quick model")
 
     def _retrained(self, worker: Worker, result) -> None:  # noqa: ANN001 — a RoundResult
@@ -401,7 +427,7 @@ class CodingPage(SessionPage):
     def review(self) -> None:
         if self.loop is None:
             return
-        worker = Worker(self.loop.review, snapshot(self.session.codings), dict(self._file_categories), name="review")
+        worker = Worker(self.loop.review, snapshot(self._codings()), dict(self._file_categories), name="review")
         worker.signals.finished.connect(self._reviewed)
         worker.signals.failed.connect(lambda error: self.errorRaised.emit(error, "Checking the codings"))
         self._review_slot.start(worker)
@@ -425,7 +451,7 @@ class CodingPage(SessionPage):
         coder = self._coder()
         if coder is None:
             return
-        self.session.codings.record(row, category, coder=coder, chosen_by="review", source=source,
+        self._codings().record(row, category, coder=coder, chosen_by="review", source=source,
                                     file_category=self._file_categories.get(row) if source == TABLE else None)
         self.session.codings_changed()
         self.statusMessage.emit(f"Changed the coding of row {self._shown_row(source, row)} to “{category}”.")
@@ -436,20 +462,51 @@ class CodingPage(SessionPage):
 
     # -- following the session --------------------------------------------------------------------------
     def _codings_changed(self) -> None:
-        log = self.session.codings
+        log = self._codings()
         current = self.current
+        if self._pool_key is not None and self._pool_key[-1] != self.team_coding.key():
+            self._rebuild_loop()  # another coder, or a new draw: their own queue
+            return
+        self._show_team()
         if current is not None and self.loop is not None and (
-                log is not self._drawn_from
-                or not self.loop.is_open(current.row, log, self._file_categories, current.source)):
+                log is not self._drawn_from or not self._is_open(current)):
             self._show_next()  # drawn against other codings (an opened project's arrived since): draw again
         counts = {}
         if self.loop is not None:  # every category, the ones without codings too
             counts = {category: 0 for category in self._categories()}
             counts.update(self.loop.pool.coded_counts(log, self._file_categories))
-        self.progress.set_counts(counts, log.per_hour(), coded=self.session.coded_texts_here())
+        coded = self.team_coding.coded_by_active() if self.team_coding.on else self.session.coded_texts_here()
+        self.progress.set_counts(counts, log.per_hour(), coded=coded)
         if self.loop is not None:
             self.review_tab.show_readiness(counts, self._trained_on())
         self.text_view.set_can_undo(bool(log.entries_of()))  # the first coding's entries (not a second coder's)
+
+    # -- a coding team -----------------------------------------------------------------------------------
+    def _show_team(self) -> None:
+        """The team bar as the record holds it; the one-coder name field only without a team."""
+        self.team_bar.refresh()
+        self.bar.coder_edit.parentWidget().setVisible(not self.team_bar.has_team())
+        drawn = self.team_coding.drawn  # the draw says which text comes next, not a strategy
+        self.bar.strategy_combo.setEnabled(not drawn)
+        self.bar.strategy_combo.setToolTip(
+            "The team's draw gives each coder their texts in a random order of its own." if drawn else
+            "How TextLab chooses the next text. Every choice is recorded with the chance it had, so that shares "
+            "estimated later can correct for it.")
+
+    def _team_changed(self) -> None:
+        """Another coder codes, or the team or its draw changed: the queue is theirs."""
+        self._rebuild_loop(force=True)
+        self._show_team()
+
+    def open_team_dialog(self) -> None:
+        """"Team…": the coders, the rule for disagreements and the draw."""
+        from guiapp.ui.steps.coding.team_dialog import TeamDialog
+
+        dialog = TeamDialog(self.session, self.bar.coder(), self)
+        dialog.changed.connect(self._team_changed)
+        self.team_dialog = dialog  # reachable while open (a walk through the window drives it)
+        dialog.exec()
+        self._team_changed()
 
     def _trained_on(self) -> tuple[int, int] | None:
         """(coded texts, categories) the quick model last learnt from; None before it is trained."""
