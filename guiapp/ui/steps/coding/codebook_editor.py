@@ -5,6 +5,10 @@ The editor holds a :class:`~guiapp.core.coding.codebook.Codebook` and says when 
 (``changed``, with a copy of the new codebook): at once for a category or an example added, removed or
 moved, and once typing in the definition pauses. A name that is empty or already used is refused,
 with the reason under the name field.
+
+:meth:`CodebookEditor.merge` and :meth:`CodebookEditor.split` merge a category into another or split
+it into parts (the Codebook tab's "Merge into…" and "Split into…", ``codebook_tab.py``, which also
+keeps the codebook's versions).
 """
 
 from __future__ import annotations
@@ -25,6 +29,7 @@ from PySide6.QtWidgets import (
 )
 
 from guiapp.core.coding.codebook import Codebook, CodebookCategory
+from guiapp.core.errors import UserError
 from guiapp.ui import theme
 from guiapp.ui.common.layouts import vbox
 from guiapp.ui.common.scroll_area import ScrollArea
@@ -52,6 +57,7 @@ class CodebookEditor(QWidget):
     """Edit a codebook; ``changed(Codebook)`` after every change."""
 
     changed = Signal(object)  # the new Codebook (a copy)
+    chosenChanged = Signal()  # another category is shown on the right
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -183,6 +189,11 @@ class CodebookEditor(QWidget):
         """A copy of the codebook as it is now, with what is being typed."""
         return self._codebook.with_categories(())
 
+    def flush(self) -> None:
+        """Pass on the definition being typed now, without waiting for typing to pause."""
+        if self._typing.isActive():
+            self._emit()
+
     def chosen_name(self) -> str | None:
         item = self._list.currentItem()
         return item.data(NAME) if item is not None else None
@@ -227,6 +238,49 @@ class CodebookEditor(QWidget):
         self._fill_examples(category)
         self._examples.setCurrentRow(self._examples.count() - 1)
         self._emit()
+
+    def merge(self, source: str, target: str) -> None:
+        """Merge ``source`` into ``target``: ``source`` leaves the codebook and its example texts join
+        ``target``'s. Codings are not changed (the Codebook tab lists them to re-check).
+        :class:`UserError` when either is not a category or they are the same."""
+        names = self._codebook.names()
+        for name in (source, target):
+            if name not in names:
+                raise UserError(f"“{name}” is not a category of the codebook.", "Choose one of its categories.")
+        if source == target:
+            raise UserError(f"“{source}” cannot be merged into itself.", "Choose another category to merge it into.")
+        merged, into = self._codebook.category(source), self._codebook.category(target)
+        into.examples.extend(example for example in merged.examples if example not in into.examples)
+        self._codebook.categories.remove(merged)
+        self._fill_list(target)
+        self._emit()
+
+    def split(self, source: str, parts: list[str]) -> list[str]:
+        """Split ``source`` into ``parts`` (two or more names; ``source`` itself may be one of them and
+        stays): the new parts are added where ``source`` was, with a definition that says where they
+        come from, and ``source`` leaves the codebook unless it is a part. Returns the parts' names
+        as kept. :class:`UserError` when a name is empty, taken by another category, or given twice."""
+        names = self._codebook.names()
+        if source not in names:
+            raise UserError(f"“{source}” is not a category of the codebook.", "Choose one of its categories.")
+        parts = [" ".join(part.split()) for part in parts]
+        parts = [part for part in parts if part]
+        if len(parts) < 2 or len({part.casefold() for part in parts}) != len(parts):
+            raise UserError(f"“{source}” must be split into two or more different categories.",
+                            "Name each part once, one name per line.")
+        for part in parts:
+            if part != source:
+                problem = self._problem_with(part)
+                if problem:
+                    raise UserError(problem, "Name the part differently, or merge into that category instead.")
+        position = names.index(source)
+        old = self._codebook.categories[position]
+        new = [old if part == source else CodebookCategory(part, f"Split from “{source}”. {old.definition}".strip())
+               for part in parts]
+        self._codebook.categories[position:position + 1] = new
+        self._fill_list(parts[0])
+        self._emit()
+        return parts
 
     def _remove_chosen_example(self) -> None:
         category, row = self._chosen_category(), self._examples.currentRow()
@@ -340,6 +394,7 @@ class CodebookEditor(QWidget):
             self._emit()
         category = self._chosen_category()
         self._right.setCurrentIndex(0 if category is None else 1)
+        self.chosenChanged.emit()
         if category is not None:
             self._heading.setText(category.name)
             self._key_note.setText(f"Key {row + 1} codes a text as this category." if row < KEYED
