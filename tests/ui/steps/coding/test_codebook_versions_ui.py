@@ -227,3 +227,29 @@ def test_in_a_team_the_list_holds_the_active_coder_s_codings_only(qtbot, session
     tab.recheck.keep(tab.recheck.items)
     assert session.codings.latest(coder="Ben")[0].codebook_version == 2
     assert session.codings.latest(coder="Ana")[0].codebook_version == 1  # Ana's own coding untouched
+
+
+def test_the_results_step_s_methods_appendix_describes_the_coding_team(qtbot, tmp_path, monkeypatch):
+    from PySide6.QtWidgets import QFileDialog
+
+    from guiapp.core.coding.codebook_versions import CodebookHistory
+    from guiapp.core.coding.team import Team
+    from guiapp.ui.steps.results.results_page import ResultsPage
+    from tests.ui.sample_results import sample_result
+
+    page = ResultsPage()
+    qtbot.addWidget(page)
+    log = CodingLog(team=Team(["Ana", "Ben"]), history=CodebookHistory(first_codebook()))
+    for row in range(6):
+        for coder in ("Ana", "Ben"):
+            log.record(row, "health" if row % 2 or (coder, row) == ("Ben", 4) else "economy", coder=coder,
+                       chosen_by="assigned")
+    page.session.set_codebook(first_codebook())
+    page.session.set_codings(log)
+    page.show_result(sample_result())
+    monkeypatch.setattr(QFileDialog, "getSaveFileName", lambda *a, **k: (str(tmp_path / "methods.html"), ""))
+    with qtbot.waitSignal(page.statusMessage, timeout=60_000):
+        page.export.appendix_button.click()
+    html = (tmp_path / "methods.html").read_text(encoding="utf-8")
+    assert "The texts were coded by a team of 2 coders (Ana and Ben)" in html
+    assert "Krippendorff" in html
