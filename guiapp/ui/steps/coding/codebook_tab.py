@@ -88,7 +88,7 @@ class CodebookTab(QWidget):
         self.save_button.setToolTip("Save the codebook as it is now as a new version, with a note on what changed.")
         self.merge_button.clicked.connect(self._ask_merge)
         self.split_button.clicked.connect(self._ask_split)
-        self.save_button.clicked.connect(lambda: self.ask_and_save())
+        self.save_button.clicked.connect(lambda: self._try(self.ask_and_save))
         bar = QHBoxLayout()
         bar.setSpacing(6)
         bar.addWidget(self.status, 1)
@@ -233,7 +233,7 @@ class CodebookTab(QWidget):
         if self.isVisible():  # shown again at once (e.g. the window was only moved)
             return
         window = self.window()
-        self.leave(ask=window is not self and window.isVisible())
+        self._try(lambda: self.leave(ask=window is not self and window.isVisible()))
 
     # ----- merging and splitting --------------------------------------------------------------------
     def merge(self, source: str, target: str) -> None:
@@ -288,7 +288,8 @@ class CodebookTab(QWidget):
         if ok:
             self._try(lambda: self.split_category(source, text.splitlines()))
 
-    def _try(self, action: Callable[[], None]) -> None:
+    def _try(self, action: Callable[[], object]) -> None:
+        """Do ``action``; a problem it meets is said in the line above the versions."""
         try:
             action()
         except UserError as error:
