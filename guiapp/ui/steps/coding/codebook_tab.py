@@ -106,7 +106,7 @@ class CodebookTab(QWidget):
         header = self.versions.horizontalHeader()
         header.setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
         header.setSectionResizeMode(3, QHeaderView.ResizeMode.Stretch)
-        for column, width in ((0, 60), (1, 90), (2, 180)):
+        for column, width in ((0, 56), (1, 84), (2, 150)):
             self.versions.setColumnWidth(column, width)
         versions_box = QWidget()
         vbox(versions_box, versions_title, (self.versions, 1), margins=(0, 0, 0, 0), spacing=6)
