@@ -57,6 +57,7 @@ from guiapp.core.coding.coding_record import (  # the record of one coding, kept
 )
 from guiapp.core.coding.team import Team, latest_by_coder, resolve
 from guiapp.core.errors import DataError
+from guiapp.core.study.label_sets import LIST_SEPARATOR, NO_CATEGORY, read_label_sets
 from guiapp.core.study.mapping import ColumnMapping
 from guiapp.core.tables.cell_values import category_label, category_labels
 from guiapp.core.tables.rows import copy_row_origin
@@ -403,16 +404,14 @@ def with_codings(frame: pd.DataFrame, mapping: ColumnMapping, log: CodingLog) ->
     the table applied (new categories allowed; a table without a category column gets one, see
     :func:`category_column`). ``frame`` is not changed; the record of its spreadsheet rows is kept.
     Codings of texts from a second file are not rows of this table and are left out here.
-    :class:`DataError` when the log names rows the table does not have."""
+    :class:`DataError` when the log names rows the table does not have. Where a text can have
+    several categories (``mapping.multi_label``) the coded sets are written as the study holds them
+    (:func:`with_label_sets`)."""
     import pandas as pd
+    if mapping.multi_label:
+        return with_label_sets(frame, mapping, log)
     coded = log.categories_by_row("table")
-    missing = [row for row in coded if row not in frame.index]
-    if missing:
-        shown = ", ".join(map(str, missing[:5])) + (" …" if len(missing) > 5 else "")
-        raise DataError(f"{len(missing):,} coded text{'s are' if len(missing) != 1 else ' is'} not in the table "
-                        f"(rows {shown}).",
-                        "The table has changed since these texts were coded. Open the project that holds "
-                        "the table they were coded in.")
+    _check_rows(frame, coded)
     column = category_column(frame, mapping)
     out = frame.copy()
     copy_row_origin(frame, out)
@@ -449,8 +448,12 @@ def category_cell(category: str, dtype: object) -> object:
 
 
 def coded_counts(frame: pd.DataFrame, mapping: ColumnMapping, log: CodingLog) -> dict[str, int]:
-    """Coded texts per category in the table with the log's codings applied, most frequent first."""
+    """Coded texts per category in the table with the log's codings applied, most frequent first.
+    Where a text can have several categories each text counts once for each of its categories, and
+    texts coded with none of them count under ``NO_CATEGORY``."""
     import pandas as pd
+    if mapping.multi_label:
+        return label_set_counts(frame, mapping, log)
     column = category_column(frame, mapping)
     labels = category_labels(frame[column]) if column in frame.columns else pd.Series(None, index=frame.index,
                                                                                         dtype=object)
@@ -460,9 +463,124 @@ def coded_counts(frame: pd.DataFrame, mapping: ColumnMapping, log: CodingLog) ->
 
 
 def file_categories(frame: pd.DataFrame, mapping: ColumnMapping) -> Mapping[Row, str]:
-    """Row → the category the file gives it (uncoded rows left out): what a coding changes."""
+    """Row → the category the file gives it (uncoded rows left out): what a coding changes. Where a
+    text can have several categories, its categories as one text ("economy; health", or
+    ``NO_CATEGORY``), so that the texts the file codes are never offered to code again."""
+    if mapping.multi_label:
+        return {row: LIST_SEPARATOR.join(labels) if labels else NO_CATEGORY
+                for row, labels in file_label_sets(frame, mapping).items()}
     if mapping.category_column is None or mapping.category_column not in frame.columns:
         return {}
     labels = category_labels(frame[mapping.category_column])
     return {row_label(row): label for row, label in zip(frame.index, labels.tolist(), strict=True)
             if label is not None}
+
+
+# ---------------------------------------------------------------------- several categories per text
+
+
+def _check_rows(frame: pd.DataFrame, coded: Iterable[Row]) -> None:
+    """:class:`DataError` when codings name rows the table does not have."""
+    missing = [row for row in coded if row not in frame.index]
+    if missing:
+        shown = ", ".join(map(str, missing[:5])) + (" …" if len(missing) > 5 else "")
+        raise DataError(f"{len(missing):,} coded text{'s are' if len(missing) != 1 else ' is'} not in the table "
+                        f"(rows {shown}).",
+                        "The table has changed since these texts were coded. Open the project that holds "
+                        "the table they were coded in.")
+
+
+def label_set_mapping(frame: pd.DataFrame, mapping: ColumnMapping, log: CodingLog) -> ColumnMapping:
+    """The column roles a study with several categories per text runs with once texts were coded in
+    TextLab: the Data step's, plus one indicator column for each coded category the table has no
+    column for, or — when no category column is chosen yet — a new column listing each text's
+    categories (:func:`category_column`). ``mapping`` as it is when nothing needs adding."""
+    sets = log.label_sets_by_row("table")
+    if not mapping.multi_label or not sets:
+        return mapping
+    if mapping.category_columns:
+        have = {str(column) for column in mapping.category_columns}
+        new = [label for label in dict.fromkeys(label for labels in sets.values() for label in labels)
+               if label not in have]
+        return replace(mapping, category_columns=[*mapping.category_columns, *new]) if new else mapping
+    if mapping.category_column is None:
+        return replace(mapping, category_column=category_column(frame, mapping))
+    return mapping
+
+
+def label_cell(labels: Iterable[str], separator: str) -> str:
+    """A coded set as the cell of a column that lists a text's categories: "economy; health" with
+    the study's separator; the separator alone for a text with none of them (read back as coded
+    with none)."""
+    names = list(labels)
+    if not names:
+        return separator.strip() or separator
+    joiner = separator + " " if separator == separator.strip() else separator
+    for name in names:
+        if separator.strip() and separator.strip() in name:
+            raise DataError(f"The category “{name}” contains the separator “{separator.strip()}” that divides a "
+                            "text's categories in the category column, so it cannot be written there.",
+                            "Rename the category on the Codebook tab, or choose another separator on the Data step.")
+    return joiner.join(names)
+
+
+def with_label_sets(frame: pd.DataFrame, mapping: ColumnMapping, log: CodingLog) -> pd.DataFrame:
+    """A copy of ``frame`` with the sets of categories coded in the log written as the study holds
+    them: 1 or 0 in each indicator column (a column added, empty elsewhere, for a coded category the
+    table has none for), or the joined list in the column that lists them (a new column when none is
+    chosen). ``frame`` is not changed. Codings of one category (a study that allowed only one
+    before) count as the set of that category."""
+    import pandas as pd
+    sets: dict[Row, tuple[str, ...]] = {row: (coding.category,) for row, coding in log.latest("table").items()
+                                        if coding.labels is None and coding.category is not None}
+    sets.update(log.label_sets_by_row("table"))
+    _check_rows(frame, sets)
+    out = frame.copy()
+    copy_row_origin(frame, out)
+    if not sets:
+        return out
+    rows = list(sets)
+    if mapping.category_columns:
+        columns = list(mapping.category_columns)
+        have = {str(column) for column in columns}
+        columns += [label for label in dict.fromkeys(label for labels in sets.values() for label in labels)
+                    if label not in have]
+        for column in columns:
+            values = out[column] if column in out.columns else pd.Series(None, index=out.index, dtype=object)
+            new = [1 if str(column) in sets[row] else 0 for row in rows]
+            if not pd.api.types.is_numeric_dtype(values.dtype) or pd.api.types.is_bool_dtype(values.dtype):
+                values = values.astype(object)
+            values = values.copy()
+            values.loc[rows] = new
+            out[column] = values
+        return out
+    column = category_column(frame, mapping)
+    values = out[column] if column in out.columns else pd.Series(None, index=out.index, dtype=object)
+    if not isinstance(values.dtype, pd.StringDtype):
+        values = values.astype(object)
+    values = values.copy()
+    values.loc[rows] = [label_cell(sets[row], mapping.label_separator) for row in rows]
+    out[column] = values
+    return out
+
+
+def file_label_sets(frame: pd.DataFrame, mapping: ColumnMapping) -> dict[Row, tuple[str, ...]]:
+    """Row → the categories the file gives it, where a text can have several (uncoded rows left
+    out; () for a text the file codes with none of them). Empty when no category column is chosen."""
+    if not mapping.category_columns and (mapping.category_column is None
+                                         or mapping.category_column not in frame.columns):
+        return {}
+    if any(column not in frame.columns for column in mapping.category_columns):
+        return {}
+    sets = read_label_sets(frame, mapping)
+    return {row_label(row): labels for row, labels in zip(frame.index, sets.tuples(), strict=True)
+            if labels is not None}
+
+
+def label_set_counts(frame: pd.DataFrame, mapping: ColumnMapping, log: CodingLog) -> dict[str, int]:
+    """Coded texts per category where a text can have several (the file's with the log's applied),
+    most frequent first; texts coded with none of them under ``NO_CATEGORY``."""
+    merged: dict[Row, tuple[str, ...]] = dict(file_label_sets(frame, mapping))
+    merged.update({row: labels for row, labels in log.label_sets_by_row("table").items() if row in frame.index})
+    found = Counter(label for labels in merged.values() for label in (labels or (NO_CATEGORY,)))
+    return dict(found.most_common())

@@ -128,7 +128,7 @@ def current_table(frame: pd.DataFrame, mapping: ColumnMapping, log: CodingLog | 
     import pandas as pd
 
     log = log if log is not None else CodingLog()
-    coded_here = bool(log.categories_by_row("table"))
+    coded_here = bool(log.categories_by_row("table")) or bool(log.label_sets_by_row("table"))
     if mapping.category_column is None and not mapping.multi_label and coded_here:
         from dataclasses import replace
 

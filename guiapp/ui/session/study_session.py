@@ -285,11 +285,13 @@ class StudySession(QObject):
         """The column roles a study runs with: the Data step's (``mapping``, by default the session's),
         and — when the table has no category column but texts were coded in TextLab — the new column
         that holds those codings."""
-        from guiapp.core.coding.codings import category_column
+        from guiapp.core.coding.codings import category_column, label_set_mapping
 
         mapping = self.mapping if mapping is None else mapping
-        if mapping.category_column or mapping.multi_label or self.frame is None or not self.coded_texts_here():
-            return mapping  # several categories per text are coded in the table only (the Coding step gives one)
+        if mapping.multi_label and self.frame is not None:  # coded sets: a column for each new category
+            return label_set_mapping(self.frame, mapping, self.codings)
+        if mapping.category_column or self.frame is None or not self.coded_texts_here():
+            return mapping
         return replace(mapping, category_column=category_column(self.frame, mapping))
 
     def study_table_with_codings(self, mapping: ColumnMapping | None = None) -> pd.DataFrame | None:
