@@ -494,8 +494,9 @@ class CodingPage(SessionPage):
             "estimated later can correct for it.")
 
     def _team_changed(self) -> None:
-        """Another coder codes, or the team or its draw changed: the queue is theirs."""
-        self._rebuild_loop(force=True)
+        """Another coder codes, or the team or its draw changed: the queue is theirs (built again only
+        when what it depends on changed, ``TeamCoding.key``)."""
+        self._rebuild_loop()
         self._show_team()
 
     def open_team_dialog(self) -> None:

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import pandas as pd
 import pytest
+from PySide6.QtWidgets import QApplication
 
 from guiapp.core.coding.coding_record import ASSIGNED
 from guiapp.core.coding.team import assigned_probability
@@ -108,6 +109,7 @@ def test_two_coders_code_the_same_drawn_texts_blind_each_undoing_only_their_own(
     assert [e.row for e in session.codings.entries_of(coder="Ann")] == ann
     assert page.current.row == bo[1]  # the undone text comes back, as it was drawn
     assert page.current.choice.strategy == ASSIGNED
+    QApplication.processEvents()  # the counts laid out anew show
     save_screenshot(page, "coding_team_step")
     page.grab().save("/tmp/team40/shots/team_step.png")
 
@@ -212,3 +214,30 @@ def test_the_team_and_its_draw_survive_saving_and_reopening_the_project(qtbot, w
     assert page.team_bar.active() == "Bo" and reopened.team.active == "Bo"
     assert page.current.row == reopened.team.assignment.rows_for("Bo")[1]  # Bo goes on where he stopped
     page.cancel_jobs()
+
+
+def test_the_draw_includes_the_second_files_texts_and_the_coder_codes_them_there(qtbot, page):
+    from guiapp.core.coding.coding_record import SOURCES
+
+    second = pd.DataFrame({"text": [f"Another text number {i} about energy and health" for i in range(30)]})
+    page.session.set_coding_texts(second)
+    dialog = team_dialog(qtbot, page)
+    add(dialog, "Bo")
+    assert dialog.second_check.isVisibleTo(dialog) and "second file" in dialog.second_check.text()
+    dialog.texts_spin.setValue(40)  # more than the table's 60 texts give two coders without the second file
+    dialog.overlap_spin.setValue(0)
+    assert dialog.draw_button.isEnabled() and "from 90 uncoded texts" in dialog.plan_sentence.text()
+    dialog.second_check.setChecked(False)
+    assert not dialog.draw_button.isEnabled() and "only 60 uncoded texts" in dialog.plan_sentence.text()
+    dialog.second_check.setChecked(True)
+    dialog.draw_button.click()
+    team = page.session.codings.team
+    in_second = team.assignment.rows_for("Ann", SOURCES[1])
+    assert in_second and "come from the second file" in page.team_bar.progress_label.text()
+    page.bar.set_source(SOURCES[1])
+    page._rebuild_loop(force=True)
+    assert page.current.source == SOURCES[1] and page.current.row == in_second[0]
+    code(qtbot, page, "health")
+    entry = page.session.codings.entries[-1]
+    assert (entry.source, entry.row, entry.chosen_by) == (SOURCES[1], in_second[0], ASSIGNED)
+    assert entry.probability == pytest.approx(40 / 90)
