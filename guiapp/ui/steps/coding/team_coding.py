@@ -86,12 +86,18 @@ class TeamCoding:
         from guiapp.core.coding.strategies import Choice
 
         coder = self.team.active
-        for row in self.queue(loop.source):
+        skips = {entry.row: entry.time for entry in self.log().entries_of()
+                 if entry.source == loop.source and entry.skipped}
+        queue = self.queue(loop.source)
+        waiting = [row for row in queue if row not in skips]
+        skipped = sorted((row for row in queue if row in skips), key=skips.__getitem__)  # the longest ago first
+        for row in [*waiting, *skipped]:
             position = loop.pool.position(row, loop.source)
             if position is None or position >= loop.pool.n_pool:  # coded in the file since the draw
                 continue
             probability = assigned_probability(self.team, coder, row, loop.source)
-            reason = f"Drawn for {coder}: the team's draw gave this text to you."
+            reason = (f"{coder}, you skipped this text before: code it now, or skip it again to see the others "
+                      "you skipped." if row in skips else f"Drawn for {coder}: the team's draw gave this text to you.")
             return Suggestion(row, Choice(position, probability, ASSIGNED), reason, loop.source,
                               loop.pool.text(row, loop.source))
         return None

@@ -241,3 +241,19 @@ def test_the_draw_includes_the_second_files_texts_and_the_coder_codes_them_there
     entry = page.session.codings.entries[-1]
     assert (entry.source, entry.row, entry.chosen_by) == (SOURCES[1], in_second[0], ASSIGNED)
     assert entry.probability == pytest.approx(40 / 90)
+
+
+def test_texts_a_coder_skipped_come_back_after_the_others_the_longest_skipped_first(qtbot, page):
+    drawn_team(qtbot, page, texts=3, overlap=0)
+    mine = page.session.codings.team.assignment.rows_for("Ann")
+    skipped = []
+    for _ in range(2):
+        skipped.append(page.current.row)
+        qtbot.keyClick(page.text_view, "s")
+    assert page.current.row == mine[2] and code(qtbot, page, "health") == mine[2]
+    assert page.current.row == skipped[0] and "skipped this text before" in page.current.reason
+    qtbot.keyClick(page.text_view, "s")
+    assert page.current.row == skipped[1]  # skipped again: the other one comes first
+    code(qtbot, page, "energy")
+    code(qtbot, page, "energy")
+    assert page.current is None and "Ann: 3 of 3 assigned texts coded." in page.team_bar.progress_label.text()
