@@ -1,5 +1,5 @@
-"""``textlab agreement RESULTS|PROJECT [--coder-columns CATEGORY=COLUMN …]``: how closely each model
-agrees with the human coding, and, when the table counts the coders per category (as Davidson et
+"""``textlab agreement RESULTS|PROJECT [--coder-columns CATEGORY=COLUMN …]``: for a project coded by a
+team, how well its coders agree; how closely each model agrees with the human coding, and, when the table counts the coders per category (as Davidson et
 al. 2017 do: hate_speech, offensive_language, neither), whether a model codes like another coder.
 
 Prints per model (best first) the share of test texts it agrees on, Cohen's kappa and
@@ -9,6 +9,12 @@ columns (named, or found in the study's table: ``core/experiment/scores/coder_co
 against the coders' majority beside how often one coder agrees with the others. The table is found
 as for ``textlab subgroups`` (``--table``, ``--test-table`` when it moved). Exit status: 0 shown,
 2 could not (the message says why).
+
+For a ``.textlab`` project coded by a team of two or more coders it first prints the team's agreement
+(``core/coding/team_report.py``): Krippendorff's alpha with its interval (and per category), Fleiss'
+kappa, Cohen's kappa of every pair of coders as a matrix, each coder against the adjudicated coding,
+alpha per codebook version, and how many texts the coders disagreed on. A project with a team but no
+results prints the team's agreement alone.
 """
 
 from __future__ import annotations
@@ -30,10 +36,75 @@ def add_agreement_command(commands) -> None:  # noqa: ANN001 — argparse's subp
 
 
 def agreement_command(args: argparse.Namespace, progress) -> int:  # noqa: ANN001 — a ProgressPrinter
-    text = _agreement(args)
+    from guiapp.cli.console import safe
+
+    team, has_results = _team_part(args)
+    text = _agreement(args) if has_results else ""
     progress.clear()
-    print(text)
+    print(safe("\n\n".join(part for part in (team, text) if part)))
     return 0
+
+
+def _team_part(args: argparse.Namespace) -> tuple[str, bool]:
+    """The team's agreement in words ("" where the project has no team, or it is not a project), and
+    whether there are model results to hold against the coding."""
+    from pathlib import Path
+
+    path = Path(args.results)
+    if path.suffix.lower() != ".textlab" or args.table is not None or not path.is_file():
+        return "", True
+    from guiapp.core.project.opening import open_project
+
+    project = open_project(path, extract_models_to=None)
+    log = project.codings
+    if log.team is None or not log.team_mode:
+        return "", True
+    return team_agreement_text(log, project.codebook.names() or None, args.samples), project.result is not None
+
+
+def team_agreement_text(log, categories: list | None, samples: int | None) -> str:  # noqa: ANN001 — a CodingLog
+    """The team's agreement as the command prints it (a :class:`UserError` when too little is coded)."""
+    from guiapp.core.coding.team_report import team_agreement_of_log
+    from guiapp.core.errors import UserError
+
+    if samples is not None and samples < 1:
+        raise UserError("--samples must be at least 1.", "For example: --samples 1000")
+    a = team_agreement_of_log(log, categories=categories, samples=samples or 1000)
+    coders = ", ".join(map(str, a.coders))
+    lines = [f"Agreement of the coding team ({len(a.coders)} coders: {coders}; {a.n_texts_compared:,} texts coded "
+             f"by two or more of them, {a.n_codings:,} codings)", "",
+             f"  Krippendorff's alpha: {_value(a.alpha, a.alpha_interval)}"]
+    if a.fleiss is not None:
+        f = a.fleiss
+        lines.append(f"  Fleiss' kappa:        {_value(f.kappa, f.interval)}  ({f.n_texts:,} texts coded by "
+                     f"{f.coders_per_text} coders each)")
+    if a.per_category:
+        size = min(30, max(len(str(c.category)) for c in a.per_category))
+        lines += ["", "  Alpha per category (a text in it or not)"]
+        lines += [f"    {str(c.category)[:size]:{size}}  {_value(c.alpha, c.interval)}" for c in a.per_category]
+    names = [str(c)[:12] for c in a.coders]
+    width = max(12, *map(len, names))
+    if a.pairs:
+        kappas, shared = a.kappa_matrix()
+        lines += ["", "  Cohen's kappa of each pair of coders (texts both coded)"]
+        lines.append("    " + " " * width + "".join(f"  {name:>14}" for name in names))
+        for i, name in enumerate(names):
+            cells = ["—" if i == j else (f"{kappas[i][j]:.3f} ({shared[i][j]})" if kappas[i][j] == kappas[i][j]
+                                         else f"– ({shared[i][j]})") for j in range(len(names))]
+            lines.append(f"    {name:{width}}" + "".join(f"  {cell:>14}" for cell in cells))
+    if a.against_reference:
+        lines += ["", "  Each coder against the adjudicated coding"]
+        for r in a.against_reference:
+            lines.append(f"    {str(r.coder)[:12]:{width}}  agrees {r.accuracy:6.1%} on {r.n_texts:,} "
+                         f"texts, kappa {_value(r.kappa, r.kappa_interval)}")
+    if len(a.by_label) > 1:
+        lines += ["", "  Alpha per codebook version"]
+        lines += [f"    {label.label}: {_value(label.alpha, label.interval)} over {label.n_texts:,} texts"
+                  for label in a.by_label]
+    lines += ["", f"  The coders disagreed on {len(a.disagreements):,} text{'s' if len(a.disagreements) != 1 else ''}."]
+    lines += [f"  ({a.level:.0%} intervals from {a.samples:,} resamples of the texts)"]
+    lines += [f"  Note: {note}" for note in a.notes]
+    return "\n".join(lines)
 
 
 def _names(pairs: list[str]) -> dict[str, str]:

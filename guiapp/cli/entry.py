@@ -24,6 +24,8 @@ from guiapp import APP_NAME, __version__
 from guiapp.cli.agreement_command import add_agreement_command, agreement_command
 from guiapp.cli.cluster_script_command import add_cluster_script_command, cluster_script_command
 from guiapp.cli.coding_export_command import add_coding_export_command, coding_export_command
+from guiapp.cli.coding_import_command import add_coding_import_command, coding_import_command
+from guiapp.cli.coding_sheet_command import add_coding_sheet_command, coding_sheet_command
 from guiapp.cli.console import ProgressPrinter, stopped
 from guiapp.cli.download_model_command import add_download_model_command, download_model_command
 from guiapp.cli.explain_command import add_explain_command, explain_command
@@ -54,6 +56,8 @@ COMMANDS: dict[str, Command] = {
     "subgroups": Command(add_subgroups_command, subgroups_command),
     "agreement": Command(add_agreement_command, agreement_command),
     "coding-export": Command(add_coding_export_command, coding_export_command),
+    "coding-sheet": Command(add_coding_sheet_command, coding_sheet_command),
+    "coding-import": Command(add_coding_import_command, coding_import_command),
     "cluster-script": Command(add_cluster_script_command, cluster_script_command),
     "download-model": Command(add_download_model_command, download_model_command),
 }
