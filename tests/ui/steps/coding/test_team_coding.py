@@ -257,3 +257,13 @@ def test_texts_a_coder_skipped_come_back_after_the_others_the_longest_skipped_fi
     code(qtbot, page, "energy")
     code(qtbot, page, "energy")
     assert page.current is None and "Ann: 3 of 3 assigned texts coded." in page.team_bar.progress_label.text()
+
+
+def test_without_a_team_the_step_codes_as_one_coder_named_in_its_bar(qtbot, page):
+    assert page.team_bar.team_button.text() == "Code as a team…"
+    assert not page.team_bar.coder_combo.isVisibleTo(page) and page.bar.coder_edit.isVisibleTo(page)
+    assert page.team_bar.progress_label.text() == ""
+    row = code(qtbot, page, "health")
+    entry = page.session.codings.entries[-1]
+    assert (entry.row, entry.coder) == (row, "Ann") and entry.chosen_by != ASSIGNED
+    assert page.session.codings.team is None  # nothing of a team is written until one is made
