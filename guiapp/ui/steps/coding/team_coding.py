@@ -122,9 +122,10 @@ class TeamCoding:
             coded = self.coded_by_active()
             return f"{coder}: {coded:,} text{'s' if coded != 1 else ''} coded. Each coder codes texts no one has coded yet."
         mine = team.assignment.for_coder(coder)
-        done = sum(1 for text in mine if text.row in view.latest(text.source))
+        coded = {source: view.latest(source) for source in SOURCES}
+        done = sum(1 for text in mine if text.row in coded[text.source])
         words = f"{coder}: {done:,} of {len(mine):,} assigned texts coded."
-        second = sum(1 for text in mine if text.source == SECOND_FILE and text.row not in view.latest(SECOND_FILE))
+        second = sum(1 for text in mine if text.source == SECOND_FILE and text.row not in coded[SECOND_FILE])
         if second and done < len(mine):
             words += f" {second:,} of them come from the second file: choose its texts under “Texts”."
         return words
