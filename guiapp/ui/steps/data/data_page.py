@@ -148,6 +148,7 @@ class DataPage(QWidget):
         self.codings_note.setStyleSheet(theme.NOTE_STYLE)
         self.codings_note.setToolTip("Texts you coded on the Coding step count everywhere a study uses your "
                                      "coding: here, on the Models step and in every run. Your file is not changed.")
+        self.codings_note.setWordWrap(True)
         self.codings_note.hide()
         titles.addWidget(self.codings_note)
         header.addLayout(titles, 1)
@@ -464,7 +465,8 @@ class DataPage(QWidget):
                                       "category per text, and here a text can have several.")
             return frame, mapping
         self.codings_note.setText(f"The check below includes {coded:,} text{'s' if coded != 1 else ''} coded on "
-                                  "the Coding step (your file is not changed).")
+                                  "the Coding step (your file is not changed)."
+                                  + _team_words(session.codings))
         try:
             return session.study_table_with_codings(mapping), session.coded_mapping(mapping)
         except UserError as error:  # codings of another version of the table: say so, check the file as it is
@@ -516,3 +518,11 @@ class DataPage(QWidget):
         if rows is not None:
             self.tabs.setCurrentIndex(1)
             self.table_view.scrollToTop()
+
+
+def _team_words(log) -> str:  # noqa: ANN001 — a CodingLog
+    """A team's codings in words (which rule gave how many texts), after a space; empty without a team."""
+    from guiapp.core.coding.team_codings_words import team_codings_words
+
+    words = team_codings_words(log)
+    return f" {words}" if words else ""
