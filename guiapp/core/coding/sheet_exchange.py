@@ -202,11 +202,13 @@ class ImportReport:
             lines.append(f"{plural(self.recoded, 'text')} {self.coder} had coded otherwise before now "
                          "carry the sheet's coding (the earlier coding stays on record).")
         if self.unchanged and self.added:
-            lines.append(f"{plural(self.unchanged, 'coding')} were in the project already and were left as they are.")
+            lines.append(f"{plural(self.unchanged, 'coding')} {_were(self.unchanged)} in the project already and "
+                         "left as they are.")
         if self.not_coded:
             lines.append(f"{plural(self.not_coded, 'text')} of the sheet had no category yet.")
         if self.deleted:
-            lines.append(f"{plural(self.deleted, 'text')} were deleted from the sheet; they stay to be coded.")
+            lines.append(f"{plural(self.deleted, 'text')} {_were(self.deleted)} deleted from the sheet; they stay to "
+                         "be coded.")
         if self.team_created:
             lines.append(f"{self.coder} now codes in a coding team with the project's other coders.")
         elif self.coder_joined:
@@ -217,6 +219,10 @@ class ImportReport:
             lines.append("Fix these rows in the sheet (or ask the coder to) and import it again: the codings "
                          "imported now are not imported twice.")
         return lines
+
+
+def _were(count: int) -> str:
+    return "was" if count == 1 else "were"
 
 
 def read_sheet(path: str | Path, frame: pd.DataFrame, mapping: ColumnMapping, codebook: Codebook,
@@ -249,12 +255,14 @@ def _coder_codings(log: CodingLog, coder: str, source: str) -> dict[Row, tuple[s
     return found
 
 
-def _join_team(log: CodingLog, coder: str) -> tuple[bool, bool]:
-    """Put ``coder`` in the log's team; (whether they joined, whether the team was created)."""
+def _join_team(log: CodingLog, coder: str, first_coder: str = "") -> tuple[bool, bool]:
+    """Put ``coder`` in the log's team; (whether they joined, whether the team was created). A team
+    made now starts with whoever coded before (else ``first_coder``, the name the Coding step has)."""
     created = log.team is None
     if created:
         team = Team()
-        for name in dict.fromkeys(entry.coder for entry in log.entries if entry.chosen_by != SECOND_CODER):
+        earlier = [entry.coder for entry in log.entries if entry.chosen_by != SECOND_CODER]
+        for name in dict.fromkeys(earlier or ([first_coder] if first_coder.strip() else [])):
             try:
                 team.add_coder(name)
             except UserError:
@@ -271,10 +279,12 @@ def _join_team(log: CodingLog, coder: str) -> tuple[bool, bool]:
 
 
 def apply_sheet(log: CodingLog, imported: SheetImport, source: str = TABLE, *, file_name: str = "the sheet",
-                frame: pd.DataFrame | None = None, mapping: ColumnMapping | None = None) -> ImportReport:
-    """Record the sheet's new codings in ``log`` (see the module's docstring) and say what was done."""
+                frame: pd.DataFrame | None = None, mapping: ColumnMapping | None = None,
+                first_coder: str = "") -> ImportReport:
+    """Record the sheet's new codings in ``log`` (see the module's docstring) and say what was done.
+    ``first_coder``: the name the Coding step codes under, the team's first coder where a team is made now."""
     coder = check_coder_name(imported.coder)
-    joined, created = _join_team(log, coder)
+    joined, created = _join_team(log, coder, first_coder)
     existing = _coder_codings(log, coder, source)
     fresh = new_codings(imported, existing)
     in_file: Mapping[Row, str] = {}

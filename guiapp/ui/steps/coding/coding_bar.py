@@ -1,5 +1,6 @@
 """The bar above the text being coded: who codes, where the texts come from, how the next text is
-chosen, which quick model learns meanwhile, and "Export codings…". It holds the choices; the Coding
+chosen, which quick model learns meanwhile, "Export codings…", and "Export coding sheet…" / "Import
+coding sheet…" for coders who code in Excel (``coding_sheet_dialogs.py``). It holds the choices; the Coding
 step acts on them."""
 
 from __future__ import annotations
@@ -40,6 +41,8 @@ class CodingBar(QWidget):
     sourceChosen = Signal(str)  # "table" or "second file"
     fileWanted = Signal()  # "Texts from another file…"
     exportRequested = Signal()
+    sheetExportRequested = Signal()  # "Export coding sheet…"
+    sheetImportRequested = Signal()  # "Import coding sheet…"
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -84,6 +87,14 @@ class CodingBar(QWidget):
         self.export_button.setToolTip("Save your table with every coding made here (coder, time, how the text was "
                                       "chosen, flags) as an Excel or CSV file. Your spreadsheet is not changed.")
         self.export_button.clicked.connect(self.exportRequested)
+        self.sheet_export_button = QPushButton("Export coding sheet…", objectName="exportCodingSheet")
+        self.sheet_export_button.setToolTip("Write an Excel workbook for a coder who codes without TextLab: their "
+                                            "texts, a drop-down of the categories and the codebook.")
+        self.sheet_export_button.clicked.connect(self.sheetExportRequested)
+        self.sheet_import_button = QPushButton("Import coding sheet…", objectName="importCodingSheet")
+        self.sheet_import_button.setToolTip("Read a coding sheet a coder filled in back into this project; "
+                                            "importing the same sheet twice adds nothing.")
+        self.sheet_import_button.clicked.connect(self.sheetImportRequested)
         self.export_note = QLabel(objectName="exportNote", wordWrap=True)
         self.export_note.setStyleSheet(f"color: {theme.GOOD_TEXT};")
         self.export_note.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
@@ -92,7 +103,7 @@ class CodingBar(QWidget):
         for widget in (together(QLabel("Coder:"), self.coder_edit), together(QLabel("Texts:"), self.source_combo),
                        together(QLabel("Next text:"), self.strategy_combo),
                        together(QLabel("Learning model:"), self.kind_combo, self.kind_note), self.export_button,
-                       self.export_note):
+                       together(self.sheet_export_button, self.sheet_import_button), self.export_note):
             row.add_widget(widget)
         vbox(self, row, margins=(0, 0, 0, 0))
 
