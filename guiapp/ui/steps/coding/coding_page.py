@@ -31,6 +31,7 @@ from guiapp.ui.session.study_session import StudySession
 from guiapp.ui.steps.coding.codebook_card import CodebookCard
 from guiapp.ui.steps.coding.codebook_editor import CodebookEditor
 from guiapp.ui.steps.coding.coding_bar import CodingBar
+from guiapp.ui.steps.coding.coding_sheet_dialogs import CodingSheets
 from guiapp.ui.steps.coding.coding_progress import CodingProgress
 from guiapp.ui.steps.coding.coding_review_tab import CodingReviewTab
 from guiapp.ui.steps.coding.coding_text_view import CodingTextView
@@ -116,6 +117,12 @@ class CodingPage(SessionPage):
         self.bar.fileWanted.connect(self.files.choose_texts_file)
         self.bar.exportRequested.connect(self.files.choose_export_path)
         self.files.exported.connect(self.bar.show_export)
+        self.sheets = CodingSheets(self.session, self, source=self.bar.source, coder=self.bar.coder)
+        self.bar.sheetExportRequested.connect(self.sheets.export_sheet)
+        self.bar.sheetImportRequested.connect(lambda: self.sheets.import_sheet())
+        self.sheets.exported.connect(self.bar.show_export)
+        self.sheets.statusMessage.connect(self.statusMessage)
+        self.sheets.imported.connect(lambda _report: self._team_changed())
 
         self.text_view = CodingTextView()
         self.text_view.coded.connect(self.code)
