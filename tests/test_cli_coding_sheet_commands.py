@@ -110,3 +110,12 @@ def test_problems_are_said_in_words_with_exit_status_2(project, tmp_path, capsys
 def test_agreement_of_a_project_without_a_team_or_results_says_why(project, capsys):
     assert main(["agreement", str(project)]) == 2
     assert "no results yet" in capsys.readouterr().err
+
+
+def test_a_team_that_has_coded_too_little_together_is_said_in_words(project, capsys):
+    opened = open_project(project, extract_models_to=None)
+    opened.codings.team = Team(["Ann", "Bo"])  # Bo has coded nothing yet
+    save_project(project, opened)
+    assert main(["agreement", str(project)]) == 2
+    err = capsys.readouterr().err
+    assert err.strip() and "Traceback" not in err

@@ -59,7 +59,15 @@ def _team_part(args: argparse.Namespace) -> tuple[str, bool]:
     log = project.codings
     if log.team is None or not log.team_mode:
         return "", True
-    return team_agreement_text(log, project.codebook.names() or None, args.samples), project.result is not None
+    from guiapp.core.errors import UserError
+
+    has_results = project.result is not None
+    try:
+        return team_agreement_text(log, project.codebook.names() or None, args.samples), has_results
+    except UserError as error:
+        if not has_results:
+            raise
+        return f"Agreement of the coding team: {error.message} {error.hint}".strip(), has_results
 
 
 def team_agreement_text(log, categories: list | None, samples: int | None) -> str:  # noqa: ANN001 — a CodingLog
