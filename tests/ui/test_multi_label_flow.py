@@ -27,10 +27,10 @@ def test_a_multi_label_study_from_the_data_step_to_the_results(qtbot, window, tm
     wait_for_report(qtbot, window)
     qtbot.waitUntil(lambda: window.steps.is_step_enabled(MODELS_STEP))
 
-    window.steps.setCurrentRow(CODING_STEP)  # one category per text only: it says so
+    window.steps.setCurrentRow(CODING_STEP)  # the uncoded texts are coded with check boxes
     coding = window.coding_page
-    qtbot.waitUntil(lambda: coding.empty.isVisible())
-    assert "several categories" in coding.empty.label.text() and not coding.content.isVisible()
+    qtbot.waitUntil(lambda: coding.content.isVisible() and coding.text_view.codes_several())
+    assert coding.current is not None and not coding.empty.isVisible()
 
     window.run_page.run_fn = lambda spec, on_event, **kwargs: run_experiment(spec, on_event, n_jobs=1, **kwargs)
     page = window.models_page

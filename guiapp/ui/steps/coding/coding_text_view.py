@@ -6,6 +6,11 @@ category by typing holds them all when there are more. S skips the text, Z or Ct
 last coding, F flags the text ("unsure", "ask colleague") with a comment. A text already coded shows
 its category highlighted, and a coding that was changed says what it was before.
 
+Where a text can have several categories (``show_text(..., several=True)``) the categories are check
+boxes: keys 1–9 (or a click, or the list) tick and untick them, and Enter or "Done" records the
+ticked set — none ticked is a coding too, "none of these categories", and the line under the boxes
+says so before it is recorded.
+
 The view records nothing: it says what the researcher asked for through its signals, and the page
 decides what happens next. It answers once per text shown — after a coding or a skip, further keys
 wait for the next :meth:`CodingTextView.show_text` — so a double press never codes a text twice.
@@ -19,7 +24,9 @@ from collections.abc import Mapping, Sequence
 from PySide6.QtCore import QEvent, QKeyCombination, QObject, Qt, Signal
 from PySide6.QtGui import QKeySequence, QShortcut, QTextBlockFormat, QTextCursor
 from PySide6.QtWidgets import (
+    QAbstractButton,
     QApplication,
+    QCheckBox,
     QComboBox,
     QCompleter,
     QFrame,
@@ -47,6 +54,20 @@ CATEGORY_BUTTON_STYLE = (
     f'QPushButton[current="true"] {{ background: {theme.TICKED_BACKGROUND}; border: 2px solid {theme.ACCENT};'
     f" color: {theme.ACCENT}; font-weight: 600; padding: 6px 13px; }}"
 )
+LABEL_SET_STYLE = (  # several categories per text: check boxes as large as the buttons
+    f"QCheckBox {{ background: {theme.WHITE}; border: 1px solid {theme.BORDER}; border-radius: 6px;"
+    f" padding: 7px 12px; font-size: 14px; color: {theme.INK}; spacing: 8px; }}"
+    f"QCheckBox:hover {{ background: {theme.PANEL_TINT}; border-color: {theme.TICKED_BORDER}; }}"
+    f"QCheckBox:checked {{ background: {theme.TICKED_BACKGROUND}; border: 2px solid {theme.ACCENT};"
+    f" color: {theme.ACCENT}; font-weight: 600; padding: 6px 11px; }}"
+)
+DONE_BUTTON_STYLE = (
+    f"QPushButton {{ background: {theme.ACCENT}; border: 1px solid {theme.ACCENT}; border-radius: 6px;"
+    f" padding: 7px 18px; font-size: 14px; color: {theme.WHITE}; font-weight: 600; }}"
+    f"QPushButton:disabled {{ background: {theme.PAGE}; color: {theme.DISABLED_LINK}; border-color: {theme.BORDER}; }}"
+)
+SINGLE_KEYS = "Keys: 1–9 code · S skip · Z undo · F flag"
+SEVERAL_KEYS = "Keys: 1–9 tick · Enter done · S skip · Z undo · F flag"
 ACTION_BUTTON_STYLE = (  # Skip, Undo, Flag: quieter than the categories
     f"QPushButton {{ background: {theme.WHITE}; border: 1px solid {theme.BORDER}; border-radius: 5px;"
     f" padding: 5px 14px; color: {theme.SOFT_TEXT}; }}"
@@ -81,6 +102,7 @@ class CodingTextView(QWidget):
     """One text to code; the keys work while the view or one of its parts has the focus."""
 
     coded = Signal(str)  # the category chosen for the text on screen
+    labelSetCoded = Signal(list)  # several categories per text: the ticked categories ([] for none of them)
     skipped = Signal()
     undoRequested = Signal()
     flagged = Signal(str, str)  # flag, comment
@@ -92,6 +114,8 @@ class CodingTextView(QWidget):
         self.setFocusPolicy(Qt.FocusPolicy.StrongFocus)
         self._categories: list[str] = []
         self._current: str | None = None
+        self._several = False  # check boxes and Done instead of one button per category
+        self._ticked_beyond: list[str] = []  # ticked categories past the ninth (chosen in the list)
         self._answered = True  # nothing on screen to answer yet
         self._dialog: FlagDialog | None = None
 
@@ -115,13 +139,23 @@ class CodingTextView(QWidget):
 
         self._buttons_row = FlowRow(spacing=8, line_spacing=8)
         self._buttons_row.setStyleSheet(CATEGORY_BUTTON_STYLE)
-        self._buttons: list[QPushButton] = []
+        self._buttons: list[QAbstractButton] = []
+        self._done = QPushButton("Done (Enter)", objectName="doneButton")
+        self._done.setStyleSheet(DONE_BUTTON_STYLE)
+        self._done.setToolTip("Record the ticked categories for this text (Enter); with none ticked the text "
+                              "is coded as having none of these categories.")
+        self._done.clicked.connect(self._record_set)
+        self._ticked_note = QLabel(objectName="tickedNote", wordWrap=True)
+        self._ticked_note.setStyleSheet(theme.SOFT_STYLE)
+        self._done_row = together(self._done, self._ticked_note)
+        self._done_row.layout().addStretch(1)
+        self._done_row.hide()
         self._finder = QComboBox(objectName="categoryFinder")
         self._finder.setEditable(True)
         self._finder.setInsertPolicy(QComboBox.InsertPolicy.NoInsert)
         self._finder.setMinimumContentsLength(28)
         self._finder.lineEdit().setPlaceholderText("Type to find a category…")
-        self._finder.activated.connect(lambda index: self._code(self._finder.itemText(index)))
+        self._finder.activated.connect(lambda index: self._choose(self._finder.itemText(index)))
         self._finder.lineEdit().installEventFilter(self)
         self._finder_hint = QLabel(objectName="categoryFinderHint")
         self._finder_hint.setStyleSheet(theme.ERROR_STYLE)
@@ -139,9 +173,10 @@ class CodingTextView(QWidget):
         self._flag = QPushButton("Flag… (F)", objectName="flagButton")
         self._flag.setToolTip("Mark this text to come back to — unsure, ask a colleague — with a comment (key F).")
         self._flag.clicked.connect(self.open_flag_dialog)
-        keys_hint = QLabel("Keys: 1–9 code · S skip · Z undo · F flag", objectName="codingKeysHint", wordWrap=True,
+        keys_hint = QLabel(SINGLE_KEYS, objectName="codingKeysHint", wordWrap=True,
                            alignment=Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
         keys_hint.setStyleSheet(f"{theme.HINT_STYLE} font-size: 12px;")
+        self._keys_hint = keys_hint
         keys_hint.setMinimumWidth(90)  # a narrow window wraps the hint onto two lines rather than cutting it
         bar = QFrame(objectName="codingActions")
         bar.setStyleSheet(ACTION_BAR_STYLE)
@@ -151,10 +186,10 @@ class CodingTextView(QWidget):
         self._empty.setStyleSheet(EMPTY_STYLE)
 
         text_page = QWidget()
-        code_title = QLabel("Code as:")
-        code_title.setStyleSheet(theme.BOLD_STYLE)
+        self._code_title = QLabel("Code as:")
+        self._code_title.setStyleSheet(theme.BOLD_STYLE)
         vbox(text_page, self._reason, self._metadata, (self._browser, 1), self._status, self._flag_note, 4,
-             code_title, self._buttons_row, self._finder_row, margins=(0, 0, 0, 0), spacing=8)
+             self._code_title, self._buttons_row, self._finder_row, self._done_row, margins=(0, 0, 0, 0), spacing=8)
         self._stack = QStackedWidget()
         self._stack.addWidget(text_page)
         self._stack.addWidget(self._empty)
@@ -165,15 +200,18 @@ class CodingTextView(QWidget):
     # ----- what the page shows ----------------------------------------------------------------------
     def show_text(self, text: str, metadata: Mapping[str, object], categories: Sequence[str], *,
                   current: str | None = None, changed_from: str | None = None, reason: str = "",
-                  flag: str = "", comment: str = "") -> None:
+                  flag: str = "", comment: str = "", several: bool = False,
+                  ticked: Sequence[str] = ()) -> None:
         """Show ``text`` to code. ``current``: its category now (highlighted); ``changed_from``: the
         category it had before it was changed; ``reason``: why it was chosen; ``flag``/``comment``:
-        a flag it already carries."""
+        a flag it already carries. ``several``: a text can have several categories — check boxes
+        (``ticked`` ticked at first) and Done."""
         had_focus = self._holds_focus()
         focused = QApplication.focusWidget()
         typing = focused is not None and (focused is self._finder or self._finder.isAncestorOf(focused))
         self._categories = [str(category) for category in dict.fromkeys(categories)]
         self._current = current
+        self._several = several
         self._answered = False
         self._reason.setText(reason)
         self._reason.setVisible(bool(reason))
@@ -182,7 +220,7 @@ class CodingTextView(QWidget):
         self._set_text(text)
         self._show_status(current, changed_from)
         self._show_flag(flag, comment)
-        self._build_buttons()
+        self._build_buttons(ticked)
         self._stack.setCurrentIndex(0)
         self._set_keys(answering=True)
         if had_focus and (typing or not self._holds_focus()):  # the keys code the new text (typed digits
@@ -217,9 +255,25 @@ class CodingTextView(QWidget):
     def text(self) -> str:
         return self._browser.toPlainText()
 
-    def category_buttons(self) -> list[QPushButton]:
-        """The numbered buttons, in key order."""
+    def category_buttons(self) -> list[QAbstractButton]:
+        """The numbered buttons (check boxes where a text can have several categories), in key order."""
         return list(self._buttons)
+
+    def codes_several(self) -> bool:
+        """Whether the text on screen takes several categories (check boxes and Done)."""
+        return self._several
+
+    def ticked(self) -> list[str]:
+        """The ticked categories, in the order shown."""
+        return [str(button.property("category")) for button in self._buttons if button.isChecked()] + \
+            [name for name in self._ticked_beyond if name in self._categories]
+
+    def done_button(self) -> QPushButton:
+        return self._done
+
+    def ticked_text(self) -> str:
+        """The line next to Done: what Enter will record."""
+        return self._ticked_note.text() if not self._done_row.isHidden() else ""
 
     def uses_category_list(self) -> bool:
         """Whether the categories are also offered in the list that finds one by typing (more than nine)."""
@@ -266,7 +320,47 @@ class CodingTextView(QWidget):
         self._show_flag(flag, comment)
         self.flagged.emit(flag, comment)
 
+    def _choose(self, category: str) -> None:
+        """A category chosen in the list (or typed): coded, or ticked/unticked where a text has several."""
+        if self._several:
+            self._toggle(category)
+            self._finder.lineEdit().clear()
+            self._finder.setCurrentIndex(-1)
+        else:
+            self._code(category)
+
+    def _toggle(self, category: str) -> None:
+        if self._answered or category not in self._categories:
+            return
+        button = next((b for b in self._buttons if b.property("category") == category), None)
+        if button is not None:
+            button.setChecked(not button.isChecked())  # _show_ticked follows through toggled
+        elif category in self._ticked_beyond:
+            self._ticked_beyond.remove(category)
+            self._show_ticked()
+        else:
+            self._ticked_beyond.append(category)
+            self._show_ticked()
+
+    def _record_set(self) -> None:
+        """Done or Enter: the ticked set is this text's coding (none ticked: none of these categories)."""
+        if self._answered or not self._several:
+            return
+        self._answered = True
+        self._finder_hint.clear()
+        ticked = set(self.ticked())
+        self.labelSetCoded.emit([name for name in self._categories if name in ticked])
+
+    def _show_ticked(self) -> None:
+        ticked = self.ticked()
+        self._ticked_note.setText(
+            "Ticked: " + ", ".join(ticked) + ". Enter records them." if ticked else
+            "Nothing ticked: Enter records “none of these categories” for this text.")
+
     def _code(self, category: str) -> None:
+        if self._several:
+            self._toggle(category)
+            return
         if self._answered or category not in self._categories:
             return
         self._answered = True
@@ -290,16 +384,26 @@ class CodingTextView(QWidget):
         """Return in the list: the category whose name was typed, or the only one that contains it."""
         typed = " ".join(self._finder.lineEdit().text().split()).casefold()
         if not typed:
+            self._record_set()  # several categories: Enter in the empty list records the ticked ones
             return
         exact = [name for name in self._categories if name.casefold() == typed]
         partial = [name for name in self._categories if typed in name.casefold()]
         found = exact or (partial if len(partial) == 1 else [])
         if found:
-            self._code(found[0])
+            self._choose(found[0])
         elif partial:
             self._finder_hint.setText(f"{len(partial)} categories contain “{typed}”: choose one from the list.")
         else:
             self._finder_hint.setText(f"No category is called “{typed}”.")
+
+    def keyPressEvent(self, event) -> None:  # noqa: ANN001, N802 — Qt's name
+        """Enter records the ticked set (a key press no part of the view took, so a dialog's or the
+        list's Enter stays theirs)."""
+        if self._several and event.key() in (Qt.Key.Key_Return, Qt.Key.Key_Enter) and not event.isAutoRepeat():
+            self._record_set()
+            event.accept()
+            return
+        super().keyPressEvent(event)
 
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:
         if watched is self._finder.lineEdit() and event.type() == QEvent.Type.KeyPress:
@@ -340,6 +444,7 @@ class CodingTextView(QWidget):
             shortcut.setEnabled(answering)
         self._skip.setEnabled(answering)
         self._flag.setEnabled(answering)
+        self._done.setEnabled(answering)
 
     def _set_text(self, text: str) -> None:
         if text.strip():
@@ -376,19 +481,32 @@ class CodingTextView(QWidget):
         self._flag_note.setText(words)
         self._flag_note.setVisible(bool(words))
 
-    def _build_buttons(self) -> None:
+    def _build_buttons(self, ticked: Sequence[str] = ()) -> None:
         for button in self._buttons:
             button.removeEventFilter(self)
             button.setParent(None)
             button.deleteLater()
         self._buttons = []
+        several = self._several
+        self._buttons_row.setStyleSheet(LABEL_SET_STYLE if several else CATEGORY_BUTTON_STYLE)
+        self._code_title.setText("Tick every category that fits, then Done:" if several else "Code as:")
+        self._keys_hint.setText(SEVERAL_KEYS if several else SINGLE_KEYS)
+        self._ticked_beyond = [name for name in ticked if name in self._categories[KEYED:]]
         for number, name in enumerate(self._categories[:KEYED], start=1):
-            button = QPushButton(category_button_text(number, name), objectName=f"categoryButton{number}")
+            button: QAbstractButton
+            if several:
+                button = QCheckBox(category_button_text(number, name), objectName=f"categoryButton{number}")
+                button.setChecked(name in ticked)
+                button.setToolTip(f"Tick or untick “{name}” for this text (key {number}).")
+                button.setFocusPolicy(Qt.FocusPolicy.NoFocus)  # Enter stays Done, never a box's toggle
+                button.toggled.connect(lambda _checked: self._show_ticked())
+            else:
+                button = QPushButton(category_button_text(number, name), objectName=f"categoryButton{number}")
+                button.setToolTip(f"Code this text as “{name}” (key {number}).")
+                button.clicked.connect(lambda _=False, category=name: self._code(category))
             button.setProperty("category", name)
             button.setProperty("current", name == self._current)
-            button.setToolTip(f"Code this text as “{name}” (key {number}).")
             button.setCursor(Qt.CursorShape.PointingHandCursor)
-            button.clicked.connect(lambda _=False, category=name: self._code(category))
             button.installEventFilter(self)
             self._buttons_row.add_widget(button)
             self._buttons.append(button)
@@ -404,3 +522,6 @@ class CodingTextView(QWidget):
         self._finder.setCompleter(completer)
         self._finder_title.setText(f"All {len(self._categories)} categories:")
         self._finder_row.setVisible(len(self._categories) > KEYED)
+        self._done_row.setVisible(several)
+        if several:
+            self._show_ticked()

@@ -1,0 +1,110 @@
+"""The Coding step where a text can have several categories: number keys tick and untick check
+boxes, Enter records the ticked set (none ticked: "none of these categories"), S skips, Z undoes;
+the texts are drawn at random with the quick model and "Codings to check" saying why they are off;
+and the coded sets reach the table a study runs on."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+from PySide6.QtCore import Qt
+
+from guiapp.core.study.label_sets import NO_CATEGORY
+from guiapp.core.study.mapping import apply_mapping
+from guiapp.ui.common.step_order import CODING_STEP
+from tests.ui.helpers import save_screenshot, wait_for_report
+
+FIXTURES = Path(__file__).resolve().parents[3] / "fixtures"
+CATEGORIES = ["economy", "health", "environment", "migration"]
+
+
+@pytest.fixture
+def several_window(qtbot, window, tmp_path):
+    source = tmp_path / "speeches.csv"
+    shutil.copy(FIXTURES / "multi_label_small.csv", source)
+    window.coding_page.bar.coder_edit.setText("Ana")
+    window.open_path(source)
+    wait_for_report(qtbot, window)
+    window.data_page.mapping_panel.several.setChecked(True)
+    qtbot.waitUntil(lambda: window.data_page.mapping().multi_label)
+    wait_for_report(qtbot, window)
+    qtbot.waitUntil(lambda: window.session.mapping.multi_label)
+    window.go_to_step(CODING_STEP)
+    page = window.coding_page
+    qtbot.waitUntil(lambda: page.current is not None)
+    yield window, source
+    page.cancel_jobs()
+
+
+def test_keys_tick_enter_records_the_set_and_none_ticked_is_a_coding(qtbot, several_window):
+    window, source = several_window
+    page, view, session = window.coding_page, window.coding_page.text_view, window.session
+    assert view.codes_several() and page.content.isVisible()
+    names = [button.property("category") for button in view.category_buttons()]
+    assert names == ["economy", "environment", "health", "migration"]  # the study's order of categories
+    first = page.current.row
+    qtbot.keyClick(view, "3")
+    qtbot.keyClick(view, "4")
+    qtbot.keyClick(view, "1")
+    qtbot.keyClick(view, "1")  # ticked and unticked again
+    assert view.ticked() == ["health", "migration"]
+    assert "health, migration" in view.ticked_text()
+    save_screenshot(window, "coding_step_several_categories")
+    qtbot.keyClick(view, Qt.Key.Key_Return)
+    entry = session.codings.entries[-1]
+    assert (entry.row, entry.labels, entry.category, entry.coder) == (first, ("health", "migration"), None, "Ana")
+    assert entry.chosen_by == "random" and 0 < entry.probability <= 1
+    assert page.current is not None and page.current.row != first and view.ticked() == []
+    second = page.current.row
+    assert "none of these categories" in view.ticked_text()
+    view.done_button().click()  # nothing ticked: none of these categories
+    assert session.codings.label_sets_by_row()[second] == ()
+    third = page.current.row
+    qtbot.keyClick(view, "s")
+    assert session.codings.entries[-1].skipped and session.codings.entries[-1].row == third
+    said = []
+    page.statusMessage.connect(said.append)
+    qtbot.keyClick(view, "z")  # the skip is taken back and its text comes again
+    assert page.current.row == third and session.codings.entries[-1].row == second
+    qtbot.keyClick(view, "z")
+    assert page.current.row == second and second not in session.codings.label_sets_by_row()
+    assert said[-1].endswith("had been coded as “none of these categories”.")
+    qtbot.keyClick(view, "2")
+    qtbot.keyClick(view, Qt.Key.Key_Enter)
+    assert session.codings.label_sets_by_row() == {first: ("health", "migration"), second: ("environment",)}
+
+    table = session.study_table_with_codings()
+    sets = apply_mapping(table, session.coded_mapping()).frame["category"]
+    assert sets[first] == ("health", "migration") and sets[second] == ("environment",)
+    assert table.loc[first, CATEGORIES].tolist() == [0, 1, 0, 1]
+    assert session.frame.loc[first, CATEGORIES].isna().all()  # the table as read is not changed
+
+
+def test_suggestions_and_codings_to_check_say_why_they_are_off(qtbot, several_window):
+    window, _source = several_window
+    page = window.coding_page
+    view = page.text_view
+    for _ in range(3):
+        qtbot.keyClick(view, "1")
+        qtbot.keyClick(view, Qt.Key.Key_Return)
+    assert not page.bar.strategy_combo.isEnabled()
+    assert "at random" in page.bar.strategy_combo.toolTip()
+    assert "at random" in view.reason_text()
+    assert not page.review_tab.button.isEnabled()
+    assert not page.bar.kind_combo.isEnabled() and "at random" in page.bar.kind_combo.toolTip()
+    assert "one category per text" in page.progress.stop_sentence()
+    page.review()
+    assert not page.is_busy()
+    assert not page.loop.rounds  # no quick model is trained on sets
+
+
+def test_the_counts_hold_every_category_and_the_texts_with_none(qtbot, several_window):
+    window, _source = several_window
+    page = window.coding_page
+    counts = page.label_sets.counts(page._categories(), page._codings())
+    assert counts == {"economy": 35, "health": 27, NO_CATEGORY: 24, "environment": 21, "migration": 18}
+    qtbot.keyClick(page.text_view, "3")
+    qtbot.keyClick(page.text_view, Qt.Key.Key_Return)
+    assert page.label_sets.counts(page._categories(), page._codings())["health"] == 28
