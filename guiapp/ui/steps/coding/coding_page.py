@@ -40,6 +40,7 @@ from guiapp.ui.common.layouts import vbox
 from guiapp.ui.common.scroll_area import ScrollArea, fill
 from guiapp.ui.steps.coding.second_coder_panel import SecondCoderPanel
 from guiapp.ui.steps.coding.team_bar import TeamBar
+from guiapp.ui.steps.coding.label_set_coding import DRAWN_AT_RANDOM, INTRO, NO_CHECK, LabelSetCoding, undone_set_words
 from guiapp.ui.steps.coding.team_coding import TeamCoding
 from guiapp.workers import Worker, WorkerSlot
 
@@ -49,13 +50,12 @@ CODE_TAB, CODEBOOK_TAB, REVIEW_TAB, SECOND_CODER_TAB = range(4)
 
 
 NOTHING_TO_CODE = ("No texts to code yet", "Open your texts on the Data step and choose the column that holds them.")
-SEVERAL_CATEGORIES = ("Code these texts in your spreadsheet",
-                      "The Coding step gives each text one category. Your study lets a text have several categories "
-                      "(the Data step's “A text can have several categories”), so code more texts in your spreadsheet, "
-                      "one column per category, and open it again.")
 
-def undone_words(row: str, category: str | None) -> str:
-    """What Undo says: "Undone: row 12 had been coded as “health”." (or skipped)."""
+def undone_words(row: str, category: str | None, labels: tuple[str, ...] | None = None) -> str:
+    """What Undo says: "Undone: row 12 had been coded as “health”." (or skipped; or its set of
+    categories, where a text can have several)."""
+    if labels is not None:
+        return undone_set_words(row, labels)
     if category is None:
         return f"Undone: row {row} had been skipped."
     return f"Undone: row {row} had been coded as “{category}”."
@@ -86,6 +86,7 @@ class CodingPage(SessionPage):
         self.content = self._build_content()
         layout = fill(self, self.content)
         layout.addWidget(self.empty)
+        self.label_sets = LabelSetCoding(self.session)  # several categories per text: check boxes, drawn at random
         self.content.hide()
 
         session = self.session
@@ -111,6 +112,7 @@ class CodingPage(SessionPage):
         self.team_bar.switched.connect(lambda _coder: self._team_changed())
         self.team_bar.teamWanted.connect(self.open_team_dialog)
         self.bar = CodingBar()
+        self.intro, self._one_category_intro = intro, intro.text()
         self.bar.strategyChosen.connect(self._strategy_chosen)
         self.bar.kindChosen.connect(lambda _kind: self._rebuild_loop(force=True))
         self.bar.sourceChosen.connect(lambda _source: self._rebuild_loop(force=True))
@@ -131,6 +133,7 @@ class CodingPage(SessionPage):
         self.text_view.flagged.connect(self.flag)
         self.text_view.categoryHovered.connect(
             lambda name: self.card.show_category(self.session.codebook.category(name) or CodebookCategory(name)))
+        self.text_view.labelSetCoded.connect(self.code_set)
         self.card = CodebookCard()
         self.card.setMinimumHeight(110)  # a long definition scrolls inside the card
         self.card.setMaximumHeight(260)
@@ -181,9 +184,11 @@ class CodingPage(SessionPage):
         a second file's — kept while they stay the same."""
         session = self.session
         frame, mapping = session.frame, session.mapping
-        several = bool(mapping.multi_label)
-        usable = frame is not None and bool(mapping.text_columns) and not several
-        self.empty.set_words(*(SEVERAL_CATEGORIES if several else NOTHING_TO_CODE))
+        several = self.label_sets.on
+        usable = frame is not None and bool(mapping.text_columns)
+        self.intro.setText(INTRO if several else self._one_category_intro)
+        if usable:
+            self.label_sets.show_mode(self.bar, self.progress)
         self.content.setVisible(usable)
         self.empty.setVisible(not usable)
         if not usable:
@@ -191,7 +196,8 @@ class CodingPage(SessionPage):
             return
         second = session.coding_texts
         self.bar.set_second_file(file_name(second) if second is not None else None)
-        key = (id(frame), tuple(mapping.text_columns), mapping.category_column, id(second), self.bar.kind(),
+        key = (id(frame), tuple(mapping.text_columns), mapping.category_column, several,
+               tuple(mapping.category_columns), id(second), self.bar.kind(),
                self.bar.source(), repr(self._fixes()), self.team_coding.key())
         if key == self._pool_key and not force:
             return
@@ -205,7 +211,7 @@ class CodingPage(SessionPage):
             self.review_tab.button.setEnabled(False)
             self.text_view.show_empty(str(error))
             return
-        self.review_tab.button.setEnabled(True)
+        self.review_tab.button.setEnabled(not several)
         self._codebook_changed()
         self._codings_changed()
         self._show_next()
@@ -227,6 +233,9 @@ class CodingPage(SessionPage):
             taken = self.team_coding.taken_by_others(SECOND_FILE)
             rows = [row for row in second_texts if row not in taken]
             return CodingLoop(rows, [second_texts[row] for row in rows], source=SECOND_FILE,
+        if self.label_sets.on:  # the quick model learns one category per text: drawn at random
+            self.label_sets.check_source(self.bar.source() == SECOND_FILE and second_texts is not None)
+            options["strategy"] = "random"
                               table_texts=table_texts, **options)
         self._texts_frame = frame
         taken = self.team_coding.taken_by_others(TABLE)  # a team without a draw: texts no one has coded yet
@@ -266,6 +275,8 @@ class CodingPage(SessionPage):
         names = [name for name in self.session.codebook.names() if name not in left_out]
         now = current_categories(self._file_categories, self._codings(), fixes)
         for category in [*sorted(set(now.categories.values())), *self.loop.pool.coded_counts(self._codings(), {})]:
+        if self.label_sets.on:
+            return self.label_sets.categories(self.session.codebook.names(), self._codings())
             if category not in names:
                 names.append(category)
         return names
@@ -293,8 +304,12 @@ class CodingPage(SessionPage):
     def skip(self) -> None:
         self._record(None)
 
-    def _record(self, category: str | None) -> None:
+    def _record(self, category: str | None, labels: list | None = None) -> None:
         suggestion, coder = self.current, self._coder() if self.current is not None else None
+    def code_set(self, labels: list) -> None:
+        """Several categories per text: the ticked set ([] for none of these categories)."""
+        self._record(None, labels=list(labels))
+
         if suggestion is None or coder is None:
             return
         if self.loop is None or not self._is_open(suggestion):
@@ -304,7 +319,7 @@ class CodingPage(SessionPage):
         self._codings().record(
             suggestion.row, category, coder=coder, chosen_by=suggestion.choice.strategy,
             probability=suggestion.choice.probability, source=suggestion.source, flag=flag, comment=comment,
-            file_category=self._file_categories.get(suggestion.row))
+            file_category=self._file_categories.get(suggestion.row) if labels is None else None, labels=labels)
         self.current = None  # answered: the next text is drawn below, once
         self.session.codings_changed()
         self._show_next()
@@ -321,7 +336,7 @@ class CodingPage(SessionPage):
             self.statusMessage.emit("Nothing to undo.")
             return
         self.session.codings_changed()
-        self.statusMessage.emit(undone_words(self._shown_row(undone.source, undone.row), undone.category))
+        self.statusMessage.emit(undone_words(self._shown_row(undone.source, undone.row), undone.category, undone.labels))
         self._show_next(again=undone)
 
     def flag(self, flag: str, comment: str) -> None:
@@ -361,11 +376,13 @@ class CodingPage(SessionPage):
                                       "means, example texts); then code each text with the keys 1–9.")
             return
         frame, mapping = self._texts_frame, self.session.mapping
-        hidden = {*mapping.text_columns, mapping.category_column}
+        hidden = {*mapping.text_columns, mapping.category_column, *mapping.category_columns}
         metadata = self._shown_cells(frame, suggestion.row, [c for c in frame.columns if c not in hidden]) \
             if frame is not None and suggestion.row in frame.index else {}
-        self.text_view.show_text(suggestion.text, metadata, categories, reason=suggestion.reason,
-                                 flag=self._flag[0], comment=self._flag[1])
+        several = self.label_sets.on
+        self.text_view.show_text(suggestion.text, metadata, categories,
+                                 reason=DRAWN_AT_RANDOM if several and suggestion.reason == "Chosen at random."
+                                 else suggestion.reason, flag=self._flag[0], comment=self._flag[1], several=several)
 
     def _shown_cells(self, frame, row, columns: list) -> dict:  # noqa: ANN001
         """Column → the text of ``row``'s cell, as the researcher reads it (a column of dates at
@@ -391,7 +408,7 @@ class CodingPage(SessionPage):
         position = loop.pool.position(undone.row, loop.source)
         if position is None or position >= loop.pool.n_pool:  # a coded text of the file, not one to code
             return None
-        reason = undone_words(self._shown_row(undone.source, undone.row), undone.category)
+        reason = undone_words(self._shown_row(undone.source, undone.row), undone.category, undone.labels)
         return Suggestion(undone.row, Choice(position, undone.probability, undone.chosen_by), reason,
                           loop.source, loop.pool.text(undone.row, loop.source))
 
@@ -407,6 +424,8 @@ class CodingPage(SessionPage):
         # while its thread runs, so a new one never cancels one whose answer is on its way
         if loop is None or self._retrain_slot.current is not None or not loop.needs_retraining(
                 self._codings(), self._file_categories):
+            return
+        if self.label_sets.on:  # the quick model learns one category per text
             return
         if self._failed_with == (id(loop), len(self._codings())):  # said once; tried again after the next coding
             return
@@ -439,6 +458,10 @@ class CodingPage(SessionPage):
         worker.signals.failed.connect(lambda error: self.errorRaised.emit(error, "Checking the codings"))
         self._review_slot.start(worker)
         self.statusMessage.emit("Checking the codings…")
+        if self.label_sets.on:
+            self.review_tab.panel.set_waiting(NO_CHECK)
+            self.statusMessage.emit(NO_CHECK)
+            return
 
     def check_codings(self) -> None:
         """"Check my codings" from another step: the doubted codings, on this step."""
@@ -479,12 +502,16 @@ class CodingPage(SessionPage):
                 log is not self._drawn_from or not self._is_open(current)):
             self._show_next()  # drawn against other codings (an opened project's arrived since): draw again
         counts = {}
-        if self.loop is not None:  # every category, the ones without codings too
+        if self.loop is not None and self.label_sets.on:
+            counts = self.label_sets.counts(self._categories(), log)
+        elif self.loop is not None:  # every category, the ones without codings too
             counts = {category: 0 for category in self._categories()}
             counts.update(self.loop.pool.coded_counts(log, self._file_categories))
         coded = self.team_coding.coded_by_active() if self.team_coding.on else self.session.coded_texts_here()
         self.progress.set_counts(counts, log.per_hour(), coded=coded)
-        if self.loop is not None:
+        if self.loop is not None and self.label_sets.on:
+            self.review_tab.panel.set_waiting(NO_CHECK)
+        elif self.loop is not None:
             self.review_tab.show_readiness(counts, self._trained_on())
         self.text_view.set_can_undo(bool(log.entries_of()))  # the first coding's entries (not a second coder's)
 
@@ -494,7 +521,7 @@ class CodingPage(SessionPage):
         self.team_bar.refresh()
         self.bar.coder_edit.parentWidget().setVisible(not self.team_bar.has_team())
         drawn = self.team_coding.drawn  # the draw says which text comes next, not a strategy
-        self.bar.strategy_combo.setEnabled(not drawn)
+        self.bar.strategy_combo.setEnabled(not drawn and not self.label_sets.on)
         self.bar.strategy_combo.setToolTip(
             "The team's draw gives each coder their texts in a random order of its own." if drawn else
             "How TextLab chooses the next text. Every choice is recorded with the chance it had, so that shares "
@@ -502,6 +529,7 @@ class CodingPage(SessionPage):
 
     def _team_changed(self) -> None:
         """Another coder codes, or the team or its draw changed: the queue is theirs (built again only
+            DRAWN_AT_RANDOM if self.label_sets.on else
         when what it depends on changed, ``TeamCoding.key``)."""
         self._rebuild_loop()
         self._show_team()
