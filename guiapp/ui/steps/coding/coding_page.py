@@ -35,12 +35,12 @@ from guiapp.ui.steps.coding.coding_sheet_dialogs import CodingSheets
 from guiapp.ui.steps.coding.coding_progress import CodingProgress
 from guiapp.ui.steps.coding.coding_review_tab import CodingReviewTab
 from guiapp.ui.steps.coding.coding_text_view import CodingTextView
+from guiapp.ui.steps.coding.label_set_coding import DRAWN_AT_RANDOM, INTRO, NO_CHECK, LabelSetCoding, undone_set_words
 from guiapp.ui.common.empty_state import EmptyState
 from guiapp.ui.common.layouts import vbox
 from guiapp.ui.common.scroll_area import ScrollArea, fill
 from guiapp.ui.steps.coding.second_coder_panel import SecondCoderPanel
 from guiapp.ui.steps.coding.team_bar import TeamBar
-from guiapp.ui.steps.coding.label_set_coding import DRAWN_AT_RANDOM, INTRO, NO_CHECK, LabelSetCoding, undone_set_words
 from guiapp.ui.steps.coding.team_coding import TeamCoding
 from guiapp.workers import Worker, WorkerSlot
 
@@ -81,12 +81,12 @@ class CodingPage(SessionPage):
         self._file_categories: dict = {}  # row → the category the file gives it
         self._drawn_from = None  # the record of codings the text on screen was drawn against
         self.team_coding = TeamCoding(self.session)  # a team's coder codes on their own record
+        self.label_sets = LabelSetCoding(self.session)  # several categories per text: check boxes, drawn at random
 
         self.empty = EmptyState(*NOTHING_TO_CODE, "coding")
         self.content = self._build_content()
         layout = fill(self, self.content)
         layout.addWidget(self.empty)
-        self.label_sets = LabelSetCoding(self.session)  # several categories per text: check boxes, drawn at random
         self.content.hide()
 
         session = self.session
@@ -107,12 +107,12 @@ class CodingPage(SessionPage):
                        "every coding; your spreadsheet is never changed.")
         intro.setWordWrap(True)
         intro.setStyleSheet(theme.MUTED_STYLE)
+        self.intro, self._one_category_intro = intro, intro.text()
 
         self.team_bar = TeamBar(self.team_coding)
         self.team_bar.switched.connect(lambda _coder: self._team_changed())
         self.team_bar.teamWanted.connect(self.open_team_dialog)
         self.bar = CodingBar()
-        self.intro, self._one_category_intro = intro, intro.text()
         self.bar.strategyChosen.connect(self._strategy_chosen)
         self.bar.kindChosen.connect(lambda _kind: self._rebuild_loop(force=True))
         self.bar.sourceChosen.connect(lambda _source: self._rebuild_loop(force=True))
@@ -128,12 +128,12 @@ class CodingPage(SessionPage):
 
         self.text_view = CodingTextView()
         self.text_view.coded.connect(self.code)
+        self.text_view.labelSetCoded.connect(self.code_set)
         self.text_view.skipped.connect(self.skip)
         self.text_view.undoRequested.connect(self.undo)
         self.text_view.flagged.connect(self.flag)
         self.text_view.categoryHovered.connect(
             lambda name: self.card.show_category(self.session.codebook.category(name) or CodebookCategory(name)))
-        self.text_view.labelSetCoded.connect(self.code_set)
         self.card = CodebookCard()
         self.card.setMinimumHeight(110)  # a long definition scrolls inside the card
         self.card.setMaximumHeight(260)
@@ -228,14 +228,14 @@ class CodingPage(SessionPage):
         second_texts = dict(zip(second.index, texts_of(second, mapping), strict=True)) if second is not None else None
         self._file_categories = file_categories(frame, mapping)
         options = {"kind": self.bar.kind(), "strategy": self.bar.strategy(), "fixes": self._fixes()}
+        if self.label_sets.on:  # the quick model learns one category per text: drawn at random
+            self.label_sets.check_source(self.bar.source() == SECOND_FILE and second_texts is not None)
+            options["strategy"] = "random"
         if self.bar.source() == SECOND_FILE and second_texts is not None:
             self._texts_frame = second
             taken = self.team_coding.taken_by_others(SECOND_FILE)
             rows = [row for row in second_texts if row not in taken]
             return CodingLoop(rows, [second_texts[row] for row in rows], source=SECOND_FILE,
-        if self.label_sets.on:  # the quick model learns one category per text: drawn at random
-            self.label_sets.check_source(self.bar.source() == SECOND_FILE and second_texts is not None)
-            options["strategy"] = "random"
                               table_texts=table_texts, **options)
         self._texts_frame = frame
         taken = self.team_coding.taken_by_others(TABLE)  # a team without a draw: texts no one has coded yet
@@ -270,13 +270,13 @@ class CodingPage(SessionPage):
         table is now (merged spellings once; a category left out on the Data step never)."""
         from guiapp.core.coding.current_table import current_categories, left_out_names
 
+        if self.label_sets.on:
+            return self.label_sets.categories(self.session.codebook.names(), self._codings())
         fixes = self._fixes()
         left_out = left_out_names(fixes)
         names = [name for name in self.session.codebook.names() if name not in left_out]
         now = current_categories(self._file_categories, self._codings(), fixes)
         for category in [*sorted(set(now.categories.values())), *self.loop.pool.coded_counts(self._codings(), {})]:
-        if self.label_sets.on:
-            return self.label_sets.categories(self.session.codebook.names(), self._codings())
             if category not in names:
                 names.append(category)
         return names
@@ -301,15 +301,15 @@ class CodingPage(SessionPage):
     def code(self, category: str) -> None:
         self._record(category)
 
+    def code_set(self, labels: list) -> None:
+        """Several categories per text: the ticked set ([] for none of these categories)."""
+        self._record(None, labels=list(labels))
+
     def skip(self) -> None:
         self._record(None)
 
     def _record(self, category: str | None, labels: list | None = None) -> None:
         suggestion, coder = self.current, self._coder() if self.current is not None else None
-    def code_set(self, labels: list) -> None:
-        """Several categories per text: the ticked set ([] for none of these categories)."""
-        self._record(None, labels=list(labels))
-
         if suggestion is None or coder is None:
             return
         if self.loop is None or not self._is_open(suggestion):
@@ -420,12 +420,12 @@ class CodingPage(SessionPage):
     # -- the quick model ------------------------------------------------------------------------------
     def _retrain_if_due(self) -> None:
         loop = self.loop
+        if self.label_sets.on:  # the quick model learns one category per text
+            return
         # one retraining at a time: a job counts until its answer was delivered (its ``done``), not only
         # while its thread runs, so a new one never cancels one whose answer is on its way
         if loop is None or self._retrain_slot.current is not None or not loop.needs_retraining(
                 self._codings(), self._file_categories):
-            return
-        if self.label_sets.on:  # the quick model learns one category per text
             return
         if self._failed_with == (id(loop), len(self._codings())):  # said once; tried again after the next coding
             return
@@ -453,15 +453,15 @@ class CodingPage(SessionPage):
     def review(self) -> None:
         if self.loop is None:
             return
+        if self.label_sets.on:
+            self.review_tab.panel.set_waiting(NO_CHECK)
+            self.statusMessage.emit(NO_CHECK)
+            return
         worker = Worker(self.loop.review, snapshot(self._codings()), dict(self._file_categories), name="review")
         worker.signals.finished.connect(self._reviewed)
         worker.signals.failed.connect(lambda error: self.errorRaised.emit(error, "Checking the codings"))
         self._review_slot.start(worker)
         self.statusMessage.emit("Checking the codings…")
-        if self.label_sets.on:
-            self.review_tab.panel.set_waiting(NO_CHECK)
-            self.statusMessage.emit(NO_CHECK)
-            return
 
     def check_codings(self) -> None:
         """"Check my codings" from another step: the doubted codings, on this step."""
@@ -524,12 +524,12 @@ class CodingPage(SessionPage):
         self.bar.strategy_combo.setEnabled(not drawn and not self.label_sets.on)
         self.bar.strategy_combo.setToolTip(
             "The team's draw gives each coder their texts in a random order of its own." if drawn else
+            DRAWN_AT_RANDOM if self.label_sets.on else
             "How TextLab chooses the next text. Every choice is recorded with the chance it had, so that shares "
             "estimated later can correct for it.")
 
     def _team_changed(self) -> None:
         """Another coder codes, or the team or its draw changed: the queue is theirs (built again only
-            DRAWN_AT_RANDOM if self.label_sets.on else
         when what it depends on changed, ``TeamCoding.key``)."""
         self._rebuild_loop()
         self._show_team()
