@@ -179,3 +179,17 @@ def test_the_imported_codings_survive_saving_and_reopening_the_project(tmp_path)
     assert again.codings.team.coders == ["Ann", "Bo"]
     assert [(e.row, e.category, e.coder, e.chosen_by) for e in again.codings.entries][-1] == (3, "Economy", "Bo", SHEET)
     assert import_sheet(again.codings, path, again.table, MAPPING, again.codebook).added == 0  # same id after reopening
+
+
+def test_each_imported_coding_records_the_codebooks_current_version(tmp_path):
+    from guiapp.core.coding.codebook_versions import CodebookHistory
+
+    log = CodingLog()
+    log.history = CodebookHistory(CODEBOOK, "First version")
+    revised = Codebook([CodebookCategory("Health", "Illness, doctors, hospitals, and care homes."),
+                        CodebookCategory("Economy", "Jobs, prices, trade."), CodebookCategory("Other")])
+    assert log.history.revise(revised, "Care homes count as health") is not None
+    path, _ = write_sheet_for(tmp_path / "bo.xlsx", log, _frame(), MAPPING, revised, "Bo")
+    _fill(path, {1: ("Health", "")})
+    import_sheet(log, path, _frame(), MAPPING, revised)
+    assert log.entries[-1].codebook_version == 2

@@ -75,6 +75,9 @@ class ExportSheetDialog(QDialog):
 
         self.coder_combo = QComboBox(objectName="sheetCoder", editable=True)
         self.coder_combo.addItems(coders_of(session.codings))
+        team = session.codings.team
+        if team is not None and team.is_team and team.active:
+            coder = team.active  # the coder the team bar shows now
         self.coder_combo.setEditText(coder if coder else self.coder_combo.currentText())
         self.coder_combo.lineEdit().setPlaceholderText("the coder's name or initials")
         self.coder_combo.setToolTip("Choose one of the coders, or type a new coder's name: they join the team "

@@ -119,3 +119,15 @@ def test_no_texts_left_is_said_before_export(qtbot, page, monkeypatch, tmp_path)
     dialog = export_for(qtbot, page, monkeypatch, tmp_path / "bo.xlsx")
     assert "no texts left for Bo" in dialog.preview.text()
     assert not dialog.export_button.isEnabled()
+
+
+def test_the_dialog_offers_the_teams_coders_and_starts_with_the_active_one(qtbot, page):
+    from guiapp.core.coding.team import Team
+
+    page.session.codings.team = Team(["Ann", "Bo", "Cy"], active="Cy")
+    dialog = ExportSheetDialog(page.session, parent=page, coder="Ann")
+    qtbot.addWidget(dialog)
+    assert [dialog.coder_combo.itemText(i) for i in range(dialog.coder_combo.count())] == ["Ann", "Bo", "Cy"]
+    assert dialog.coder() == "Cy" and "for Cy" in dialog.preview.text()
+    dialog.coder_combo.setEditText("Dee")  # a new coder: joins the team when the sheet comes back
+    assert "for Dee" in dialog.preview.text()
