@@ -4,6 +4,11 @@ coding more will change little, and pointing to the codings the models doubt.
 
 Every coding goes into the study session's record (``CodingLog``): the spreadsheet is never
 changed, and the project (autosaved after every coding) keeps them.
+
+When a team codes (the bar above, ``team_bar.py``; "Team…", ``team_dialog.py``), the step's
+machinery works on the active coder's own record (``self._codings()``, ``team_coding.py``): they
+code, undo and flag only their own codings, never see another coder's, and get the texts the
+team's draw gave them — or, without a draw, texts no one has coded yet.
 """
 
 from __future__ import annotations
@@ -164,7 +169,8 @@ class CodingPage(SessionPage):
         self.codebook_tab.statusMessage.connect(self.statusMessage)
         self.tabs.addTab(self.codebook_tab, "Codebook")
         self.tabs.addTab(self.review_tab, "Codings to check")
-        self.second_coder = SecondCoderPanel(self.session, lambda: self.bar.coder() or None)
+        self.second_coder = SecondCoderPanel(  # the first coder: the team's active one, when a team codes
+            self.session, lambda: (self.team_coding.team.active if self.team_bar.has_team() else self.bar.coder()) or None)
         self.second_coder.statusMessage.connect(self.statusMessage)
         self.second_coder.textWanted.connect(self._show_disagreement)
         self.tabs.addTab(self.second_coder, "Second coder")
