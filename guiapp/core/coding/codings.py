@@ -378,7 +378,8 @@ def _history_dict(history: CodebookHistory | None) -> dict | None:
 
 
 def _category_key(entry: Coding) -> str | None:
-    return "; ".join(sorted(entry.labels)) if entry.labels is not None else entry.category
+    return "; ".join(sorted(entry.labels)) if entry.labels else NO_CATEGORY if entry.labels is not None \
+        else entry.category
 
 
 def _is_second_coder(entry: Coding) -> bool:
@@ -531,9 +532,7 @@ def with_label_sets(frame: pd.DataFrame, mapping: ColumnMapping, log: CodingLog)
     chosen). ``frame`` is not changed. Codings of one category (a study that allowed only one
     before) count as the set of that category."""
     import pandas as pd
-    sets: dict[Row, tuple[str, ...]] = {row: (coding.category,) for row, coding in log.latest("table").items()
-                                        if coding.labels is None and coding.category is not None}
-    sets.update(log.label_sets_by_row("table"))
+    sets = coded_sets(log)
     _check_rows(frame, sets)
     out = frame.copy()
     copy_row_origin(frame, out)
@@ -581,6 +580,22 @@ def label_set_counts(frame: pd.DataFrame, mapping: ColumnMapping, log: CodingLog
     """Coded texts per category where a text can have several (the file's with the log's applied),
     most frequent first; texts coded with none of them under ``NO_CATEGORY``."""
     merged: dict[Row, tuple[str, ...]] = dict(file_label_sets(frame, mapping))
-    merged.update({row: labels for row, labels in log.label_sets_by_row("table").items() if row in frame.index})
+    merged.update({row: labels for row, labels in coded_sets(log).items() if row in frame.index})
     found = Counter(label for labels in merged.values() for label in (labels or (NO_CATEGORY,)))
     return dict(found.most_common())
+
+
+def coded_sets(log: CodingLog, source: str = "table") -> dict[Row, tuple[str, ...]]:
+    """Row → the categories its latest coding (a team's: its resolved one) gives it, where a text can
+    have several. A coding of one category counts as the set of that category; a team's settled set
+    (its categories joined by "; ", or ``NO_CATEGORY``) as the set it names."""
+    found: dict[Row, tuple[str, ...]] = {}
+    for row, coding in log.latest(source).items():
+        if coding.labels is not None:
+            found[row] = tuple(coding.labels)
+        elif coding.category == NO_CATEGORY:
+            found[row] = ()
+        elif coding.category is not None:
+            found[row] = tuple(part.strip() for part in coding.category.split("; ") if part.strip()) \
+                if log.team_mode else (coding.category,)
+    return found

@@ -24,6 +24,7 @@ from guiapp.core.coding.adjudication import FALLBACKS, MAJORITY, Adjudication, S
 from guiapp.core.coding.coding_record import SECOND_CODER, SOURCES, Row, UnreadableCodings, check_version, row_label
 from guiapp.core.coding.team_assignment import TeamAssignment
 from guiapp.core.errors import UserError
+from guiapp.core.study.label_sets import NO_CATEGORY
 
 if TYPE_CHECKING:
     from guiapp.core.coding.coding_record import Coding
@@ -185,8 +186,8 @@ def codings_by_coder(entries: Iterable[Coding], source: str = TABLE) -> dict[Row
 
 
 def _category_of(entry: Coding) -> str | None:
-    if entry.labels is not None:
-        return "; ".join(sorted(entry.labels))
+    if entry.labels is not None:  # a set: none of the categories is a coding too, never read as missing
+        return "; ".join(sorted(entry.labels)) if entry.labels else NO_CATEGORY
     return entry.category
 
 

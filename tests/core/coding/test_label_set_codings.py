@@ -162,3 +162,26 @@ def test_the_coded_sets_survive_a_project_save_and_reopen(tmp_path):
     assert again.codings.label_sets_by_row() == {open_rows[0]: ("health", "migration"), open_rows[1]: ()}
     pd.testing.assert_frame_equal(with_codings(again.table, INDICATORS, again.codings),
                                   with_codings(table, INDICATORS, log))
+
+
+def test_a_team_s_sets_resolve_into_the_study_table_none_of_these_included():
+    from guiapp.core.coding.adjudication import Adjudication
+    from guiapp.core.coding.team import Team
+
+    table = indicator_table()
+    a, b, c = uncoded_rows(table, INDICATORS)[:3]
+    log = CodingLog(team=Team(coders=["Ana", "Ben"], active="Ana"))
+    for coder, labels in (("Ana", ["health", "economy"]), ("Ben", ["economy", "health"])):
+        log.record(a, None, labels=labels, coder=coder, chosen_by="random")
+    for coder in ("Ana", "Ben"):  # both: none of these categories — agreed, not missing
+        log.record(b, None, labels=[], coder=coder, chosen_by="random")
+    log.record(c, None, labels=["health"], coder="Ana", chosen_by="random")
+    log.record(c, None, labels=["migration"], coder="Ben", chosen_by="random")
+    rules = {text.row: text.rule for text in log.study_codings().texts}
+    assert rules[a] == rules[b] == "agreed"
+    log.team.adjudicate(c, Adjudication("health; migration", "Cleo"), "table")
+    sets = apply_mapping(with_codings(table, INDICATORS, log), INDICATORS).frame["category"]
+    assert sets[a] == ("economy", "health")
+    assert sets[b] == ()
+    assert sets[c] == ("health", "migration")
+    assert coded_counts(table, INDICATORS, log)[NO_CATEGORY] == 25
