@@ -108,8 +108,16 @@ class CurrentTable:
         from dataclasses import replace
 
         gone = {row_label(row) for row in self.left_out.index[self.left_out.to_numpy()]}
-        return CodingLog(replace(entry, category=fixed_category(entry.category, fixes), previous=None)
-                         for entry in log.entries if entry.source != "table" or entry.row not in gone)
+        team = log.team
+        if team is not None:  # a team's adjudications follow the fixes too (one of a left-out category goes)
+            team = team.copy()
+            team.adjudications = {key: replace(adjudication, category=fixed_category(adjudication.category, fixes))
+                                  for key, adjudication in team.adjudications.items()
+                                  if fixed_category(adjudication.category, fixes) is not None
+                                  and not (key[0] == "table" and key[1] in gone)}
+        return CodingLog((replace(entry, category=fixed_category(entry.category, fixes), previous=None)
+                          for entry in log.entries if entry.source != "table" or entry.row not in gone),
+                         team=team, history=log.history)
 
     def measured(self) -> pd.DataFrame:
         """The table without the rows of left-out categories, its category column holding the

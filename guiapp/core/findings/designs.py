@@ -61,10 +61,13 @@ class Step:
 class CodingStepDraws:
     """The Coding step's record: ``initial`` the corpus positions of the file's own codings (a
     simple random sample of the corpus is assumed for them); ``steps`` every text TextLab showed,
-    in the order shown (a text shown and skipped counts with the model's answer)."""
+    in the order shown (a text shown and skipped counts with the model's answer); ``left_out``
+    the positions of drawn texts a coding team left uncoded because its coders disagreed and no
+    one adjudicated (they count like skipped texts; the Findings say why)."""
 
     initial: Sequence[int]
     steps: Sequence[Step]
+    left_out: Sequence[int] = ()
     assumption = "The texts TextLab chose for coding are weighted by the chance with which they were chosen."
 
 

@@ -124,6 +124,7 @@ def table_findings_inputs(frame: pd.DataFrame, mapping, log=None, *, categories=
                         f"Code at least {MIN_CODED} texts (a few hundred give useful intervals) on the Coding step.")
     if len(table_entries) < len(log.entries_of()):
         notes.append("Codings of a second file are not texts of this table and are left out here.")
+    notes.extend(logged.team_notes())
     coded_categories = set(logged.labels)
     order = [c for c in (categories or ()) if c in coded_categories]
     order += sorted(coded_categories - set(order))

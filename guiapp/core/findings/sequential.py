@@ -161,11 +161,16 @@ def sequential(design: CodingStepDraws, checked: Checked) -> SequentialDraws:
     if n_draws + len(coded_initial) < 2:
         raise DataError("An interval needs at least two coded texts drawn at random or by the Coding step.",
                         "Code more texts in the Coding step.")
-    skipped = int(((events < 0) & is_draw).sum())
+    left_out = int(np.isin(shown, np.asarray(list(design.left_out), dtype=np.intp)).sum()) if len(design.left_out) else 0
+    skipped = int(((events < 0) & is_draw).sum()) - left_out
     by_hand = int(((events >= 0) & ~is_draw).sum())
     if skipped:
         warnings.append(f"{skipped:,} texts drawn for coding were skipped; they count with the model's answer, "
                         "which biases the shares if the model is often wrong on such texts.")
+    if left_out:
+        warnings.append(f"{left_out:,} texts drawn for coding were left out because their coders disagreed and no one "
+                        "adjudicated them; they count with the model's answer, which biases the shares if the model "
+                        "is often wrong on such texts. Adjudicate them on the Coding step.")
     if by_hand:
         warnings.append(f"{by_hand:,} texts were chosen by hand rather than drawn; their codings count, but they "
                         "do not stand for other texts.")
