@@ -87,6 +87,13 @@ class CodingLog:
         """Whether two or more named coders code, so that the study's coding is their resolved one."""
         return self.team is not None and self.team.is_team
 
+    def copy(self) -> CodingLog:
+        """A copy that later codings, decisions and versions do not change (for a job in the background)."""
+        import copy
+
+        return CodingLog(self.entries, team=self.team.copy() if self.team is not None else None,
+                         history=copy.deepcopy(self.history))
+
     def of_coder(self, coder: str) -> CodingLog:
         """``coder``'s own record: a view of this log that holds only their entries, and adds and
         undoes in this log."""

@@ -121,3 +121,22 @@ def test_an_untrusted_team_is_refused_in_words(team, words) -> None:  # noqa: AN
         CodingLog.from_dict(data)
     assert words in str(raised.value)
     assert "Traceback" not in str(raised.value)
+
+
+def test_a_copy_keeps_the_team_and_the_versions_and_does_not_follow_later_changes():
+    from guiapp.core.coding.adjudication import Adjudication
+    from guiapp.core.coding.codebook import Codebook, CodebookCategory
+    from guiapp.core.coding.codebook_versions import CodebookHistory
+    from guiapp.core.coding.codings import CodingLog
+    from guiapp.core.coding.team import Team
+
+    log = CodingLog(team=Team(["ann", "bob"]), history=CodebookHistory(Codebook([CodebookCategory("a")])))
+    log.record(1, "a", coder="ann", chosen_by="assigned")
+    log.record(1, "b", coder="bob", chosen_by="assigned")
+    copy = log.copy()
+    assert copy == log and copy.team_mode
+    log.team.adjudicate(1, Adjudication("b"))
+    log.history.revise(Codebook([CodebookCategory("a"), CodebookCategory("b")]), "b added")
+    log.record(2, "a", coder="ann", chosen_by="assigned")
+    assert copy.categories_by_row() == {} and log.categories_by_row() == {1: "b", 2: "a"}
+    assert len(copy.history.versions) == 1 and len(copy) == 2

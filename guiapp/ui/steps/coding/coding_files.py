@@ -23,9 +23,7 @@ OPENING = "Opening a file of texts to code"
 
 def snapshot(log):  # noqa: ANN001, ANN201 — a CodingLog
     """A copy of the record for a job in the background (coding goes on meanwhile)."""
-    from guiapp.core.coding.codings import CodingLog
-
-    return CodingLog(log.entries)
+    return log.copy()
 
 
 def _export_job(path, table, mapping, log, codebook, coding_texts, on_event):  # noqa: ANN001, ANN202

@@ -267,7 +267,6 @@ class CodingSheets(QObject):
 
     def import_sheet(self, path: Path | None = None) -> None:
         """"Import coding sheet…": ask for the sheet (unless given) and read it in the background."""
-        from guiapp.core.coding.codings import CodingLog
         from guiapp.core.coding.sheet_exchange import read_sheet
 
         session = self.session
@@ -277,7 +276,7 @@ class CodingSheets(QObject):
         if path is None:
             return
         path = Path(path)
-        snapshot = CodingLog(session.codings.entries)
+        snapshot = session.codings.copy()
         worker = Worker(read_sheet, path, session.frame, session.mapping, session.codebook, snapshot,
                         session.coding_texts, name=f"read {path.name}", light=True)
         worker.signals.finished.connect(lambda outcome: self._read(outcome, path.name))
