@@ -108,3 +108,69 @@ def test_the_counts_hold_every_category_and_the_texts_with_none(qtbot, several_w
     qtbot.keyClick(page.text_view, "3")
     qtbot.keyClick(page.text_view, Qt.Key.Key_Return)
     assert page.label_sets.counts(page._categories(), page._codings())["health"] == 28
+
+
+def test_a_team_codes_sets_blind_and_agreed_sets_reach_the_study(qtbot, several_window):
+    from guiapp.ui.steps.coding.team_dialog import TeamDialog
+
+    window, _source = several_window
+    page, session = window.coding_page, window.session
+    dialog = TeamDialog(session, page.bar.coder(), page)
+    dialog.changed.connect(page._team_changed)
+    qtbot.addWidget(dialog)
+    dialog.name_edit.setText("Bo")
+    dialog.add_button.click()
+    dialog.texts_spin.setValue(3)
+    dialog.overlap_spin.setValue(100)
+    assert dialog.draw_button.isEnabled(), dialog.plan_sentence.text()
+    dialog.draw_button.click()
+    page._team_changed()
+    team = session.codings.team
+    rows = team.assignment.rows_for("Ana")
+    assert page.text_view.codes_several() and page.current.row == rows[0]
+    plan = {rows[0]: ["3"], rows[1]: [], rows[2]: ["1", "4"]}  # health; none of these; economy and migration
+
+    def code_own_queue() -> list:
+        coded = []
+        for _ in rows:
+            row = page.current.row
+            for key in plan[row]:
+                qtbot.keyClick(page.text_view, key)
+            qtbot.keyClick(page.text_view, Qt.Key.Key_Return)
+            coded.append(row)
+        return coded
+
+    assert code_own_queue() == rows
+    page.team_bar.coder_combo.activated.emit(1)  # Bo codes now, blind to Ana's sets
+    assert team.active == "Bo" and page._codings().latest() == {}
+    assert page.text_view.ticked() == []
+    assert set(code_own_queue()) == set(rows)
+    assert all(entry.labels is not None for entry in session.codings.entries)
+    sets = apply_mapping(session.study_table_with_codings(), session.coded_mapping()).frame["category"]
+    assert (sets[rows[0]], sets[rows[1]], sets[rows[2]]) == (("health",), (), ("economy", "migration"))  # agreed
+
+
+def test_coded_sets_survive_saving_and_reopening_the_project(qtbot, several_window, tmp_path):
+    from tests.ui.steps.coding.test_coding_reopened import fresh_window
+
+    window, _source = several_window
+    page, view = window.coding_page, window.coding_page.text_view
+    first = page.current.row
+    qtbot.keyClick(view, "1")
+    qtbot.keyClick(view, "3")
+    qtbot.keyClick(view, Qt.Key.Key_Return)
+    project = tmp_path / "sets.textlab"
+    assert window.project.save_and_wait(project)
+    page.cancel_jobs()
+    again = fresh_window(qtbot)
+    again.coding_page.bar.coder_edit.setText("Ana")
+    again.project.open(project)
+    qtbot.waitUntil(lambda: not again.project.is_busy() and len(again.session.codings) == 1, timeout=60_000)
+    wait_for_report(qtbot, again)
+    qtbot.waitUntil(lambda: again.coding_page.current is not None and again.coding_page.text_view.codes_several(),
+                    timeout=10_000)
+    assert again.session.codings.label_sets_by_row() == {first: ("economy", "health")}
+    assert again.coding_page.current.row != first
+    sets = apply_mapping(again.session.study_table_with_codings(), again.session.coded_mapping()).frame["category"]
+    assert sets[first] == ("economy", "health")
+    again.coding_page.cancel_jobs()
