@@ -40,7 +40,14 @@ from guiapp.ui.steps.coding.coding_sheet_dialogs import CodingSheets
 from guiapp.ui.steps.coding.coding_progress import CodingProgress
 from guiapp.ui.steps.coding.coding_review_tab import CodingReviewTab
 from guiapp.ui.steps.coding.coding_text_view import CodingTextView
-from guiapp.ui.steps.coding.label_set_coding import DRAWN_AT_RANDOM, INTRO, NO_CHECK, LabelSetCoding, undone_set_words
+from guiapp.ui.steps.coding.label_set_coding import (
+    DRAWN_AT_RANDOM,
+    INTRO,
+    NO_CHECK,
+    SUGGESTED,
+    LabelSetCoding,
+    undone_set_words,
+)
 from guiapp.ui.common.empty_state import EmptyState
 from guiapp.ui.common.layouts import vbox
 from guiapp.ui.common.scroll_area import ScrollArea, fill
@@ -178,6 +185,19 @@ class CodingPage(SessionPage):
                                                   "seeing your codings; TextLab measures how far you agree.")
         self.tabs.setTabToolTip(REVIEW_TAB, "Codings the quick model, trained without each text, places in "
                                             "another category with confidence: keep or change each one.")
+        from guiapp.ui.steps.coding.disagreements_view import DisagreementsView  # a team's tabs
+        from guiapp.ui.steps.coding.team_agreement_view import TeamAgreementView
+
+        self.disagreements = DisagreementsView(self.session)
+        self.disagreements.statusMessage.connect(self.statusMessage)
+        self.team_agreement = TeamAgreementView(self.session)
+        self.team_agreement.disagreementsWanted.connect(lambda: self.tabs.setCurrentWidget(self.disagreements))
+        for view, name, tip in (
+                (self.disagreements, "Disagreements", "The texts a team's coders coded differently: decide each one's "
+                                                      "category, and choose what counts for the texts no one settled."),
+                (self.team_agreement, "Team agreement", "How far a team's coders agree: alpha, each pair's kappa, "
+                                                        "each coder against the adjudicated coding.")):
+            self.tabs.setTabToolTip(self.tabs.addTab(view, name), tip)
         vbox(panel, title, intro, self.team_bar, self.bar, (self.tabs, 1), margins=(24, 16, 24, 12))
         return panel
 
@@ -361,7 +381,8 @@ class CodingPage(SessionPage):
         suggestion = self._shown_again(again) if again is not None else None
         if suggestion is None:
             suggestion = (self.team_coding.next_assigned(loop) if self.team_coding.drawn
-                          else loop.next_text(self._codings(), self._file_categories))
+                          else self.label_sets.next_text(loop, self._codings(), self._file_categories)
+                          if self.label_sets.on else loop.next_text(self._codings(), self._file_categories))
         self.current, self._drawn_from = suggestion, self._codings()
         if suggestion is None and self.team_coding.drawn:
             self.text_view.show_empty(self.team_coding.progress_words() + " Every text the draw gave you here is "
@@ -426,7 +447,8 @@ class CodingPage(SessionPage):
     # -- the quick model ------------------------------------------------------------------------------
     def _retrain_if_due(self) -> None:
         loop = self.loop
-        if self.label_sets.on:  # the quick model learns one category per text
+        if self.label_sets.on:  # one yes/no question per category (label_set_coding.py)
+            self.label_sets.retrain_if_due(self)
             return
         # one retraining at a time: a job counts until its answer was delivered (its ``done``), not only
         # while its thread runs, so a new one never cancels one whose answer is on its way
@@ -530,7 +552,7 @@ class CodingPage(SessionPage):
         self.bar.strategy_combo.setEnabled(not drawn and not self.label_sets.on)
         self.bar.strategy_combo.setToolTip(
             "The team's draw gives each coder their texts in a random order of its own." if drawn else
-            DRAWN_AT_RANDOM if self.label_sets.on else
+            SUGGESTED if self.label_sets.on else
             "How TextLab chooses the next text. Every choice is recorded with the chance it had, so that shares "
             "estimated later can correct for it.")
 

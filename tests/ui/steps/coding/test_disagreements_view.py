@@ -7,7 +7,6 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-import pandas as pd
 import pytest
 from PySide6.QtCore import Qt
 

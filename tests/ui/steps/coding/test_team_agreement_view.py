@@ -7,8 +7,6 @@ from __future__ import annotations
 
 import math
 
-import pytest
-
 from guiapp.core.coding.adjudication import Adjudication
 from guiapp.core.coding.codebook import Codebook, CodebookCategory
 from guiapp.core.coding.team import Team
@@ -145,3 +143,27 @@ def test_without_a_team_it_says_how_to_start_one(qtbot, isolated_settings):
     qtbot.addWidget(view)
     view.show()
     assert "Team…" in view.headline_text() and view.result is None
+
+
+def test_the_coding_step_has_both_tabs_and_opens_the_disagreements(qtbot, isolated_settings):
+    from guiapp.ui.steps.coding.coding_page import CodingPage
+
+    session = session_of(team_codings())
+    page = CodingPage(session=session)
+    qtbot.addWidget(page)
+    page.resize(1280, 860)
+    page.show()
+    session.dataChanged.emit()
+    names = [page.tabs.tabText(i) for i in range(page.tabs.count())]
+    assert names[-2:] == ["Disagreements", "Team agreement"]
+    page.tabs.setCurrentWidget(page.team_agreement)
+    page.team_agreement.samples = 200
+    page.team_agreement.refresh()
+    qtbot.waitUntil(lambda: page.team_agreement.result is not None and not page.team_agreement.is_busy(),
+                    timeout=30_000)
+    save_screenshot(page, "coding_step_team_agreement")
+    page.team_agreement.settle_button.click()
+    assert page.tabs.currentWidget() is page.disagreements
+    assert page.disagreements.listed_rows()  # the team's disagreements, ready to settle
+    save_screenshot(page, "coding_step_disagreements")
+    page.cancel_jobs()
