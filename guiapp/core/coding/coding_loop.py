@@ -208,6 +208,16 @@ class CodingLoop:
     def groups(self) -> PoolClusters | None:
         return self._groups
 
+    @property
+    def rng(self) -> np.random.Generator:
+        """The loop's random draws (a suggestion made beside :meth:`next_text` draws from them too)."""
+        return self._rng
+
+    def features(self, on_event: EventCallback = ignore_events) -> Any:
+        """The features of the pool's texts, then the others': the last retraining's, else computed
+        (kept in the loop's cache). Reads the loop, never changes it."""
+        return self._features if self._features is not None else self._compute_features(on_event)
+
     # ------------------------------------------------------------------ what to code next
     def plan(self, log: CodingLog, file_categories: Mapping) -> tuple[str, np.ndarray, str]:
         """The strategy that would choose now (the researcher's, or the one it falls back to), its

@@ -55,7 +55,7 @@ def test_keys_tick_enter_records_the_set_and_none_ticked_is_a_coding(qtbot, seve
     qtbot.keyClick(view, Qt.Key.Key_Return)
     entry = session.codings.entries[-1]
     assert (entry.row, entry.labels, entry.category, entry.coder) == (first, ("health", "migration"), None, "Ana")
-    assert entry.chosen_by == "random" and 0 < entry.probability <= 1
+    assert entry.chosen_by in ("random", "uncertainty") and 0 < entry.probability <= 1
     assert page.current is not None and page.current.row != first and view.ticked() == []
     second = page.current.row
     assert "none of these categories" in view.ticked_text()
@@ -82,22 +82,31 @@ def test_keys_tick_enter_records_the_set_and_none_ticked_is_a_coding(qtbot, seve
     assert session.frame.loc[first, CATEGORIES].isna().all()  # the table as read is not changed
 
 
-def test_suggestions_and_codings_to_check_say_why_they_are_off(qtbot, several_window):
+def test_the_quick_model_asks_a_yes_no_question_per_category_and_suggests_the_doubtful_texts(qtbot, several_window):
     window, _source = several_window
     page = window.coding_page
     view = page.text_view
-    for _ in range(3):
-        qtbot.keyClick(view, "1")
-        qtbot.keyClick(view, Qt.Key.Key_Return)
-    assert not page.bar.strategy_combo.isEnabled()
-    assert "at random" in page.bar.strategy_combo.toolTip()
-    assert "at random" in view.reason_text()
-    assert not page.review_tab.button.isEnabled()
-    assert not page.bar.kind_combo.isEnabled() and "at random" in page.bar.kind_combo.toolTip()
-    assert "one category per text" in page.progress.stop_sentence()
+    # the file's 90 coded texts hold both answers for every category: the model learns at once
+    qtbot.waitUntil(lambda: page.label_sets.found is not None and not page.is_busy(), timeout=30_000)
+    found = page.label_sets.found
+    assert found.categories == ("economy", "environment", "health", "migration")
+    assert found.probabilities.shape == (page.loop.pool.n_pool, 4) and found.n_coded == 90
+    page._show_next()
+    assert page.current.choice.strategy == "uncertainty"
+    assert "least sure whether" in view.reason_text()
+    shown = page.current
+    qtbot.keyClick(view, "1")
+    qtbot.keyClick(view, Qt.Key.Key_Return)
+    entry = window.session.codings.entries[-1]
+    assert (entry.row, entry.chosen_by, entry.probability) == (shown.row, "uncertainty", shown.choice.probability)
+    assert not page.bar.strategy_combo.isEnabled() and "yes/no question" in page.bar.strategy_combo.toolTip()
+    assert "one category per text" in page.progress.stop_sentence()  # the stop signal is off, and says why
+    assert not page.review_tab.button.isEnabled()  # so is "Codings to check"
+    said = []
+    page.statusMessage.connect(said.append)
     page.review()
-    assert not page.is_busy()
-    assert not page.loop.rounds  # no quick model is trained on sets
+    assert said and "one category per text" in said[-1] and not page.is_busy()
+    assert not page.loop.rounds  # no model of one category per text is trained on sets
 
 
 def test_the_counts_hold_every_category_and_the_texts_with_none(qtbot, several_window):
