@@ -150,3 +150,37 @@ def test_without_a_team_it_says_how_to_start_one(qtbot, isolated_settings):
     qtbot.addWidget(widget)
     widget.show()
     assert "Team…" in widget.empty.text() and not widget.rule_combo.isEnabled() and widget.listed_rows() == []
+
+
+def test_texts_of_a_second_file_are_settled_apart_from_the_tables(view, qtbot):
+    from guiapp.core.coding.second_file import NAME_ATTR, texts_to_code
+
+    session = view.session
+    second = texts_to_code(coded_texts(6, seed=9).drop(columns="label"), MAPPING, "march.csv")
+    second.attrs[NAME_ATTR] = "march.csv"
+    for coder, category in (("Ann", "health"), ("Bo", "energy")):
+        session.codings.record(2, category, coder=coder, chosen_by="you", source="second file")
+    session.set_coding_texts(second)
+    assert view.source_combo.isVisible() and view.source_combo.itemText(1) == "Texts of march.csv"
+    assert view.listed_rows() == DISAGREEING  # the table's first
+    view.source_combo.setCurrentIndex(1)
+    view.source_combo.activated.emit(1)
+    assert view.listed_rows() == [2] and view.text_box.toPlainText() == second.loc[2, "text"]
+    view.pick("energy")
+    view.settle()
+    assert session.codings.team.adjudications_of("second file")[2].category == "energy"
+    assert session.codings.team.adjudications_of() == {}  # row 2 of the table is another text
+    assert session.codings.categories_by_row("second file")[2] == "energy"
+
+
+def test_the_arrow_keys_move_between_texts_and_a_number_picks(view, qtbot):
+    view.table.setFocus()
+    assert view.current_row() == 8
+    qtbot.keyClick(view.table, Qt.Key.Key_Down)
+    assert view.current_row() == 9 and view.text_box.toPlainText() == view.session.frame.loc[9, "text"]
+    qtbot.keyClick(view.table, Qt.Key.Key_2)
+    assert [b.isChecked() for b in view.category_buttons()] == [False, True, False]
+    assert "defence" in view.decision_line.text()
+    qtbot.keyClick(view.table, Qt.Key.Key_Up)  # moving on forgets an unconfirmed pick
+    assert view.current_row() == 8 and not any(b.isChecked() for b in view.category_buttons())
+    assert view.session.codings.team.adjudications_of() == {}
