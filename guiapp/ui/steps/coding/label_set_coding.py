@@ -31,8 +31,8 @@ SUGGESTED = ("Where a text can have several categories, TextLab asks one yes/no 
              "learnt). Every draw is recorded with its chance.")
 NO_CHECK = ("“Codings to check” is off where a text can have several categories: the quick model that doubts "
             "codings learns one category per text.")
-NO_STOP = ("The stop signal compares the quick model's answers from one round to the next, and that model learns "
-           "one category per text. Where a text can have several, code toward the goal above.")
+NO_STOP = ("The stop signal is measured for one category per text. Where a text can have several, code toward "
+           "the goal above.")
 INTRO = ("Code the texts nobody has coded yet, one after another: tick every category that fits with its number "
          "key, then press Enter (nothing ticked records “none of these categories”; S skips, Z undoes, F flags). "
          "TextLab suggests which text to code next and learns from every coding; your spreadsheet is never changed.")

@@ -94,6 +94,7 @@ def test_the_quick_model_asks_a_yes_no_question_per_category_and_suggests_the_do
     page._show_next()
     assert page.current.choice.strategy == "uncertainty"
     assert "least sure whether" in view.reason_text()
+    save_screenshot(window, "coding_step_several_categories_suggested")
     shown = page.current
     qtbot.keyClick(view, "1")
     qtbot.keyClick(view, Qt.Key.Key_Return)
