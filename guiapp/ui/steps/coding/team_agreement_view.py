@@ -240,8 +240,14 @@ class TeamAgreementView(QWidget):
         self._say(WORKING)
         worker = Worker(_agreement_job, snapshot, categories, several, self.samples, name="agreement of the team")
         worker.signals.finished.connect(lambda found, w=worker: self._found(w, found))
-        worker.signals.failed.connect(lambda error: self.session.report_error(error, "Measuring the team's agreement"))
+        worker.signals.failed.connect(lambda error, w=worker: self._failed(w, error))
         self._slot.start(worker)
+
+    def _failed(self, worker: Worker, error: BaseException) -> None:
+        if worker is self._slot.current:
+            self._key = None  # measured again on the next change
+            self._say("The team's agreement could not be measured: TextLab has said why in its message; change the codings and it measures again.")
+        self.session.report_error(error, "Measuring the team's agreement")
 
     def is_busy(self) -> bool:
         return self._slot.is_busy()
