@@ -85,11 +85,13 @@ class LoggedCodings:
 
 
 def design_from_log(log: CodingLog, file_categories: Mapping, corpus_rows: Sequence, *,
-                    source: str = "table") -> LoggedCodings:
+                    source: str = "table", sets: bool = False) -> LoggedCodings:
     """The design of texts coded in the file and in TextLab's Coding step. ``corpus_rows``: the row
     (the table's index label) of each corpus text, in corpus order; ``file_categories``: row → the
     category the file gives it (rows without one left out or None). ``source="second file"``: the
-    corpus is the second file the Coding step drew from (it has no codings of its own)."""
+    corpus is the second file the Coding step drew from (it has no codings of its own).
+    ``sets``: a text can have several categories: ``file_categories`` gives each coded row its
+    tuple of categories (``()``: coded with none of them) and the labels given back are such tuples."""
     place: dict = {}
     for position, row in enumerate(corpus_rows):
         key = row_label(row)
@@ -105,8 +107,13 @@ def design_from_log(log: CodingLog, file_categories: Mapping, corpus_rows: Seque
             if key not in place:
                 raise DataError(f"The file's coding of row {key!r} is for a text that is not in the corpus.",
                                 "Measure the shares in the table the texts were coded in.")
-            initial[key] = str(category)
-    latest = log.categories_by_row(source)
+            initial[key] = tuple(str(c) for c in category) if sets else str(category)
+    if sets:
+        from guiapp.core.coding.codings import coded_sets
+
+        latest = coded_sets(log, source)
+    else:
+        latest = log.categories_by_row(source)
     team_rows = [row for row in _team_drawn(log, source) if row not in initial]
     team_set = set(team_rows)
     steps: list[Step] = []

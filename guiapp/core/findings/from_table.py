@@ -6,6 +6,8 @@ random sample of the table; a text the Coding step drew where its model was unsu
 recorded chance with which it was drawn (the Coding step's draws), so the shares stay unbiased
 however the texts were chosen. A researcher who drew the file's codings at random within each group
 of a column (so many per party) can say so: the groups are then weighted by their size.
+Where a text can have several categories, each category is its own yes/no question
+(``label_set_table.py``).
 """
 
 from __future__ import annotations
@@ -36,6 +38,9 @@ class TableFindingsInputs:
     design: object  # RandomSample or CodingStepDraws
     excluded: tuple[str, ...] = ()  # columns never offered for groups (the texts, the codings)
     notes: tuple[str, ...] = ()
+    # a text can have several categories: the coded texts' 0/1 rows (``probabilities`` are then each
+    # category's own chance, and each category is a yes/no question: ``several_categories.py``)
+    coded_categories: np.ndarray | None = None
     source: ClassVar[str] = "table"  # the corpus: the table's own texts
 
     @property
@@ -70,6 +75,12 @@ class TableFindingsInputs:
                 raise DataError("Some coded texts were chosen on the Coding step, not drawn per group.",
                                 "Untick “drawn per group”: the Coding step's own chances weigh them.")
             design = Stratified(groups)
+        if self.coded_categories is not None:
+            from guiapp.core.findings.several_categories import estimate_each
+
+            return estimate_each(self.probabilities, self.categories, self.coded, self.coded_categories, design,
+                                 groups=groups, group_name=column or None, reference=reference or None,
+                                 all_pairs=all_pairs, on_event=on_event)
         return estimate_findings(self.probabilities, self.categories, self.coded, design, groups=groups,
                                  group_name=column or None, reference=reference or None, all_pairs=all_pairs,
                                  on_event=on_event)
@@ -78,6 +89,11 @@ class TableFindingsInputs:
         """A regression of a category on the table's columns (``formula``: "economy ~ party + year")."""
         from guiapp.core.findings.regression import regress
 
+        if self.coded_categories is not None:
+            from guiapp.core.findings.several_categories import regress_one
+
+            return regress_one(formula, self.corpus, self.probabilities, self.categories, self.coded,
+                               self.coded_categories, self.design, kind)
         return regress(formula, self.corpus, self.probabilities, self.categories, self.coded, self.design, kind=kind)
 
 
@@ -97,11 +113,11 @@ def table_findings_inputs(frame: pd.DataFrame, mapping, log=None, *, categories=
 
     if frame is None or len(frame) == 0:
         raise DataError("There is no table to measure.", "Open your table on the Data step.")
-    if mapping.multi_label:
-        raise DataError("The table's own texts are measured with a quick model of one category per text, and in this "
-                        "study a text can have several categories.",
-                        "Predict the texts with a model of the study (Predict step, or textlab predict) and measure "
-                        "those predictions: each category is then measured on its own.")
+    if mapping.multi_label:  # each category its own yes/no question
+        from guiapp.core.findings.label_set_table import label_set_table_inputs
+
+        return TableFindingsInputs(**label_set_table_inputs(frame, mapping, log, categories=categories, fixes=fixes,
+                                                            cache=cache, min_coded=MIN_CODED, on_event=on_event))
     notes: list[str] = []
     now = current_table(frame, mapping, log, fixes)  # file + TextLab's codings − fixes − left-out categories
     if now.n_left_out:

@@ -67,12 +67,14 @@ def test_a_category_is_regressed_as_a_yes_or_no_outcome():
     np.testing.assert_allclose([c.estimate for c in found.coefficients], [c.estimate for c in alone.coefficients])
 
 
-def test_the_table_s_own_texts_are_refused_in_words():
+def test_the_table_s_own_texts_with_too_few_codings_are_refused_in_words():
+    # measured, each category as its own yes/no question, once enough texts are coded
+    # (tests/core/findings/test_label_set_findings.py)
     from guiapp.core.errors import DataError
     from guiapp.core.findings.from_table import table_findings_inputs
     from guiapp.core.study.mapping import ColumnMapping
 
     frame = pd.DataFrame({"text": ["a b", "c d"], "economy": [1, 0], "health": [0, 1]})
     mapping = ColumnMapping(text_columns=["text"], multi_label=True, category_columns=["economy", "health"])
-    with pytest.raises(DataError, match="several categories"):
+    with pytest.raises(DataError, match="Only 2 texts of the table are coded"):
         table_findings_inputs(frame, mapping)

@@ -80,10 +80,10 @@ def _save(path, findings, regression, on_event):  # noqa: ANN001, ANN202, ARG001
 NO_FINDINGS = ("No findings yet", "Code texts of your table (on the Data or Coding step), or predict new texts with a "
                "trained model on the Predict step: the shares of the categories in them show here.")
 SEVERAL_CATEGORIES = ("No findings yet",
-                      "Predict new texts with a trained model on the Predict step: the share of texts that have each "
-                      "category shows here, with intervals that carry the model's mistakes on the test texts. A text "
-                      "can have several categories in your study, so each category is measured on its own; your "
-                      "table's own codings are measured by a model of one category per text, so they are not offered.")
+                      "Code texts of your table (on the Data or Coding step), or predict new texts with a trained model "
+                      "on the Predict step: the share of texts that have each category shows here, with intervals. A "
+                      "text can have several categories in your study, so each category is measured on its own, as a "
+                      "yes/no question.")
 
 class FindingsPage(SessionPage):
     def __init__(self, parent: QWidget | None = None, session: StudySession | None = None) -> None:
@@ -193,8 +193,8 @@ class FindingsPage(SessionPage):
         if session.predictions is not None and session.result is not None and session.predicted_table is not None:
             found.append(PREDICTED)
         mapping = session.mapping
-        if session.frame is not None and mapping is not None and mapping.text_columns and not mapping.multi_label and (
-                mapping.category_column is not None or len(session.codings)):
+        if session.frame is not None and mapping is not None and mapping.text_columns and (
+                mapping.category_column is not None or mapping.category_columns or len(session.codings)):
             found.append(TABLE)
         return found
 
