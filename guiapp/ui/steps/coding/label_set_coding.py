@@ -118,12 +118,11 @@ class LabelSetCoding:
     def counts(self, categories: list[str], log: CodingLog) -> dict[str, int]:
         """Coded texts per category (every category listed, the ones without codings too), the
         file's sets with those coded here applied; texts with none of them under their own name."""
-        from guiapp.core.coding.codings import label_set_counts
+        from collections import Counter
 
-        session = self.session
         counts = {category: 0 for category in categories}
-        if session.frame is not None:
-            counts.update(label_set_counts(session.frame, session.mapping, log))
+        found = Counter(label for labels in self.training_sets(log).values() for label in (labels or (NO_CATEGORY,)))
+        counts.update(dict(found.most_common()))  # the file's sets read once per table (a large one takes a moment)
         if counts.get(NO_CATEGORY) == 0:
             del counts[NO_CATEGORY]
         return counts

@@ -184,3 +184,39 @@ def test_coded_sets_survive_saving_and_reopening_the_project(qtbot, several_wind
     sets = apply_mapping(again.session.study_table_with_codings(), again.session.coded_mapping()).frame["category"]
     assert sets[first] == ("economy", "health")
     again.coding_page.cancel_jobs()
+
+
+def test_the_view_ticks_beyond_nine_in_the_list_and_answers_once(qtbot):
+    from guiapp.ui.steps.coding.coding_text_view import CodingTextView
+
+    view = CodingTextView()
+    qtbot.addWidget(view)
+    names = [f"Topic {n}" for n in range(1, 13)]
+    heard = []
+    view.labelSetCoded.connect(heard.append)
+    view.coded.connect(lambda name: heard.append(("one", name)))
+    view.resize(900, 560)
+    view.show_text("A text", {}, names, several=True, ticked=["Topic 2", "Topic 11"])
+    view.show()
+    qtbot.waitExposed(view)
+    view.activateWindow()
+    view.setFocus()
+    qtbot.waitUntil(view.hasFocus)
+    assert view.codes_several() and view.uses_category_list()
+    assert view.ticked() == ["Topic 2", "Topic 11"]  # a box past the ninth is ticked in the list
+    qtbot.keyClick(view, "2")  # unticked
+    qtbot.keyClick(view, "9")
+    line = view.category_finder().lineEdit()
+    line.setText("Topic 12")
+    qtbot.keyClick(line, Qt.Key.Key_Return)  # typed: ticked, not recorded
+    assert heard == [] and view.ticked() == ["Topic 9", "Topic 11", "Topic 12"]
+    view.setFocus()
+    qtbot.keyClick(view, Qt.Key.Key_Return)
+    qtbot.keyClick(view, Qt.Key.Key_Return)  # a second press records nothing more
+    view.done_button().click()
+    assert heard == [["Topic 9", "Topic 11", "Topic 12"]]
+    view.show_text("Another", {}, names[:3])  # one category per text again: buttons that code
+    view.setFocus()
+    assert not view.codes_several() and view.ticked_text() == ""
+    qtbot.keyClick(view, "3")
+    assert heard[-1] == ("one", "Topic 3")
