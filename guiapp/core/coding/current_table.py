@@ -137,7 +137,11 @@ def current_table(frame: pd.DataFrame, mapping: ColumnMapping, log: CodingLog | 
 
     log = log if log is not None else CodingLog()
     coded_here = bool(log.categories_by_row("table")) or bool(log.label_sets_by_row("table"))
-    if mapping.category_column is None and not mapping.multi_label and coded_here:
+    if mapping.multi_label and coded_here:  # a column for each new category, or a new listing column
+        from guiapp.core.coding.codings import label_set_mapping
+
+        mapping = label_set_mapping(frame, mapping, log)
+    elif mapping.category_column is None and not mapping.multi_label and coded_here:
         from dataclasses import replace
 
         mapping = replace(mapping, category_column=category_column(frame, mapping))

@@ -185,3 +185,21 @@ def test_a_team_s_sets_resolve_into_the_study_table_none_of_these_included():
     assert sets[b] == ()
     assert sets[c] == ("health", "migration")
     assert coded_counts(table, INDICATORS, log)[NO_CATEGORY] == 25
+
+
+def test_the_table_as_it_is_now_has_no_uncoded_row_that_was_coded_here():
+    from guiapp.core.coding.current_table import current_table
+
+    table = indicator_table()
+    open_rows = uncoded_rows(table, INDICATORS)
+    log = CodingLog()
+    log.record(open_rows[0], None, labels=["crime"], coder="Ana", chosen_by="random")
+    log.record(open_rows[1], None, labels=[], coder="Ana", chosen_by="random")
+    now = current_table(table, INDICATORS, log)
+    assert "crime" in now.mapping.category_columns
+    assert list(now.uncoded_rows().index) == open_rows[2:]
+    listed = listed_table().drop(columns=["topics"])
+    bare = replace(LISTED, category_column=None)
+    now = current_table(listed, bare, log)
+    assert now.mapping.category_column == "category"
+    assert open_rows[0] not in now.uncoded_rows().index and len(now.uncoded_rows()) == len(listed) - 2
