@@ -168,9 +168,12 @@ def sequential(design: CodingStepDraws, checked: Checked) -> SequentialDraws:
         warnings.append(f"{skipped:,} texts drawn for coding were skipped; they count with the model's answer, "
                         "which biases the shares if the model is often wrong on such texts.")
     if left_out:
-        warnings.append(f"{left_out:,} texts drawn for coding were left out because their coders disagreed and no one "
-                        "adjudicated them; they count with the model's answer, which biases the shares if the model "
-                        "is often wrong on such texts. Adjudicate them on the Coding step.")
+        one = left_out == 1
+        warnings.append(f"{left_out:,} text{'' if one else 's'} drawn for coding {'was' if one else 'were'} left out "
+                        f"because {'its' if one else 'their'} coders disagreed and no one adjudicated "
+                        f"{'it' if one else 'them'}; {'it counts' if one else 'they count'} with the model's answer, "
+                        "which biases the shares if the model is often wrong on such texts. Adjudicate "
+                        f"{'it' if one else 'them'} on the Coding step.")
     if by_hand:
         warnings.append(f"{by_hand:,} texts were chosen by hand rather than drawn; their codings count, but they "
                         "do not stand for other texts.")
