@@ -177,6 +177,11 @@ class LabelSetCoding:
         categories = page._categories()
         if self._failed_with == (id(loop), len(log)) or not self.is_due(loop, log, categories):
             return
+        from guiapp.core.coding.quick_model import EMBEDDINGS
+
+        if loop.kind == EMBEDDINGS and not page.isVisible():  # embedding a corpus takes a while: only once
+            page._retrain_when_shown = True                    # the researcher codes
+            return
         worker = Worker(train_job, loop, self.training_sets(snapshot(log)), categories, len(log.entries_of()),
                         name="retrain")
         worker.signals.finished.connect(lambda result: self.keep(*result) if result[0] is page.loop else None)
