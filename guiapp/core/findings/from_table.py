@@ -78,12 +78,17 @@ class TableFindingsInputs:
         if self.coded_categories is not None:
             from guiapp.core.findings.several_categories import estimate_each
 
-            return estimate_each(self.probabilities, self.categories, self.coded, self.coded_categories, design,
-                                 groups=groups, group_name=column or None, reference=reference or None,
-                                 all_pairs=all_pairs, on_event=on_event)
-        return estimate_findings(self.probabilities, self.categories, self.coded, design, groups=groups,
-                                 group_name=column or None, reference=reference or None, all_pairs=all_pairs,
-                                 on_event=on_event)
+            found = estimate_each(self.probabilities, self.categories, self.coded, self.coded_categories, design,
+                                  groups=groups, group_name=column or None, reference=reference or None,
+                                  all_pairs=all_pairs, on_event=on_event)
+        else:
+            found = estimate_findings(self.probabilities, self.categories, self.coded, design, groups=groups,
+                                      group_name=column or None, reference=reference or None, all_pairs=all_pairs,
+                                      on_event=on_event)
+        # what the table's coding says (a team's draw, categories not measured) goes with the findings (the workbook)
+        from dataclasses import replace
+
+        return replace(found, warnings=tuple(dict.fromkeys([*self.notes, *found.warnings])))
 
     def regress(self, formula: str, kind: str = "logistic"):  # noqa: ANN201 — a Regression
         """A regression of a category on the table's columns (``formula``: "economy ~ party + year")."""

@@ -431,7 +431,7 @@ class FindingsPage(SessionPage):
         self.findings = findings
         self.session.set_findings(findings)  # the methods appendix gets its paragraph
         self.save_button.setEnabled(True)
-        notes = [*(self.inputs.notes if self.inputs is not None else ()), *findings.warnings]
+        notes = list(dict.fromkeys([*(self.inputs.notes if self.inputs is not None else ()), *findings.warnings]))
         said = f"{findings.assumption} Estimated by {findings.method}."
         self.assumption.setText(f"{said}\n{findings.model_note}" if findings.model_note else said)
         shown = notes if len(notes) <= 3 else [*notes[:2], f"… and {len(notes) - 2} more like these (point here to "

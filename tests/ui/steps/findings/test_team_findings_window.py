@@ -4,6 +4,8 @@ their coders disagreed and no one adjudicated are said in words."""
 
 from __future__ import annotations
 
+import pandas as pd
+
 from guiapp.core.coding.codings import CodingLog
 from guiapp.core.coding.team import Team
 from guiapp.core.coding.team_assignment import TeamPlan, draw_assignment
@@ -14,7 +16,7 @@ from tests.core.synthetic_texts import coded_texts
 from tests.ui.helpers import save_screenshot, session_with_table
 
 
-def test_a_teams_drawn_texts_are_weighted_as_drawn_and_left_out_texts_said(qtbot):
+def test_a_teams_drawn_texts_are_weighted_as_drawn_and_left_out_texts_said(qtbot, tmp_path):
     frame = coded_texts(500, seed=8)
     truth = frame["label"].copy()
     frame.loc[frame.index[40:], "label"] = None  # 40 coded by the file, 460 to code
@@ -42,4 +44,10 @@ def test_a_teams_drawn_texts_are_weighted_as_drawn_and_left_out_texts_said(qtbot
     for share in widget.findings.overall():
         assert share.low <= (truth == share.category).mean() <= share.high
     save_screenshot(widget, "findings_team_draw")
+
+    out = tmp_path / "findings.xlsx"  # the workbook says it too
+    widget.save_to(out)
+    qtbot.waitUntil(lambda: out.exists() and not widget.is_busy(), timeout=30_000)
+    how = " ".join(str(v) for v in pd.read_excel(out, sheet_name="How estimated", engine="calamine").to_numpy().ravel())
+    assert "coding team's random draw" in how and "coders disagreed" in how
     widget.cancel_jobs()
