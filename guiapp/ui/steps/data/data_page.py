@@ -448,8 +448,6 @@ class DataPage(QWidget):
         """The column roles chosen here, with the column of the codings made in TextLab when the table has
         no category column of its own."""
         mapping = self.mapping()
-        if mapping.multi_label:  # codings made in TextLab give one category per text: not part of this study
-            return mapping
         return self.session.coded_mapping(mapping) if self.session.frame is self.table_frame() else mapping
 
     def _checked_table(self, mapping: ColumnMapping) -> tuple[pd.DataFrame, ColumnMapping]:
@@ -458,11 +456,6 @@ class DataPage(QWidget):
         coded = session.coded_texts_here() if session.frame is frame else 0
         self.codings_note.setVisible(bool(coded))
         if not coded:
-            return frame, mapping
-        if mapping.multi_label:
-            self.codings_note.setText(f"The {coded:,} text{'s' if coded != 1 else ''} coded on the Coding step "
-                                      f"{'are' if coded != 1 else 'is'} not part of this check: the Coding step gives one "
-                                      "category per text, and here a text can have several.")
             return frame, mapping
         self.codings_note.setText(f"The check below includes {coded:,} text{'s' if coded != 1 else ''} coded on "
                                   "the Coding step (your file is not changed)."
@@ -474,8 +467,6 @@ class DataPage(QWidget):
             return frame, mapping
 
     def _codings_changed(self) -> None:
-        if self.mapping().multi_label:  # the Coding step's codings are not part of such a study
-            return
         if self.table is not None and self.session.frame is self.table.frame:
             self._codings_timer.start()
 

@@ -84,3 +84,30 @@ def test_the_data_step_says_the_rules_and_does_not_count_left_out_texts_as_coded
                     timeout=60_000)
     assert "2 left out" in again.data_page.codings_note.text()
     again.data_page.cancel_jobs()
+
+
+def test_several_categories_coded_by_a_team_count_in_the_check_except_the_ones_left_out(qtbot, window, tmp_path):
+    import shutil
+    from pathlib import Path
+
+    source = tmp_path / "speeches.csv"
+    shutil.copy(Path(__file__).resolve().parents[3] / "fixtures" / "multi_label_small.csv", source)
+    window.open_path(source)
+    wait_for_report(qtbot, window)
+    page = window.data_page
+    page.mapping_panel.several.setChecked(True)
+    qtbot.waitUntil(lambda: page.mapping().multi_label)
+    qtbot.waitUntil(lambda: page.report is not None and page.report.n_coded == 90 and not page.is_busy(),
+                    timeout=60_000)
+    session = window.session
+    session.codings.team = Team(["Ana", "Ben"], fallback="leave out")
+    for row, ana, ben in ((7, ("economy",), ("economy",)), (23, ("health", "migration"), ("health", "migration")),
+                          (39, ("economy",), ("health",))):  # agreed, agreed, disagreed (left out)
+        session.codings.record(row, None, coder="Ana", chosen_by="in order", labels=ana)
+        session.codings.record(row, None, coder="Ben", chosen_by="in order", labels=ben)
+    session.codings_changed()
+    qtbot.waitUntil(lambda: page.report is not None and page.report.n_coded == 92 and not page.is_busy(),
+                    timeout=60_000)
+    note = page.codings_note.text()
+    assert "includes 2 texts coded on the Coding step" in note
+    assert "In the table: 2 texts agreed by two or more, 1 left out: coders disagreed and no one adjudicated" in note
