@@ -413,8 +413,7 @@ def with_codings(frame: pd.DataFrame, mapping: ColumnMapping, log: CodingLog) ->
     :func:`category_column`). ``frame`` is not changed; the record of its spreadsheet rows is kept.
     Codings of texts from a second file are not rows of this table and are left out here.
     :class:`DataError` when the log names rows the table does not have. Where a text can have
-    several categories (``mapping.multi_label``) the coded sets are written as the study holds them
-    (:func:`with_label_sets`)."""
+    several categories: :func:`with_label_sets`."""
     import pandas as pd
     if mapping.multi_label:
         return with_label_sets(frame, mapping, log)
@@ -499,17 +498,14 @@ def _check_rows(frame: pd.DataFrame, coded: Iterable[Row]) -> None:
 
 
 def label_set_mapping(frame: pd.DataFrame, mapping: ColumnMapping, log: CodingLog) -> ColumnMapping:
-    """The column roles a study with several categories per text runs with once texts were coded in
-    TextLab: the Data step's, plus one indicator column for each coded category the table has no
-    column for, or — when no category column is chosen yet — a new column listing each text's
-    categories (:func:`category_column`). ``mapping`` as it is when nothing needs adding."""
-    sets = log.label_sets_by_row("table")
+    """The column roles of a study with several categories per text once texts were coded here: an
+    indicator column added for each new coded category, or a new listing column when none is chosen
+    (:func:`category_column`); ``mapping`` as it is when nothing needs adding."""
+    sets = coded_sets(log)
     if not mapping.multi_label or not sets:
         return mapping
     if mapping.category_columns:
-        have = {str(column) for column in mapping.category_columns}
-        new = [label for label in dict.fromkeys(label for labels in sets.values() for label in labels)
-               if label not in have]
+        new = _new_columns(mapping.category_columns, sets)
         return replace(mapping, category_columns=[*mapping.category_columns, *new]) if new else mapping
     if mapping.category_column is None:
         return replace(mapping, category_column=category_column(frame, mapping))
@@ -517,9 +513,8 @@ def label_set_mapping(frame: pd.DataFrame, mapping: ColumnMapping, log: CodingLo
 
 
 def label_cell(labels: Iterable[str], separator: str) -> str:
-    """A coded set as the cell of a column that lists a text's categories: "economy; health" with
-    the study's separator; the separator alone for a text with none of them (read back as coded
-    with none)."""
+    """A coded set as a listing cell: "economy; health" with the study's separator; the separator
+    alone for a text with none of them (read back as coded with none)."""
     names = list(labels)
     if not names:
         return separator.strip() or separator
@@ -533,11 +528,9 @@ def label_cell(labels: Iterable[str], separator: str) -> str:
 
 
 def with_label_sets(frame: pd.DataFrame, mapping: ColumnMapping, log: CodingLog) -> pd.DataFrame:
-    """A copy of ``frame`` with the sets of categories coded in the log written as the study holds
-    them: 1 or 0 in each indicator column (a column added, empty elsewhere, for a coded category the
-    table has none for), or the joined list in the column that lists them (a new column when none is
-    chosen). ``frame`` is not changed. Codings of one category (a study that allowed only one
-    before) count as the set of that category."""
+    """A copy of ``frame`` with the log's coded sets (:func:`coded_sets`) as the study holds them: 1/0
+    in each indicator column (one added for a new category), or the joined list in the listing column
+    (:func:`label_cell`; a new one when none is chosen). ``frame`` is not changed."""
     import pandas as pd
     sets = coded_sets(log)
     _check_rows(frame, sets)
@@ -547,11 +540,7 @@ def with_label_sets(frame: pd.DataFrame, mapping: ColumnMapping, log: CodingLog)
         return out
     rows = list(sets)
     if mapping.category_columns:
-        columns = list(mapping.category_columns)
-        have = {str(column) for column in columns}
-        columns += [label for label in dict.fromkeys(label for labels in sets.values() for label in labels)
-                    if label not in have]
-        for column in columns:
+        for column in [*mapping.category_columns, *_new_columns(mapping.category_columns, sets)]:
             values = out[column] if column in out.columns else pd.Series(None, index=out.index, dtype=object)
             new = [1 if str(column) in sets[row] else 0 for row in rows]
             if not pd.api.types.is_numeric_dtype(values.dtype) or pd.api.types.is_bool_dtype(values.dtype):
@@ -570,13 +559,17 @@ def with_label_sets(frame: pd.DataFrame, mapping: ColumnMapping, log: CodingLog)
     return out
 
 
+def _new_columns(columns: Iterable[object], sets: Mapping[Row, tuple[str, ...]]) -> list[str]:
+    """The coded categories no indicator column is named for, in the order first coded."""
+    have = {str(column) for column in columns}
+    return [label for label in dict.fromkeys(label for labels in sets.values() for label in labels) if label not in have]
+
+
 def file_label_sets(frame: pd.DataFrame, mapping: ColumnMapping) -> dict[Row, tuple[str, ...]]:
     """Row → the categories the file gives it, where a text can have several (uncoded rows left
     out; () for a text the file codes with none of them). Empty when no category column is chosen."""
-    if not mapping.category_columns and (mapping.category_column is None
-                                         or mapping.category_column not in frame.columns):
-        return {}
-    if any(column not in frame.columns for column in mapping.category_columns):
+    wanted = mapping.category_columns or ([mapping.category_column] if mapping.category_column is not None else [])
+    if not wanted or any(column not in frame.columns for column in wanted):
         return {}
     sets = read_label_sets(frame, mapping)
     return {row_label(row): labels for row, labels in zip(frame.index, sets.tuples(), strict=True)
@@ -593,9 +586,8 @@ def label_set_counts(frame: pd.DataFrame, mapping: ColumnMapping, log: CodingLog
 
 
 def coded_sets(log: CodingLog, source: str = "table") -> dict[Row, tuple[str, ...]]:
-    """Row → the categories its latest coding (a team's: its resolved one) gives it, where a text can
-    have several. A coding of one category counts as the set of that category; a team's settled set
-    (its categories joined by "; ", or ``NO_CATEGORY``) as the set it names."""
+    """Row → the set its latest coding (a team's resolved one: joined by "; ", or ``NO_CATEGORY``)
+    gives it; a coding of one category counts as the set of that category."""
     found: dict[Row, tuple[str, ...]] = {}
     for row, coding in log.latest(source).items():
         if coding.labels is not None:
