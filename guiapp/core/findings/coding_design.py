@@ -149,7 +149,7 @@ def design_from_log(log: CodingLog, file_categories: Mapping, corpus_rows: Seque
     n_skipped -= len(left_out_positions)
     n_by_hand = sum(1 for step in steps if step.probability is None)
     design = CodingStepDraws(tuple(place[row] for row in initial), tuple(steps), left_out=left_out_positions)
-    waiting = _team_waiting(log, source, set(initial), shown)
+    waiting = _team_waiting(log, source, set(initial), shown, place)
     return LoggedCodings(design, positions, tuple(labels.values()), n_skipped, n_by_hand,
                          len(team_rows), len(left_out_positions), waiting)
 
@@ -194,6 +194,6 @@ def _left_out(log: CodingLog, source: str, rows: Sequence) -> set:
             if text.row in wanted and text.rule in (LEFT_OUT, TIE)}
 
 
-def _team_waiting(log: CodingLog, source: str, initial: set, shown: dict) -> int:
-    """Texts of the team's draw that no coder has reached yet."""
-    return sum(1 for row in _draw_of(log, source) if row not in initial and row not in shown)
+def _team_waiting(log: CodingLog, source: str, initial: set, shown: dict, place: dict) -> int:
+    """Texts of the team's draw (those measured) that no coder has reached yet."""
+    return sum(1 for row in _draw_of(log, source) if row in place and row not in initial and row not in shown)
