@@ -178,7 +178,7 @@ def test_formulas_without_calculated_values_say_how_to_fix(tmp_path):
     sheet = workbook.add_worksheet("Data")
     sheet.write_row(0, 0, ["text", "category"])
     for row in range(1, 5):
-        sheet.write_formula(row, 0, f'="text number "&ROW()&" here"')
+        sheet.write_formula(row, 0, '="text number "&ROW()&" here"')
         sheet.write_formula(row, 1, "=MOD(ROW(),2)")
     workbook.close()
     path = _without_cached_values(source, tmp_path / "formulas.xlsx")

@@ -29,14 +29,11 @@ from collections.abc import Callable
 
 from PySide6.QtCore import Qt, QTimer, Signal
 from PySide6.QtWidgets import (
-    QAbstractItemView,
     QHBoxLayout,
-    QHeaderView,
     QInputDialog,
     QLabel,
     QPushButton,
     QSplitter,
-    QTableWidget,
     QTableWidgetItem,
     QWidget,
 )
@@ -44,6 +41,7 @@ from PySide6.QtWidgets import (
 from guiapp.core.coding.codebook_versions import CategoryChange, CodebookHistory, category_changes
 from guiapp.core.errors import UserError
 from guiapp.ui import theme
+from guiapp.ui.common.read_only_table import read_only_table
 from guiapp.ui.common.layouts import vbox
 from guiapp.ui.steps.coding.codebook_editor import CodebookEditor
 from guiapp.ui.steps.coding.codebook_version_dialog import ask_version_note, change_line
@@ -97,17 +95,8 @@ class CodebookTab(QWidget):
 
         versions_title = QLabel("Versions of the codebook")
         versions_title.setStyleSheet(theme.heading_style(15))
-        self.versions = QTableWidget(0, len(VERSION_COLUMNS), objectName="codebookVersions")
-        self.versions.setHorizontalHeaderLabels(VERSION_COLUMNS)
-        self.versions.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
-        self.versions.setSelectionMode(QAbstractItemView.SelectionMode.NoSelection)
-        self.versions.verticalHeader().hide()
-        self.versions.setWordWrap(True)
-        header = self.versions.horizontalHeader()
-        header.setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
-        header.setSectionResizeMode(3, QHeaderView.ResizeMode.Stretch)
-        for column, width in ((0, 56), (1, 84), (2, 150)):
-            self.versions.setColumnWidth(column, width)
+        self.versions = read_only_table(VERSION_COLUMNS, "codebookVersions", widths=((0, 56), (1, 84), (2, 150)),
+                                        stretch=(3,), rows_selectable=False)
         versions_box = QWidget()
         vbox(versions_box, versions_title, (self.versions, 1), margins=(0, 0, 0, 0), spacing=6)
         self.recheck = RecheckPanel(session)

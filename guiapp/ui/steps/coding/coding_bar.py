@@ -103,9 +103,9 @@ class CodingBar(QWidget):
         for widget in (together(QLabel("Coder:"), self.coder_edit), together(QLabel("Texts:"), self.source_combo),
                        together(QLabel("Next text:"), self.strategy_combo),
                        together(QLabel("Learning model:"), self.kind_combo, self.kind_note), self.export_button,
-                       together(self.sheet_export_button, self.sheet_import_button), self.export_note):
+                       together(self.sheet_export_button, self.sheet_import_button)):
             row.add_widget(widget)
-        vbox(self, row, margins=(0, 0, 0, 0))
+        vbox(self, row, self.export_note, margins=(0, 0, 0, 0))  # what was saved where: a line of its own
 
     # -- the choices ------------------------------------------------------------------------------------
     def coder(self) -> str:

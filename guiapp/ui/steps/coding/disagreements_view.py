@@ -36,6 +36,7 @@ from guiapp.core.coding.coding_record import SOURCES
 from guiapp.core.coding.team import codings_by_coder
 from guiapp.core.errors import UserError
 from guiapp.ui import theme
+from guiapp.ui.common.flow_layout import FlowRow
 from guiapp.ui.common.layouts import STRETCH, hbox, vbox
 from guiapp.ui.common.section_title import section_title
 from guiapp.ui.common.when_shown import WhenShown
@@ -114,8 +115,7 @@ class DisagreementsView(QWidget):
         self.decision_line = QLabel(objectName="disagreementDecision")
         self.decision_line.setWordWrap(True)
         self.decision_line.setStyleSheet(theme.SOFT_STYLE)
-        self.buttons_row = QWidget()
-        self._buttons_layout = hbox(self.buttons_row, margins=(0, 0, 0, 0), spacing=6)
+        self.buttons_row = FlowRow(spacing=6, line_spacing=4)  # many categories wrap onto more lines, never squeezed
         self.other_button = QPushButton("Another…", objectName="otherCategory")
         self.other_button.setToolTip("A category the codebook does not have yet.")
         self.other_button.clicked.connect(self._ask_other)
@@ -132,14 +132,15 @@ class DisagreementsView(QWidget):
         self.take_back_button.clicked.connect(self.take_back)
         decide = QWidget()
         vbox(decide, self.coders_line, (self.text_box, 1), self.decision_line,
-             hbox(None, QLabel("Category:"), self.buttons_row, self.other_button, STRETCH, spacing=6),
+             hbox(None, QLabel("Category:", alignment=Qt.AlignmentFlag.AlignTop), (self.buttons_row, 1),
+                  self.other_button, spacing=6),
              hbox(None, QLabel("Adjudicator:"), self.adjudicator_edit, QLabel("Comment:"), (self.comment_edit, 1),
                   self.settle_button, self.take_back_button, spacing=6),
              margins=(0, 6, 0, 0), spacing=6)
         self.splitter = QSplitter(Qt.Orientation.Vertical)
         self.splitter.addWidget(self.table)
         self.splitter.addWidget(decide)
-        self.splitter.setStretchFactor(0, 3)
+        self.splitter.setStretchFactor(0, 2)
         self.splitter.setStretchFactor(1, 3)
         self.splitter.setChildrenCollapsible(False)
         self.empty = QLabel(objectName="disagreementsEmpty")
@@ -388,7 +389,7 @@ class DisagreementsView(QWidget):
         if [b.property("category") for b in self._category_buttons] == names:
             return
         for button in self._category_buttons:
-            self._buttons_layout.removeWidget(button)
+            button.setParent(None)
             button.deleteLater()
         self._category_buttons = []
         for number, name in enumerate(names, start=1):
@@ -400,7 +401,7 @@ class DisagreementsView(QWidget):
             category = self.session.codebook.category(name)
             button.setToolTip(category.definition if category is not None and category.definition else name)
             button.clicked.connect(lambda _checked=False, n=name: self.pick(n))
-            self._buttons_layout.addWidget(button)
+            self.buttons_row.add_widget(button)
             self._category_buttons.append(button)
 
     def _show_chosen(self) -> None:

@@ -13,13 +13,10 @@ from __future__ import annotations
 
 from PySide6.QtCore import Signal
 from PySide6.QtWidgets import (
-    QAbstractItemView,
     QHBoxLayout,
-    QHeaderView,
     QInputDialog,
     QLabel,
     QPushButton,
-    QTableWidget,
     QTableWidgetItem,
     QWidget,
 )
@@ -27,6 +24,7 @@ from PySide6.QtWidgets import (
 from guiapp.core.coding.coding_record import SOURCES
 from guiapp.core.coding.recheck_list import RecheckItem, codings_to_recheck
 from guiapp.ui import theme
+from guiapp.ui.common.read_only_table import read_only_table
 from guiapp.ui.common.layouts import vbox
 
 __all__ = ["RecheckPanel"]
@@ -50,18 +48,7 @@ class RecheckPanel(QWidget):
         title.setStyleSheet(theme.heading_style(15))
         self.summary = QLabel(objectName="recheckSummary", wordWrap=True)
         self.summary.setStyleSheet(theme.MUTED_STYLE)
-        self.table = QTableWidget(0, len(COLUMNS), objectName="recheckTable")
-        self.table.setHorizontalHeaderLabels(COLUMNS)
-        self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
-        self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
-        self.table.verticalHeader().hide()
-        self.table.setWordWrap(True)
-        header = self.table.horizontalHeader()
-        header.setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
-        header.setSectionResizeMode(1, QHeaderView.ResizeMode.Stretch)
-        header.setSectionResizeMode(4, QHeaderView.ResizeMode.Stretch)
-        for column, width in ((0, 50), (2, 110), (3, 90)):
-            self.table.setColumnWidth(column, width)
+        self.table = read_only_table(COLUMNS, "recheckTable", widths=((0, 50), (2, 110), (3, 90)), stretch=(1, 4))
         self.table.itemSelectionChanged.connect(self._update_buttons)
         self.keep_button = QPushButton("Keep", objectName="recheckKeep",
                                        toolTip="The chosen texts keep their category: each is coded again with it "
