@@ -15,13 +15,13 @@ from guiapp.core.coding.coding_sheet import (
     CODEBOOK_SHEET,
     CODING_SHEET,
     SheetText,
-    key_token,
     sheet_text,
     text_hash,
     write_coding_sheet,
 )
 from guiapp.core.coding.coding_sheet_reading import SheetCoding, new_codings, read_coding_sheet
 from guiapp.core.errors import UserError
+from tests.core.coding.sheet_filling import fill_sheet
 
 CATEGORIES = ["Health", "Economy", "Other"]
 CODEBOOK = Codebook([CodebookCategory("Health", "Illness, doctors, hospitals.", ["The clinic closed."]),
@@ -43,21 +43,7 @@ def _read(path, texts=TEXTS, **options):
     return read_coding_sheet(path, **settings)
 
 
-def _fill(path, codings: dict, edit=None):
-    """Fill the Category and Comment cells as a coder would: ``codings`` maps key → (category,
-    comment); ``edit(sheet, columns)`` changes the sheet further before it is saved."""
-    workbook = openpyxl.load_workbook(path)
-    sheet = workbook[CODING_SHEET]
-    columns = {cell.value: cell.column for cell in sheet[1]}
-    for row in range(2, sheet.max_row + 1):
-        token = sheet.cell(row, columns["Key"]).value
-        for key, (category, comment) in codings.items():
-            if token == key_token(key):
-                sheet.cell(row, columns["Category"]).value = category
-                sheet.cell(row, columns["Comment"]).value = comment
-    if edit:
-        edit(sheet, columns)
-    workbook.save(path)
+_fill = fill_sheet
 
 
 FILLED = {1: ("Health", "sure"), 2: ("Economy", ""), "7": ("Other", "odd one"), 7: ("Health", "")}

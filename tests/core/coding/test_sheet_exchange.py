@@ -4,13 +4,12 @@ said in words, a second import adding nothing, and the codings kept across a pro
 
 from __future__ import annotations
 
-import openpyxl
 import pandas as pd
 import pytest
 
 from guiapp.core.coding.codebook import Codebook, CodebookCategory
 from guiapp.core.coding.coding_record import ASSIGNED, SHEET
-from guiapp.core.coding.coding_sheet import CODING_SHEET, key_token
+from guiapp.core.coding.coding_sheet import key_token
 from guiapp.core.coding.codings import CodingLog
 from guiapp.core.coding.sheet_exchange import (
     import_sheet,
@@ -22,6 +21,7 @@ from guiapp.core.coding.sheet_exchange import (
 from guiapp.core.coding.team import Team
 from guiapp.core.coding.team_assignment import TeamPlan, draw_assignment
 from guiapp.core.errors import UserError
+from tests.core.coding.sheet_filling import fill_sheet
 from guiapp.core.study.mapping import ColumnMapping
 
 CODEBOOK = Codebook([CodebookCategory("Health", "Illness, doctors, hospitals."),
@@ -34,20 +34,7 @@ def _frame() -> pd.DataFrame:
                          "topic": ["Health", None, None, None, None, None, None, None]})
 
 
-def _fill(path, codings: dict, edit=None) -> None:
-    """Fill Category/Comment as a coder would: key → (category, comment); ``edit(sheet, columns)`` more."""
-    workbook = openpyxl.load_workbook(path)
-    sheet = workbook[CODING_SHEET]
-    columns = {cell.value: cell.column for cell in sheet[1]}
-    for row in range(2, sheet.max_row + 1):
-        token = sheet.cell(row, columns["Key"]).value
-        for key, (category, comment) in codings.items():
-            if token == key_token(key):
-                sheet.cell(row, columns["Category"]).value = category
-                sheet.cell(row, columns["Comment"]).value = comment
-    if edit:
-        edit(sheet, columns)
-    workbook.save(path)
+_fill = fill_sheet
 
 
 def test_the_sheet_holds_the_texts_no_one_coded():
