@@ -58,6 +58,7 @@ def source_texts(frame: pd.DataFrame, mapping: ColumnMapping, coding_texts: pd.D
     """Row → text of the table (``source`` "table") or of the second file of texts."""
     from guiapp.core.predict.new_texts import texts_of
 
+    check_one_category(mapping)
     if source == SECOND_FILE:
         if coding_texts is None:
             raise UserError("This project has no second file of texts to code.",
@@ -68,6 +69,15 @@ def source_texts(frame: pd.DataFrame, mapping: ColumnMapping, coding_texts: pd.D
                         "Choose the table or the second file of texts.")
     texts = texts_of(frame, mapping)
     return {row_label(row): str(text) for row, text in zip(frame.index, texts, strict=True)}
+
+
+def check_one_category(mapping: ColumnMapping) -> None:
+    """A coding sheet gives each text one category from a drop-down: :class:`UserError` in words for
+    a study where a text can have several."""
+    if mapping.multi_label:
+        raise UserError("A coding sheet gives each text one category, but in this study a text can have several.",
+                        "Let the coder code on TextLab's Coding step, where each category is a check box, or in a "
+                        "copy of your spreadsheet with one column per category.")
 
 
 def project_id_of(texts: Mapping[Row, str], source: str = TABLE) -> str:
@@ -230,6 +240,7 @@ def read_sheet(path: str | Path, frame: pd.DataFrame, mapping: ColumnMapping, co
                on_event=None) -> tuple[SheetImport, str]:  # noqa: ANN001, ARG001 — a Worker's callback
     """The codings of the sheet at ``path``, checked against the project (its texts and categories),
     and the source of its texts. Changes nothing; :class:`UserError` for a sheet refused whole."""
+    check_one_category(mapping)
     categories = sheet_categories(codebook, log, frame, mapping)
     sources = [TABLE, SECOND_FILE] if coding_texts is not None else [TABLE]
     first_error: UserError | None = None

@@ -180,3 +180,13 @@ def test_each_imported_coding_records_the_codebooks_current_version(tmp_path):
     _fill(path, {1: ("Health", "")})
     import_sheet(log, path, _frame(), MAPPING, revised)
     assert log.entries[-1].codebook_version == 2
+
+
+def test_a_study_where_a_text_can_have_several_categories_gets_no_sheet_but_words(tmp_path):
+    from dataclasses import replace
+
+    several = replace(MAPPING, category_column=None, category_columns=["economy", "health"], multi_label=True)
+    frame = _frame().assign(economy=None, health=None)
+    with pytest.raises(UserError, match="one category") as error:
+        sheet_texts_for(CodingLog(), frame, several, "Ana")
+    assert "check box" in error.value.hint
