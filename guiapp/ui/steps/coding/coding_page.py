@@ -54,6 +54,7 @@ from guiapp.ui.common.scroll_area import ScrollArea, fill
 from guiapp.ui.steps.coding.second_coder_panel import SecondCoderPanel
 from guiapp.ui.steps.coding.team_bar import TeamBar
 from guiapp.ui.steps.coding.team_coding import TeamCoding
+from guiapp.ui.steps.coding.team_tabs import add_team_tabs
 from guiapp.workers import Worker, WorkerSlot
 
 TABLE, SECOND_FILE = SOURCES
@@ -185,19 +186,7 @@ class CodingPage(SessionPage):
                                                   "seeing your codings; TextLab measures how far you agree.")
         self.tabs.setTabToolTip(REVIEW_TAB, "Codings the quick model, trained without each text, places in "
                                             "another category with confidence: keep or change each one.")
-        from guiapp.ui.steps.coding.disagreements_view import DisagreementsView  # a team's tabs
-        from guiapp.ui.steps.coding.team_agreement_view import TeamAgreementView
-
-        self.disagreements = DisagreementsView(self.session)
-        self.disagreements.statusMessage.connect(self.statusMessage)
-        self.team_agreement = TeamAgreementView(self.session)
-        self.team_agreement.disagreementsWanted.connect(lambda: self.tabs.setCurrentWidget(self.disagreements))
-        for view, name, tip in (
-                (self.disagreements, "Disagreements", "The texts a team's coders coded differently: decide each one's "
-                                                      "category, and choose what counts for the texts no one settled."),
-                (self.team_agreement, "Team agreement", "How far a team's coders agree: alpha, each pair's kappa, "
-                                                        "each coder against the adjudicated coding.")):
-            self.tabs.setTabToolTip(self.tabs.addTab(view, name), tip)
+        self.disagreements, self.team_agreement = add_team_tabs(self.tabs, self.session, self.statusMessage.emit)
         vbox(panel, title, intro, self.team_bar, self.bar, (self.tabs, 1), margins=(24, 16, 24, 12))
         return panel
 
