@@ -32,10 +32,13 @@ from guiapp.cli.explain_command import add_explain_command, explain_command
 from guiapp.cli.findings_command import add_findings_command, findings_command
 from guiapp.cli.health_command import add_health_command, health_command
 from guiapp.cli.learning_curve_command import add_learning_curve_command, learning_curve_command
+from guiapp.cli.package_command import add_package_command, package_command
 from guiapp.cli.predict_command import add_predict_command, predict_command
+from guiapp.cli.replicate_command import add_replicate_command, replicate_command
 from guiapp.cli.run_command import add_run_command, run_command
 from guiapp.cli.self_test_command import add_self_test_command, self_test_command
 from guiapp.cli.subgroups_command import add_subgroups_command, subgroups_command
+from guiapp.cli.verify_command import add_verify_command, verify_command
 
 
 class Command(NamedTuple):
@@ -60,6 +63,9 @@ COMMANDS: dict[str, Command] = {
     "coding-import": Command(add_coding_import_command, coding_import_command),
     "cluster-script": Command(add_cluster_script_command, cluster_script_command),
     "download-model": Command(add_download_model_command, download_model_command),
+    "package": Command(add_package_command, package_command),
+    "replicate": Command(add_replicate_command, replicate_command),
+    "verify": Command(add_verify_command, verify_command),
 }
 
 STOPPED = 130  # the exit status of a command stopped with Ctrl-C, as shells report it

@@ -1,0 +1,200 @@
+"""Writing a replication package from a real (small) study, and checking it: every hash in the
+manifest matches, the texts stay out when they may not be shared, a zip holds the same, and
+``verify_package`` finds a changed model file, a removed file and a changed README."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import tomllib
+import zipfile
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from guiapp.core.errors import UserError
+from guiapp.core.project.format import Project, model_folders_of
+from guiapp.core.project.opening import open_project
+from guiapp.core.project.saving import save_project
+from guiapp.core.replication.manifest import MANIFEST, data_fingerprint, read_manifest, sha256_file
+from guiapp.core.replication.package import write_package
+from guiapp.core.replication.reviewer_readme import named_files
+from guiapp.core.replication.verify import verify_package
+from guiapp.core.study.mapping import ColumnMapping
+from guiapp.core.study.sections import EvaluationSpec, ModelSpec
+from guiapp.core.study.spec import DataSpec, ExperimentSpec
+from tests.core.synthetic_texts import coded_texts
+
+
+def _no_card(project, folder):  # noqa: ANN001, ANN202 — the report card is tested on its own
+    return []
+
+
+@pytest.fixture(scope="module")
+def project(tmp_path_factory) -> Project:
+    """A finished study of one bag-of-words SVM on 120 texts, saved and reopened as a project."""
+    from guiapp.core.experiment.run.runner import run_experiment
+
+    folder = tmp_path_factory.mktemp("study")
+    table = coded_texts(120).assign(year=np.arange(120) % 7 + 2000)
+    spec = ExperimentSpec(
+        data=DataSpec(source="bills.csv", mapping=ColumnMapping(text_columns=["text"], category_column="label",
+                                                                metadata_columns=["year"])),
+        evaluation=EvaluationSpec(folds=2, combine=False),
+        models=[ModelSpec("bow", "svm", grid={"C": [1.0]})],
+        name="Bills by topic",
+        seed=7,
+    )
+    result = run_experiment(spec, table=table, n_jobs=1, artefacts_dir=folder / "models")
+    built = Project(spec=spec, table=table, result=result, model_folders=model_folders_of(result),
+                    source_sha256="ab" * 32, source_name="bills.csv")
+    save_project(folder / "bills.textlab", built)
+    return open_project(folder / "bills.textlab", extract_models_to=folder / "opened")
+
+
+def test_a_package_holds_the_contract_layout_and_every_hash_matches(project, tmp_path):
+    package = write_package(project, tmp_path / "package", report_card=_no_card)
+    manifest = read_manifest(package)
+    for name in ("README.md", "study.toml", "data/table.parquet", "results/results.json", "results/predictions.csv",
+                 "results/results.xlsx", "results/methods-appendix.html", "environment/environment.json",
+                 "environment/requirements.txt"):
+        assert name in manifest["files"], name
+    for relative, entry in manifest["files"].items():
+        assert sha256_file(package / relative) == entry["sha256"]
+        assert (package / relative).stat().st_size == entry["size"]
+    on_disk = {path.relative_to(package).as_posix() for path in package.rglob("*") if path.is_file()}
+    assert on_disk == set(manifest["files"]) | {MANIFEST}
+
+    assert manifest["seed"] == 7 and manifest["study_name"] == "Bills by topic"
+    table = manifest["data"]["table"]
+    assert manifest["data"]["included"] and table["file"] == "data/table.parquet"
+    assert table["rows"] == 120 and table["sha256"] == data_fingerprint(project.table)
+    assert data_fingerprint(pd.read_parquet(package / "data/table.parquet")) == table["sha256"]
+    assert {c["name"]: c["role"] for c in table["columns"]} == {"text": "text", "label": "category", "year": "group"}
+    [(name, model)] = manifest["models"].items()
+    assert name == project.result.models[0].name
+    for relative, sha in model["files"].items():
+        assert manifest["files"][f"{model['folder']}/{relative}"]["sha256"] == sha
+        assert sha == sha256_file(project.model_folder(name) / relative)
+    assert manifest["results"][name]["macro_f1"] == pytest.approx(project.result.models[0].test.macro_f1)
+    assert manifest["results"][name]["test_rows"] == len(project.result.test_true)
+
+    study = tomllib.loads((package / "study.toml").read_text(encoding="utf-8"))
+    assert study["data"]["source"] == "data/table.parquet" and study["seed"] == 7
+    assert study["data"]["sha256"] == sha256_file(package / "data/table.parquet")
+    assert ExperimentSpec.load(package / "study.toml").models[0].classifier == "svm"
+
+    environment = json.loads((package / "environment/environment.json").read_text(encoding="utf-8"))
+    assert environment["distributions"]["pandas"] == pd.__version__
+    assert f"pandas=={pd.__version__}" in (package / "environment/requirements.txt").read_text(encoding="utf-8")
+
+    readme = (package / "README.md").read_text(encoding="utf-8")
+    assert "textlab verify ." in readme and "textlab replicate . --out rerun" in readme
+    assert all((package / name.rstrip("/")).exists() for name in named_files(readme))
+    assert "no report card" not in readme
+    assert verify_package(package).ok
+
+
+def test_without_the_texts_the_package_holds_no_data_only_its_fingerprint(project, tmp_path):
+    package = write_package(project, tmp_path / "package", share_texts=False, report_card=_no_card)
+    manifest = read_manifest(package)
+    assert not (package / "data").exists()
+    assert not any(name.startswith("data/") for name in manifest["files"])
+    data = manifest["data"]
+    assert data["included"] is False and data["table"]["file"] is None
+    assert data["table"]["sha256"] == data_fingerprint(project.table) and data["table"]["rows"] == 120
+    assert data["table"]["source_sha256"] == "ab" * 32
+    some_text = project.table["text"].iloc[project.result.test_rows[0] - 2]
+    for name in ("results/results.json", "results/predictions.csv"):
+        assert some_text not in (package / name).read_text(encoding="utf-8-sig"), name
+    readme = (package / "README.md").read_text(encoding="utf-8")
+    assert data_fingerprint(project.table) in readme and "--data FILE" in readme and "120 rows" in readme
+    report = verify_package(package)
+    assert report.ok and "--data" in report.text()
+
+
+def test_a_zipped_package_holds_one_top_folder_and_verifies(project, tmp_path):
+    written = write_package(project, tmp_path / "bills-package", as_zip=True, report_card=_no_card)
+    assert written == tmp_path / "bills-package.zip" and written.is_file()
+    with zipfile.ZipFile(written) as archive:
+        names = archive.namelist()
+    assert {name.split("/")[0] for name in names} == {"bills-package"}
+    assert "bills-package/manifest.json" in names
+    assert verify_package(written).ok
+    assert not [path for path in tmp_path.iterdir() if path.name.startswith(".")]  # nothing left half-written
+
+
+def test_a_changed_model_file_a_removed_file_and_a_changed_readme_are_reported(project, tmp_path):
+    package = write_package(project, tmp_path / "package", report_card=_no_card)
+    manifest = read_manifest(package)
+    model_file = next(name for name in manifest["files"] if name.startswith("models/"))
+    with open(package / model_file, "ab") as handle:
+        handle.write(b"\0")
+    (package / "results/predictions.csv").unlink()
+    readme = package / "README.md"
+    readme.write_text(readme.read_text(encoding="utf-8") + "\nSee also `results/extra-table.csv`.\n", encoding="utf-8")
+
+    report = verify_package(package)
+    assert not report.ok
+    text = report.text()
+    assert f"{model_file} was changed" in text
+    assert "results/predictions.csv is missing" in text
+    assert "README.md was changed" in text
+    assert "README.md names results/extra-table.csv, which is not in the package" in text
+    assert len(report.problems) == 4
+
+
+def test_a_folder_that_holds_files_is_not_written_over_unless_it_is_an_earlier_package(project, tmp_path):
+    taken = tmp_path / "taken"
+    taken.mkdir()
+    (taken / "thesis.docx").write_text("my thesis")
+    with pytest.raises(UserError, match="already holds files"):
+        write_package(project, taken, report_card=_no_card)
+    with pytest.raises(UserError, match="not a replication package"):
+        write_package(project, taken, report_card=_no_card, replace=True)
+    assert (taken / "thesis.docx").read_text() == "my thesis"
+    assert [path.name for path in tmp_path.iterdir()] == ["taken"]  # no half-written package beside it
+
+    earlier = write_package(project, tmp_path / "package", report_card=_no_card)
+    (earlier / "leftover.txt").write_text("old")
+    again = write_package(project, earlier, report_card=_no_card, replace=True)
+    assert again == earlier and not (earlier / "leftover.txt").exists() and verify_package(earlier).ok
+
+
+def test_a_project_without_a_finished_study_cannot_be_packaged(project, tmp_path):
+    unrun = Project(spec=project.spec, table=project.table)
+    with pytest.raises(UserError, match="no finished study"):
+        write_package(unrun, tmp_path / "package")
+
+
+def test_the_report_card_is_written_into_its_folder_and_a_failing_one_is_noted(project, tmp_path):
+    def card(project, folder):  # noqa: ANN001, ANN202
+        path = folder / "report-card.html"
+        path.write_text("<h1>Report card</h1>", encoding="utf-8")
+        return [path]
+
+    package = write_package(project, tmp_path / "with-card", report_card=card)
+    assert "report-card/report-card.html" in read_manifest(package)["files"]
+
+    def failing(project, folder):  # noqa: ANN001, ANN202
+        raise UserError("The recommended model has no test scores.", "Run the study again.")
+
+    package = write_package(project, tmp_path / "without-card", report_card=failing)
+    assert not (package / "report-card").exists()
+    assert "The report card could not be written" in (package / "README.md").read_text(encoding="utf-8")
+    assert verify_package(package).ok
+
+
+def test_pdfs_are_printed_with_the_printer_given(project, tmp_path):
+    printed = []
+
+    def printer(html, path):  # noqa: ANN001, ANN202
+        printed.append(path.name)
+        path.write_bytes(b"%PDF-1.4 " + html[:20].encode())
+        return path
+
+    package = write_package(project, tmp_path / "package", report_card=_no_card, pdf_printer=printer)
+    assert printed == ["methods-appendix.pdf"]
+    assert "results/methods-appendix.pdf" in read_manifest(package)["files"]
+    shutil.rmtree(package)
