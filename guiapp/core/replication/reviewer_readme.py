@@ -116,8 +116,9 @@ def reviewer_readme(manifest: dict[str, Any], files: list[str], notes: list[str]
             *_identity(table),
         ]
         if test_table:
-            lines += ["", "The study also used a separate table of test texts, which must have:", "", *_identity(test_table),
-                      "", "Give it to the command as well (its help says how: textlab replicate --help)."]
+            lines += ["", "The study also used a separate table of test texts; obtain it too and give both:", "",
+                      "```", "textlab replicate . --data FILE --test-data TEST_FILE --out rerun", "```", "",
+                      "The table of test texts must have:", "", *_identity(test_table)]
     lines += ["", "## What is inside", "", "| File | What it is |", "| --- | --- |"]
     shown = set()
     for path in sorted(files, key=_order):

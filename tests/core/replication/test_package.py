@@ -8,6 +8,7 @@ import json
 import shutil
 import tomllib
 import zipfile
+from pathlib import Path
 
 import numpy as np
 import pandas as pd
@@ -31,12 +32,10 @@ def _no_card(project, folder):  # noqa: ANN001, ANN202 — the report card is te
     return []
 
 
-@pytest.fixture(scope="module")
-def project(tmp_path_factory) -> Project:
-    """A finished study of one bag-of-words SVM on 120 texts, saved and reopened as a project."""
+def saved_study(folder) -> Path:  # noqa: ANN001
+    """A finished study of one bag-of-words SVM on 120 texts, saved as ``folder/bills.textlab``."""
     from guiapp.core.experiment.run.runner import run_experiment
 
-    folder = tmp_path_factory.mktemp("study")
     table = coded_texts(120).assign(year=np.arange(120) % 7 + 2000)
     spec = ExperimentSpec(
         data=DataSpec(source="bills.csv", mapping=ColumnMapping(text_columns=["text"], category_column="label",
@@ -49,8 +48,14 @@ def project(tmp_path_factory) -> Project:
     result = run_experiment(spec, table=table, n_jobs=1, artefacts_dir=folder / "models")
     built = Project(spec=spec, table=table, result=result, model_folders=model_folders_of(result),
                     source_sha256="ab" * 32, source_name="bills.csv")
-    save_project(folder / "bills.textlab", built)
-    return open_project(folder / "bills.textlab", extract_models_to=folder / "opened")
+    return save_project(folder / "bills.textlab", built)
+
+
+@pytest.fixture(scope="module")
+def project(tmp_path_factory) -> Project:
+    """The small study, saved and reopened as a project (what a package is written from)."""
+    folder = tmp_path_factory.mktemp("study")
+    return open_project(saved_study(folder), extract_models_to=folder / "opened")
 
 
 def test_a_package_holds_the_contract_layout_and_every_hash_matches(project, tmp_path):
