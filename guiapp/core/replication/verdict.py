@@ -65,7 +65,9 @@ def model_verdict(original: float | None, rerun: float | None, answers_changed: 
         return Verdict(IDENTICAL, "identical: the same macro-F1"
                        + (" and the same answer for every test text." if answers_changed == 0 else "."))
     moved = _moved(difference, answers_changed)
-    if spread is not None and spread.seeds > 0 and abs(difference) <= spread.largest + TOLERANCE:
+    # other seeds that did not move the numbers at all leave no room for a rerun that moved them
+    if (spread is not None and spread.seeds > 0 and spread.largest > TOLERANCE
+            and abs(difference) <= spread.largest + TOLERANCE):
         return Verdict(WITHIN_SPREAD, f"within the run-to-run spread ({spread.words()}): {moved}, no more than "
                        "rerunning with another seed moves it.")
     if spread is None or spread.seeds == 0:
@@ -131,7 +133,7 @@ def _device_kind(device: str) -> str:
 
 
 def _device_words(device: str) -> str:
-    return {"cpu": "the CPU", "cuda": "a GPU (CUDA)", "gpu": "a GPU", "mps": "an Apple GPU (MPS)"}.get(
+    return {"cpu": "the CPU", "gpu": "a GPU", "mps": "an Apple GPU (MPS)"}.get(
         _device_kind(device), device)
 
 
