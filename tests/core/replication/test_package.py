@@ -203,3 +203,44 @@ def test_pdfs_are_printed_with_the_printer_given(project, tmp_path):
     assert printed == ["methods-appendix.pdf"]
     assert "results/methods-appendix.pdf" in read_manifest(package)["files"]
     shutil.rmtree(package)
+
+
+def test_the_codebook_and_the_codings_with_their_coders_travel_in_the_package(project, tmp_path):
+    import dataclasses
+
+    from guiapp.core.coding.codebook import Codebook, CodebookCategory
+    from guiapp.core.coding.codings import CodingLog
+
+    codings = CodingLog()
+    first_label = str(project.table["label"].iloc[0])
+    codings.record(0, first_label, coder="Ana", chosen_by="random")
+    codings.record(1, first_label, coder="Ben", chosen_by="random")
+    coded = dataclasses.replace(project, codebook=Codebook([CodebookCategory(first_label, "Texts about it")]),
+                                codings=codings)
+    package = write_package(coded, tmp_path / "package", report_card=_no_card)
+    assert Codebook.from_dict(json.loads((package / "codebook.json").read_text(encoding="utf-8"))).names() == [first_label]
+    reread = CodingLog.from_dict(json.loads((package / "codings.json").read_text(encoding="utf-8")))
+    assert len(reread) == 2 and {entry.coder for entry in reread.entries} == {"Ana", "Ben"}
+    readme = (package / "README.md").read_text(encoding="utf-8")
+    assert "`codebook.json`" in readme and "`codings.json`" in readme
+    assert verify_package(package).ok
+    assert not (tmp_path / "plain").exists()
+    plain = write_package(project, tmp_path / "plain", report_card=_no_card)
+    assert not (plain / "codebook.json").exists() and not (plain / "codings.json").exists()
+
+
+def test_a_readme_without_the_texts_says_what_to_obtain_for_both_tables():
+    from guiapp.core.replication.reviewer_readme import duration_words, reviewer_readme
+
+    described = {"file": None, "source_name": "train.csv", "source_sha256": "cd" * 32, "sha256": "ef" * 32,
+                 "rows": 600, "columns": [{"name": "text", "dtype": "text", "role": "text"},
+                                          {"name": "party", "dtype": "text", "role": "unused"}]}
+    manifest = {"study_name": "Bills", "textlab_version": "0.1.0", "created": "2026-12-08T03:00:00+00:00",
+                "run_seconds": 192.4, "data": {"included": False, "table": described,
+                                               "test_table": {**described, "rows": 200, "source_name": "test.csv"}}}
+    readme = reviewer_readme(manifest, ["README.md", "manifest.json", "study.toml"])
+    assert "3 minutes 12 seconds" in readme and "“train.csv”" in readme
+    assert "--data FILE --test-data TEST_FILE" in readme and "ef" * 32 in readme and "cd" * 32 in readme
+    assert "600 rows" in readme and "200 rows" in readme and "“party” (text)" in readme
+    assert named_files(readme) == ["environment/requirements.txt", "README.md", "manifest.json", "study.toml"]
+    assert duration_words(0.4) == "less than a second" and duration_words(3725) == "1 hour 2 minutes"
