@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from PySide6.QtCore import QEvent, QSize
+from PySide6.QtCore import QEvent, QSize, Qt
 from PySide6.QtGui import QCloseEvent, QDragEnterEvent, QDropEvent
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QMainWindow, QStackedWidget, QVBoxLayout, QWidget
 
@@ -143,6 +143,7 @@ class MainWindow(QMainWindow):
             "save_project": files.save_project, "save_project_as": files.save_project_as,
             "choose_file_to_predict": self.choose_file_to_predict, "choose_study": files.choose_study,
             "save_spec": files.save_spec, "prepare_for_cluster": files.prepare_for_cluster, "close": self.close,
+            "write_replication_package": self.write_replication_package,
             "show_about": lambda: help_menu.show_about(self),
             "show_about_example": lambda: help_menu.show_about_example(self),
             "show_self_test": self.show_self_test,
@@ -201,6 +202,17 @@ class MainWindow(QMainWindow):
         if self.predict_page.has_models():
             self.go_to_step(PREDICT_STEP)
             self.predict_page.choose_file()
+
+    def write_replication_package(self) -> None:
+        """File → Replication package…: the dialog that writes a package a reviewer can rerun."""
+        from guiapp.ui.steps.results.results_export import print_pdf
+        from guiapp.ui.window.replication_package_dialog import ReplicationPackageDialog
+
+        project = self.session.capture_project({"step": self.steps.currentRow()})
+        dialog = ReplicationPackageDialog(project, pdf_printer=print_pdf, parent=self)
+        dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+        self.replication_dialog = dialog
+        dialog.open()
 
     def offer_recovery(self) -> bool:
         """Offer the autosave of a session that crashed (called once the window is shown)."""

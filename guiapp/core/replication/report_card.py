@@ -219,8 +219,8 @@ def _settings_section(facts: dict[str, Any]) -> str:
 def write_report_card(project: Project, folder: str | Path,
                       pdf_printer: Callable[[str, Path], Path] | None = None) -> list[Path]:
     """Write the report card of ``project``'s recommended model into ``folder``: the page, its facts as
-    JSON and, with ``pdf_printer(html, path)``, a PDF. Returns the files written; a printer that fails
-    with :class:`OSError` leaves the page and the facts in place and raises."""
+    JSON and, with ``pdf_printer(html, path)``, a PDF. Returns the files written: when the printer fails
+    (:class:`OSError`) the page and its facts stay and the PDF is simply not among them."""
     folder = Path(folder)
     folder.mkdir(parents=True, exist_ok=True)
     facts = report_card_facts(project)
@@ -230,5 +230,8 @@ def write_report_card(project: Project, folder: str | Path,
     write_text_atomic(data, json.dumps(facts, indent=2, ensure_ascii=False, allow_nan=False) + "\n")
     written = [page, data]
     if pdf_printer is not None:
-        written.append(Path(pdf_printer(html, folder / PDF_NAME)))
+        try:
+            written.append(Path(pdf_printer(html, folder / PDF_NAME)))
+        except OSError:  # the page holds everything the PDF would; the caller says the PDF is missing
+            pass
     return written

@@ -65,6 +65,10 @@ ACTIONS: tuple[ActionSpec | str, ...] = (
     ActionSpec("cluster_folder_action", "Prepare for a &cluster…", "prepare_for_cluster", "File",
                "Write a folder to copy to a SLURM computing cluster: the data, the study and a job script that runs "
                "it there", needs="table", tip_until_usable="Open your coded texts and choose models first."),
+    ActionSpec("replication_package_action", "&Replication package…", "write_replication_package", "File",
+               "Write a folder or zip a reviewer can rerun with one command: the study, data (or its fingerprint), "
+               "codings, results, trained models, library versions, a report card and a README", needs="table",
+               tip_until_usable="Open your coded texts and run the study first."),
     SEPARATOR,
     ActionSpec("quit_action", "&Quit", "close", "File", shortcut=Key.Quit),
     ActionSpec("about_action", f"About {APP_NAME}", "show_about", "Help"),

@@ -28,9 +28,8 @@ from tests.core.synthetic_texts import coded_texts
 CODERS = ["Ann", "Ben"]
 
 
-@pytest.fixture(scope="module")
-def study(tmp_path_factory):
-    folder = tmp_path_factory.mktemp("card")
+def small_study(folder) -> Project:
+    """A real two-model study of 160 synthetic texts with a group column, its models saved in ``folder``."""
     table = coded_texts(160, seed=2)
     table["party"] = np.where(np.arange(len(table)) % 2 == 0, "Left", "Right")
     spec = ExperimentSpec(
@@ -44,6 +43,11 @@ def study(tmp_path_factory):
     # the card reads the results as results.json holds them
     result = ExperimentResult.from_json(result.to_json(include_texts=True))
     return Project(spec=spec, table=table, result=result, model_folders=model_folders_of(result))
+
+
+@pytest.fixture(scope="module")
+def study(tmp_path_factory):
+    return small_study(tmp_path_factory.mktemp("card"))
 
 
 def team_log(labels: list[str]) -> CodingLog:

@@ -29,6 +29,9 @@ EXCEL_FILTER = "Excel workbook (*.xlsx);;CSV files in a folder, one per table (*
 EXCEL_TIP_SEVERAL = ("Save the comparison as an Excel workbook: scores with their intervals (micro-F1, exact match and "
                      "Hamming loss too), scores and thresholds per category, a yes/no table per category, every test "
                      "text with your categories and each model's, a chart, and the study's settings.")
+REPORT_CARD_TIP = ("Write a report card of the recommended model: what it learnt from, how well it does per category "
+                   "and group, where it fails, its agreement beside your coders', what it should and should not be "
+                   "used for, and the words it relies on — as a web page (HTML) and a PDF.")
 APPENDIX_TIP = ("Write a methods appendix for your paper: a paragraph you can adapt, tables of the data, "
                 "settings and scores, and the software used — as a web page (HTML), a PDF and the facts as JSON.")
 
@@ -47,6 +50,7 @@ class ResultsExport(QWidget):
         self.findings: Callable[[], object] = lambda: None  # the Findings step's shares, for the appendix and a sheet
         self.subgroups: Callable[[], object] = lambda: None  # the scores per group of texts shown, for their sheet
         self.coding_team: Callable[[], object] = lambda: None  # a function giving the coding team's facts (appendix)
+        self.project: Callable[[], object] = lambda: None  # the study as it is now (a Project), for the report card
         self._slot = WorkerSlot(self)
         self.excel_button = QPushButton("Export to Excel…", objectName="exportExcel")
         self.excel_button.setToolTip(EXCEL_TIP + CSV_TIP)
@@ -54,6 +58,9 @@ class ResultsExport(QWidget):
         self.appendix_button = QPushButton("Methods appendix…", objectName="methodsAppendix")
         self.appendix_button.setToolTip(APPENDIX_TIP)
         self.appendix_button.clicked.connect(self.choose_appendix)
+        self.card_button = QPushButton("Report card…", objectName="reportCard")
+        self.card_button.setToolTip(REPORT_CARD_TIP)
+        self.card_button.clicked.connect(self.choose_report_card)
         self.status_label = QLabel("", objectName="exportStatus")
         self.status_label.setStyleSheet(theme.NOTE_STYLE)
         row = QHBoxLayout(self)
@@ -61,6 +68,7 @@ class ResultsExport(QWidget):
         row.addWidget(self.status_label, 1)
         row.addWidget(self.excel_button)
         row.addWidget(self.appendix_button)
+        row.addWidget(self.card_button)
         self.set_result(None)
 
     def set_result(self, result: ExperimentResult | None) -> None:
@@ -136,10 +144,52 @@ class ResultsExport(QWidget):
             self.failed.emit(pdf_error, "Printing the methods appendix to PDF")
         self._done("Saved " + ", ".join(path.name for path in written), written[0])
 
+    # -- report card ---------------------------------------------------------------------------------
+    def choose_report_card(self) -> None:
+        """Ask for a folder; a report card already there is replaced only when the user agrees."""
+        from PySide6.QtWidgets import QFileDialog, QMessageBox
+
+        from guiapp.core.replication.report_card import HTML_NAME
+        from guiapp.ui.common.save_dialogs import export_folder, remember_export_folder
+
+        files = self._data_files()
+        chosen = QFileDialog.getExistingDirectory(self, "Choose the folder for the report card",
+                                                  str(export_folder(files[0] if files else None)))
+        if not chosen:
+            return
+        if (Path(chosen) / HTML_NAME).exists() and QMessageBox.question(
+                self, "Replace the report card?", f"{chosen} already holds a report card. Replace it?"
+        ) != QMessageBox.StandardButton.Yes:
+            return
+        remember_export_folder(chosen)
+        self.write_report_card(Path(chosen))
+
+    def write_report_card(self, folder: str | Path) -> Worker | None:
+        """Write report-card.html, .json and .pdf (printed from the same page) into ``folder`` in the background."""
+        from guiapp.core.replication.report_card import write_report_card
+
+        project = self.project()
+        if project is None:
+            return None
+        target = Path(folder)
+
+        def write(on_event=None) -> list[Path]:  # quick: no progress to report
+            return write_report_card(project, target, pdf_printer=print_pdf)
+
+        worker = Worker(write, name="writing the report card")
+        return self._start(worker, "Writing the report card", self._card_written)
+
+    def _card_written(self, written: list[Path]) -> None:
+        if not any(path.suffix == ".pdf" for path in written):
+            self.failed.emit(OSError("Qt could not print the report card to a PDF; the web page holds all of it."),
+                             "Printing the report card to PDF")
+        self._done("Saved " + ", ".join(path.name for path in written), written[0])
+
     # -- shared ------------------------------------------------------------------------------------
     def _start(self, worker: Worker, doing: str, on_finished) -> Worker:
         self.excel_button.setEnabled(False)
         self.appendix_button.setEnabled(False)
+        self.card_button.setEnabled(False)
         self.status_label.setText(f"{doing}…")
         worker.signals.finished.connect(on_finished)
         worker.signals.failed.connect(lambda error: self._failed(error, doing))
@@ -153,6 +203,7 @@ class ResultsExport(QWidget):
         usable = enabled and self.result is not None and bool(self.result.finished_models())
         self.excel_button.setEnabled(usable)
         self.appendix_button.setEnabled(usable)
+        self.card_button.setEnabled(usable)
 
     def _done(self, message: str, path: str | Path) -> None:
         folder = Path(path).parent

@@ -234,6 +234,7 @@ class ResultsPage(ResultsTabs, ModelDetails, SessionPage):
         self.export.learning_curve = self.learning.curve  # a drawn curve goes into the Excel export too
         self.export.findings = lambda: self.session.findings  # the Findings step's shares: a paragraph of the appendix
         self.export.coding_team = lambda: coding_team_facts_of(self.session.codings, self.session.codebook)
+        self.export.project = lambda: self.session.capture_project({})  # the study as it is now, for the report card
         self.tabs.currentChanged.connect(self._tab_changed)
         for index, tip in enumerate(TAB_TIPS):
             self.tabs.setTabToolTip(index, tip)
