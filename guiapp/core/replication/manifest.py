@@ -42,6 +42,8 @@ MAX_INFLATION = 100  # deflate shrinks real files far less than this; more is a 
 INFLATION_FREE = 16 << 20
 _PICKLE_ENDINGS = frozenset({".pkl", ".pickle", ".joblib", ".pt", ".pth", ".bin", ".npy", ".npz", ".dill"})
 _CHUNK = 1 << 20
+# files a file manager adds to any folder it shows (macOS, Windows): never part of a package, never opened
+SYSTEM_CLUTTER = frozenset({".DS_Store", "Thumbs.db", "desktop.ini", "Icon\r"})
 _WHOLE_NUMBER_TEXT = re.compile(r"([+-]?\d+)\.0+")
 _unpacked: list[Path] = []
 
@@ -194,7 +196,7 @@ def check_files(folder: str | Path, manifest: dict[str, Any]) -> list[str]:
         if path.is_dir() and not path.is_symlink():
             continue
         relative = path.relative_to(root).as_posix()
-        if relative == MANIFEST or relative in listed:
+        if relative == MANIFEST or relative in listed or path.name in SYSTEM_CLUTTER:
             continue
         if path.is_symlink():
             problems.append(f"{relative} is a link, which a package never holds.")

@@ -89,7 +89,8 @@ def reviewer_readme(manifest: dict[str, Any], files: list[str], notes: list[str]
         "verdict in words: identical, within the run-to-run spread, or different (with the likely reason).",
         "",
         f"The study took {duration_words(manifest.get('run_seconds'))} on the computer that wrote this package "
-        f"({_computer(environment)}). The rerun takes about as long on a similar computer.",
+        f"({_computer(environment)}). A rerun takes about as long on a similar computer, and longer where it also reruns the study with other "
+        "seeds to measure the run-to-run spread.",
         "",
         "## The data",
         "",

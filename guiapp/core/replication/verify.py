@@ -32,6 +32,7 @@ class VerifyReport:
     files_checked: int = 0
     data_included: bool = True
     problems: list[str] = field(default_factory=list)
+    reruns: list[str] = field(default_factory=list)  # results folders of reruns inside the package, left alone
 
     @property
     def ok(self) -> bool:
@@ -46,6 +47,9 @@ class VerifyReport:
         if self.ok:
             lines.append(f"OK: all {self.files_checked} files are there and unchanged (checked by SHA-256), and every "
                          "file the README names is there.")
+            if self.reruns:
+                lines.append("Not part of the package, and not checked: the results of a rerun in "
+                             + ", ".join(f"{folder}/" for folder in self.reruns) + ".")
             if not self.data_included:
                 lines.append("The texts are not in the package: to rerun the study, obtain the data the README "
                              "describes and give it with --data.")
@@ -71,10 +75,33 @@ def verify_package(path: str | Path) -> VerifyReport:
         files_checked=len(manifest["files"]),
         data_included=bool(data.get("included", True)),
     )
-    report.problems += check_files(root, manifest)
+    report.reruns = rerun_folders(root, manifest)
+    report.problems += [problem for problem in check_files(root, manifest)
+                        if not any(problem.startswith(_beside(folder)) for folder in report.reruns)]
     report.problems += _readme_problems(root, manifest)
     report.problems += manifest_problems(manifest)
     return report
+
+
+def rerun_folders(root: Path, manifest: dict[str, Any]) -> list[str]:
+    """Folders inside the package that hold the results of a rerun (``textlab replicate . --out
+    rerun``: a results.json) and none of the package's own files."""
+    listed = list(manifest["files"])
+    found: list[str] = []
+    for results in sorted(root.rglob("results.json")):
+        folder = results.parent.relative_to(root).as_posix()
+        if folder == "." or any(name.startswith(folder + "/") for name in listed):
+            continue
+        if not any(folder.startswith(known + "/") for known in found):
+            found.append(folder)
+    return found
+
+
+def _beside(folder: str) -> tuple[str, str]:
+    """How the problems about a rerun's folder begin: its files, and the lock and partial folder a
+    results folder has beside it while it is written."""
+    parent, _, name = folder.rpartition("/")
+    return folder + "/", (f"{parent}/.{name}." if parent else f".{name}.")
 
 
 def _readme_problems(root: Path, manifest: dict[str, Any]) -> list[str]:

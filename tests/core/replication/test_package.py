@@ -244,3 +244,19 @@ def test_a_readme_without_the_texts_says_what_to_obtain_for_both_tables():
     assert "600 rows" in readme and "200 rows" in readme and "“party” (text)" in readme
     assert named_files(readme) == ["environment/requirements.txt", "README.md", "manifest.json", "study.toml"]
     assert duration_words(0.4) == "less than a second" and duration_words(3725) == "1 hour 2 minutes"
+
+
+def test_a_rerun_inside_the_package_and_a_file_managers_files_are_not_problems(project, tmp_path):
+    package = write_package(project, tmp_path / "package", report_card=_no_card)
+    rerun = package / "rerun"
+    (rerun / "models").mkdir(parents=True)
+    (rerun / "results.json").write_text("{}")
+    (rerun / "predictions.csv").write_text("row\n")
+    (package / ".DS_Store").write_bytes(b"\0")
+    (package / "results" / "Thumbs.db").write_bytes(b"\0")
+    report = verify_package(package)
+    assert report.ok, report.problems
+    assert report.reruns == ["rerun"] and "rerun/" in report.text()
+    (package / "results" / "added.csv").write_text("x\n")
+    assert verify_package(package).problems == [
+        "results/added.csv is not listed in the manifest (it was added after the package was written)."]
