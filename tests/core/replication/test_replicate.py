@@ -216,3 +216,35 @@ def test_the_overall_verdict():
     assert overall_verdict([same, near, apart]).sentence.startswith("Different: 1 of 3 models")
     assert model_verdict(0.8, None, missing="it failed in the rerun: out of memory").sentence == (
         "different: it failed in the rerun: out of memory.")
+
+
+def test_a_difference_names_the_device_and_the_library_versions_that_differ(package, tmp_path):
+    elsewhere = copy_package(package, tmp_path / "package")
+    results = json.loads((elsewhere / "results" / "results.json").read_text(encoding="utf-8"))
+    transformer = next(model for model in results["models"] if model["representation"] == "transformer")
+    transformer["spec"]["device"] = {"kind": "cuda", "name": "NVIDIA H100 80GB HBM3", "bf16": False}
+    transformer["test"]["macro_f1"] += 0.2  # as if trained on a GPU, with other numbers
+    (elsewhere / "results" / "results.json").write_text(json.dumps(results), encoding="utf-8")
+    environment = json.loads((elsewhere / "environment" / "environment.json").read_text(encoding="utf-8"))
+    environment["distributions"]["torch"] = "1.13.0"
+    (elsewhere / "environment" / "environment.json").write_text(json.dumps(environment), encoding="utf-8")
+    rehash(elsewhere, "results/results.json")
+    rehash(elsewhere, "environment/environment.json")
+
+    replication = replicate(elsewhere, tmp_path / "rerun", n_jobs=1, spread_seeds=0)
+    moved = next(c for c in replication.models if c.name == transformer["name"])
+    assert moved.verdict.kind == DIFFERENT
+    sentence = moved.verdict.sentence
+    assert "another device: the original trained on a GPU, this rerun on the CPU" in sentence
+    assert "other library versions (torch 1.13.0 in the package," in sentence
+    assert all(c.verdict.kind == IDENTICAL for c in replication.models if c is not moved)
+
+
+def test_a_zipped_package_is_replicated(studied, tmp_path):
+    from guiapp.core.replication.package import write_package
+
+    project, _ = studied
+    zipped = write_package(project, tmp_path / "package", as_zip=True, report_card=lambda project, folder: [])
+    assert zipped.suffix == ".zip"
+    replication = replicate(zipped, tmp_path / "rerun", n_jobs=1, spread_seeds=0)
+    assert replication.overall.kind == IDENTICAL and len(replication.models) == 3
