@@ -92,7 +92,10 @@ def test_a_package_holds_the_contract_layout_and_every_hash_matches(project, tmp
 
     environment = json.loads((package / "environment/environment.json").read_text(encoding="utf-8"))
     assert environment["distributions"]["pandas"] == pd.__version__
-    assert f"pandas=={pd.__version__}" in (package / "environment/requirements.txt").read_text(encoding="utf-8")
+    requirements = (package / "environment/requirements.txt").read_text(encoding="utf-8").splitlines()
+    assert f"pandas=={pd.__version__}" in requirements
+    assert not [line for line in requirements if line.lower().startswith("textlab==")]  # TextLab is not on the list
+    assert environment["textlab"] and environment["python"] and environment["processor"]
 
     readme = (package / "README.md").read_text(encoding="utf-8")
     assert "textlab verify ." in readme and "textlab replicate . --out rerun" in readme
@@ -260,3 +263,25 @@ def test_a_rerun_inside_the_package_and_a_file_managers_files_are_not_problems(p
     (package / "results" / "added.csv").write_text("x\n")
     assert verify_package(package).problems == [
         "results/added.csv is not listed in the manifest (it was added after the package was written)."]
+
+
+def test_the_findings_are_in_the_package_and_in_its_methods_appendix(project, tmp_path):
+    import dataclasses
+
+    from guiapp.core.findings.from_study import findings_inputs
+    from guiapp.core.findings.kept_findings import KeptFindings
+    from guiapp.core.predict.new_texts import open_models, predict_new_texts
+
+    corpus = coded_texts(60, seed=3).drop(columns="label").assign(year=np.arange(60) % 3 + 2000)
+    name = project.result.models[0].name
+    found = predict_new_texts(open_models([(name, project.model_folder(name))]), corpus["text"].tolist(),
+                              coded_texts=project.result.test_texts)
+    findings = findings_inputs(project.result, name, found, corpus, project.table).estimate()
+    with_findings = dataclasses.replace(project, findings=KeptFindings(findings, {"source": "predicted", "model": name}))
+    package = write_package(with_findings, tmp_path / "package", report_card=_no_card)
+    assert "results/findings.xlsx" in read_manifest(package)["files"]
+    with zipfile.ZipFile(package / "results" / "findings.xlsx") as workbook:  # an Excel file is a zip
+        assert any("sheet" in name for name in workbook.namelist())
+    appendix = (package / "results" / "methods-appendix.html").read_text(encoding="utf-8")
+    assert findings.methods_paragraph()[:60] in appendix
+    assert "`results/findings.xlsx`" in (package / "README.md").read_text(encoding="utf-8")
