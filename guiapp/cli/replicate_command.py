@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+from pathlib import Path
 
 
 def add_replicate_command(commands) -> None:
@@ -49,7 +50,8 @@ def replicate_command(args: argparse.Namespace, progress) -> int:
         replication = replicate(args.package, args.out, data=args.data, test_data=args.test_data,
                                 spread_seeds=args.spread_seeds, n_jobs=args.jobs, on_event=on_event)
     except (Cancelled, KeyboardInterrupt):
-        return stopped(progress, "Stopped; the rerun's results were not written.", 130)
+        written = " (the rerun's results had been written to it)" if (Path(args.out) / "results.json").is_file() else ""
+        return stopped(progress, f"Stopped before the verdict; see {args.out}{written}.", 130)
     progress.clear()
     print(safe(replication_table(replication)))
     return replication.exit_status
