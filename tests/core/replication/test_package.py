@@ -114,8 +114,11 @@ def test_without_the_texts_the_package_holds_no_data_only_its_fingerprint(projec
     assert data["table"]["sha256"] == data_fingerprint(project.table) and data["table"]["rows"] == 120
     assert data["table"]["source_sha256"] == "ab" * 32
     some_text = project.table["text"].iloc[project.result.test_rows[0] - 2]
-    for name in ("results/results.json", "results/predictions.csv"):
+    for name in ("results/results.json", "results/predictions.csv", "results/methods-appendix.html"):
         assert some_text not in (package / name).read_text(encoding="utf-8-sig"), name
+    with zipfile.ZipFile(package / "results" / "results.xlsx") as workbook:  # an Excel file is a zip of XML
+        cells = b"".join(workbook.read(name) for name in workbook.namelist() if name.endswith(".xml"))
+    assert some_text.encode() not in cells and b"Bills by topic" in cells
     readme = (package / "README.md").read_text(encoding="utf-8")
     assert data_fingerprint(project.table) in readme and "--data FILE" in readme and "120 rows" in readme
     report = verify_package(package)
