@@ -45,6 +45,19 @@ def _ci(pair: Any, digits: int = 2) -> str:
     return "" if not pair else f"{pair[0]:.{digits}f} to {pair[1]:.{digits}f}"
 
 
+def _when(iso: Any) -> str:
+    """An ISO time as people read it: "2026-12-08 03:52 UTC" (as given when it does not read)."""
+    from datetime import datetime, timezone
+
+    try:
+        moment = datetime.fromisoformat(str(iso))
+    except ValueError:
+        return str(iso or "")
+    if moment.tzinfo is not None:
+        moment = moment.astimezone(timezone.utc)
+    return moment.strftime("%Y-%m-%d %H:%M") + (" UTC" if moment.tzinfo is not None else "")
+
+
 def _pct(value: Any) -> str:
     return "–" if value is None else f"{value:.0%}"
 
@@ -64,7 +77,7 @@ def render_report_card(facts: dict[str, Any]) -> str:
     study = facts.get("study_name") or "the study"
     parts = [f"<h1>{escape(title)}</h1>",
              f"<p class='note'>The model TextLab recommends for {escape(study)}, run "
-             f"{escape(str(facts.get('run_finished') or ''))} with TextLab {escape(facts.get('textlab_version') or '')}."
+             f"{escape(_when(facts.get('run_finished')))} with TextLab {escape(facts.get('textlab_version') or '')}."
              " Every number on this card is read from the study's results.</p>",
              _model_section(facts), _training_section(facts), _performance_section(facts, level),
              _groups_section(facts), _failures_section(facts), _agreement_section(facts), _use_section(facts),
@@ -80,28 +93,37 @@ def _model_section(facts: dict[str, Any]) -> str:
     model = facts["model"]
     others = ", ".join(f"{escape(o['name'])} ({_n(o['macro_f1'])})" for o in model["others"])
     compared = f" It was compared with {others} (test macro-F1 in brackets)." if others else ""
-    return (f"<h2>The model</h2><p><b>{escape(model['name'])}</b>. {escape(model['why'])}"
-            f" Cross-validated macro-F1 on the training texts: {_n(model['cv_macro_f1'], 3)}.{compared}</p>")
+    cv = (f" Cross-validated macro-F1 on the training texts: {_n(model['cv_macro_f1'], 3)}."
+          if model["cv_macro_f1"] is not None and "cross-validated" not in model["why"] else "")
+    return f"<h2>The model</h2><p><b>{escape(model['name'])}</b>. {escape(model['why'])}{cv}{compared}</p>"
 
 
 def _training_section(facts: dict[str, Any]) -> str:
     t = facts["training"]
     categories = ", ".join(escape(c) for c in t["categories"])
-    lines = [f"<h2>What it was trained on</h2><p>{escape(t['split'] or '')} Training texts: {t['n_train']}; "
-             f"test texts: {t['n_test']}. Categories ({len(t['categories'])}): {categories}.</p>"]
+    split = (t["split"] or "").strip()
+    split = (split[0].upper() + split[1:] + ("" if split.endswith(".") else ".")) if split else (
+        f"{t['n_train']} training texts and {t['n_test']} test texts.")
+    lines = [f"<h2>What it was trained on</h2><p>{escape(split)} Categories ({len(t['categories'])}): "
+             f"{categories}.</p>"]
     source = escape(t.get("source_name") or "the study's table")
     sha = f" (SHA-256 {escape(t['source_sha256'])})" if t.get("source_sha256") else ""
     rows = f", {t['table_rows']:,} rows" if t.get("table_rows") else ""
-    columns = ", ".join(escape(c) for c in t.get("text_columns") or [])
-    lines.append(f"<p>Texts from {source}{sha}{rows}; the text column{'s' if len(t.get('text_columns') or []) != 1 else ''}"
-                 f" {columns}, the coding in “{escape(str(t.get('category_column') or ''))}”.</p>")
+    text_columns = t.get("text_columns") or []
+    columns = ", ".join(f"“{escape(c)}”" for c in text_columns)
+    where = f"column{'s' if len(text_columns) != 1 else ''} {columns}" if columns else "the text column"
+    coding = f", the coding in column “{escape(str(t['category_column']))}”" if t.get("category_column") else ""
+    lines.append(f"<p>Texts from {source}{sha}{rows}: the texts in {where}{coding}.</p>")
     coded = t.get("coded_in_textlab")
     if coded:
-        coders = ", ".join(escape(c) for c in coded["coders"]) or "one coder"
+        names = [escape(c) for c in coded["coders"]]
+        coders = (", ".join(names[:-1]) + " and " + names[-1]) if len(names) > 1 else (names[0] if names else
+                                                                                      "one coder")
         version = (f" under codebook version {coded['codebook_version']} (of {coded['codebook_versions']})"
                    if coded.get("codebook_version") else "")
-        lines.append(f"<p>{coded['texts']:,} texts were coded in TextLab by {coders}{version}; the codebook defines "
-                     f"{coded['codebook_categories']} categories.</p>")
+        defined = (f"; the codebook defines {coded['codebook_categories']} categories"
+                   if coded.get("codebook_categories") else "")
+        lines.append(f"<p>{coded['texts']:,} texts were coded in TextLab by {coders}{version}{defined}.</p>")
     return "".join(lines)
 
 
@@ -198,7 +220,9 @@ def _words_section(facts: dict[str, Any]) -> str:
     if not words["per_category"]:
         return head + ("<p class='note'>Not known for this model yet: explain some test texts on the Documents step "
                        "and write the card again.</p>")
-    how = ("The model's own weight of each word toward the category (largest first)." if words["source"] == "model weights"
+    stems = " Words are shown cut to their stem, as the model reads them." if words.get("stemmed") else ""
+    how = (f"The model's own weight of each word toward the category (largest first).{stems}"
+           if words["source"] == "model weights"
            else f"The mean contribution of each word toward the category over {words['documents']} explained texts.")
     rows = [[escape(category), escape(", ".join(f"{w} ({s:+.2f})" for w, s in items))]
             for category, items in words["per_category"].items()]
@@ -209,9 +233,10 @@ def _settings_section(facts: dict[str, Any]) -> str:
     s = facts["settings"]
     pairs = [("Seed", s["seed"]), ("Folds of cross-validation", s["folds"]), ("Repeats", s["cv_repeats"]),
              ("Share of texts held out for the test", s["test_share"]), ("Bootstrap resamples", s["bootstrap_samples"]),
-             ("Oversampling", s["oversampling"]), ("Transformer tuning", s["transformer_tuning"]),
+             ("Oversampling", s["oversampling"]),
+             ("Transformer tuning", s["transformer_tuning"] if facts["model"]["representation"] == "transformer" else None),
              *((f"Chosen: {name}", value) for name, value in s["chosen"].items()),
-             ("Python", s["python"]), ("Run started", s["started"]), ("Run finished", s["finished"])]
+             ("Python", s["python"]), ("Run started", _when(s["started"])), ("Run finished", _when(s["finished"]))]
     rows = [[escape(name), escape(str(value))] for name, value in pairs if value not in (None, "")]
     return "<h2>Settings and seeds</h2>" + _table(["Setting", "Value"], rows)
 

@@ -130,7 +130,8 @@ def _training(project: Project, result: ExperimentResult) -> dict[str, Any]:
             "coders": coders,
             "codebook_version": history.current.number if history is not None else None,
             "codebook_versions": len(history.versions) if history is not None else 0,
-            "codebook_categories": len(project.codebook) if project.codebook is not None else 0,
+            "codebook_categories": len(project.codebook) if project.codebook is not None and len(project.codebook)
+            else len(history.current.codebook) if history is not None else 0,
         }
     return facts
 
@@ -333,10 +334,27 @@ def _words(project: Project, result: ExperimentResult, model: ModelResult) -> di
         except (UserError, OSError, ValueError, TypeError, AttributeError):
             weights = {}
         if weights:
-            return {"source": "model weights", "documents": None,
-                    "per_category": {name: [[word, round(w, 4)] for word, w in words.items() if w > 0]
+            language = getattr(trained.representation, "stem_language", None)
+            written = _written_forms(result.test_texts, language) if language else {}
+            return {"source": "model weights", "documents": None, "stemmed": bool(language) and not written,
+                    "per_category": {name: [[written.get(word, word), round(w, 4)] for word, w in words.items() if w > 0]
                                      for name, words in weights.items()}}
     return _explained_words(project, result, model)
+
+
+def _written_forms(texts: list[str], language: str) -> dict[str, str]:
+    """Each stem's most frequent written form among ``texts`` ("militari" → "military"); a term of
+    several words keeps its stems."""
+    import re
+    from collections import Counter, defaultdict
+
+    from guiapp.core.explain.corpus_words import word_key
+
+    forms: dict[str, Counter] = defaultdict(Counter)
+    for text in texts:
+        for token in re.findall(r"\w+", text.casefold()):
+            forms[word_key(token, language)][token] += 1
+    return {stem: counts.most_common(1)[0][0] for stem, counts in forms.items()}
 
 
 def _explained_words(project: Project, result: ExperimentResult, model: ModelResult) -> dict[str, Any]:

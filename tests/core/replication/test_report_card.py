@@ -125,7 +125,13 @@ def test_words_come_from_the_linear_model_s_own_weights(study) -> None:
     words = facts["words"]
     assert words["source"] == "model weights"
     health = [word for word, _ in words["per_category"]["health"]]
-    assert {"hospit", "doctor", "patient", "medicin"} & set(health)  # stems, as the model reads them
+    assert {"hospital", "doctors", "patients", "medicine"} & set(health)  # stems written as the texts write them
+    from guiapp.core.explain.corpus_words import linear_coefficients
+    from guiapp.core.predict.open_model import open_trained_model
+
+    model = open_trained_model(study.model_folder(facts["model"]["name"]), facts["model"]["name"])
+    own = [round(weight, 4) for weight in linear_coefficients(model, top=8)["health"].values() if weight > 0]
+    assert [weight for _, weight in words["per_category"]["health"]] == own
 
 
 def test_the_team_s_agreement_is_shown_beside_the_model_s(study, tmp_path) -> None:
