@@ -164,3 +164,51 @@ def test_category_intervals_bracket_each_f1_and_leave_absent_categories_out() ->
     assert intervals[2] is None
     low, high = intervals[0]
     assert low < 2 * 18 / (2 * 18 + 2 + 5) < high
+
+
+def test_a_second_coder_s_agreement_is_shown_beside_the_model_s(study) -> None:
+    from guiapp.core.coding.coding_record import SECOND_CODER
+    from guiapp.core.coding.second_coder import compare_coders, split_by_coder
+
+    labels = [str(v) for v in study.table["label"]]
+    log = CodingLog()
+    for row, label in enumerate(labels[:40]):
+        log.record(row, label, coder="Ann", chosen_by="manual")
+    for row, label in enumerate(labels[:20]):
+        log.record(row, "energy" if row % 5 == 0 else label, coder="Cem", chosen_by=SECOND_CODER)
+    study.codings = log
+    try:
+        facts = report_card_facts(study)
+    finally:
+        study.codings = CodingLog()
+    coders = facts["agreement"]["coders"]
+    first, second = split_by_coder(log.entries)
+    expected = compare_coders(first, second, samples=200, seed=7)
+    assert coders["who"] == "second coder" and coders["n_texts"] == 20
+    assert (coders["alpha"], coders["kappa"]) == (expected.alpha, expected.kappa)
+    assert coders["alpha_ci"] == list(expected.alpha_interval)
+    assert "The two coders (second coder's sample" in render_report_card(facts)
+
+
+def test_without_the_model_s_weights_the_words_come_from_its_explanations(study, tmp_path) -> None:
+    from dataclasses import replace
+
+    from guiapp.core.explain.cache import ExplanationCache, cache_files
+    from guiapp.core.explain.linear_contributions import explain_linear
+    from guiapp.core.predict.open_model import open_trained_model
+
+    result = study.result
+    best = result.best()
+    model = open_trained_model(study.model_folder(best.name), best.name)
+    cache = ExplanationCache(tmp_path)
+    for text, said in zip(result.test_texts[:30], best.predictions[:30], strict=True):
+        cache.put_attribution(text, explain_linear(model, text, int(said)))
+    cache.save()
+    explained = replace(study, model_folders={}, explanations=cache_files(tmp_path))
+    words = report_card_facts(explained)["words"]
+    assert words["source"] == "explanations" and words["documents"] == 30
+    assert words["per_category"] and all(score > 0 for rows in words["per_category"].values() for _, score in rows)
+    assert "over 30 explained texts" in render_report_card(report_card_facts(explained))
+    nothing = replace(study, model_folders={}, explanations={})
+    assert report_card_facts(nothing)["words"]["per_category"] == {}
+    assert "explain some test texts on the Documents step" in render_report_card(report_card_facts(nothing))
