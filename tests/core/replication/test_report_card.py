@@ -212,3 +212,19 @@ def test_without_the_model_s_weights_the_words_come_from_its_explanations(study,
     nothing = replace(study, model_folders={}, explanations={})
     assert report_card_facts(nothing)["words"]["per_category"] == {}
     assert "explain some test texts on the Documents step" in render_report_card(report_card_facts(nothing))
+
+
+def test_a_saved_and_reopened_project_gives_the_same_card(study, tmp_path) -> None:
+    from dataclasses import replace
+
+    from guiapp.core.project.opening import open_project
+    from guiapp.core.project.saving import save_project
+
+    team = replace(study, codings=team_log([str(v) for v in study.table["label"]]))
+    path = save_project(tmp_path / "bills.textlab", team)
+    reopened = open_project(path, extract_models_to=tmp_path / "models")
+    before, after = report_card_facts(team), report_card_facts(reopened)
+    for facts in (before, after):
+        facts["training"].pop("source_name"), facts["training"].pop("source_sha256")
+    assert after == before
+    assert after["words"]["source"] == "model weights" and after["agreement"]["coders"]["who"] == "team"
