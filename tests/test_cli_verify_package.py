@@ -6,10 +6,12 @@ from __future__ import annotations
 
 import importlib.util
 import json
+import zipfile
 
 import pytest
 
 from guiapp.cli.entry import main
+from guiapp.core.project.opening import open_project
 from tests.core.replication.test_package import saved_study
 
 
@@ -49,6 +51,14 @@ def test_a_zip_without_texts_from_the_command_line_verifies(project_file, tmp_pa
     assert main(["verify", str(tmp_path / "shared.zip")]) == 0
     printed = capsys.readouterr().out
     assert "OK: all" in printed and "--data" in printed
+    with zipfile.ZipFile(tmp_path / "shared.zip") as archive:
+        names = archive.namelist()
+        assert not [name for name in names if "/data/" in name]
+        written = b"".join(archive.read(name) for name in names if not name.endswith(".parquet"))
+    opened = open_project(project_file, extract_models_to=None)
+    test_texts = opened.result.test_texts
+    assert len(test_texts) == len(opened.result.test_rows) > 0
+    assert not [text for text in test_texts if text.encode() in written]  # not in the results, nor the report card
 
 
 def test_a_folder_that_is_not_a_package_gives_status_2_and_a_message(tmp_path, capsys):

@@ -130,7 +130,9 @@ def reviewer_readme(manifest: dict[str, Any], files: list[str], notes: list[str]
             shown.add(model_folder)
             lines.append(f"| `{model_folder}` | {_model_description(manifest, model_folder)} |")
             continue
-        lines.append(f"| `{path}` | {_DESCRIPTIONS.get(path, 'part of the package')} |")
+        shown_without_texts = " (without the texts)" if path.startswith(("results/", "report-card/")) and \
+            path.endswith((".csv", ".xlsx", ".html", ".pdf")) and not data.get("included") else ""
+        lines.append(f"| `{path}` | {_DESCRIPTIONS.get(path, 'part of the package')}{shown_without_texts} |")
     results = manifest.get("results") or {}
     if results:
         lines += ["", "## The original scores", "",
