@@ -108,3 +108,15 @@ def test_the_results_step_writes_the_report_card_alone(qtbot, project, tmp_path)
     assert not worker.is_running()
     assert (tmp_path / "report-card.html").is_file() and (tmp_path / "report-card.pdf").stat().st_size > 1000
     assert "report-card.html" in written[0]
+
+
+def test_the_file_menu_offers_the_package_once_a_table_is_open(window) -> None:
+    action = window.replication_package_action
+    assert action.text() == "&Replication package…" and not action.isEnabled()
+    assert "run the study first" in action.toolTip()
+    file_menu = window.menuBar().actions()[0].menu()
+    assert action in file_menu.actions()
+    window.write_replication_package()  # before a table: the dialog says what to do first
+    dialog = window.replication_dialog
+    assert not dialog.write_button.isEnabled() and "Run step first" in dialog.status.text()
+    dialog.reject()
