@@ -228,3 +228,36 @@ def test_a_saved_and_reopened_project_gives_the_same_card(study, tmp_path) -> No
         facts["training"].pop("source_name"), facts["training"].pop("source_sha256")
     assert after == before
     assert after["words"]["source"] == "model weights" and after["agreement"]["coders"]["who"] == "team"
+
+
+def test_a_study_where_a_text_can_have_several_categories_gets_a_card(tmp_path) -> None:
+    import shutil
+    from pathlib import Path
+
+    import pandas as pd
+
+    fixture = Path(__file__).resolve().parents[2] / "fixtures" / "multi_label_small.csv"
+    source = tmp_path / "coded.csv"
+    shutil.copy(fixture, source)
+    table = pd.read_csv(source)
+    categories = [column for column in table.columns if column not in ("text", "id")]
+    spec = ExperimentSpec(
+        name="several categories",
+        data=DataSpec(source=str(source), mapping=ColumnMapping(text_columns=["text"], multi_label=True,
+                                                                category_columns=categories)),
+        evaluation=EvaluationSpec(folds=3, bootstrap_samples=100),
+        models=[ModelSpec("bow", "logistic_regression", grid={"C": [1.0]})], seed=3,
+    )
+    result = run_experiment(spec, n_jobs=1, artefacts_dir=tmp_path / "models")
+    project = Project(spec=spec, table=table, result=result, model_folders=model_folders_of(result))
+    facts = report_card_facts(project)
+    best = result.best()
+    assert facts["multi_label"] and facts["overall"]["macro_f1"] == best.test.macro_f1
+    for row, scores in zip(facts["per_category"], best.test.per_category, strict=True):
+        assert row["f1_ci"] == (list(scores.f1_ci) if scores.f1_ci else None)
+    for row in facts["confusions"]:
+        k = result.categories.index(row["coded"])
+        (_, added), (missed, _) = best.test.category_confusions[k]
+        assert (row["missed"], row["added"]) == (missed, added)
+    page = render_report_card(facts)
+    assert "Added wrongly" in page or not facts["confusions"]
