@@ -120,3 +120,15 @@ def test_the_file_menu_offers_the_package_once_a_table_is_open(window) -> None:
     dialog = window.replication_dialog
     assert not dialog.write_button.isEnabled() and "Run step first" in dialog.status.text()
     dialog.reject()
+
+
+def test_cancel_stops_the_package_and_leaves_nothing_behind(qtbot, project, tmp_path) -> None:
+    target = tmp_path / "stopped"
+    dialog = dialog_for(qtbot, project, target)
+    worker = dialog.write()
+    dialog.reject()  # Cancel while writing: stops the job, the dialog stays open
+    qtbot.waitUntil(lambda: not worker.is_running(), timeout=30_000)
+    qtbot.waitUntil(lambda: dialog.write_button.isEnabled(), timeout=5_000)
+    assert dialog.isVisible() and dialog.written is None
+    assert dialog.status.text() == "Stopped: no package was written."
+    assert not target.exists() and list(tmp_path.iterdir()) == []
