@@ -18,7 +18,10 @@ versions, another device, or data that are not the same by hash.
 from __future__ import annotations
 
 import copy
+import os
+import re
 import tempfile
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -33,6 +36,7 @@ from guiapp.core.replication.verdict import (
     likely_reasons,
     model_verdict,
     overall_verdict,
+    thread_difference,
 )
 from guiapp.core.untrusted.json_reading import UnreadableJson, read_json_file
 
@@ -50,6 +54,9 @@ ENVIRONMENT_LIMIT = 16 << 20
 SEED_LIMIT = 2**32  # numpy's and scikit-learn's seeds lie below this
 SPLIT_COLUMN = "TextLab replication: test or training"  # pins the test texts while only the seed changes
 MAX_PROBLEMS_SHOWN = 5
+PIN_THREADS = "TEXTLAB_CPU_THREADS"  # fixes the CPU threads a Transformer trains with (else chosen by the load)
+_THREADS_WHEN_BUSY = re.compile(r"trained with (\d+) threads? on")  # one count; "1 to 2 threads" varied
+_THREADS_OFFERED = re.compile(r"^CPU, (\d+) threads?$")
 
 
 @dataclass
@@ -127,7 +134,8 @@ def replicate(package: str | Path, out: str | Path, *, data: str | Path | None =
     try:
         folder.need_bytes = space_needed(spec)
         share = 0.6 if spread_seeds else 1.0
-        with folder:
+        threads = _original_threads(original)
+        with folder, _pinned_threads(threads, on_event):
             rerun = run_experiment(spec, sub_progress(on_event, 0.0, share), spec_file=root / STUDY_FILE,
                                    n_jobs=n_jobs, artefacts_dir=folder.partial / "models")
             write_results(rerun, folder.partial, moved_to=folder.target)
@@ -135,11 +143,13 @@ def replicate(package: str | Path, out: str | Path, *, data: str | Path | None =
     except OSError as error:
         raise cannot_write(folder.parent, error) from error
 
-    comparisons = _compare(original, rerun, _versions(root, original), _versions_here(rerun))
+    pinned = threads if threads is not None and not os.environ.get(PIN_THREADS, "").strip() else None
+    comparisons = _compare(original, rerun, _versions(root, original), _versions_here(rerun), pinned)
     differing = [c for c in comparisons if c.rerun is not None and not is_identical(c.original, c.rerun, c.answers_changed)]
     if differing and spread_seeds:
-        spreads = _spreads(spec, table, rerun, [c.name for c in differing], spread_seeds, n_jobs,
-                           sub_progress(on_event, share, 1.0))
+        with _pinned_threads(threads, ignore_events):
+            spreads = _spreads(spec, table, rerun, [c.name for c in differing], spread_seeds, n_jobs,
+                               sub_progress(on_event, share, 1.0))
         for comparison in differing:
             comparison.spread = spreads.get(comparison.name)
     for comparison in comparisons:
@@ -266,7 +276,9 @@ def _short_description(entry: dict[str, Any]) -> str:
 
 # -- comparing -----------------------------------------------------------------------------------
 def _compare(original: ExperimentResult, rerun: ExperimentResult, recorded: dict[str, str],
-             here: dict[str, str]) -> list[ModelComparison]:
+             here: dict[str, str], pinned: int | None = None) -> list[ModelComparison]:
+    """Per model of the original: the scores, the answers changed and the likely reasons for a
+    difference (``pinned``: the CPU threads the rerun's Transformers were held to)."""
     rerun_models = {model.name: model for model in rerun.models}
     keys_before, keys_now = _text_keys(original), _text_keys(rerun)
     comparisons = []
@@ -281,6 +293,10 @@ def _compare(original: ExperimentResult, rerun: ExperimentResult, recorded: dict
             continue
         changed, compared = _answers_changed(original, model, keys_before, rerun, again, keys_now)
         reasons = likely_reasons(recorded, here, original_device=_device(model), this_device=_device(again))
+        now = pinned if pinned is not None and _device(again) == "cpu" else threads_used(again)
+        threads = thread_difference(threads_used(model), now)
+        if threads and not any(reason.startswith("another device") for reason in reasons):
+            reasons.insert(0, threads)
         comparisons.append(ModelComparison(model.name, model.test.macro_f1, again.test.macro_f1, changed, compared,
                                            Verdict("", ""), reasons=reasons))
     return comparisons
@@ -289,6 +305,44 @@ def _compare(original: ExperimentResult, rerun: ExperimentResult, recorded: dict
 def _device(model: ModelResult) -> str:
     used = model.device
     return used.kind if used is not None else ""
+
+
+def threads_used(model: ModelResult) -> int | None:
+    """The CPU threads a Transformer trained with, where one count is recorded (None for other models,
+    on a GPU, or when the count changed during training)."""
+    used = model.device
+    if used is None or used.kind != "cpu":
+        return None
+    for note in model.notes:
+        if PIN_THREADS in note or "cores busy" in note:
+            found = _THREADS_WHEN_BUSY.search(note)
+            return int(found.group(1)) if found else None
+    found = _THREADS_OFFERED.match(used.name)
+    return int(found.group(1)) if found else None
+
+
+def _original_threads(original: ExperimentResult) -> int | None:
+    """The one CPU thread count every Transformer of the original run trained with (None when none
+    trained on the CPU, or their counts are not one known number)."""
+    counts = {threads_used(model) for model in original.models
+              if model.ok and model.device is not None and model.device.kind == "cpu"}
+    return counts.pop() if len(counts) == 1 and None not in counts else None
+
+
+@contextmanager
+def _pinned_threads(threads: int | None, on_event: EventCallback):
+    """Train on the CPU with the original's thread count (unless the reviewer set one): how busy the
+    reviewer's computer is then cannot change the numbers' last digits."""
+    if threads is None or os.environ.get(PIN_THREADS, "").strip():
+        yield
+        return
+    on_event(Log(f"Transformers train on the CPU with {threads} thread{'s' if threads != 1 else ''}, as in the "
+                 "original run, so that the sums come out the same."))
+    os.environ[PIN_THREADS] = str(threads)
+    try:
+        yield
+    finally:
+        os.environ.pop(PIN_THREADS, None)
 
 
 def _text_keys(result: ExperimentResult) -> list[Any]:

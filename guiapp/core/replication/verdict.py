@@ -127,6 +127,16 @@ def device_difference(original: str, here: str) -> str:
     return f"another device: the original trained on {_device_words(original)}, this rerun on {_device_words(here)}"
 
 
+def thread_difference(original: int | None, here: int | None) -> str:
+    """"another number of CPU threads: …" when a model trained on the CPU with other thread counts
+    (its sums over many numbers then come out differently in their last digits); "" when the same
+    or not known."""
+    if not original or not here or original == here:
+        return ""
+    return (f"another number of CPU threads: the original trained with {original}, this rerun with {here} "
+            "(sums over many numbers then differ in their last digits)")
+
+
 def _device_kind(device: str) -> str:
     device = device.lower()
     return "gpu" if device.startswith(("cuda", "gpu")) else device

@@ -7,10 +7,12 @@ asks for them and accepts the right file, and the verdict's words for made-up nu
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
 
+import numpy as np
 import pandas as pd
 import pytest
 
@@ -57,11 +59,7 @@ def package(studied) -> Path:
 
 def test_a_package_replicated_in_a_fresh_process_gives_identical_scores(package, tmp_path):
     out = tmp_path / "rerun"
-    finished = subprocess.run(
-        [sys.executable, "-m", "guiapp", "replicate", str(package), "--out", str(out), "--jobs", "1"],
-        cwd=ROOT, capture_output=True, text=True, timeout=300,
-        env={"HF_HUB_OFFLINE": "1", "PATH": "/usr/bin:/bin", "HOME": str(tmp_path), "QT_QPA_PLATFORM": "offscreen"},
-    )
+    finished = _fresh_process("replicate", str(package), "--out", str(out), "--jobs", "1", home=tmp_path)
     assert finished.returncode == 0, finished.stdout + finished.stderr
     printed = finished.stdout
     assert "Identical: every model gave the package's numbers again." in printed
@@ -72,8 +70,51 @@ def test_a_package_replicated_in_a_fresh_process_gives_identical_scores(package,
     for before, after in zip(original.models, rerun.models, strict=True):
         assert after.test.macro_f1 == before.test.macro_f1
         assert after.predictions == before.predictions
+        _same_probabilities(before, after, original)
         assert f"{before.name}: identical: the same macro-F1 and the same answer for every test text." in printed
     assert "Traceback" not in finished.stderr
+
+
+@pytest.mark.slow
+def test_the_bundled_transformer_on_the_cpu_replicates_identically_in_a_fresh_process(tmp_path):
+    """The real bundled Transformer (all-MiniLM-L6-v2, installed with TextLab), fine-tuned briefly on
+    the CPU with the study's seed: the fresh process gives the same probabilities to the last digit."""
+    from guiapp.core.experiment.run.runner import run_experiment
+    from guiapp.core.project.format import Project, model_folders_of
+    from guiapp.core.study.sections import ModelSpec
+    from tests.core.replication.rerun_packages import study
+
+    spec = study()
+    spec.models = [ModelSpec("transformer", "fine_tune", grid={"learning_rate": [3e-4], "epochs": [1]},
+                             representation_options={"model": "all-MiniLM-L6-v2", "max_length": 24, "batch_size": 16})]
+    result = run_experiment(spec, table=coded_table(), n_jobs=1, artefacts_dir=tmp_path / "models")
+    assert result.models[0].ok, result.models[0].message
+    package = write(Project(spec=spec, table=coded_table(), result=result, model_folders=model_folders_of(result),
+                            source_name="bills.xlsx"), tmp_path / "package")
+    finished = _fresh_process("replicate", str(package), "--out", str(tmp_path / "rerun"), "--jobs", "1",
+                              home=tmp_path)
+    assert finished.returncode == 0, finished.stdout + finished.stderr
+    assert "Fine-tuned all-MiniLM-L6-v2: identical: the same macro-F1 and the same answer" in finished.stdout
+    rerun = ExperimentResult.from_json((tmp_path / "rerun" / "results.json").read_text(encoding="utf-8"))
+    _same_probabilities(result.models[0], rerun.models[0], result)
+
+
+def _same_probabilities(before, after, original) -> None:
+    """To the last digit where the rerun could train with the original's CPU threads (one count
+    recorded); where the busy computer changed the count during the original's training, close."""
+    from guiapp.core.replication.replicate import _original_threads
+
+    if _original_threads(original) is not None or before.device is None:
+        assert after.probabilities == before.probabilities
+    else:
+        assert np.allclose(after.probabilities, before.probabilities, atol=1e-3)
+
+
+def _fresh_process(*args: str, home: Path) -> subprocess.CompletedProcess:
+    return subprocess.run(
+        [sys.executable, "-m", "guiapp", *args], cwd=ROOT, capture_output=True, text=True, timeout=300,
+        env=dict(os.environ, HOME=str(home)),  # the suite's settings (one compute thread, …), a new home
+    )
 
 
 def test_a_changed_data_file_is_refused_by_its_hash(package, tmp_path):
@@ -188,6 +229,25 @@ def test_a_move_beyond_the_spread_names_the_libraries_that_differ():
     assert ("likely reason: other library versions (scikit-learn 1.4.2 in the package, 1.5.0 here; "
             "requests 2.31.0 in the package, 2.32.0 here)") in verdict.sentence
     assert "numpy" not in verdict.sentence.lower()
+
+
+def test_other_cpu_threads_are_named_and_the_rerun_is_held_to_the_original_threads():
+    from guiapp.core.experiment.results.experiment_result import ModelResult
+    from guiapp.core.replication.replicate import threads_used
+    from guiapp.core.replication.verdict import thread_difference
+
+    def fine_tuned(name: str, notes: list[str]) -> ModelResult:
+        return ModelResult("Fine-tuned x", "transformer", "fine_tune",
+                           {"device": {"kind": "cpu", "name": name}, "notes": notes})
+
+    assert threads_used(fine_tuned("CPU, 8 threads", [])) == 8
+    busy = "Other programs kept this computer's cores busy during training: TextLab trained with 3 threads on 8 cores"
+    assert threads_used(fine_tuned("CPU, 8 threads", [busy + " (fewer while other programs kept cores busy)."])) == 3
+    varied = busy.replace("3 threads", "2 to 8 threads")
+    assert threads_used(fine_tuned("CPU, 8 threads", [varied])) is None
+    assert thread_difference(3, 8) == ("another number of CPU threads: the original trained with 3, this rerun with "
+                                       "8 (sums over many numbers then differ in their last digits)")
+    assert thread_difference(8, 8) == "" and thread_difference(None, 8) == ""
 
 
 def test_other_reasons_device_and_data_and_none_found():
