@@ -168,8 +168,13 @@ def _refuse_changed_files(root: Path, manifest: dict[str, Any], out: Path) -> No
     """Every file as the manifest lists it, before any is opened; the results folder of an earlier
     replication inside the package (``--out rerun`` beside the manifest) is not part of it."""
     skipped = _inside(root, out)
+    if out.resolve() == root.resolve() or any(
+            skipped and (name == skipped or name.startswith(skipped + "/")) for name in manifest.get("files") or {}):
+        raise UserError(f"The folder {out} is part of the package; the rerun's results would replace the package's "
+                        "own files.", "Give --out a new folder, e.g. --out rerun.")
     problems = [problem for problem in check_files(root, manifest)
-                if not (skipped and (problem.startswith(skipped + "/") or problem.startswith(_hidden_prefix(skipped))))]
+                if not (skipped and "is not listed in the manifest" in problem
+                        and (problem.startswith(skipped + "/") or problem.startswith(_hidden_prefix(skipped))))]
     if problems:
         shown = problems[:MAX_PROBLEMS_SHOWN]
         more = len(problems) - len(shown)

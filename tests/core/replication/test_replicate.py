@@ -308,3 +308,11 @@ def test_a_zipped_package_is_replicated(studied, tmp_path):
     assert zipped.suffix == ".zip"
     replication = replicate(zipped, tmp_path / "rerun", n_jobs=1, spread_seeds=0)
     assert replication.overall.kind == IDENTICAL and len(replication.models) == 3
+
+
+def test_the_results_may_not_go_into_a_folder_of_the_package(package, tmp_path):
+    inside = copy_package(package, tmp_path / "package")
+    for out in (inside / "models", inside):
+        with pytest.raises(UserError) as refused:
+            replicate(inside, out, n_jobs=1)
+        assert "is part of the package" in refused.value.message and "--out rerun" in refused.value.hint
