@@ -316,3 +316,22 @@ def test_the_results_may_not_go_into_a_folder_of_the_package(package, tmp_path):
         with pytest.raises(UserError) as refused:
             replicate(inside, out, n_jobs=1)
         assert "is part of the package" in refused.value.message and "--out rerun" in refused.value.hint
+
+
+def test_the_spread_is_measured_with_another_seed_on_the_same_test_texts(package):
+    from guiapp.core.replication.replicate import _spread_spec
+    from guiapp.core.study.spec import ExperimentSpec
+    from guiapp.core.study.study_data import load_study_data
+    from guiapp.core.tables.reader import read_table
+
+    spec = ExperimentSpec.load(package / "study.toml")
+    table = read_table(package / "data" / "table.parquet").frame
+    original = ExperimentResult.from_json((package / "results" / "results.json").read_text(encoding="utf-8"))
+    measured = original.models[1]
+    trial, trial_table = _spread_spec(spec, table, original, [measured.name])
+    assert [(m.representation, m.classifier) for m in trial.models] == [(measured.representation, measured.classifier)]
+    trial.seed += 1
+    data = load_study_data(trial, table=trial_table)
+    assert data.split.how == "split column"
+    assert sorted(int(data.rows[i]) for i in data.split.test) == sorted(original.test_rows)
+    assert spec.data.mapping.split_column is None  # the package's study is left as it was
