@@ -14,6 +14,21 @@ def safe(text: str) -> str:
     return printable(text, keep="\n\t")
 
 
+def log_printer(progress: "ProgressPrinter", quiet: bool = False):  # noqa: ANN201 — an event callback
+    """The callback a long command gives the engine: log lines on stderr (unless ``quiet``, which
+    keeps only warnings and errors), everything else to the progress line."""
+    from guiapp.core.events import Log
+
+    def on_event(event) -> None:  # noqa: ANN001 — an engine event
+        if isinstance(event, Log) and event.level == "info" and not quiet:
+            progress.clear()
+            print(safe(event.message), file=sys.stderr)
+        else:
+            progress(event)
+
+    return on_event
+
+
 def stopped(progress: "ProgressPrinter", message: str, status: int) -> int:
     """Clear the progress line, say why on stderr, and give the exit status."""
     progress.clear()

@@ -17,7 +17,6 @@ with those numbers as columns, never among the training-text sizes.
 from __future__ import annotations
 
 import argparse
-import sys
 
 
 def add_learning_curve_command(commands) -> None:
@@ -38,19 +37,14 @@ def add_learning_curve_command(commands) -> None:
 
 
 def learning_curve_command(args: argparse.Namespace, progress) -> int:
-    from guiapp.cli.console import stopped
-    from guiapp.core.events import Cancelled, Log
+    from guiapp.cli.console import log_printer, stopped
+    from guiapp.core.events import Cancelled
     from guiapp.core.experiment.curves.learning_curve_files import CURVE_CSV_NAME, CURVE_JSON_NAME, write_learning_curve
     from guiapp.core.experiment.curves.learning_curves import LearningCurveOptions, run_learning_curve
     from guiapp.core.experiment.results.output_folder import OutputFolder, cannot_write
     from guiapp.core.study.spec import ExperimentSpec
 
-    def on_event(event) -> None:
-        if isinstance(event, Log) and event.level == "info" and not args.quiet:
-            progress.clear()
-            print(event.message, file=sys.stderr)
-        else:
-            progress(event)
+    on_event = log_printer(progress, args.quiet)
 
     options = LearningCurveOptions(sizes=tuple(args.sizes) if args.sizes else None, repeats=args.repeats,
                                    tune_per_size=args.tune_per_size, tuning_size=args.tune_on)

@@ -13,7 +13,6 @@ rerun (the message says why), 130 interrupted.
 from __future__ import annotations
 
 import argparse
-import sys
 from pathlib import Path
 
 
@@ -35,16 +34,11 @@ def add_replicate_command(commands) -> None:
 
 
 def replicate_command(args: argparse.Namespace, progress) -> int:
-    from guiapp.cli.console import safe, stopped
-    from guiapp.core.events import Cancelled, Log
+    from guiapp.cli.console import log_printer, safe, stopped
+    from guiapp.core.events import Cancelled
     from guiapp.core.replication.replicate import replicate
 
-    def on_event(event) -> None:
-        if isinstance(event, Log) and event.level == "info" and not args.quiet:
-            progress.clear()
-            print(safe(event.message), file=sys.stderr)
-        else:
-            progress(event)
+    on_event = log_printer(progress, args.quiet)
 
     try:
         replication = replicate(args.package, args.out, data=args.data, test_data=args.test_data,

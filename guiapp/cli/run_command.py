@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import argparse
 import math
-import sys
 
 from guiapp.cli.cluster_options import add_cluster_options
 
@@ -34,19 +33,14 @@ def add_run_command(commands) -> None:
 
 def run_command(args: argparse.Namespace, progress) -> int:
     from guiapp.cli.cluster_options import apply_cluster_options
-    from guiapp.cli.console import safe, stopped
-    from guiapp.core.events import Cancelled, Log
+    from guiapp.cli.console import log_printer, safe, stopped
+    from guiapp.core.events import Cancelled
     from guiapp.core.experiment.results.output_folder import OutputFolder, cannot_write, space_needed
     from guiapp.core.experiment.results.result_files import write_results
     from guiapp.core.experiment import run_experiment
     from guiapp.core.study.spec import ExperimentSpec
 
-    def on_event(event) -> None:
-        if isinstance(event, Log) and event.level == "info" and not args.quiet:
-            progress.clear()
-            print(safe(event.message), file=sys.stderr)
-        else:
-            progress(event)
+    on_event = log_printer(progress, args.quiet)
 
     out = OutputFolder(args.out)
     try:
