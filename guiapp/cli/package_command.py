@@ -54,14 +54,14 @@ def pdf_printer():  # noqa: ANN201 — (the printer or None, why there is none)
     """Qt's PDF printer, running without a window; (None, the reason) where Qt cannot be loaded."""
     try:
         os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")  # printing needs no screen
-        from PySide6.QtGui import QGuiApplication
+        from PySide6.QtWidgets import QApplication
 
         from guiapp.ui.steps.results.results_export import print_pdf
     except ImportError as error:
         return None, f"Qt could not be loaded ({error})."
-    if QGuiApplication.instance() is None:
+    if QApplication.instance() is None:  # a widgets application, so that a window can still be made in this process
         try:
-            pdf_printer.application = QGuiApplication(["textlab"])  # kept alive while printing
+            pdf_printer.application = QApplication(["textlab"])  # kept alive while printing
         except RuntimeError as error:
             return None, f"Qt could not start ({error})."
     return print_pdf, ""
