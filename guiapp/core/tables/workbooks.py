@@ -38,6 +38,7 @@ ROWS_PER_STEP = 10_000
 VALUES_PER_STEP = 50_000
 _EXPECTED_BYTES_PER_SECOND = 8e6  # calamine on one core, for the progress estimate only
 _INT64_LIMIT = 2**63
+EXCEL_ROW_LIMIT = 1_048_576  # the most rows a sheet of Excel (and LibreOffice) holds, header included
 
 
 @dataclass
@@ -185,6 +186,7 @@ def read_workbook(path: Path, sheet: str | None, on_event: EventCallback) -> Wor
             f"Choose one of its sheets: {listed}.",
         )
     sheet_data = outcome.pop("rows")
+    _check_row_limit(path, name, sheet_data)
     with gc_paused():
         rows, skipped, titles = _rows_as_columns(sheet_data, path.name, sub_progress(on_event, 0.6, 0.85))
         del sheet_data
@@ -211,6 +213,19 @@ def read_workbook(path: Path, sheet: str | None, on_event: EventCallback) -> Wor
             "used as the column names."
         )
     return WorkbookTable(frame, header, name, sheets, notices, first_row=skipped + 2)
+
+
+def _check_row_limit(path: Path, sheet: str, sheet_data) -> None:  # noqa: ANN001 — calamine's sheet
+    """A :class:`DataError` when the sheet holds (or says it holds) more rows than a spreadsheet can:
+    such a file was cut off or damaged when it was saved, so its table cannot be trusted."""
+    rows = max(int(getattr(sheet_data, "total_height", 0) or 0), int(getattr(sheet_data, "height", 0) or 0))
+    if rows > EXCEL_ROW_LIMIT:
+        raise DataError(
+            f'The sheet "{sheet}" in "{path.name}" has {rows:,} rows, more than the {EXCEL_ROW_LIMIT:,} '
+            "a spreadsheet can hold, so part of the table may be missing or damaged.",
+            "Save the table as CSV or Parquet (for example with the program that made it) and open "
+            "that file instead: they hold any number of rows.",
+        )
 
 
 def _rows_as_columns(sheet_data, file_name: str, on_event: EventCallback):
