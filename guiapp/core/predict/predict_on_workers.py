@@ -4,7 +4,8 @@ by chunk, with the same answers as a run on this computer.
 The texts are split into chunks of rows. Each chunk is one Dask task that gets the chunk's texts and
 the saved models' folders: a worker opens the models from their folders itself (the workers share
 the file system with this computer; a model is never sent over the network) and keeps them open for
-its next chunks. Each task has Dask's retries, and a worker that dies has its chunk run again on
+its next chunks. Only a few chunks per worker thread are queued at a time, so the texts of a large
+table are not all sent to the scheduler at once. Each task has Dask's retries, and a worker that dies has its chunk run again on
 another worker; since a chunk's answers depend only on its texts and the saved models, the result is
 the same.
 
@@ -23,6 +24,7 @@ import os
 import shutil
 import threading
 import time
+from collections import deque
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -37,6 +39,7 @@ WORKER_CHUNK_SIZE = 10 * DEFAULT_CHUNK_SIZE  # rows per Dask task: a multiple of
 PARTS_SUFFIX = ".parts"
 MANIFEST = "parts.json"
 RETRIES = 3
+IN_FLIGHT_PER_THREAD = 2  # chunks queued per worker thread
 POLL_SECONDS = 0.2
 
 ModelFolders = Sequence[tuple[str, "str | Path"]]
@@ -75,13 +78,22 @@ def predict_on_workers(
     done = _done_chunks(parts, _manifest(folders, texts, chunk_size, len(bounds)))
     if done:
         on_event(Log(f"{len(done):,} of {len(bounds):,} chunks were predicted before and are not predicted again."))
-    todo = [index for index in range(len(bounds)) if index not in done]
-    futures = {client.submit(answer_chunk, folders, texts[bounds[i][0]:bounds[i][1]], pure=False,
-                             retries=RETRIES, key=f"textlab-predict-chunk-{i}-{os.urandom(4).hex()}"): i
-               for i in todo}
+    todo = deque(index for index in range(len(bounds)) if index not in done)
+    waiting: dict[Any, int] = {}  # future → chunk index
     some_finished = threading.Event()
-    for future in futures:
-        future.add_done_callback(lambda _: some_finished.set())
+
+    def submit_more() -> None:
+        """Keep a few chunks per worker thread queued, not the whole table: the texts of a chunk are
+        sent when it is submitted, so the scheduler holds a few chunks' texts at a time."""
+        workers = client.scheduler_info().get("workers", {}) if todo else {}
+        limit = max(4, IN_FLIGHT_PER_THREAD * sum(int(info.get("nthreads", 1)) for info in workers.values()))
+        while todo and len(waiting) < limit:
+            index = todo.popleft()
+            future = client.submit(answer_chunk, folders, texts[bounds[index][0]:bounds[index][1]], pure=False,
+                                   retries=RETRIES, key=f"textlab-predict-chunk-{index}-{os.urandom(4).hex()}")
+            future.add_done_callback(lambda _: some_finished.set())
+            waiting[future] = index
+
     start = time.perf_counter()
     rows_done = sum(bounds[i][1] - bounds[i][0] for i in done)
     rows_before = rows_done
@@ -89,7 +101,7 @@ def predict_on_workers(
     try:
         on_event(Progress(rows_done / n if n else 1.0, f"Predicting on the workers: {rows_done:,} of {n:,} texts",
                           rows_done, n))
-        waiting = dict(futures)
+        submit_more()
         while waiting:
             some_finished.wait(POLL_SECONDS)
             some_finished.clear()
@@ -99,13 +111,14 @@ def predict_on_workers(
                 future.release()
                 done.add(index)
                 rows_done += bounds[index][1] - bounds[index][0]
+            submit_more()
             left = _time_left(start, rows_done - rows_before, n - rows_done)
             on_event(Progress(rows_done / n if n else 1.0,
                               f"Predicting on the workers: {rows_done:,} of {n:,} texts{left}", rows_done, n))
         finished = True
     finally:
-        if not finished:  # Cancel, Ctrl-C or an error: nothing keeps running on the cluster
-            client.cancel(list(futures), force=True)
+        if not finished and waiting:  # Cancel, Ctrl-C or an error: nothing keeps running on the cluster
+            client.cancel(list(waiting), force=True)
     found = _gather(parts, folders, len(bounds))
     for name, predictions in zip(found.models, found.predictions, strict=True):
         empty = predictions.n_empty
