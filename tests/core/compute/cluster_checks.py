@@ -28,16 +28,10 @@ from guiapp.core.study.spec import DataSpec, ExperimentSpec
 from tests.core.synthetic_texts import coded_texts
 from tests.tiny_bert import save_tiny_bert, tiny_tokenizer
 
+from tests.core.local_cluster import local_client  # noqa: F401 — the fixture `client`
+
 distributed = pytest.importorskip("distributed", reason="the cluster extra (dask[distributed]) is not installed")
 
-
-@pytest.fixture(scope="module")
-def client():
-    cluster = distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, protocol="tcp",
-                                       dashboard_address=None, silence_logs=50)
-    with distributed.Client(cluster) as dask_client:
-        yield dask_client
-    cluster.close()
 
 
 def slow_double(value: int) -> int:

@@ -5,11 +5,11 @@ run in a separate Python process so the Dask client's threads never share a proc
 from __future__ import annotations
 
 import importlib.util
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
+
+from tests.core.local_cluster import run_checks_apart
 
 # found, not imported: importing distributed here would put its threads in the Qt tests' process
 if importlib.util.find_spec("distributed") is None:
@@ -17,9 +17,4 @@ if importlib.util.find_spec("distributed") is None:
 
 
 def test_the_dask_executor_on_a_real_local_cluster() -> None:
-    checks = Path(__file__).with_name("cluster_checks.py")
-    root = Path(__file__).resolve().parents[3]
-    done = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-x", str(checks)],
-                          cwd=root, capture_output=True, text=True, timeout=400)
-    assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-2000:]
-    assert "8 passed" in done.stdout
+    run_checks_apart(Path(__file__).with_name("cluster_checks.py"), 8, timeout=400)

@@ -22,16 +22,10 @@ from guiapp.core.predict import predict_on_workers as on_workers
 from guiapp.core.predict.new_texts import open_models, predict_new_texts
 from tests.core.synthetic_texts import coded_texts
 
+from tests.core.local_cluster import local_client  # noqa: F401 — the fixture `client`
+
 distributed = pytest.importorskip("distributed", reason="the cluster extra (dask[distributed]) is not installed")
 
-
-@pytest.fixture(scope="module")
-def client():
-    cluster = distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, protocol="tcp",
-                                       dashboard_address=None, silence_logs=50)
-    with distributed.Client(cluster) as dask_client:
-        yield dask_client
-    cluster.close()
 
 
 @pytest.fixture(scope="module")
