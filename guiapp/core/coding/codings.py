@@ -55,7 +55,7 @@ from guiapp.core.coding.coding_record import (  # the record of one coding, kept
     parse_time,
     row_label,
 )
-from guiapp.core.coding.team import Team, latest_by_coder, resolve
+from guiapp.core.coding.team import Team, coding_key, latest_by_coder, resolve
 from guiapp.core.errors import DataError
 from guiapp.core.study.label_sets import LIST_SEPARATOR, NO_CATEGORY, read_label_sets
 from guiapp.core.study.mapping import ColumnMapping
@@ -219,7 +219,7 @@ class CodingLog:
                 if skips and all(entry.skipped for entry in entries):
                     found[row] = max(entries, key=lambda e: e.time)
                 continue
-            same = next((e for e in entries if not e.skipped and _category_key(e) == text.category), None)
+            same = next((e for e in entries if not e.skipped and coding_key(e) == text.category), None)
             base = same or next(e for e in entries if not e.skipped)
             found[row] = base if same is not None else replace(base, category=text.category, labels=None)
         for row, text in resolved.items():
@@ -382,11 +382,6 @@ def _entry_dict(entry: Coding) -> dict[str, Any]:
 
 def _history_dict(history: CodebookHistory | None) -> dict | None:
     return history.to_dict() if history is not None else None
-
-
-def _category_key(entry: Coding) -> str | None:
-    return "; ".join(sorted(entry.labels)) if entry.labels else NO_CATEGORY if entry.labels is not None \
-        else entry.category
 
 
 def _is_second_coder(entry: Coding) -> bool:

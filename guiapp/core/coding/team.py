@@ -30,7 +30,7 @@ if TYPE_CHECKING:
     from guiapp.core.coding.coding_record import Coding
 
 __all__ = ["FORMAT", "VERSION", "Team", "assigned_probability", "check_coder_name", "coders_of_rows", "codings_by_coder",
-           "latest_by_coder", "resolve", "rows_to_code"]
+           "coding_key", "latest_by_coder", "resolve", "rows_to_code"]
 
 FORMAT = "textlab-coding-team"
 VERSION = 1
@@ -181,11 +181,12 @@ def latest_by_coder(entries: Iterable[Coding], source: str = TABLE) -> dict[Row,
 def codings_by_coder(entries: Iterable[Coding], source: str = TABLE) -> dict[Row, dict[str, str | None]]:
     """Row → coder → the category of that coder's latest coding (None: skipped). Where a text can
     have several categories, a coder's coding is its categories joined in the order given."""
-    return {row: {coder: _category_of(entry) for coder, entry in by_coder.items()}
+    return {row: {coder: coding_key(entry) for coder, entry in by_coder.items()}
             for row, by_coder in latest_by_coder(entries, source).items()}
 
 
-def _category_of(entry: Coding) -> str | None:
+def coding_key(entry: Coding) -> str | None:
+    """A coding as the team's resolution compares it: its category, or its set of categories as one text."""
     if entry.labels is not None:  # a set: none of the categories is a coding too, never read as missing
         return "; ".join(sorted(entry.labels)) if entry.labels else NO_CATEGORY
     return entry.category
